@@ -1,0 +1,42 @@
+"""The exceptions the library raises.
+
+Every error a caller can provoke with bad input is a :class:`ValueError`, so
+``except ValueError`` catches them all; the subclasses say what went wrong:
+
+>>> import guandan
+>>> try:
+...     guandan.Cards.parse("S3 X9")
+... except guandan.InvalidCardsError as error:
+...     print(error)
+bad card token 'X9' (expected a suit letter S/H/C/D or ♠♥♣♦ then a rank 2-10/T/J/Q/K/A, or SB/HR/BJ/RJ for a joker)
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "GuandanError",
+    "InvalidCardsError",
+    "InvalidMoveError",
+    "IllegalMoveError",
+    "AmbiguousMoveError",
+]
+
+
+class GuandanError(ValueError):
+    """Base class of every error raised for bad input."""
+
+
+class InvalidCardsError(GuandanError):
+    """A card string, card index or count vector is malformed or impossible."""
+
+
+class InvalidMoveError(GuandanError):
+    """Cards or a declaration that do not form any combination."""
+
+
+class IllegalMoveError(GuandanError):
+    """A well-formed move that is not legal in this position (not in hand, does not beat, wrong turn)."""
+
+
+class AmbiguousMoveError(GuandanError):
+    """Cards that can be declared more than one way and no declaration was given."""

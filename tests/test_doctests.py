@@ -1,0 +1,15 @@
+"""The docstring examples of the installed package run as doctests."""
+
+import doctest
+import importlib
+
+import pytest
+
+MODULES = ["guandan", "guandan.errors", "guandan.cards", "guandan.combos", "guandan.reference", "guandan._core"]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples_run(name):
+    module = importlib.import_module(name)
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert result.failed == 0, f"{result.failed} doctest failure(s) in {name}"

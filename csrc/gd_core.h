@@ -1,14 +1,28 @@
 /* The native core of the guandan engine: packed hands and moves, legal-move generation.
  *
- * Flat C, no Python. Everything here is reentrant and may run without the GIL.
+ * Flat C, no Python, no allocation. Everything here is reentrant and runs without the
+ * GIL; gd_init() must have run once before the first call (the extension module calls it
+ * at import).
  *
- * Card faces are numbered 0..53: face = 4 * rank + suit for the natural ranks
- * (rank 0..12 is 2..A, suit 0..3 is spades, hearts, clubs, diamonds), then 52 (small
- * joker) and 53 (big joker).
+ * Cards. Faces are numbered 0..53: face = 4 * rank + suit for the natural ranks (rank
+ * 0..12 is 2..A, suit 0..3 is spades, hearts, clubs, diamonds), then 52 (small joker) and
+ * 53 (big joker). A multiset of cards (gd_cards) keeps 2 bits per face in two 64-bit
+ * words, so byte r (r = 0..12) holds the four suits of rank r and byte 13 the jokers.
  *
- * A packed multiset of cards (gd_cards) keeps 2 bits per face in two 64-bit words,
- * so byte r (r = 0..12) holds the four suits of rank r and byte 13 the two jokers:
- * face f lives at bits 2*(f % 32) of word f / 32.
+ * Rank-level move (gd_move, one 64-bit word):
+ *   bits  0..51  13 nibbles: natural (non-wild) cards spent per rank, rank r at bit 4r
+ *   bits 52..53  wilds spent (0..2)
+ *   bits 54..55  x: the suit of a straight flush; the joker pair of a full house
+ *                (0 none, 1 small jokers, 2 big jokers); else 0
+ *   bits 56..59  key: rank 0..12, 13 small joker, 14 big joker, 15 none (pass, joker bomb).
+ *                A sequence's key is the lowest rank of its window (12, the ace, for the
+ *                ace-low windows A2345, AA2233, AAA222).
+ *   bits 60..63  type (GD_PASS .. GD_JOKER_BOMB)
+ * Jokers spent follow from the declaration (single/pair of a joker key, a full house's x,
+ * the joker bomb). The top 12 bits are the *declaration*.
+ *
+ * Card-level move (two 64-bit words, lo and hi): the physical faces spent, laid out as a
+ * gd_cards (108 bits), with the declaration of the rank-level move in bits 52..63 of hi.
  */
 #ifndef GD_CORE_H
 #define GD_CORE_H
@@ -21,20 +35,106 @@ extern "C" {
 #endif
 
 #define GD_FACES 54
-#define GD_RANKS 13       /* natural ranks 2..A, index 0..12 */
+#define GD_RANKS 13
 #define GD_SMALL_JOKER 52
 #define GD_BIG_JOKER 53
+#define GD_HEARTS 1
+
+/* Move types, as guandan.MoveType. */
+enum {
+    GD_PASS = 0,
+    GD_SINGLE = 1,
+    GD_PAIR = 2,
+    GD_TRIPLE = 3,
+    GD_FULL_HOUSE = 4,
+    GD_STRAIGHT = 5,
+    GD_PAIR_RUN = 6,
+    GD_TRIPLE_RUN = 7,
+    GD_BOMB = 8,
+    GD_STRAIGHT_FLUSH = 9,
+    GD_JOKER_BOMB = 10
+};
+
+#define GD_KEY_SMALL_JOKER 13
+#define GD_KEY_BIG_JOKER 14
+#define GD_KEY_NONE 15
+
+/* The most rank-level moves any position has: every legal hand is a sub-multiset of the
+ * double deck, moves are monotone in the hand, and the whole deck led at its worst level
+ * has fewer than this (checked by the test suite). */
+#define GD_MAX_RANK_MOVES 4096
+
+typedef uint64_t gd_move;
 
 typedef struct gd_cards {
     uint64_t w[2];
 } gd_cards;
 
-/* Pack a count vector of 54 faces. Returns -1 when every count is 0..2, else the
- * index of the first face with a bad count (and leaves *out unspecified). */
+#define GD_DECL(type, key, x, wilds)                                                       \
+    (((uint64_t)(type) << 60) | ((uint64_t)(key) << 56) | ((uint64_t)(x) << 54) |        \
+     ((uint64_t)(wilds) << 52))
+#define GD_DECL_MASK (0xFFFull << 52)
+#define GD_MOVE_TYPE(m) ((unsigned)((m) >> 60))
+#define GD_MOVE_KEY(m) ((unsigned)((m) >> 56) & 15u)
+#define GD_MOVE_X(m) ((unsigned)((m) >> 54) & 3u)
+#define GD_MOVE_WILDS(m) ((unsigned)((m) >> 52) & 3u)
+#define GD_MOVE_NIBBLE(m, r) ((unsigned)((m) >> (4 * (r))) & 15u)
+
+/* The pass; as the play to beat it means "nothing to beat": the position is a lead. */
+#define GD_PASS_MOVE GD_DECL(GD_PASS, GD_KEY_NONE, 0, 0)
+
+/* A hand prepared for generation at a level. */
+typedef struct gd_view {
+    gd_cards cards;       /* the physical hand */
+    uint8_t n[GD_RANKS];  /* natural (non-wild) cards per rank */
+    uint8_t nat[GD_RANKS];/* natural faces of rank r, 2 bits per suit (the wilds left out) */
+    uint16_t suit[4];     /* bit r: a natural card of rank r in that suit */
+    uint8_t wilds, small, big, level;
+} gd_view;
+
+/* Build the tables. Idempotent; call once before anything else. */
+void gd_init(void);
+
+/* Pack a count vector of 54 faces. Returns -1 when every count is 0..2, else the index of
+ * the first face with a bad count (and leaves *out unchanged). */
 int gd_pack_cards(const uint8_t *counts, gd_cards *out);
 
 /* Unpack into a count vector of 54 faces. */
 void gd_unpack_cards(const gd_cards *cards, uint8_t *counts);
+
+/* Whether packed cards are valid: no bits beyond the 54 faces, no face with 3 copies.
+ * Returns -1 if valid, else the first bad face (54 for stray high bits). */
+int gd_check_cards(const gd_cards *cards);
+
+/* Prepare a hand at a level (rank 0..12). The cards must be valid (gd_check_cards). */
+void gd_view_init(gd_view *v, const gd_cards *cards, int level);
+
+/* Whether a word is a well-formed rank-level move of some hand at some level (the play to
+ * beat is checked with this before generation). Returns 0 when valid, else a nonzero code
+ * (see gd_move_error). */
+int gd_check_move(gd_move m);
+const char *gd_move_error(int code);
+
+/* Cards spent by a rank-level move: total count. */
+unsigned gd_move_size(gd_move m);
+
+/* Legal rank-level moves of a position: the hand in v, the play to beat (GD_PASS_MOVE to
+ * lead; must pass gd_check_move). Writes the moves to out, which must hold
+ * GD_MAX_RANK_MOVES, the pass last when responding; returns how many. */
+size_t gd_rank_moves(const gd_view *v, gd_move beat, gd_move *out);
+
+/* The same, only counting. */
+size_t gd_count_rank_moves(const gd_view *v, gd_move beat);
+
+/* Legal card-level moves: writes at most cap moves (two words each, 2 * cap words) to out
+ * and returns how many there are in all (more than cap means the buffer was too small). */
+size_t gd_card_moves(const gd_view *v, gd_move beat, uint64_t *out, size_t cap);
+
+/* The number of card-level moves, without writing them. */
+size_t gd_count_card_moves(const gd_view *v, gd_move beat);
+
+/* The rank-level move of a card-level move at a level. */
+gd_move gd_card_to_rank(uint64_t lo, uint64_t hi, int level);
 
 static inline unsigned gd_face_count(const gd_cards *c, int face) {
     return (unsigned)(c->w[face >> 5] >> (2 * (face & 31))) & 3u;

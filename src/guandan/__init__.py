@@ -45,6 +45,7 @@ from .errors import (
     InvalidMoveError,
 )
 
+from .movegen import MoveList, count_moves, legal_moves
 from .reference import generate_moves
 
 __version__ = "0.1.0"

@@ -1,28 +1,112 @@
 # cython: language_level=3
 """The compiled core: packed hands and moves, legal-move generation without the GIL.
 
-Most users want :mod:`guandan` itself; this module is the thin typed boundary
-between Python and the C core in ``csrc/``.
+This is the thin typed boundary between Python and the C core in ``csrc/``; most
+users want :mod:`guandan` (``guandan.legal_moves``, ``guandan.batch``). Levels are
+rank numbers 2..14 here as everywhere in the Python API.
+
+A hand is a count vector of 54 faces (``uint8``, 0..2 each: anything exposing the
+buffer protocol, e.g. ``Cards.counts`` or a numpy row). A rank-level move is one
+``uint64`` word, a card-level move two (see ``csrc/gd_core.h`` for the layout).
+
+>>> from guandan import Cards
+>>> hand = Cards.parse("S3 C4 D4 C5 D5 H2").counts
+>>> count_rank_moves(hand, 2), count_card_moves(hand, 2)
+(38, 75)
+>>> len(rank_moves(hand, 2)) == 38
+True
 """
 
-from libc.stdint cimport uint8_t, uint64_t
+from cpython.bytes cimport PyBytes_FromStringAndSize
+from libc.stdint cimport int64_t, uint8_t, uint16_t, uint64_t
+from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memcpy
+
+cimport cython
+from cython.view cimport array as cvarray
+
+import numpy as np
 
 cdef extern from "gd_core.h" nogil:
+    ctypedef uint64_t gd_move
     ctypedef struct gd_cards:
         uint64_t w[2]
+    ctypedef struct gd_view:
+        pass
+    enum:
+        GD_MAX_RANK_MOVES
+        GD_FACES
+    gd_move GD_PASS_MOVE
+    void gd_init()
     int gd_pack_cards(const uint8_t *counts, gd_cards *out)
     void gd_unpack_cards(const gd_cards *cards, uint8_t *counts)
+    int gd_check_cards(const gd_cards *cards)
+    void gd_view_init(gd_view *v, const gd_cards *cards, int level)
+    int gd_check_move(gd_move m)
+    const char *gd_move_error(int code)
+    unsigned gd_move_size(gd_move m)
+    size_t gd_rank_moves(const gd_view *v, gd_move beat, gd_move *out)
+    size_t gd_count_rank_moves(const gd_view *v, gd_move beat)
+    size_t gd_card_moves(const gd_view *v, gd_move beat, uint64_t *out, size_t cap)
+    size_t gd_count_card_moves(const gd_view *v, gd_move beat)
+    gd_move gd_card_to_rank(uint64_t lo, uint64_t hi, int level)
 
-FACES = 54
+gd_init()
 
-_FACE_NAMES = [("S", "H", "C", "D")[f % 4] + ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")[f // 4]
+#: The pass word; as a play to beat it means "lead".
+PASS_MOVE = GD_PASS_MOVE
+#: Room for the rank-level moves of any position.
+MAX_RANK_MOVES = GD_MAX_RANK_MOVES
+
+_FACE_NAMES = [("S", "H", "C", "D")[f % 4]
+               + ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")[f // 4]
                for f in range(52)] + ["SB", "HR"]
 
 
-def _bad_count(int face, int count):
-    from guandan.errors import InvalidCardsError
-    return InvalidCardsError(
-        f"too many copies of {_FACE_NAMES[face]}: {count} (the double deck has 2)")
+def _errors():
+    from guandan import errors
+    return errors
+
+
+# -- checking input ---------------------------------------------------------------------------
+
+
+cdef int _level_index(level) except -1:
+    if isinstance(level, bool) or not isinstance(level, (int, np.integer)) or not 2 <= level <= 14:
+        raise _errors().InvalidCardsError(f"level must be a rank number 2..14, got {level!r}")
+    return <int>level - 2
+
+
+cdef gd_move _checked_move(beat, str what="the play to beat") except? 0:
+    if isinstance(beat, bool) or not isinstance(beat, (int, np.integer)) or not 0 <= beat < 2**64:
+        raise _errors().InvalidMoveError(f"{what} must be a packed move (an int 0..2**64-1), got {beat!r}")
+    cdef gd_move m = <gd_move>beat
+    cdef int code = gd_check_move(m)
+    if code:
+        raise _errors().InvalidMoveError(f"{what} 0x{m:016x} is malformed: {gd_move_error(code).decode()}")
+    return m
+
+
+cdef int _view_of(const uint8_t[::1] counts, int level, gd_view *view) except -1:
+    if counts.shape[0] != GD_FACES:
+        raise _errors().InvalidCardsError(f"a hand is a count vector of {GD_FACES} faces, got {counts.shape[0]}")
+    cdef gd_cards packed
+    cdef int bad = gd_pack_cards(&counts[0], &packed)
+    if bad >= 0:
+        raise _errors().InvalidCardsError(
+            f"too many copies of {_FACE_NAMES[bad]}: {counts[bad]} (the double deck has 2)")
+    gd_view_init(view, &packed, level)
+    return 0
+
+
+def check_move(beat):
+    """Raise :class:`~guandan.InvalidMoveError` unless ``beat`` is a well-formed rank-level move word."""
+    _checked_move(beat, "the move")
+
+
+def move_size(gd_move m):
+    """How many cards a rank-level move word spends."""
+    return gd_move_size(m)
 
 
 def pack_cards(const uint8_t[::1] counts not None):
@@ -32,24 +116,272 @@ def pack_cards(const uint8_t[::1] counts not None):
     >>> pack_cards(np.array([1] + [0] * 52 + [2], dtype=np.uint8))
     (1, 8796093022208)
     """
-    if counts.shape[0] != FACES:
-        from guandan.errors import InvalidCardsError
-        raise InvalidCardsError(f"a count vector has {FACES} entries, got {counts.shape[0]}")
+    if counts.shape[0] != GD_FACES:
+        raise _errors().InvalidCardsError(f"a count vector has {GD_FACES} entries, got {counts.shape[0]}")
     cdef gd_cards packed
     cdef int bad = gd_pack_cards(&counts[0], &packed)
     if bad >= 0:
-        raise _bad_count(bad, counts[bad])
+        raise _errors().InvalidCardsError(
+            f"too many copies of {_FACE_NAMES[bad]}: {counts[bad]} (the double deck has 2)")
     return packed.w[0], packed.w[1]
 
 
 def unpack_cards(uint64_t lo, uint64_t hi):
-    """The count vector (bytes of 54 faces) of two packed words; the inverse of :func:`pack_cards`."""
+    """The count vector (bytes of 54 faces) of two packed words; the inverse of :func:`pack_cards`.
+
+    The declaration bits of a card-level move (bits 52..63 of ``hi``) are ignored.
+    """
     cdef gd_cards packed
     cdef uint8_t counts[54]
     packed.w[0] = lo
-    packed.w[1] = hi
-    if hi >> 44:
-        from guandan.errors import InvalidCardsError
-        raise InvalidCardsError("packed cards have bits set beyond the 54 faces")
+    packed.w[1] = hi & ((1 << 52) - 1)
+    cdef int bad = gd_check_cards(&packed)
+    if bad >= 0:
+        raise _errors().InvalidCardsError(
+            "packed cards have bits set beyond the 54 faces" if bad == GD_FACES
+            else f"packed cards hold 3 copies of {_FACE_NAMES[bad]}")
     gd_unpack_cards(&packed, counts)
-    return bytes(counts[:FACES])
+    return PyBytes_FromStringAndSize(<char *>counts, GD_FACES)
+
+
+def card_to_rank(uint64_t lo, uint64_t hi, level):
+    """The rank-level word of a card-level move at a level."""
+    return gd_card_to_rank(lo, hi, _level_index(level))
+
+
+# -- one position -----------------------------------------------------------------------------
+
+
+def rank_moves(const uint8_t[::1] counts not None, level, beat=GD_PASS_MOVE):
+    """The legal rank-level moves of a position as a ``uint64`` array (the pass last when responding).
+
+    ``beat`` is the rank-level word of the play to beat, :data:`PASS_MOVE` to lead.
+    """
+    cdef gd_view view
+    cdef int lvl = _level_index(level)
+    cdef gd_move b = _checked_move(beat)
+    _view_of(counts, lvl, &view)
+    cdef gd_move buf[GD_MAX_RANK_MOVES]
+    cdef size_t n
+    with nogil:
+        n = gd_rank_moves(&view, b, buf)
+    out = np.empty(n, dtype=np.uint64)
+    cdef uint64_t[::1] o = out
+    if n:
+        memcpy(&o[0], buf, n * sizeof(gd_move))
+    return out
+
+
+def count_rank_moves(const uint8_t[::1] counts not None, level, beat=GD_PASS_MOVE):
+    """How many legal rank-level moves a position has (the pass included when responding)."""
+    cdef gd_view view
+    cdef int lvl = _level_index(level)
+    cdef gd_move b = _checked_move(beat)
+    _view_of(counts, lvl, &view)
+    return gd_count_rank_moves(&view, b)
+
+
+def card_moves(const uint8_t[::1] counts not None, level, beat=GD_PASS_MOVE):
+    """The legal card-level moves of a position as a ``uint64`` array of shape ``(n, 2)``."""
+    cdef gd_view view
+    cdef int lvl = _level_index(level)
+    cdef gd_move b = _checked_move(beat)
+    _view_of(counts, lvl, &view)
+    cdef size_t n
+    with nogil:
+        n = gd_count_card_moves(&view, b)
+    out = np.empty((n, 2), dtype=np.uint64)
+    cdef uint64_t[:, ::1] o = out
+    if n:
+        with nogil:
+            gd_card_moves(&view, b, &o[0, 0], n)
+    return out
+
+
+def count_card_moves(const uint8_t[::1] counts not None, level, beat=GD_PASS_MOVE):
+    """How many legal card-level moves a position has (the pass included when responding)."""
+    cdef gd_view view
+    cdef int lvl = _level_index(level)
+    cdef gd_move b = _checked_move(beat)
+    _view_of(counts, lvl, &view)
+    return gd_count_card_moves(&view, b)
+
+
+# -- batches ----------------------------------------------------------------------------------
+
+
+def _check_batch(hands, levels, beats):
+    """Check the arrays of a batch; return them (never converted silently)."""
+    errors = _errors()
+    for name, arr, dtype, ndim in (("hands", hands, np.uint8, 2), ("levels", levels, np.uint8, 1),
+                                   ("beats", beats, np.uint64, 1)):
+        if not isinstance(arr, np.ndarray):
+            raise errors.InvalidCardsError(f"{name} must be a numpy array of {np.dtype(dtype).name}, got {type(arr).__name__}")
+        if arr.dtype != dtype:
+            raise errors.InvalidCardsError(f"{name} must have dtype {np.dtype(dtype).name}, got {arr.dtype}")
+        if arr.ndim != ndim:
+            raise errors.InvalidCardsError(f"{name} must have {ndim} dimension(s), got shape {arr.shape}")
+        if not arr.flags.c_contiguous:
+            raise errors.InvalidCardsError(f"{name} must be C-contiguous (use numpy.ascontiguousarray)")
+    if hands.shape[1] != GD_FACES:
+        raise errors.InvalidCardsError(f"hands must have shape (N, {GD_FACES}), got {hands.shape}")
+    n = hands.shape[0]
+    if levels.shape[0] != n or beats.shape[0] != n:
+        raise errors.InvalidCardsError(
+            f"hands, levels and beats must have the same length, got {n}, {levels.shape[0]}, {beats.shape[0]}")
+
+
+cdef int _prepare(const uint8_t[:, ::1] hands, const uint8_t[::1] levels, const uint64_t[::1] beats,
+                  Py_ssize_t start, Py_ssize_t end, gd_view *views) except -1:
+    """Pack and check positions start..end-1 into views; raise naming the first bad position."""
+    cdef Py_ssize_t i
+    cdef int bad = -1, what = 0, code = 0
+    cdef gd_cards packed
+    with nogil:
+        for i in range(start, end):
+            if levels[i] < 2 or levels[i] > 14:
+                what = 1
+                break
+            bad = gd_pack_cards(&hands[i, 0], &packed)
+            if bad >= 0:
+                what = 2
+                break
+            code = gd_check_move(beats[i])
+            if code:
+                what = 3
+                break
+            gd_view_init(&views[i - start], &packed, levels[i] - 2)
+    if what == 1:
+        raise _errors().InvalidCardsError(f"position {i}: level must be a rank number 2..14, got {levels[i]}")
+    if what == 2:
+        raise _errors().InvalidCardsError(
+            f"position {i}: too many copies of {_FACE_NAMES[bad]}: {hands[i, bad]} (the double deck has 2)")
+    if what == 3:
+        raise _errors().InvalidMoveError(
+            f"position {i}: the play to beat 0x{beats[i]:016x} is malformed: {gd_move_error(code).decode()}")
+    return 0
+
+
+cdef gd_view *_views(Py_ssize_t n) except NULL:
+    cdef gd_view *views = <gd_view *>malloc(max(n, 1) * sizeof(gd_view))
+    if views == NULL:
+        raise MemoryError()
+    return views
+
+
+def batch_count(hands, levels, beats, granularity="rank", Py_ssize_t start=0, end=None, out=None):
+    """Count the legal moves of N positions: an ``int64`` array of shape ``(N,)``.
+
+    ``hands`` is ``uint8 (N, 54)``, ``levels`` ``uint8 (N,)`` (2..14), ``beats`` ``uint64 (N,)``
+    (rank-level words, :data:`PASS_MOVE` to lead). ``start``/``end`` restrict the work to a
+    slice of the positions and ``out`` receives it (used to split a batch across threads).
+    """
+    _check_batch(hands, levels, beats)
+    cdef Py_ssize_t n = hands.shape[0], e = n if end is None else end, i
+    if not 0 <= start <= e <= n:
+        raise ValueError(f"bad range {start}..{e} of {n} positions")
+    if out is None:
+        out = np.zeros(n, dtype=np.int64)
+    cdef int64_t[::1] o = out
+    cdef const uint64_t[::1] b = beats
+    cdef bint card = _card_granularity(granularity)
+    cdef gd_view *views = _views(e - start)
+    try:
+        _prepare(hands, levels, beats, start, e, views)
+        with nogil:
+            for i in range(start, e):
+                if card:
+                    o[i] = gd_count_card_moves(&views[i - start], b[i])
+                else:
+                    o[i] = gd_count_rank_moves(&views[i - start], b[i])
+    finally:
+        free(views)
+    return out
+
+
+cdef bint _card_granularity(granularity) except -1:
+    if granularity == "card":
+        return True
+    if granularity == "rank":
+        return False
+    raise ValueError(f"granularity must be 'card' or 'rank', got {granularity!r}")
+
+
+def batch_rank_moves(hands, levels, beats, Py_ssize_t start=0, end=None):
+    """The legal rank-level moves of N positions: ``(moves, offsets)``.
+
+    ``moves`` is a ``uint64`` array of all the moves, position after position, and
+    ``offsets`` an ``int64`` array of N + 1 entries: position i's moves are
+    ``moves[offsets[i]:offsets[i + 1]]``. One pass, no per-position allocation.
+    """
+    _check_batch(hands, levels, beats)
+    cdef Py_ssize_t n = hands.shape[0], e = n if end is None else end, i
+    if not 0 <= start <= e <= n:
+        raise ValueError(f"bad range {start}..{e} of {n} positions")
+    offsets = np.zeros(e - start + 1, dtype=np.int64)
+    cdef int64_t[::1] off = offsets
+    cdef const uint64_t[::1] b = beats
+    cdef size_t cap = 64 * (e - start) + GD_MAX_RANK_MOVES, used = 0
+    cdef gd_move *buf = <gd_move *>malloc(cap * sizeof(gd_move))
+    cdef gd_move *grown
+    cdef gd_view *views = NULL
+    cdef bint out_of_memory = False
+    if buf == NULL:
+        raise MemoryError()
+    try:
+        views = _views(e - start)
+        _prepare(hands, levels, beats, start, e, views)
+        with nogil:
+            for i in range(start, e):
+                if cap - used < GD_MAX_RANK_MOVES:
+                    grown = <gd_move *>realloc(buf, 2 * cap * sizeof(gd_move))
+                    if grown == NULL:
+                        out_of_memory = True
+                        break
+                    buf = grown
+                    cap *= 2
+                used += gd_rank_moves(&views[i - start], b[i], buf + used)
+                off[i - start + 1] = used
+        if out_of_memory:
+            raise MemoryError()
+        return _adopt(buf, used), offsets
+    except BaseException:
+        free(buf)
+        raise
+    finally:
+        free(views)
+
+
+cdef object _adopt(gd_move *buf, size_t used):
+    """A numpy array owning a malloc'd buffer (shrunk to fit), without copying."""
+    cdef gd_move *fit = <gd_move *>realloc(buf, max(used, 1) * sizeof(gd_move))
+    if fit != NULL:
+        buf = fit
+    cdef cvarray arr = cvarray(shape=(max(used, 1),), itemsize=sizeof(gd_move), format="Q",
+                               mode="c", allocate_buffer=False)
+    arr.data = <char *>buf
+    arr.callback_free_data = free
+    return np.asarray(arr)[:<Py_ssize_t>used]
+
+
+def batch_card_moves(hands, levels, beats, Py_ssize_t start=0, end=None):
+    """The legal card-level moves of N positions: ``(moves, offsets)``, ``moves`` of shape ``(M, 2)``."""
+    counts = batch_count(hands, levels, beats, "card", start, end)
+    cdef Py_ssize_t n = hands.shape[0], e = n if end is None else end, i
+    offsets = np.zeros(e - start + 1, dtype=np.int64)
+    np.cumsum(counts[start:e], out=offsets[1:])
+    moves = np.empty((offsets[e - start], 2), dtype=np.uint64)
+    cdef int64_t[::1] off = offsets
+    cdef uint64_t[:, ::1] o = moves
+    cdef const uint64_t[::1] b = beats
+    cdef gd_view *views = _views(e - start)
+    try:
+        _prepare(hands, levels, beats, start, e, views)
+        with nogil:
+            for i in range(start, e):
+                if off[i - start + 1] > off[i - start]:
+                    gd_card_moves(&views[i - start], b[i], &o[off[i - start], 0],
+                                  off[i - start + 1] - off[i - start])
+    finally:
+        free(views)
+    return moves, offsets

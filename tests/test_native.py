@@ -1,0 +1,212 @@
+"""The native core against the reference generator, move for move (SPEC §5).
+
+Any disagreement is a failure: the sets of packed moves must be identical, with no
+move listed twice, at rank and card granularity, leading and responding, on a fixed
+corpus of 10,000 positions from seeded games and on random and adversarial
+positions from hypothesis.
+"""
+
+from __future__ import annotations
+
+import pathlib
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from strategies import random_hand
+
+import guandan
+from guandan import Cards, Move, MoveType, _core, classify, count_moves, legal_moves
+from guandan.movegen import PASS_WORD, pack_move, pack_rank_move, unpack_move, unpack_rank_move
+from guandan.reference import generate_moves
+
+CORPUS = np.load(pathlib.Path(__file__).parent / "data" / "corpus.npz")
+
+
+def reference_words(hand: Cards, level: int, beat_word: int, granularity: str) -> list:
+    beat = None if beat_word == PASS_WORD else unpack_rank_move(beat_word, level)
+    moves = generate_moves(hand, level, beat, granularity)  # type: ignore[arg-type]
+    if granularity == "rank":
+        return [pack_rank_move(m) for m in moves]  # type: ignore[arg-type]
+    return [pack_move(m) for m in moves]  # type: ignore[arg-type]
+
+
+def native_words(hand: Cards, level: int, beat_word: int, granularity: str) -> list:
+    if granularity == "rank":
+        return [int(w) for w in _core.rank_moves(hand.counts, level, beat_word)]
+    return [(int(lo), int(hi)) for lo, hi in _core.card_moves(hand.counts, level, beat_word)]
+
+
+def assert_agree(hand: Cards, level: int, beat_word: int, granularity: str) -> None:
+    native = native_words(hand, level, beat_word, granularity)
+    reference = reference_words(hand, level, beat_word, granularity)
+    assert len(native) == len(set(native)), "the native core lists a move twice"
+    missing, extra = set(reference) - set(native), set(native) - set(reference)
+    if missing or extra:
+        show = unpack_rank_move if granularity == "rank" else (lambda w, lv: unpack_move(*w, lv))
+        lines = [f"hand {hand} level {level} beat {hex(beat_word)} ({granularity})"]
+        lines += [f"  missing: {show(w, level)}" for w in sorted(missing)[:10]]
+        lines += [f"  extra:   {show(w, level)}" for w in sorted(extra)[:10]]
+        raise AssertionError("\n".join(lines))
+    count = _core.count_rank_moves if granularity == "rank" else _core.count_card_moves
+    assert count(hand.counts, level, beat_word) == len(native)
+
+
+# -- the corpus -------------------------------------------------------------------------------
+
+
+def test_corpus_has_ten_thousand_positions_of_both_kinds():
+    assert len(CORPUS["hands"]) >= 10_000
+    leads = CORPUS["beats"] == np.uint64(PASS_WORD)
+    assert 0 < leads.sum() < len(leads)
+    assert set(np.unique(CORPUS["levels"])) == set(range(2, 15))
+
+
+@pytest.mark.parametrize("chunk", range(10))
+def test_native_agrees_with_reference_on_corpus_rank_level(chunk):
+    hands, levels, beats = CORPUS["hands"], CORPUS["levels"], CORPUS["beats"]
+    for i in range(chunk, len(hands), 10):
+        assert_agree(Cards(hands[i].tobytes()), int(levels[i]), int(beats[i]), "rank")
+
+
+def test_native_agrees_with_reference_on_corpus_card_level():
+    hands, levels, beats = CORPUS["hands"], CORPUS["levels"], CORPUS["beats"]
+    for i in range(0, len(hands), 7):
+        assert_agree(Cards(hands[i].tobytes()), int(levels[i]), int(beats[i]), "card")
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_native_agrees_with_reference_on_fresh_27_card_hands(seed):
+    """Full hands straight from the deal, leading and answering plays of every type."""
+    rng = np.random.default_rng(1000 + seed)
+    level = int(rng.integers(2, 15))
+    hand = random_hand(rng)
+    assert_agree(hand, level, PASS_WORD, "card")
+    assert_agree(hand, level, PASS_WORD, "rank")
+    other = [m for m in legal_moves(random_hand(rng, 14), level, granularity="rank")]
+    for beat in rng.choice(len(other), size=4, replace=False):
+        word = pack_rank_move(other[int(beat)])  # type: ignore[arg-type]
+        assert_agree(hand, level, word, "rank")
+        assert_agree(hand, level, word, "card")
+
+
+# -- adversarial positions --------------------------------------------------------------------
+
+
+@st.composite
+def adversarial_positions(draw):
+    """Hands heavy in what is hard: wilds, 8 of a rank, one-suit runs, jokers, ace-low windows."""
+    level = draw(st.integers(2, 14))
+    counts = bytearray(54)
+    # a run of neighbouring ranks (possibly through the low ace), in one or more suits
+    start = draw(st.integers(0, 13))
+    length = draw(st.integers(2, 7))
+    suits = draw(st.lists(st.integers(0, 3), min_size=1, max_size=4, unique=True))
+    for p in range(start, min(start + length, 14)):
+        rank = 14 if p == 0 else p + 1
+        for s in suits:
+            counts[4 * (rank - 2) + s] = draw(st.integers(0, 2))
+    # maybe eight of a rank
+    if draw(st.booleans()):
+        rank = draw(st.integers(2, 14))
+        for s in range(4):
+            counts[4 * (rank - 2) + s] = 2
+    # random extra cards
+    for face in draw(st.lists(st.integers(0, 53), max_size=10)):
+        counts[face] = min(2, counts[face] + 1)
+    counts[4 * (level - 2) + 1] = draw(st.sampled_from([0, 1, 2, 2, 2]))  # the wilds
+    counts[52] = draw(st.integers(0, 2))
+    counts[53] = draw(st.integers(0, 2))
+    return Cards(counts), level
+
+
+def _some_plays(level: int, seed: int) -> list[int]:
+    rng = np.random.default_rng(seed)
+    plays = legal_moves(random_hand(rng, 20), level, granularity="rank")
+    picks = rng.choice(len(plays), size=min(3, len(plays)), replace=False)
+    return [pack_rank_move(plays[int(i)]) for i in picks]  # type: ignore[arg-type]
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(adversarial_positions(), st.integers(0, 2**32 - 1))
+def test_native_agrees_with_reference_on_adversarial_positions_rank_level(position, seed):
+    hand, level = position
+    assert_agree(hand, level, PASS_WORD, "rank")
+    for word in _some_plays(level, seed):
+        assert_agree(hand, level, word, "rank")
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(adversarial_positions(), st.integers(0, 2**32 - 1))
+def test_native_agrees_with_reference_on_adversarial_positions_card_level(position, seed):
+    hand, level = position
+    if len(hand) > 22:  # keep the pure-Python side of the comparison quick
+        return
+    assert_agree(hand, level, PASS_WORD, "card")
+    for word in _some_plays(level, seed):
+        assert_agree(hand, level, word, "card")
+
+
+@pytest.mark.parametrize("level", range(2, 15))
+def test_every_bomb_and_straight_flush_is_answered_correctly(level):
+    """Each bomb class as the play to beat, against a hand holding every kind of bomb."""
+    eight = 9 if level != 9 else 13  # eight natural cards of a rank other than the level
+    hand = (
+        Cards.parse("S3 S4 S5 S6 S7 SB SB HR HR S8 ST SJ")
+        + Cards.from_cards([4 * (eight - 2) + s for s in range(4)] * 2)
+        + Cards.from_cards([4 * (level - 2) + 1] * 2)
+    )
+    bombs = [m for m in legal_moves(hand, level, granularity="rank") if m.is_bomb]
+    assert {m.type for m in bombs} == {MoveType.BOMB, MoveType.STRAIGHT_FLUSH, MoveType.JOKER_BOMB}
+    for bomb in bombs:
+        assert_agree(hand, level, pack_rank_move(bomb), "rank")  # type: ignore[arg-type]
+
+
+# -- bounds, counts, views --------------------------------------------------------------------
+
+
+def test_rank_level_buffer_bound_holds_for_the_whole_deck_at_every_level():
+    """Moves are monotone in the hand, so the whole deck bounds every position."""
+    most = max(_core.count_rank_moves(Cards.deck().counts, level) for level in range(2, 15))
+    assert most + 1 <= _core.MAX_RANK_MOVES  # + 1: the pass when responding
+    assert most == max(len(generate_moves(Cards.deck(), level, granularity="rank")) for level in (2, 14))
+
+
+def test_count_moves_and_legal_moves_agree_with_the_reference():
+    hand = Cards.parse("S3 S4 C4 S5 C5 H7 H7 S8 S8 C8 D8 SB HR HR")
+    play = classify("SJ CJ", 7)[0]
+    for granularity in ("card", "rank"):
+        for beat in (None, play):
+            moves = legal_moves(hand, 7, beat, granularity)  # type: ignore[arg-type]
+            reference = generate_moves(hand, 7, beat if granularity == "card" or beat is None else beat.to_rank(), granularity)  # type: ignore[arg-type]
+            assert set(moves) == set(reference)
+            assert count_moves(hand, 7, beat, granularity) == len(moves) == len(reference)  # type: ignore[arg-type]
+
+
+def test_move_list_is_a_view_with_len_index_iteration_and_membership():
+    hand = Cards.parse("S3 C4 D4 C5 D5 H2")
+    moves = legal_moves(hand, 2)
+    assert len(moves) == moves.count() == len(list(moves))
+    first, last = moves[0], moves[-1]
+    assert first in moves and last in moves and moves[len(moves) - 1] == last
+    assert moves[1:3] == list(moves)[1:3]
+    assert classify("S3 C4 D4 C5 D5 H2", 2)[0] in moves
+    assert classify("S9", 2)[0] not in moves
+    with pytest.raises(IndexError):
+        moves[len(moves)]
+    assert moves.array.dtype == np.uint64 and moves.array.shape == (len(moves), 2)
+
+
+def test_packed_round_trips_for_every_move_of_a_rich_hand():
+    hand = Cards.parse("S3 S4 C4 S5 C5 S6 S7 H7 H7 S8 C8 D8 D8 SB SB HR HR")
+    for move in generate_moves(hand, 7):
+        assert unpack_move(*pack_move(move), level=7) == move  # type: ignore[arg-type]
+        rank = move.to_rank()
+        assert unpack_rank_move(pack_rank_move(rank), 7) == rank
+        assert _core.card_to_rank(*pack_move(move), 7) == pack_rank_move(rank)  # type: ignore[arg-type]
+
+
+def test_pass_packs_to_the_pass_word():
+    assert pack_rank_move(guandan.RankMove.pass_(2)) == PASS_WORD
+    assert unpack_move(*pack_move(Move.pass_(5)), level=5) == Move.pass_(5)

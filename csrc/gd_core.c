@@ -25,6 +25,7 @@ static uint8_t byte_sum[256];
 static uint8_t sub_count[256][9];
 static uint8_t sub_list[256][9][19];
 static int initialized;
+static void init_windows(void);
 
 static int byte_is_valid(unsigned b) {
     for (int f = 0; f < 4; f++)
@@ -49,6 +50,7 @@ void gd_init(void) {
             sub_list[b][c][sub_count[b][c]++] = (uint8_t)s;
         }
     }
+    init_windows();
     initialized = 1;
 }
 
@@ -76,21 +78,72 @@ int gd_check_cards(const gd_cards *cards) {
     return -1;
 }
 
+/* Sequence line: position 0 is the low ace, position p (1..13) is rank p - 1. */
+GD_INLINE int rank_at(int position) { return position == 0 ? 12 : position - 1; }
+GD_INLINE int window_start(int key) { return key == 12 ? 0 : key + 1; }
+GD_INLINE unsigned to_line(unsigned rank_mask) { return ((rank_mask << 1) | (rank_mask >> 12)) & 0x3FFFu; }
+
+/* window_nibbles[len][s]: the nibbles of the ranks in the window of len positions from s. */
+static uint64_t window_nibbles[6][14];
+
+/* A line mask with each bit moved to a nibble of its own (bit p to bit 4p). */
+static uint64_t spread7[128];
+GD_INLINE uint64_t spread(unsigned line) { return spread7[line & 127u] | spread7[(line >> 7) & 127u] << 28; }
+
+/* Sum of len consecutive nibbles for every start at once: nibble s of the result is the
+ * sum of nibbles s..s+len-1 (no nibble overflows: at most 5 x 3 = 15). */
+GD_INLINE uint64_t window_sums(uint64_t nib, int len) {
+    uint64_t sum = nib;
+    for (int i = 1; i < len; i++) sum += nib >> (4 * i);
+    return sum;
+}
+
+static void init_windows(void) {
+    for (unsigned m = 0; m < 128; m++) {
+        uint64_t x = 0;
+        for (int b = 0; b < 7; b++)
+            if ((m >> b) & 1u) x |= (uint64_t)1 << (4 * b);
+        spread7[m] = x;
+    }
+    for (int len = 2; len <= 5; len++)
+        for (int s = 0; s + len <= 14; s++) {
+            uint64_t m = 0;
+            for (int p = s; p < s + len; p++) m |= (uint64_t)15 << (4 * rank_at(p));
+            window_nibbles[len][s] = m;
+        }
+}
+
 void gd_view_init(gd_view *v, const gd_cards *cards, int level) {
+    memset(v, 0, sizeof *v);
     v->cards = *cards;
     v->level = (uint8_t)level;
-    v->wilds = 0;
-    v->suit[0] = v->suit[1] = v->suit[2] = v->suit[3] = 0;
+    uint64_t suit_nib[4] = {0, 0, 0, 0};
+    unsigned suit[4] = {0, 0, 0, 0};
     for (int r = 0; r < GD_RANKS; r++) {
         unsigned b = gd_rank_byte(cards, r);
         if (r == level) {
             v->wilds = (uint8_t)((b >> (2 * GD_HEARTS)) & 3u);
             b &= ~(3u << (2 * GD_HEARTS));
         }
+        unsigned n = byte_sum[b];
         v->nat[r] = (uint8_t)b;
-        v->n[r] = byte_sum[b];
+        v->n[r] = (uint8_t)n;
+        for (unsigned t = 0; t <= n; t++) v->ge[t] |= (uint16_t)(1u << r);
+        for (unsigned k = 1; k <= 3; k++) v->capped[k] |= (uint64_t)(n < k ? n : k) << (4 * r);
         for (int s = 0; s < 4; s++)
-            if ((b >> (2 * s)) & 3u) v->suit[s] |= (uint16_t)(1u << r);
+            if ((b >> (2 * s)) & 3u) {
+                suit[s] |= 1u << r;
+                suit_nib[s] |= (uint64_t)1 << (4 * r);
+            }
+    }
+    for (int t = 1; t <= 3; t++) {
+        v->line_ge[t] = (uint16_t)to_line(v->ge[t]);
+        v->line_nib[t] = v->line_nib[t - 1] + spread(v->line_ge[t]);
+    }
+    for (int s = 0; s < 4; s++) {
+        v->line_suit[s] = (uint16_t)to_line(suit[s]);
+        v->suit_nib[s] = suit_nib[s];
+        v->suit_line_nib[s] = spread(v->line_suit[s]);
     }
     unsigned j = gd_rank_byte(cards, 13);
     v->small = (uint8_t)(j & 3u);
@@ -107,9 +160,14 @@ GD_INLINE int elevated(int key, int level) {
     return key < level ? key : key - 1;
 }
 
-/* Sequence line: position 0 is the low ace, position p (1..13) is rank p - 1. */
-GD_INLINE int window_start(int key) { return key == 12 ? 0 : key + 1; }
-GD_INLINE int rank_at(int position) { return position == 0 ? 12 : position - 1; }
+/* The ranks whose elevated order is above `above` (-1: all). */
+GD_INLINE unsigned ranks_above(int above, int level) {
+    if (above < 0) return 0x1FFFu;
+    if (above >= 12) return 0;
+    /* orders 0..11 are the ranks other than the level, in natural order */
+    unsigned natural = above < level ? (0x1FFFu << (above + 1)) : (0x1FFFu << (above + 2));
+    return (natural | (1u << level)) & 0x1FFFu;
+}
 
 /* 4 cards < 5 cards < straight flush < 6 < 7 < 8 < 9 < 10 cards < joker bomb. */
 GD_INLINE int bomb_class(int size) { return size <= 5 ? size - 4 : size - 3; }
@@ -120,25 +178,40 @@ GD_INLINE int bomb_class(int size) { return size <= 5 ? size - 4 : size - 3; }
 #define WILD1 ((uint64_t)1 << 52)
 
 /* Each generator writes to out unless out is NULL (then it only counts), and returns the
- * new count. They are inlined into the two entry points, so the NULL test vanishes. */
+ * new count. They are inlined into the two entry points, so the NULL tests vanish. The
+ * buffer always has room for one more move than the final count (GD_MAX_RANK_MOVES is far
+ * above any position's count), so EMIT_IF may store before it knows whether to keep. */
 #define EMIT(m)                       \
     do {                              \
         if (out) out[n] = (m);        \
         n++;                          \
     } while (0)
+#define EMIT_IF(cond, m)              \
+    do {                              \
+        if (out) out[n] = (m);        \
+        n += (cond) ? 1 : 0;          \
+    } while (0)
 
-/* Groups of g cards of one rank (single, pair, triple, bomb of g): naturals plus wilds,
- * at least one natural unless the rank is the level (the wilds are its own cards). */
+#define FOR_EACH_BIT(var, mask) for (unsigned _m = (mask), var; _m && ((var = (unsigned)__builtin_ctz(_m)), 1); _m &= _m - 1)
+
+/* Groups of g cards of one rank (single, pair, triple, bomb of g) with elevated order above
+ * `above`: naturals plus wilds, at least one natural unless the rank is the level (the wilds
+ * are its own cards). */
 GD_INLINE size_t gen_sets(const gd_view *v, int type, int g, int above, gd_move *out, size_t n) {
     const int level = v->level, w = v->wilds;
-    for (int r = 0; r < GD_RANKS; r++) {
-        if (elevated(r, level) <= above) continue;
-        int most = g - (r != level);
-        if (most > w) most = w;
-        for (int j = 0; j <= most; j++) {
-            int a = g - j;
-            if (a <= v->n[r]) EMIT(GD_DECL(type, r, 0, j) | (uint64_t)a << (4 * r));
+    unsigned candidates = v->ge[g - w >= 1 ? g - w : 1];
+    if (v->n[level] + w >= g) candidates |= 1u << level;
+    candidates &= ranks_above(above, level);
+    FOR_EACH_BIT(r, candidates) {
+        int have = v->n[r];
+        int lo = g - have > 0 ? g - have : 0;
+        int hi = g - ((int)r != level);
+        if (hi > w) hi = w;
+        if (!out) {
+            n += (size_t)(hi - lo + 1);
+            continue;
         }
+        for (int j = lo; j <= hi; j++) EMIT(GD_DECL(type, r, 0, j) | (uint64_t)(g - j) << (4 * r));
     }
     return n;
 }
@@ -151,33 +224,44 @@ GD_INLINE size_t gen_joker_sets(const gd_view *v, int type, int g, int above, gd
 
 GD_INLINE size_t gen_full_houses(const gd_view *v, int above, gd_move *out, size_t n) {
     const int level = v->level, w = v->wilds;
-    /* every natural pair with the wilds it uses */
-    gd_move pair[GD_RANKS * 3];
-    uint8_t pair_rank[GD_RANKS * 3], pair_wilds[GD_RANKS * 3];
-    int np = 0;
-    for (int p = 0; p < GD_RANKS; p++) {
-        int most = 2 - (p != level);
-        if (most > w) most = w;
-        for (int j = 0; j <= most; j++) {
-            int a = 2 - j;
-            if (a > v->n[p]) continue;
-            pair[np] = (uint64_t)a << (4 * p) | (uint64_t)j << 52;
-            pair_rank[np] = (uint8_t)p;
-            pair_wilds[np] = (uint8_t)j;
-            np++;
+    /* every natural pair with the wilds it uses, fewest wilds first: upto[j] pairs use <= j */
+    gd_move pair[GD_RANKS * 2 + 1];
+    uint8_t pair_rank[GD_RANKS * 2 + 1];
+    unsigned upto[3], np = 0;
+    unsigned pairs_with[3] = {0, 0, 0}; /* rank masks of the pairs using exactly j wilds */
+    for (int j = 0; j <= 2; j++) {
+        if (j <= w) {
+            unsigned mask = j == 0 ? v->ge[2] : j == 1 ? (v->ge[1] & ~(1u << level)) | (v->n[level] >= 1 ? 1u << level : 0)
+                                                       : (1u << level);
+            pairs_with[j] = mask;
+            FOR_EACH_BIT(p, mask) {
+                pair[np] = (uint64_t)(2 - j) << (4 * p) | (uint64_t)j << 52;
+                pair_rank[np] = (uint8_t)p;
+                np++;
+            }
         }
+        upto[j] = np;
     }
-    for (int t = 0; t < GD_RANKS; t++) {
-        if (elevated(t, level) <= above) continue;
-        int most = 3 - (t != level);
-        if (most > w) most = w;
-        for (int jt = 0; jt <= most; jt++) {
-            int at = 3 - jt;
-            if (at > v->n[t]) continue;
-            gd_move base = GD_DECL(GD_FULL_HOUSE, t, 0, jt) | (uint64_t)at << (4 * t);
-            int left = w - jt;
-            for (int i = 0; i < np; i++)
-                if (pair_rank[i] != t && pair_wilds[i] <= left) EMIT(base + pair[i]);
+    const unsigned jokers = (v->small == 2) + (v->big == 2);
+    unsigned triples = v->ge[3 - w >= 1 ? 3 - w : 1];
+    if (v->n[level] + w >= 3) triples |= 1u << level;
+    triples &= ranks_above(above, level);
+    FOR_EACH_BIT(t, triples) {
+        int have = v->n[t];
+        int lo = 3 - have > 0 ? 3 - have : 0;
+        int hi = 3 - ((int)t != level);
+        if (hi > w) hi = w;
+        for (int jt = lo; jt <= hi; jt++) {
+            const unsigned left = (unsigned)(w - jt), count = upto[left];
+            if (!out) {
+                /* every pair but one of the triple's own rank */
+                unsigned own = 0;
+                for (unsigned j = 0; j <= left; j++) own += (pairs_with[j] >> t) & 1u;
+                n += count - own + jokers;
+                continue;
+            }
+            const gd_move base = GD_DECL(GD_FULL_HOUSE, t, 0, jt) | (uint64_t)(3 - jt) << (4 * t);
+            for (unsigned i = 0; i < count; i++) EMIT_IF(pair_rank[i] != t, base + pair[i]);
             if (v->small == 2) EMIT(base | (uint64_t)1 << 54);
             if (v->big == 2) EMIT(base | (uint64_t)2 << 54);
         }
@@ -185,37 +269,39 @@ GD_INLINE size_t gen_full_houses(const gd_view *v, int above, gd_move *out, size
     return n;
 }
 
-/* Windows of len ranks with k cards each (straight 5x1, pair run 3x2, triple run 2x3,
- * straight flush 5x1 of one suit), starting above a window position. have[r] is how many
- * natural cards of rank r may be used. A wild may fill any card: first the missing ones,
- * then, with wilds to spare, in place of naturals. */
-GD_INLINE size_t gen_windows(const gd_view *v, const uint8_t *have, int type, int len, int k, int x,
-                             int above, gd_move *out, size_t n) {
-    const int w = v->wilds;
+/* Windows of len positions with k cards each, starting above a window position.
+ * `nibs[t]` (t = 1..k) has a nibble per line position: the naturals a window may use there
+ * up to t (min(have, t)), so nibs[k] is what a window uses; `levels[t]` (t = 1, 2) are the
+ * line masks of positions with at least t naturals; `capped` is the nibble word of usable
+ * naturals per rank. A window takes its missing cards from the wilds; wilds to spare may then
+ * stand in for naturals, one per natural card used, in every combination. */
+GD_INLINE size_t gen_windows(const gd_view *v, const uint64_t *nibs, const uint16_t *levels, uint64_t capped,
+                             int type, int len, int k, int x, int above, gd_move *out, size_t n) {
+    const int w = v->wilds, need = k * len;
+    const unsigned full = (1u << len) - 1;
+    const uint64_t sums = window_sums(nibs[k], len);
     for (int s = above + 1; s + len <= 14; s++) {
-        int rk[5], d[5], missing = 0;
-        gd_move base = GD_DECL(type, rank_at(s), x, 0);
-        for (int i = 0; i < len; i++) {
-            int r = rank_at(s + i);
-            int di = have[r] >= k ? 0 : k - have[r];
-            rk[i] = r;
-            d[i] = di;
-            missing += di;
-            base += (uint64_t)(k - di) << (4 * r);
-        }
+        const int missing = need - (int)((sums >> (4 * s)) & 15u);
         if (missing > w) continue;
-        base += (uint64_t)missing << 52;
+        const int spare = w - missing;
+        if (!out) {
+            /* q positions can give up one natural, d of them a second */
+            const unsigned q = spare ? (unsigned)(window_sums(nibs[1], len) >> (4 * s)) & 15u : 0;
+            const unsigned d = spare >= 2 && k >= 2 ? (unsigned)(window_sums(nibs[2] - nibs[1], len) >> (4 * s)) & 15u : 0;
+            n += 1 + q + (spare >= 2 ? q * (q - 1) / 2 + d : 0);
+            continue;
+        }
+        const gd_move base = GD_DECL(type, rank_at(s), x, missing) | (capped & window_nibbles[len][s]);
         EMIT(base);
-        int spare = w - missing;
         if (!spare) continue;
-        for (int i = 0; i < len; i++) {
-            if (d[i] >= k) continue;
-            gd_move one = base - NIB(rk[i]) + WILD1;
+        const unsigned window = full << s;
+        const unsigned once = levels[1] & window, twice = k >= 2 ? levels[2] & window : 0;
+        FOR_EACH_BIT(p, once) {
+            const gd_move one = base - NIB(rank_at((int)p)) + WILD1;
             EMIT(one);
             if (spare < 2) continue;
-            if (d[i] + 2 <= k) EMIT(one - NIB(rk[i]) + WILD1);
-            for (int i2 = i + 1; i2 < len; i2++)
-                if (d[i2] < k) EMIT(one - NIB(rk[i2]) + WILD1);
+            if ((twice >> p) & 1u) EMIT(one - NIB(rank_at((int)p)) + WILD1);
+            FOR_EACH_BIT(p2, once & ~((2u << p) - 1)) EMIT(one - NIB(rank_at((int)p2)) + WILD1);
         }
     }
     return n;
@@ -223,21 +309,28 @@ GD_INLINE size_t gen_windows(const gd_view *v, const uint8_t *have, int type, in
 
 GD_INLINE size_t gen_straight_flushes(const gd_view *v, int above, gd_move *out, size_t n) {
     for (int s = 0; s < 4; s++) {
-        uint8_t have[GD_RANKS];
-        for (int r = 0; r < GD_RANKS; r++) have[r] = (uint8_t)((v->suit[s] >> r) & 1u);
-        n = gen_windows(v, have, GD_STRAIGHT_FLUSH, 5, 1, s, above, out, n);
+        const uint16_t levels[2] = {0, v->line_suit[s]};
+        const uint64_t nibs[2] = {0, v->suit_line_nib[s]};
+        n = gen_windows(v, nibs, levels, v->suit_nib[s], GD_STRAIGHT_FLUSH, 5, 1, s, above, out, n);
     }
     return n;
 }
 
+#define GEN_STRAIGHTS(above) gen_windows(v, v->line_nib, v->line_ge, v->capped[1], GD_STRAIGHT, 5, 1, 0, (above), out, n)
+#define GEN_PAIR_RUNS(above) gen_windows(v, v->line_nib, v->line_ge, v->capped[2], GD_PAIR_RUN, 3, 2, 0, (above), out, n)
+#define GEN_TRIPLE_RUNS(above) gen_windows(v, v->line_nib, v->line_ge, v->capped[3], GD_TRIPLE_RUN, 2, 3, 0, (above), out, n)
+
 /* Bombs stronger than (class, key order): rank bombs by size then elevated rank, straight
  * flushes by window, the joker bomb above all. */
 GD_INLINE size_t gen_bombs(const gd_view *v, int above_class, int above_key, gd_move *out, size_t n) {
-    int most = 0;
-    for (int r = 0; r < GD_RANKS; r++)
-        if (v->n[r] > most) most = v->n[r];
-    most += v->wilds;
-    for (int g = 4; g <= 10 && g <= most; g++) {
+    int top = 0; /* the largest bomb: most naturals of a rank, plus the wilds */
+    for (int t = 8; t >= 1; t--)
+        if (v->ge[t]) {
+            top = t;
+            break;
+        }
+    top += v->wilds;
+    for (int g = 4; g <= 10 && g <= top; g++) {
         int c = bomb_class(g);
         if (c < above_class) continue;
         n = gen_sets(v, GD_BOMB, g, c == above_class ? above_key : -1, out, n);
@@ -261,9 +354,9 @@ GD_INLINE size_t generate(const gd_view *v, gd_move beat, gd_move *out) {
         n = gen_joker_sets(v, GD_PAIR, 2, -1, out, n);
         n = gen_sets(v, GD_TRIPLE, 3, -1, out, n);
         n = gen_full_houses(v, -1, out, n);
-        n = gen_windows(v, v->n, GD_STRAIGHT, 5, 1, 0, -1, out, n);
-        n = gen_windows(v, v->n, GD_PAIR_RUN, 3, 2, 0, -1, out, n);
-        n = gen_windows(v, v->n, GD_TRIPLE_RUN, 2, 3, 0, -1, out, n);
+        n = GEN_STRAIGHTS(-1);
+        n = GEN_PAIR_RUNS(-1);
+        n = GEN_TRIPLE_RUNS(-1);
         return gen_bombs(v, 0, -1, out, n);
     case GD_SINGLE:
         n = gen_sets(v, GD_SINGLE, 1, elevated((int)key, level), out, n);
@@ -284,15 +377,15 @@ GD_INLINE size_t generate(const gd_view *v, gd_move beat, gd_move *out) {
         n = gen_bombs(v, 0, -1, out, n);
         break;
     case GD_STRAIGHT:
-        n = gen_windows(v, v->n, GD_STRAIGHT, 5, 1, 0, window_start((int)key), out, n);
+        n = GEN_STRAIGHTS(window_start((int)key));
         n = gen_bombs(v, 0, -1, out, n);
         break;
     case GD_PAIR_RUN:
-        n = gen_windows(v, v->n, GD_PAIR_RUN, 3, 2, 0, window_start((int)key), out, n);
+        n = GEN_PAIR_RUNS(window_start((int)key));
         n = gen_bombs(v, 0, -1, out, n);
         break;
     case GD_TRIPLE_RUN:
-        n = gen_windows(v, v->n, GD_TRIPLE_RUN, 2, 3, 0, window_start((int)key), out, n);
+        n = GEN_TRIPLE_RUNS(window_start((int)key));
         n = gen_bombs(v, 0, -1, out, n);
         break;
     case GD_BOMB:

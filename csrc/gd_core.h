@@ -83,12 +83,20 @@ typedef struct gd_cards {
 /* The pass; as the play to beat it means "nothing to beat": the position is a lead. */
 #define GD_PASS_MOVE GD_DECL(GD_PASS, GD_KEY_NONE, 0, 0)
 
-/* A hand prepared for generation at a level. */
+/* A hand prepared for generation at a level. Rank masks have bit r for rank r; line masks
+ * are over the sequence line of 14 positions (0 the low ace, p = 1..13 rank p - 1). */
 typedef struct gd_view {
-    gd_cards cards;       /* the physical hand */
-    uint8_t n[GD_RANKS];  /* natural (non-wild) cards per rank */
-    uint8_t nat[GD_RANKS];/* natural faces of rank r, 2 bits per suit (the wilds left out) */
-    uint16_t suit[4];     /* bit r: a natural card of rank r in that suit */
+    gd_cards cards;        /* the physical hand */
+    uint64_t capped[4];    /* capped[k], k = 1..3: nibble word of min(natural cards, k) per rank */
+    uint64_t suit_nib[4];  /* nibble word with 1 at each rank held (naturally) in that suit */
+    uint64_t line_nib[4];  /* line_nib[k], k = 1..3: per line position (a nibble each), the
+                            * naturals a sequence of k cards per rank can use: min(have, k) */
+    uint64_t suit_line_nib[4]; /* per suit: a nibble 1 at each line position held in the suit */
+    uint16_t ge[9];        /* ge[t]: rank mask of ranks with at least t natural cards */
+    uint16_t line_ge[4];   /* line_ge[t], t = 1..3: line mask of ranks with at least t naturals */
+    uint16_t line_suit[4]; /* line mask of ranks held (naturally) in that suit */
+    uint8_t n[GD_RANKS];   /* natural (non-wild) cards per rank */
+    uint8_t nat[GD_RANKS]; /* natural faces of rank r, 2 bits per suit (the wilds left out) */
     uint8_t wilds, small, big, level;
 } gd_view;
 

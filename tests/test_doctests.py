@@ -5,7 +5,18 @@ import importlib
 
 import pytest
 
-MODULES = ["guandan", "guandan.errors", "guandan.cards", "guandan.combos", "guandan.reference", "guandan._core"]
+MODULES = [
+    "guandan",
+    "guandan.errors",
+    "guandan.cards",
+    "guandan.combos",
+    "guandan.reference",
+    "guandan._core",
+    "guandan.notation",
+    "guandan.jsonio",
+    "guandan.protocol",
+    "guandan.cli",
+]
 
 
 @pytest.mark.parametrize("name", MODULES)

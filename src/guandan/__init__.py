@@ -46,6 +46,5 @@ from .errors import (
 )
 
 from .movegen import MoveList, count_moves, legal_moves
-from .reference import generate_moves
 
 __version__ = "0.1.0"

@@ -22,6 +22,7 @@ S3 S3 H10 H10 SB HR
 from __future__ import annotations
 
 import enum
+import operator
 import re
 from collections.abc import Iterable, Iterator
 from typing import Literal, Union
@@ -182,12 +183,16 @@ def card_name(c: int, style: CardStyle = "text") -> str:
     >>> [card_name(parse_card("HT"), s) for s in ("text", "unicode", "code")]
     ['H10', '♥10', 'HT']
     """
+    names = _CARD_NAMES.get(style)
+    if names is None:
+        raise ValueError(f"card style must be 'text', 'unicode' or 'code', got {style!r}")
     try:
-        return _CARD_NAMES[style][c]
-    except KeyError:
-        raise ValueError(f"card style must be 'text', 'unicode' or 'code', got {style!r}") from None
-    except (IndexError, TypeError):
-        raise InvalidCardsError(f"card index must be an int 0..53, got {c!r}") from None
+        index = operator.index(c)  # ints, numpy integers
+    except TypeError:
+        index = -1
+    if not 0 <= index < NUM_FACES:  # checked: a negative index would wrap around the tuple
+        raise InvalidCardsError(f"card index must be an int 0..53, got {c!r}")
+    return names[index]
 
 
 _CARD_RANK: tuple[Rank, ...] = tuple(Rank(2 + i // 4) for i in range(52)) + (Rank.SMALL_JOKER, Rank.BIG_JOKER)
@@ -266,7 +271,10 @@ def parse_level(value: int | str) -> Rank:
     >>> parse_level("J"), parse_level(2)
     (<Rank.JACK: 11>, <Rank.TWO: 2>)
     """
-    rank = parse_rank(value)
+    try:
+        rank = parse_rank(value)
+    except InvalidCardsError:
+        raise InvalidCardsError(f"bad level {value!r} (expected a rank 2-10, T, J, Q, K or A)") from None
     if rank.is_joker:
         raise InvalidCardsError(f"a level is a rank from 2 to A, not a joker: {value!r}")
     return rank

@@ -254,8 +254,8 @@ class Move:
     >>> move = classify("D9 DT DJ H2 H2", 2)[0]
     >>> move.type.label, move.key.label, move.suit, move.size
     ('straight', '7', None, 5)
-    >>> print(move.declared)
-    H7 H8 D9 D10 DJ
+    >>> " ".join(card_name(c) for c in move.declared)
+    'H7 H8 D9 D10 DJ'
     >>> print(move.to_rank())
     straight 7: 9 10 J +2 wilds
     """
@@ -292,13 +292,19 @@ class Move:
         return self.cards.count(wild_card(self.level))
 
     @property
-    def declared(self) -> Cards:
-        """The declared faces: the cards with each wild replaced by what it stands for.
+    def declared(self) -> tuple[int, ...]:
+        """The declared faces, ascending: the cards with each wild replaced by what it stands for.
 
         Outside a straight flush a wild keeps its heart suit (only its rank is declared);
-        in a straight flush it takes the flush's suit.
+        in a straight flush it takes the flush's suit. A tuple, not :class:`Cards`: declared
+        faces may repeat more than the deck's two copies (``H3 H3`` and a wild as a 3 declare
+        three ``H3``; a ten-card bomb declares ten cards of one rank).
+
+        >>> from guandan import classify
+        >>> [card_name(c) for c in classify("H3 H3 H2", 2)[0].declared]
+        ['H3', 'H3', 'H3']
         """
-        return Cards.from_cards(_declare(self))
+        return tuple(sorted(_declare(self)))
 
     def to_rank(self) -> RankMove:
         """The same move at rank granularity (suits of natural cards forgotten)."""

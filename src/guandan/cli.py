@@ -1,0 +1,159 @@
+"""The ``guandan`` command: parses arguments, calls the library, prints.
+
+>>> main(["moves", "S5 C5 H2", "--level", "2"])
+single 5: ♠5
+single 5: ♣5
+single 2: ♥2
+pair 5: ♠5 ♣5
+pair 5: ♠5 ♥2 (♥2 as 5)
+pair 5: ♣5 ♥2 (♥2 as 5)
+triple 5: ♠5 ♣5 ♥2 (♥2 as 5)
+7 legal moves
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+
+from . import __version__
+from .cards import Cards, parse_level
+from .errors import AmbiguousMoveError, GuandanError, InvalidCardsError
+from .jsonio import moves_to_json
+from .notation import parse_play, sort_moves
+from .movegen import legal_moves
+
+__all__ = ["main", "build_parser"]
+
+PROG = "guandan"
+
+_NOTATION = """\
+cards: a suit letter S H C D (or ♠ ♥ ♣ ♦) then a rank 2-10, T, J, Q, K, A;
+  jokers are SB (small, black) and HR (big, red), BJ/RJ accepted too;
+  case-insensitive, separated by spaces or commas: "S3 h10 CJ dA SB".
+levels: 2-10, T, J, Q, K, A. The two hearts of the level rank are wild."""
+
+_MAIN_EPILOG = """
+
+example:
+  guandan moves "S3 C4 D4 C5 D5 H2" --level 2
+Run 'guandan COMMAND --help' for a command's options."""
+
+_MOVES_EPILOG = """\
+Each line is a move: its type, key and the cards it spends (a wild's meaning
+in parentheses); the last line counts them. The pass is listed, last, when
+responding to --beat.
+
+declarations (--as): single pair triple full_house straight pair_run
+  triple_run bomb straight_flush joker_bomb, optionally :KEY, the key being
+  the triple's rank for a full_house and the lowest rank for a sequence
+  (A for ace-low), e.g. full_house:5, straight_flush:7.
+
+--json prints one object {"level", "granularity", "moves"}; each move has
+  type, key (protocol rank letter, JOKER, or null for the pass), size, suit
+  (straight flush only), and cards + as (declared faces) at card granularity
+  or ranks + wilds at rank granularity.
+
+examples:
+  guandan moves "S3 C4 D4 C5 D5 H2" --level 2
+  guandan moves "S5 C5 D5 S9 H2" --level 2 --beat "S4 C4 D4 S8 C8" --json
+  guandan moves "SK CK DK H9" --level 9 --beat "S3 C3 S5 C5 H9" --as full_house:5
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser, one subcommand per task."""
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="A Guandan engine: every legal move, exactly.",
+        epilog=_NOTATION + _MAIN_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    moves = commands.add_parser(
+        "moves",
+        help="list the legal moves of a hand",
+        description="List every legal move of HAND at a level: every lead, or with --beat\n"
+        "every play that beats the given one, and the pass.\n\n" + _NOTATION,
+        epilog=_MOVES_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    moves.add_argument(
+        "hand",
+        nargs="+",
+        metavar="HAND",
+        help='the cards held: one quoted string ("S3 C4 D4 C5 D5 H2") or several words',
+    )
+    moves.add_argument(
+        "--level", "-l", required=True, metavar="L", help="the deal's level rank: 2-10, T, J, Q, K, A"
+    )
+    moves.add_argument("--beat", metavar="CARDS", help="the cards of the play to beat (omit to lead)")
+    moves.add_argument(
+        "--as",
+        dest="declared_as",
+        metavar="TYPE[:KEY]",
+        help="how the --beat cards are declared, when they can be played more than one way",
+    )
+    moves.add_argument(
+        "--granularity",
+        "-g",
+        choices=("card", "rank"),
+        default="card",
+        help="card: moves differ by the physical cards spent (default); "
+        "rank: by the ranks spent and the number of wilds",
+    )
+    moves.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    moves.set_defaults(run=_run_moves)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (2 for bad input, with a message on stderr)."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_:  # --help, --version, or a usage error already printed
+        return exit_.code if isinstance(exit_.code, int) else 2
+    try:
+        return args.run(args)
+    except GuandanError as error:
+        print(f"{PROG}: error: {error}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # the reader went away (``guandan moves … | head``): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+
+
+def _run_moves(args: argparse.Namespace) -> int:
+    try:
+        level = parse_level(args.level)
+    except GuandanError:
+        message = f"--level: bad level {args.level!r} (expected a rank 2-10, T, J, Q, K or A)"
+        raise InvalidCardsError(message) from None
+    hand = Cards.parse(" ".join(args.hand))
+    beat = None
+    if args.beat is not None:
+        try:
+            beat = parse_play(args.beat, level, args.declared_as)
+        except AmbiguousMoveError as error:
+            raise AmbiguousMoveError(f"--beat: {error}; choose one with --as") from None
+        except GuandanError as error:
+            raise type(error)(f"--beat: {error}") from None
+        if args.granularity == "rank":
+            beat = beat.to_rank()
+    elif args.declared_as is not None:
+        raise GuandanError("--as declares the --beat cards; give --beat too")
+    moves = sort_moves(legal_moves(hand, level, beat=beat, granularity=args.granularity))
+    if args.json:
+        print(json.dumps(moves_to_json(moves, level, args.granularity)))
+    else:
+        for move in moves:
+            print(move.format("unicode") if args.granularity == "card" else str(move))
+        print(f"{len(moves)} legal move{'' if len(moves) == 1 else 's'}")
+    return 0

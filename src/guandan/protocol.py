@@ -1,0 +1,223 @@
+"""The action format of the public Guandan AI-competition platform.
+
+An action is a list of three items, ``[type, rank, cards]``:
+
+* a play: ``['Pair', '5', ['S5', 'H5']]`` — the type is one of ``Single``, ``Pair``,
+  ``Trips``, ``ThreeWithTwo`` (full house), ``ThreePair`` (pair run), ``TwoTrips``
+  (triple run), ``Straight``, ``StraightFlush`` and ``Bomb`` (rank bombs, and the joker
+  bomb with rank ``JOKER``); the rank is the key's letter (``2``-``9``, ``T``, ``J``,
+  ``Q``, ``K``, ``A``, ``B``, ``R``; a sequence by the lowest rank of its window, ``A``
+  for ace-low windows; a full house by its triple); the cards are card codes
+  (``S2``, ``HT``, ``SB``, ``HR``), wilds as themselves;
+* the pass: ``['PASS', 'PASS', 'PASS']``;
+* a tribute and a return: ``['tribute', 'tribute', ['SA']]``, ``['back', 'back', ['S3']]``.
+
+:func:`to_action` and :func:`from_action` convert card-granularity moves both ways
+(``from_action(to_action(move), move.level) == move``); :func:`tribute_action`,
+:func:`back_action` and :func:`parse_tribute_action` handle the tribute phase.
+
+>>> from guandan import classify
+>>> move = classify("S3 C4 D4 C5 D5 H2", 2)[0]
+>>> to_action(move)
+['ThreePair', '3', ['H2', 'S3', 'C4', 'D4', 'C5', 'D5']]
+>>> from_action(['ThreePair', '3', ['H2', 'S3', 'C4', 'D4', 'C5', 'D5']], level=2) == move
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal
+
+from .cards import RANKS, Cards, card_name, parse_card, parse_level
+from .combos import AnyMove, Move, MoveType, RankMove, classify
+from .errors import InvalidCardsError, InvalidMoveError
+
+__all__ = [
+    "ACTION_TYPES",
+    "to_action",
+    "from_action",
+    "tribute_action",
+    "back_action",
+    "parse_tribute_action",
+]
+
+#: The protocol's name of each combination type (the joker bomb is a ``Bomb`` of rank ``JOKER``).
+ACTION_TYPES: dict[MoveType, str] = {
+    MoveType.SINGLE: "Single",
+    MoveType.PAIR: "Pair",
+    MoveType.TRIPLE: "Trips",
+    MoveType.FULL_HOUSE: "ThreeWithTwo",
+    MoveType.STRAIGHT: "Straight",
+    MoveType.PAIR_RUN: "ThreePair",
+    MoveType.TRIPLE_RUN: "TwoTrips",
+    MoveType.BOMB: "Bomb",
+    MoveType.STRAIGHT_FLUSH: "StraightFlush",
+    MoveType.JOKER_BOMB: "Bomb",
+}
+
+_PASS = "PASS"
+_JOKER = "JOKER"
+_TYPE_OF_NAME = {name: t for t, name in ACTION_TYPES.items() if t != MoveType.JOKER_BOMB}
+_RANK_OF_LETTER = {rank.letter: rank for rank in RANKS}
+_TRIBUTE_KINDS = ("tribute", "back")
+
+
+def to_action(move: AnyMove) -> list[Any]:
+    """The protocol action of a card-granularity move; cards are listed in ascending order.
+
+    A :class:`~guandan.RankMove` raises :class:`ValueError`: the protocol needs the
+    physical cards, which a rank-granularity move does not know.
+
+    >>> from guandan import Move, classify
+    >>> to_action(classify("S7 C7 H3 HR HR", 3)[0])
+    ['ThreeWithTwo', '7', ['H3', 'S7', 'C7', 'HR', 'HR']]
+    >>> to_action(classify("SB SB HR HR", 3)[0]), to_action(Move.pass_(3))
+    (['Bomb', 'JOKER', ['SB', 'SB', 'HR', 'HR']], ['PASS', 'PASS', 'PASS'])
+    """
+    if isinstance(move, RankMove):
+        raise ValueError(
+            f"the AI-competition protocol needs physical cards; {move} is a rank-granularity move"
+            " (generate card-granularity moves, or keep the Move it came from)"
+        )
+    if not isinstance(move, Move):
+        raise TypeError(f"not a move: {move!r}")
+    if move.type == MoveType.PASS:
+        return [_PASS, _PASS, _PASS]
+    return [ACTION_TYPES[move.type], move.key_letter, move.cards.codes()]
+
+
+def from_action(action: Sequence[Any], level: int | str) -> Move:
+    """The move of a protocol action at a level, checked: its shape, type name, rank
+    letter, cards, and that the cards really are that combination with that key at
+    that level (a straight flush takes its suit from the cards).
+
+    Raises :class:`~guandan.InvalidCardsError` for a bad card code (naming it) or more
+    than two copies of a face, and :class:`~guandan.InvalidMoveError` (naming the action)
+    for anything else. Tribute and return actions are read by :func:`parse_tribute_action`.
+
+    >>> print(from_action(['StraightFlush', '3', ['D3', 'D4', 'D6', 'D7', 'H2']], 2))
+    straight_flush 3 D: D3 D4 D6 D7 H2 (H2 as D5)
+    >>> print(from_action(['PASS', 'PASS', 'PASS'], 2))
+    pass
+    >>> from_action(['Pair', '6', ['S5', 'H2']], 2)
+    Traceback (most recent call last):
+    ...
+    guandan.errors.InvalidMoveError: action ['Pair', '6', ['S5', 'H2']] is not a Pair of rank 6 at level 2: those cards make only Pair 5
+    """
+    lvl = parse_level(level)
+    type_name, letter, tokens = _split(action)
+    if type_name == _PASS:
+        if letter != _PASS or tokens not in (_PASS, []):
+            raise InvalidMoveError(f"action {action!r}: a pass is ['PASS', 'PASS', 'PASS']")
+        return Move.pass_(lvl)
+    if type_name in _TRIBUTE_KINDS:
+        raise InvalidMoveError(
+            f"action {action!r} is a {type_name} action, not a play (read it with parse_tribute_action)"
+        )
+    move_type = _TYPE_OF_NAME.get(type_name)
+    if move_type is None:
+        names = ", ".join(sorted(set(_TYPE_OF_NAME) | {_PASS}))
+        raise InvalidMoveError(f"action {action!r}: unknown action type {type_name!r} (one of {names})")
+    if letter == _JOKER and move_type == MoveType.BOMB:
+        move_type, key = MoveType.JOKER_BOMB, None
+    elif letter in _RANK_OF_LETTER:
+        key = _RANK_OF_LETTER[letter]
+    else:
+        letters = " ".join(_RANK_OF_LETTER) + " (and JOKER for the joker bomb)"
+        raise InvalidMoveError(f"action {action!r}: bad rank {letter!r} (one of {letters})")
+    if isinstance(tokens, str):
+        raise InvalidMoveError(f"action {action!r}: the cards must be a list of card codes, got {tokens!r}")
+    cards = _parse_cards(tokens, action)
+    found = classify(cards, lvl)
+    for move in found:
+        if move.type == move_type and move.key == key:
+            return move
+    what = f"{type_name} of rank {letter}" if move_type != MoveType.JOKER_BOMB else "joker bomb"
+    if not found:
+        raise InvalidMoveError(
+            f"action {action!r} is not a {what} at level {lvl.label}: those cards form no combination"
+        )
+    can = " or ".join(f"{ACTION_TYPES[m.type]} {m.key_letter}" for m in found)
+    raise InvalidMoveError(
+        f"action {action!r} is not a {what} at level {lvl.label}: those cards make only {can}"
+    )
+
+
+def tribute_action(card: int | str) -> list[Any]:
+    """The action that pays ``card`` (a card index or a card token) as tribute.
+
+    >>> tribute_action("HR"), tribute_action(51)
+    (['tribute', 'tribute', ['HR']], ['tribute', 'tribute', ['DA']])
+    """
+    return ["tribute", "tribute", [card_name(_card_index(card), "code")]]
+
+
+def back_action(card: int | str) -> list[Any]:
+    """The action that returns ``card`` (a card index or a card token) to the tribute payer.
+
+    >>> back_action("s3")
+    ['back', 'back', ['S3']]
+    """
+    return ["back", "back", [card_name(_card_index(card), "code")]]
+
+
+def parse_tribute_action(action: Sequence[Any]) -> tuple[Literal["tribute", "back"], int]:
+    """The kind (``'tribute'`` or ``'back'``) and the card index of a tribute or return action.
+
+    Raises :class:`~guandan.InvalidMoveError` naming the action when it is not one of
+    those (or does not hold exactly one card), :class:`~guandan.InvalidCardsError` for a
+    bad card code.
+
+    >>> from guandan import card_name
+    >>> kind, c = parse_tribute_action(['back', 'back', ['D7']])
+    >>> kind, card_name(c)
+    ('back', 'D7')
+    """
+    kind, second, tokens = _split(action)
+    if kind not in _TRIBUTE_KINDS or second != kind:
+        raise InvalidMoveError(
+            f"action {action!r} is not a tribute or return action"
+            " (expected ['tribute', 'tribute', [card]] or ['back', 'back', [card]])"
+        )
+    if isinstance(tokens, str) or len(tokens) != 1:
+        raise InvalidMoveError(
+            f"action {action!r}: a {kind} action gives exactly one card, as a list of one code"
+        )
+    (token,) = tokens
+    try:
+        c = parse_card(token)
+    except InvalidCardsError as error:
+        raise InvalidCardsError(f"action {action!r}: {error}") from None
+    return kind, c  # type: ignore[return-value]
+
+
+# -- helpers --------------------------------------------------------------------------------------
+
+
+def _split(action: Any) -> tuple[Any, Any, Any]:
+    """The three items of an action, checking the outer shape (cards: a list or a string)."""
+    if isinstance(action, (str, bytes)) or not isinstance(action, Sequence) or len(action) != 3:
+        raise InvalidMoveError(f"an action is a list of three items [type, rank, cards], got {action!r}")
+    type_name, letter, tokens = action
+    if not isinstance(type_name, str) or not isinstance(letter, str):
+        raise InvalidMoveError(f"action {action!r}: the type and the rank must be strings")
+    if not isinstance(tokens, (str, list, tuple)):
+        raise InvalidMoveError(f"action {action!r}: the cards must be a list of card codes, got {tokens!r}")
+    return type_name, letter, tokens
+
+
+def _parse_cards(tokens: Sequence[Any], action: Any) -> Cards:
+    try:
+        return Cards.from_cards(parse_card(t) for t in tokens)
+    except InvalidCardsError as error:
+        raise InvalidCardsError(f"action {action!r}: {error}") from None
+
+
+def _card_index(value: int | str) -> int:
+    if isinstance(value, str):
+        return parse_card(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidCardsError(f"a card is a card index 0..53 or a card token, got {value!r}")
+    card_name(value)  # raises InvalidCardsError when out of range
+    return value

@@ -1,0 +1,465 @@
+"""SPEC §1 — cards, the double deck, and the text notation.
+
+Each test is named after the rule it checks.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import guandan
+from guandan import (
+    BIG_JOKER,
+    NATURAL_RANKS,
+    NUM_FACES,
+    RANKS,
+    SMALL_JOKER,
+    SUITS,
+    Cards,
+    Rank,
+    Suit,
+    card,
+    card_name,
+    card_rank,
+    card_suit,
+    parse_card,
+    parse_level,
+    parse_rank,
+    wild_card,
+)
+from guandan.errors import GuandanError, InvalidCardsError
+
+# ------------------------------------------------------------------------------------------------
+# helpers
+
+
+def every_face() -> list[int]:
+    return list(range(NUM_FACES))
+
+
+def dealt_hands(seed: int, count: int) -> list[Cards]:
+    """A fixed corpus: hands of every size dealt from a shuffled double deck."""
+    rng = random.Random(seed)
+    deck = [c for c in range(NUM_FACES) for _ in range(2)]
+    hands = []
+    for i in range(count):
+        rng.shuffle(deck)
+        size = rng.choice([0, 1, 2, 5, 6, 10, 27, 27, 54, 108]) if i % 3 else 27
+        hands.append(Cards.from_cards(deck[:size]))
+    return hands
+
+
+count_vectors = st.lists(st.integers(0, 2), min_size=NUM_FACES, max_size=NUM_FACES)
+
+
+# ------------------------------------------------------------------------------------------------
+# the double deck
+
+
+def test_double_deck_has_108_cards():
+    assert len(Cards.deck()) == 108
+    assert len(list(Cards.deck())) == 108
+
+
+def test_double_deck_has_54_distinct_faces_each_exactly_twice():
+    deck = Cards.deck()
+    assert NUM_FACES == 54
+    assert Counter(deck) == {face: 2 for face in every_face()}
+
+
+def test_deck_holds_eight_cards_of_each_natural_rank_and_two_of_each_joker():
+    counts = Cards.deck().rank_counts()
+    assert {r: counts[r] for r in NATURAL_RANKS} == {r: 8 for r in NATURAL_RANKS}
+    assert counts[Rank.SMALL_JOKER] == 2
+    assert counts[Rank.BIG_JOKER] == 2
+    assert sum(counts.values()) == 108
+
+
+def test_natural_ranks_low_to_high_are_2_to_ace():
+    assert [r.label for r in NATURAL_RANKS] == ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+    assert [int(r) for r in NATURAL_RANKS] == list(range(2, 15))
+
+
+def test_jokers_are_the_small_black_and_big_red_joker_above_the_naturals():
+    assert RANKS[-2:] == (Rank.SMALL_JOKER, Rank.BIG_JOKER)
+    assert Rank.SMALL_JOKER < Rank.BIG_JOKER
+    assert all(r < Rank.SMALL_JOKER for r in NATURAL_RANKS)
+    assert card_rank(SMALL_JOKER) == Rank.SMALL_JOKER
+    assert card_rank(BIG_JOKER) == Rank.BIG_JOKER
+    assert Rank.SMALL_JOKER.is_joker and Rank.BIG_JOKER.is_joker
+    assert not any(r.is_joker for r in NATURAL_RANKS)
+
+
+def test_there_are_four_suits_spades_hearts_clubs_diamonds():
+    assert [s.letter for s in SUITS] == ["S", "H", "C", "D"]
+    assert [s.symbol for s in SUITS] == ["♠", "♥", "♣", "♦"]
+
+
+def test_every_natural_face_is_one_rank_and_one_suit():
+    faces = {(card_rank(c), card_suit(c)) for c in range(52)}
+    assert faces == {(r, s) for r in NATURAL_RANKS for s in SUITS}
+    for r in NATURAL_RANKS:
+        for s in SUITS:
+            c = card(r, s)
+            assert (card_rank(c), card_suit(c)) == (r, s)
+
+
+def test_jokers_have_no_suit():
+    assert card_suit(SMALL_JOKER) is None
+    assert card_suit(BIG_JOKER) is None
+    assert card(Rank.SMALL_JOKER) == SMALL_JOKER
+    assert card(Rank.BIG_JOKER) == BIG_JOKER
+    with pytest.raises(ValueError):
+        card(Rank.BIG_JOKER, Suit.HEARTS)
+
+
+def test_a_natural_card_needs_a_suit():
+    with pytest.raises(ValueError):
+        card(Rank.FIVE)
+    with pytest.raises(ValueError):
+        card(1, Suit.SPADES)
+
+
+# ------------------------------------------------------------------------------------------------
+# parsing the notation
+
+
+@pytest.mark.parametrize(
+    "token, rank, suit",
+    [
+        ("S3", Rank.THREE, Suit.SPADES),
+        ("H10", Rank.TEN, Suit.HEARTS),
+        ("CJ", Rank.JACK, Suit.CLUBS),
+        ("DA", Rank.ACE, Suit.DIAMONDS),
+        ("S2", Rank.TWO, Suit.SPADES),
+        ("HQ", Rank.QUEEN, Suit.HEARTS),
+        ("CK", Rank.KING, Suit.CLUBS),
+        ("D9", Rank.NINE, Suit.DIAMONDS),
+    ],
+)
+def test_card_is_written_suit_letter_then_rank(token, rank, suit):
+    assert parse_card(token) == card(rank, suit)
+
+
+@pytest.mark.parametrize("token", ["s3", "h10", "cj", "da", "Ht", "hT", "sb", "Hr", "hR", "bj", "Rj", "sB"])
+def test_parsing_is_case_insensitive(token):
+    assert parse_card(token) == parse_card(token.upper())
+
+
+def test_parsing_a_hand_is_case_insensitive():
+    assert Cards.parse("s3 h10 cj da sb hr") == Cards.parse("S3 H10 CJ DA SB HR")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "S3 H10 CJ DA",
+        "S3,H10,CJ,DA",
+        "S3, H10, CJ, DA",
+        "  S3   H10\tCJ\nDA  ",
+        "S3,,H10 ,CJ, DA,",
+        ",S3 H10,CJ DA",
+    ],
+)
+def test_cards_are_separated_by_commas_or_spaces(text):
+    assert Cards.parse(text) == Cards.from_cards([card(3, 0), card(10, 1), card(11, 2), card(14, 3)])
+
+
+@pytest.mark.parametrize("suit", ["S", "H", "C", "D"])
+def test_ten_is_written_T_or_10(suit):
+    assert parse_card(f"{suit}T") == parse_card(f"{suit}10") == card(Rank.TEN, SUITS["SHCD".index(suit)])
+
+
+@pytest.mark.parametrize(
+    "symbol_token, letter_token",
+    [("♠3", "S3"), ("♥10", "H10"), ("♣J", "CJ"), ("♦A", "DA"), ("♥T", "HT"), ("♠q", "SQ")],
+)
+def test_unicode_suit_symbols_are_accepted(symbol_token, letter_token):
+    assert parse_card(symbol_token) == parse_card(letter_token)
+
+
+def test_unicode_hand_from_the_spec_parses():
+    assert Cards.parse("♠3 ♥10 ♣J ♦A") == Cards.parse("S3 H10 CJ DA")
+
+
+@pytest.mark.parametrize("token, face", [("SB", SMALL_JOKER), ("HR", BIG_JOKER), ("BJ", SMALL_JOKER), ("RJ", BIG_JOKER)])
+def test_jokers_are_SB_and_HR_and_BJ_RJ_on_input(token, face):
+    assert parse_card(token) == face
+    assert parse_card(token.lower()) == face
+
+
+def test_SB_and_HR_are_jokers_not_suited_cards():
+    # B and R are not ranks, so S+B and H+R cannot be a spade or a heart
+    assert card_suit(parse_card("SB")) is None
+    assert card_suit(parse_card("HR")) is None
+
+
+def test_empty_text_is_no_cards():
+    assert Cards.parse("") == Cards()
+    assert len(Cards.parse("  ,  ")) == 0
+
+
+def test_parsing_keeps_both_copies_of_a_face():
+    hand = Cards.parse("S3 s3 SB sb")
+    assert hand.count(card(3, 0)) == 2
+    assert hand.count(SMALL_JOKER) == 2
+    assert len(hand) == 4
+
+
+@pytest.mark.parametrize(
+    "bad",
+    ["X9", "S1", "S11", "S0", "10S", "H", "3", "SBB", "B", "R", "HB", "SR", "SJ0", "S3;C3", "JK", "♥1", "S3.", "ST1"],
+)
+def test_bad_token_is_a_value_error_naming_the_token(bad):
+    with pytest.raises(ValueError) as info:
+        Cards.parse(f"S4 {bad} DA")
+    assert repr(bad) in str(info.value) or bad in str(info.value)
+    with pytest.raises(ValueError) as info:
+        parse_card(bad)
+    assert bad in str(info.value)
+
+
+def test_bad_token_error_is_an_invalid_cards_error():
+    with pytest.raises(InvalidCardsError):
+        Cards.parse("S3 Z3")
+    assert issubclass(InvalidCardsError, GuandanError)
+    assert issubclass(GuandanError, ValueError)
+
+
+def test_bad_token_message_names_only_the_bad_token_not_the_good_ones():
+    with pytest.raises(ValueError) as info:
+        Cards.parse("S3 C4 Q7 D5")
+    message = str(info.value)
+    assert "Q7" in message
+    assert "C4" not in message and "D5" not in message
+
+
+def test_parse_rejects_non_strings():
+    with pytest.raises(ValueError):
+        Cards.parse(None)  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        parse_card(3)  # type: ignore[arg-type]
+
+
+# ------------------------------------------------------------------------------------------------
+# at most two copies of a face
+
+
+@pytest.mark.parametrize("text, face", [("S3 S3 S3", "S3"), ("H10 HT h10", "H10"), ("SB SB BJ", "SB"), ("HR rj HR", "HR")])
+def test_a_hand_holds_at_most_two_copies_of_a_face(text, face):
+    with pytest.raises(ValueError) as info:
+        Cards.parse(text)
+    assert face in str(info.value)
+
+
+def test_third_copy_from_card_indices_is_rejected_naming_the_face():
+    with pytest.raises(InvalidCardsError) as info:
+        Cards.from_cards([card(12, 3)] * 3)
+    assert "DQ" in str(info.value)
+
+
+def test_adding_hands_beyond_two_copies_is_rejected_naming_the_face():
+    with pytest.raises(InvalidCardsError) as info:
+        Cards.parse("C7 C7") + Cards.parse("C7")
+    assert "C7" in str(info.value)
+
+
+@pytest.mark.parametrize("face", [0, 17, 33, 51, SMALL_JOKER, BIG_JOKER])
+def test_from_counts_with_three_copies_is_rejected_naming_the_face(face):
+    counts = [0] * NUM_FACES
+    counts[face] = 3
+    with pytest.raises(InvalidCardsError) as info:
+        Cards.from_counts(counts)
+    assert card_name(face) in str(info.value)
+
+
+@pytest.mark.parametrize("bad", [[0] * 53, [0] * 55, [], [-1] + [0] * 53, [0.5] + [0] * 53])
+def test_from_counts_rejects_malformed_vectors(bad):
+    with pytest.raises(ValueError):
+        Cards.from_counts(bad)
+
+
+def test_from_counts_accepts_zero_one_or_two_of_each_face():
+    counts = [i % 3 for i in range(NUM_FACES)]
+    hand = Cards.from_counts(counts)
+    assert [hand.count(c) for c in every_face()] == counts
+    assert Cards.from_counts([2] * NUM_FACES) == Cards.deck()
+
+
+@pytest.mark.parametrize("bad", [-1, 54, 108, "S3", None])
+def test_card_index_out_of_range_is_rejected(bad):
+    with pytest.raises(ValueError):
+        Cards.from_cards([bad])
+
+
+# ------------------------------------------------------------------------------------------------
+# levels
+
+
+@pytest.mark.parametrize(
+    "value, rank",
+    [(2, Rank.TWO), (14, Rank.ACE), ("2", Rank.TWO), ("10", Rank.TEN), ("T", Rank.TEN), ("t", Rank.TEN),
+     ("J", Rank.JACK), ("q", Rank.QUEEN), ("K", Rank.KING), ("a", Rank.ACE), (Rank.SEVEN, Rank.SEVEN)],
+)
+def test_level_is_a_natural_rank_2_to_ace(value, rank):
+    assert parse_level(value) == rank
+
+
+@pytest.mark.parametrize("bad", [0, 1, 17, -2, "1", "11", "X", "", "S3", None, True, 2.0])
+def test_bad_level_is_a_value_error(bad):
+    with pytest.raises(ValueError):
+        parse_level(bad)
+
+
+@pytest.mark.parametrize("joker", [15, 16, "B", "R", "SB", "HR", "BJ", "RJ", Rank.SMALL_JOKER, Rank.BIG_JOKER])
+def test_joker_is_never_a_level(joker):
+    with pytest.raises(ValueError) as info:
+        parse_level(joker)
+    assert "joker" in str(info.value)
+
+
+@pytest.mark.parametrize("bad", [1, 15, 16, "B", "Z"])
+def test_classify_rejects_a_bad_level(bad):
+    with pytest.raises(ValueError):
+        guandan.classify("S3", bad)
+
+
+def test_parse_rank_accepts_joker_names_and_numbers():
+    assert parse_rank("B") == parse_rank("SB") == parse_rank(15) == Rank.SMALL_JOKER
+    assert parse_rank("R") == parse_rank("HR") == parse_rank(16) == Rank.BIG_JOKER
+    assert parse_rank("10") == parse_rank("T") == Rank.TEN
+    with pytest.raises(ValueError):
+        parse_rank("11")
+
+
+@pytest.mark.parametrize("level", NATURAL_RANKS)
+def test_the_wild_face_is_the_heart_of_the_level_rank(level):
+    wild = wild_card(level)
+    assert card_rank(wild) == level
+    assert card_suit(wild) == Suit.HEARTS
+    assert Cards.deck().wilds(level) == 2
+
+
+# ------------------------------------------------------------------------------------------------
+# printing
+
+
+SPEC_HAND = "S3 H10 CJ DA SB HR"
+
+
+def test_cards_print_as_text_with_10():
+    assert str(Cards.parse("♠3 HT ♣j da bj rj")) == SPEC_HAND
+    assert Cards.parse(SPEC_HAND).format("text") == SPEC_HAND
+
+
+def test_cards_print_with_unicode_suits():
+    assert Cards.parse(SPEC_HAND).unicode() == "♠3 ♥10 ♣J ♦A SB HR"
+    assert Cards.parse(SPEC_HAND).format("unicode") == "♠3 ♥10 ♣J ♦A SB HR"
+
+
+def test_cards_print_as_protocol_codes_with_T():
+    assert Cards.parse(SPEC_HAND).codes() == ["S3", "HT", "CJ", "DA", "SB", "HR"]
+    assert Cards.parse(SPEC_HAND).format("code") == "S3 HT CJ DA SB HR"
+
+
+def test_card_name_in_the_three_styles():
+    ten = card(Rank.TEN, Suit.HEARTS)
+    assert [card_name(ten, s) for s in ("text", "unicode", "code")] == ["H10", "♥10", "HT"]
+    assert [card_name(SMALL_JOKER, s) for s in ("text", "unicode", "code")] == ["SB", "SB", "SB"]
+    assert [card_name(BIG_JOKER, s) for s in ("text", "unicode", "code")] == ["HR", "HR", "HR"]
+
+
+def test_unknown_print_style_is_a_value_error():
+    with pytest.raises(ValueError):
+        Cards.parse("S3").format("fancy")  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        card_name(0, "fancy")  # type: ignore[arg-type]
+
+
+def test_cards_print_in_ascending_order_both_copies_shown():
+    assert str(Cards.parse("HR SB DA S3 S3 C2")) == "C2 S3 S3 DA SB HR"
+
+
+def test_rank_letters_and_labels():
+    assert "".join(r.letter for r in RANKS) == "23456789TJQKABR"
+    assert [r.label for r in RANKS][-5:] == ["Q", "K", "A", "SB", "HR"]
+    assert Rank.TEN.label == "10" and Rank.TEN.letter == "T"
+
+
+@pytest.mark.parametrize("face", every_face())
+def test_every_face_round_trips_through_each_style(face):
+    for style in ("text", "unicode", "code"):
+        assert parse_card(card_name(face, style)) == face
+        assert parse_card(card_name(face, style).lower()) == face
+
+
+# ------------------------------------------------------------------------------------------------
+# round trips over many hands
+
+
+def assert_round_trips(hand: Cards) -> None:
+    assert Cards.parse(str(hand)) == hand
+    assert Cards.parse(hand.unicode()) == hand
+    assert Cards.parse(" ".join(hand.codes())) == hand
+    assert Cards.parse(",".join(hand.codes()).lower()) == hand
+    assert Cards.parse(hand.format("code")) == hand
+    assert Cards.from_counts(list(hand.counts)) == hand
+    assert Cards.from_cards(list(hand)) == hand
+    assert len(hand) == sum(hand.counts) == len(hand.codes())
+
+
+@settings(max_examples=300, deadline=None)
+@given(count_vectors)
+def test_parse_of_printed_cards_round_trips(counts):
+    assert_round_trips(Cards.from_counts(counts))
+
+
+@pytest.mark.parametrize("hand", dealt_hands(seed=20221, count=120), ids=lambda h: f"{len(h)}cards")
+def test_parse_of_printed_cards_round_trips_seed_corpus(hand):
+    assert_round_trips(hand)
+
+
+def test_parse_of_printed_whole_deck_and_empty_hand_round_trip():
+    assert_round_trips(Cards.deck())
+    assert_round_trips(Cards())
+
+
+# ------------------------------------------------------------------------------------------------
+# the multiset
+
+
+@settings(max_examples=200, deadline=None)
+@given(count_vectors, count_vectors)
+def test_cards_behave_as_a_multiset_with_at_most_two_copies(a_counts, b_counts):
+    a, b = Cards.from_counts(a_counts), Cards.from_counts(b_counts)
+    both = [x + y for x, y in zip(a_counts, b_counts)]
+    if max(both) <= 2:
+        assert list((a + b).counts) == both
+        assert a <= a + b and b <= a + b
+        assert (a + b) - b == a
+    else:
+        with pytest.raises(ValueError):
+            a + b
+    assert (a <= b) == all(x <= y for x, y in zip(a_counts, b_counts))
+    if not a <= b:
+        with pytest.raises(ValueError):
+            b - a
+
+
+def test_count_rank_counts_suit_ranks_and_wilds():
+    hand = Cards.parse("S3 S3 C3 D4 H2 H2 H5 SB HR HR")
+    assert hand.count(card(3, Suit.SPADES)) == 2
+    assert hand.count(card(3, Suit.HEARTS)) == 0
+    counts = hand.rank_counts()
+    assert counts[Rank.THREE] == 3 and counts[Rank.FOUR] == 1 and counts[Rank.TWO] == 2
+    assert counts[Rank.SMALL_JOKER] == 1 and counts[Rank.BIG_JOKER] == 2
+    assert hand.suit_ranks(Suit.HEARTS) == (Rank.TWO, Rank.FIVE)
+    assert hand.suit_ranks(Suit.SPADES) == (Rank.THREE,)
+    assert hand.wilds(2) == 2
+    assert hand.wilds(5) == 1
+    assert hand.wilds(3) == 0  # S3 and C3 are level cards at level 3 but not wild

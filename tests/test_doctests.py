@@ -6,6 +6,8 @@ import importlib
 import pytest
 
 MODULES = [
+    "guandan.rng",
+    "guandan.movegen",
     "guandan",
     "guandan.errors",
     "guandan.cards",

@@ -8,12 +8,12 @@ only for what the caller looks at (python-chess's ``board.legal_moves`` habit).
 >>> hand = Cards.parse("S3 C4 D4 C5 D5 H2 SB SB")
 >>> moves = legal_moves(hand, level=2)
 >>> len(moves), moves.count()
-(24, 24)
+(22, 22)
 >>> play = classify("S9 C9", 2)[0]
 >>> [str(m) for m in legal_moves(hand, 2, beat=play)]
 ['pair SB: SB SB', 'pass']
 >>> print(legal_moves(hand, 2, granularity="rank")[-1])
-pair_run 3: 4 4 5 5 +1 wild
+pair_run 3: 3 4 4 5 5 +1 wild
 
 Packed forms (see ``csrc/gd_core.h``): a rank-level move is one 64-bit word, a
 card-level move two. :func:`pack_rank_move` / :func:`unpack_rank_move` and
@@ -24,7 +24,7 @@ packed form.
 >>> unpack_move(*pack_move(move), level=2) == move
 True
 >>> hex(pack_rank_move(move.to_rank()))
-'0x6c10000000110000'
+'0x6110000000002210'
 """
 
 from __future__ import annotations

@@ -385,3 +385,79 @@ def batch_card_moves(hands, levels, beats, Py_ssize_t start=0, end=None):
     finally:
         free(views)
     return moves, offsets
+
+
+# -- a fixed action space for rank-level moves ------------------------------------------------
+
+
+cdef Py_ssize_t _action_index(const uint64_t[::1] space, uint64_t word) noexcept nogil:
+    """Binary search of a word in the sorted action space; -1 if absent."""
+    cdef Py_ssize_t lo = 0, hi = space.shape[0], mid
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if space[mid] < word:
+            lo = mid + 1
+        else:
+            hi = mid
+    if lo < space.shape[0] and space[lo] == word:
+        return lo
+    return -1
+
+
+def _build_action_space():
+    deck = bytes([2]) * GD_FACES
+    words = [rank_moves(deck, level) for level in range(2, 15)]
+    words.append(np.array([GD_PASS_MOVE], dtype=np.uint64))
+    space = np.unique(np.concatenate(words))
+    space.flags.writeable = False
+    return space
+
+
+#: Every rank-level move any position can have at any level (the whole double deck led at
+#: each level, and the pass), sorted by packed word: index i stands for ACTION_SPACE[i].
+ACTION_SPACE = _build_action_space()
+
+
+def batch_mask(hands, levels, beats, Py_ssize_t start=0, end=None, out=None):
+    """Legal-move masks of N positions over :data:`ACTION_SPACE`: ``bool (N, len(ACTION_SPACE))``.
+
+    ``out[i, a]`` is true when ``ACTION_SPACE[a]`` is a legal rank-level move of position i.
+    """
+    _check_batch(hands, levels, beats)
+    cdef Py_ssize_t n = hands.shape[0], e = n if end is None else end, i, a
+    if not 0 <= start <= e <= n:
+        raise ValueError(f"bad range {start}..{e} of {n} positions")
+    cdef const uint64_t[::1] space = ACTION_SPACE
+    if out is None:
+        out = np.zeros((n, space.shape[0]), dtype=np.bool_)
+    elif (not isinstance(out, np.ndarray) or out.dtype != np.bool_ or out.shape != (n, space.shape[0])
+          or not out.flags.c_contiguous):
+        raise ValueError(f"out must be a C-contiguous bool array of shape ({n}, {space.shape[0]})")
+    cdef uint8_t[:, ::1] o = out.view(np.uint8)
+    cdef const uint64_t[::1] b = beats
+    cdef gd_move buf[GD_MAX_RANK_MOVES]
+    cdef size_t k, j
+    cdef gd_view *views = _views(e - start)
+    try:
+        _prepare(hands, levels, beats, start, e, views)
+        with nogil:
+            for i in range(start, e):
+                k = gd_rank_moves(&views[i - start], b[i], buf)
+                for j in range(k):
+                    a = _action_index(space, buf[j])
+                    if a >= 0:  # always: the whole deck bounds every hand (tested)
+                        o[i, a] = 1
+    finally:
+        free(views)
+    return out
+
+
+def action_indices(words):
+    """The action-space indices of rank-level words (``uint64`` array); raises if one is not an action."""
+    words = np.asarray(words, dtype=np.uint64)
+    idx = np.searchsorted(ACTION_SPACE, words)
+    idx = np.minimum(idx, len(ACTION_SPACE) - 1)
+    bad = ACTION_SPACE[idx] != words
+    if np.any(bad):
+        raise _errors().InvalidMoveError(f"0x{int(words[np.argmax(bad)]):016x} is not in the action space")
+    return idx

@@ -1,0 +1,141 @@
+"""Many positions per call: counts, moves and legal-move masks over numpy arrays.
+
+The work runs in the native core with the GIL released, so ``threads > 1`` splits a
+batch over threads that really run in parallel (and callers may use their own threads).
+
+Arrays, never converted silently (a wrong dtype, shape or layout raises
+:class:`~guandan.InvalidCardsError` naming the problem):
+
+* ``hands``: ``uint8 (N, 54)``, the count (0..2) of each face;
+* ``levels``: ``uint8 (N,)``, the level rank 2..14;
+* ``beats``: ``uint64 (N,)``, the rank-level word of the play to beat
+  (:data:`~guandan.movegen.PASS_WORD` to lead), or ``None`` for all leads.
+
+>>> import numpy as np
+>>> from guandan import Cards, batch
+>>> hands = np.stack([Cards.parse("S3 C4 D4 C5 D5 H2").numpy(), Cards.parse("SB SB HR HR").numpy()])
+>>> levels = np.array([2, 2], dtype=np.uint8)
+>>> batch.count_moves(hands, levels).tolist(), batch.count_moves(hands, levels, granularity="card").tolist()
+([14, 5], [18, 5])
+>>> moves, offsets = batch.legal_moves(hands, levels)
+>>> offsets.tolist(), moves.dtype
+([0, 14, 19], dtype('uint64'))
+>>> mask = batch.legal_mask(hands, levels)
+>>> mask.shape == (2, len(batch.ACTION_SPACE)), mask.sum(axis=1).tolist()
+(True, [14, 5])
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+from typing import Literal
+
+import numpy as np
+
+from . import _core
+from .errors import InvalidCardsError
+
+__all__ = ["ACTION_SPACE", "count_moves", "legal_moves", "legal_mask", "action_indices", "lead_beats"]
+
+#: Every rank-level move of any position at any level, sorted by packed word (2,213 words).
+ACTION_SPACE: np.ndarray = _core.ACTION_SPACE
+
+action_indices = _core.action_indices
+
+Granularity = Literal["card", "rank"]
+
+
+def lead_beats(n: int) -> np.ndarray:
+    """A ``beats`` array meaning "every position leads"."""
+    return np.full(n, _core.PASS_MOVE, dtype=np.uint64)
+
+
+def _beats(hands: np.ndarray, beats: np.ndarray | None) -> np.ndarray:
+    if beats is not None:
+        return beats
+    if not isinstance(hands, np.ndarray) or hands.ndim != 2:
+        raise InvalidCardsError("hands must be a numpy array of shape (N, 54)")
+    return lead_beats(len(hands))
+
+
+def _chunks(n: int, threads: int) -> list[tuple[int, int]]:
+    if threads < 1:
+        raise ValueError(f"threads must be at least 1, got {threads}")
+    threads = min(threads, max(n, 1))
+    bounds = [n * t // threads for t in range(threads + 1)]
+    return list(zip(bounds[:-1], bounds[1:]))
+
+
+def _threads(threads: int | None) -> int:
+    return (os.cpu_count() or 1) if threads is None else threads
+
+
+def count_moves(
+    hands: np.ndarray,
+    levels: np.ndarray,
+    beats: np.ndarray | None = None,
+    granularity: Granularity = "rank",
+    threads: int | None = 1,
+) -> np.ndarray:
+    """How many legal moves each position has: ``int64 (N,)``. ``threads=None``: all cores."""
+    beats = _beats(hands, beats)
+    chunks = _chunks(len(hands) if isinstance(hands, np.ndarray) else 0, _threads(threads))
+    if len(chunks) == 1:
+        return _core.batch_count(hands, levels, beats, granularity)
+    out = np.zeros(len(hands), dtype=np.int64)
+    with ThreadPoolExecutor(len(chunks)) as pool:
+        for f in [pool.submit(_core.batch_count, hands, levels, beats, granularity, a, b, out) for a, b in chunks]:
+            f.result()
+    return out
+
+
+def legal_moves(
+    hands: np.ndarray,
+    levels: np.ndarray,
+    beats: np.ndarray | None = None,
+    granularity: Granularity = "rank",
+    threads: int | None = 1,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The legal moves of each position: ``(moves, offsets)``.
+
+    ``moves`` holds every position's moves in turn (``uint64 (M,)`` at rank granularity,
+    ``uint64 (M, 2)`` at card granularity); position i's are ``moves[offsets[i]:offsets[i+1]]``.
+    """
+    beats = _beats(hands, beats)
+    if granularity == "rank":
+        fn = _core.batch_rank_moves
+    elif granularity == "card":
+        fn = _core.batch_card_moves
+    else:
+        raise ValueError(f"granularity must be 'card' or 'rank', got {granularity!r}")
+    chunks = _chunks(len(hands) if isinstance(hands, np.ndarray) else 0, _threads(threads))
+    if len(chunks) == 1:
+        return fn(hands, levels, beats)
+    with ThreadPoolExecutor(len(chunks)) as pool:
+        parts = [f.result() for f in [pool.submit(fn, hands, levels, beats, a, b) for a, b in chunks]]
+    moves = np.concatenate([m for m, _ in parts])
+    offsets = [np.zeros(1, dtype=np.int64)]
+    base = 0
+    for _, off in parts:
+        offsets.append(off[1:] + base)
+        base += int(off[-1])
+    return moves, np.concatenate(offsets)
+
+
+def legal_mask(
+    hands: np.ndarray,
+    levels: np.ndarray,
+    beats: np.ndarray | None = None,
+    threads: int | None = 1,
+) -> np.ndarray:
+    """Legal-move masks over :data:`ACTION_SPACE` (rank granularity): ``bool (N, 2213)``."""
+    beats = _beats(hands, beats)
+    chunks = _chunks(len(hands) if isinstance(hands, np.ndarray) else 0, _threads(threads))
+    if len(chunks) == 1:
+        return _core.batch_mask(hands, levels, beats)
+    out = np.zeros((len(hands), len(ACTION_SPACE)), dtype=np.bool_)
+    with ThreadPoolExecutor(len(chunks)) as pool:
+        for f in [pool.submit(_core.batch_mask, hands, levels, beats, a, b, out) for a, b in chunks]:
+            f.result()
+    return out

@@ -3,6 +3,12 @@
  * Rank level first: every combination is a set of *groups* (rank, count), each filled
  * with natural cards of that rank and wilds. Responses are generated directly above the
  * play to beat: each generator takes the order value its moves must exceed.
+ *
+ * The hand is held as nibble words (one 4-bit field per rank), so "the ranks with at least
+ * t natural cards" is one add and one mask, and a sequence type's windows are all tested at
+ * once: the naturals each window can use are summed lane by lane, then compared with what
+ * the window needs less the wilds.
+ *
  * Card level expands each rank-level move into the physical faces it can spend, using
  * tables of the sub-multisets of a rank's four suits.
  */
@@ -18,52 +24,129 @@
 
 /* ---- tables --------------------------------------------------------------------------- */
 
-/* A rank byte holds the counts (0..2) of the four suits, 2 bits each. */
-static uint8_t byte_sum[256];
-/* The sub-multisets of a rank byte with c cards: how many, and which. At most 19 (c = 4
- * from two copies of each suit). */
+/* The sub-multisets of a rank byte (four suits, 2 bits each) with c cards: how many, and
+ * which. At most 19 (c = 4 from two copies of each suit). */
 static uint8_t sub_count[256][9];
 static uint8_t sub_list[256][9][19];
+/* window_nibbles[len][s]: the rank nibbles of the window of len line positions from s. */
+static uint64_t window_nibbles[6][14];
+/* A 7-bit mask with each bit moved to the bottom of a nibble of its own (bit b to bit 4b). */
+static uint64_t spread7[128];
 static int initialized;
-static void init_windows(void);
 
-static int byte_is_valid(unsigned b) {
-    for (int f = 0; f < 4; f++)
-        if (((b >> (2 * f)) & 3u) == 3u) return 0;
-    return 1;
-}
+/* Sequence line: position 0 is the low ace, position p (1..13) is rank p - 1. */
+static inline int rank_at(int position) { return position == 0 ? 12 : position - 1; }
+static inline int window_start(int key) { return key == 12 ? 0 : key + 1; }
+
+static unsigned byte_sum(unsigned b) { return (b & 3u) + ((b >> 2) & 3u) + ((b >> 4) & 3u) + ((b >> 6) & 3u); }
 
 void gd_init(void) {
     if (initialized) return;
+    memset(sub_count, 0, sizeof sub_count);
     for (unsigned b = 0; b < 256; b++) {
-        byte_sum[b] = (uint8_t)((b & 3) + ((b >> 2) & 3) + ((b >> 4) & 3) + ((b >> 6) & 3));
-        memset(sub_count[b], 0, sizeof sub_count[b]);
-    }
-    for (unsigned b = 0; b < 256; b++) {
-        if (!byte_is_valid(b)) continue;
+        int valid = 1;
+        for (int f = 0; f < 4; f++)
+            if (((b >> (2 * f)) & 3u) == 3u) valid = 0;
+        if (!valid) continue;
         for (unsigned s = 0; s < 256; s++) {
             int inside = 1;
             for (int f = 0; f < 4; f++)
                 if (((s >> (2 * f)) & 3u) > ((b >> (2 * f)) & 3u)) inside = 0;
             if (!inside) continue;
-            unsigned c = byte_sum[s];
+            unsigned c = byte_sum(s);
             sub_list[b][c][sub_count[b][c]++] = (uint8_t)s;
         }
     }
-    init_windows();
+    for (int len = 2; len <= 5; len++)
+        for (int s = 0; s + len <= 14; s++) {
+            uint64_t m = 0;
+            for (int p = s; p < s + len; p++) m |= (uint64_t)15 << (4 * rank_at(p));
+            window_nibbles[len][s] = m;
+        }
+    for (unsigned m = 0; m < 128; m++) {
+        uint64_t x = 0;
+        for (int b = 0; b < 7; b++)
+            if ((m >> b) & 1u) x |= (uint64_t)1 << (4 * b);
+        spread7[m] = x;
+    }
     initialized = 1;
 }
 
+/* ---- nibble words ---------------------------------------------------------------------- */
+
+#define ONES13 0x1111111111111ull  /* a 1 in each of the 13 rank nibbles */
+#define HIGHS13 0x8888888888888ull /* the top bit of each rank nibble */
+#define ONES14 0x11111111111111ull /* a 1 in each of the 14 line nibbles */
+#define HIGHS14 0x88888888888888ull
+#define NIB(r) ((uint64_t)1 << (4 * (r)))
+#define WILD1 ((uint64_t)1 << 52)
+
+/* Rank nibbles (as 1s) holding at least t (1..8) natural cards. */
+GD_INLINE uint64_t at_least(uint64_t count, int t) {
+    if (t > 8) return 0;
+    if (t < 1) t = 1;
+    return ((count + (uint64_t)(8 - t) * ONES13) & HIGHS13) >> 3;
+}
+
+/* A 13-bit rank mask as rank nibbles (as 1s). */
+GD_INLINE uint64_t mask_to_nibbles(unsigned mask) { return spread7[mask & 127u] | spread7[(mask >> 7) & 63u] << 28; }
+
+/* Rank nibbles to line nibbles: rank r to position r + 1, the ace also to position 0. */
+GD_INLINE uint64_t to_line(uint64_t nibbles) { return (nibbles << 4) | ((nibbles >> 48) & 15u); }
+
+/* Nibble s of the result: the sum of nibbles s..s+len-1 (no lane overflows here: <= 6). */
+GD_INLINE uint64_t window_sums(uint64_t nib, int len) {
+    uint64_t sum = nib;
+    for (int i = 1; i < len; i++) sum += nib >> (4 * i);
+    return sum;
+}
+
+GD_INLINE unsigned low_nibble_index(uint64_t m) { return (unsigned)__builtin_ctzll(m) >> 2; }
+
+/* The rank nibbles (as 1s) of a nibble word that are not zero. */
+GD_INLINE uint64_t nonzero_nibbles(uint64_t x) { return (x | (x >> 1) | (x >> 2) | (x >> 3)) & ONES13; }
+
+/* Iterate the set nibbles (marked by their bit 0) of a nibble mask: var is the nibble index. */
+#define FOR_EACH_NIBBLE(var, mask) \
+    for (uint64_t _m = (mask), var; _m && ((var = low_nibble_index(_m)), 1); _m &= _m - 1)
+
 /* ---- cards ---------------------------------------------------------------------------- */
 
+/* Eight little bytes, whatever the machine's byte order. */
+GD_INLINE uint64_t load_bytes(const uint8_t *p, int n) {
+    uint64_t x = 0;
+    for (int i = 0; i < n; i++) x |= (uint64_t)p[i] << (8 * i);
+    return x;
+}
+
+/* Eight counts (bytes 0..2) to sixteen bits of 2-bit fields. */
+GD_INLINE uint64_t compress_counts(uint64_t x) {
+    x = (x | (x >> 6)) & 0x000F000F000F000Full;
+    x = (x | (x >> 12)) & 0x000000FF000000FFull;
+    return (x | (x >> 24)) & 0xFFFFull;
+}
+
+/* Any byte above 2? */
+GD_INLINE int over_two(uint64_t x) {
+    return (((x & 0x7F7F7F7F7F7F7F7Full) + 0x7D7D7D7D7D7D7D7Dull) | x) & 0x8080808080808080ull ? 1 : 0;
+}
+
 int gd_pack_cards(const uint8_t *counts, gd_cards *out) {
-    uint64_t w[2] = {0, 0};
-    for (int f = 0; f < GD_FACES; f++) {
-        if (counts[f] > 2) return f;
-        w[f >> 5] |= (uint64_t)counts[f] << (2 * (f & 31));
+    uint64_t chunk[7];
+    int bad = 0;
+    for (int i = 0; i < 6; i++) {
+        chunk[i] = load_bytes(counts + 8 * i, 8);
+        bad |= over_two(chunk[i]);
     }
-    out->w[0] = w[0];
-    out->w[1] = w[1];
+    chunk[6] = load_bytes(counts + 48, 6);
+    bad |= over_two(chunk[6]);
+    if (bad) {
+        for (int f = 0; f < GD_FACES; f++)
+            if (counts[f] > 2) return f;
+    }
+    out->w[0] = compress_counts(chunk[0]) | compress_counts(chunk[1]) << 16 | compress_counts(chunk[2]) << 32 |
+                compress_counts(chunk[3]) << 48;
+    out->w[1] = compress_counts(chunk[4]) | compress_counts(chunk[5]) << 16 | compress_counts(chunk[6]) << 32;
     return -1;
 }
 
@@ -78,76 +161,52 @@ int gd_check_cards(const gd_cards *cards) {
     return -1;
 }
 
-/* Sequence line: position 0 is the low ace, position p (1..13) is rank p - 1. */
-GD_INLINE int rank_at(int position) { return position == 0 ? 12 : position - 1; }
-GD_INLINE int window_start(int key) { return key == 12 ? 0 : key + 1; }
-GD_INLINE unsigned to_line(unsigned rank_mask) { return ((rank_mask << 1) | (rank_mask >> 12)) & 0x3FFFu; }
-
-/* window_nibbles[len][s]: the nibbles of the ranks in the window of len positions from s. */
-static uint64_t window_nibbles[6][14];
-
-/* A line mask with each bit moved to a nibble of its own (bit p to bit 4p). */
-static uint64_t spread7[128];
-GD_INLINE uint64_t spread(unsigned line) { return spread7[line & 127u] | spread7[(line >> 7) & 127u] << 28; }
-
-/* Sum of len consecutive nibbles for every start at once: nibble s of the result is the
- * sum of nibbles s..s+len-1 (no nibble overflows: at most 5 x 3 = 15). */
-GD_INLINE uint64_t window_sums(uint64_t nib, int len) {
-    uint64_t sum = nib;
-    for (int i = 1; i < len; i++) sum += nib >> (4 * i);
-    return sum;
+/* Bytes (one per rank, the low 8 ranks of a word) to nibbles. */
+GD_INLINE uint64_t bytes_to_nibbles(uint64_t x) {
+    x = (x | (x >> 4)) & 0x00FF00FF00FF00FFull;
+    x = (x | (x >> 8)) & 0x0000FFFF0000FFFFull;
+    return (x | (x >> 16)) & 0xFFFFFFFFull;
 }
 
-static void init_windows(void) {
-    for (unsigned m = 0; m < 128; m++) {
-        uint64_t x = 0;
-        for (int b = 0; b < 7; b++)
-            if ((m >> b) & 1u) x |= (uint64_t)1 << (4 * b);
-        spread7[m] = x;
-    }
-    for (int len = 2; len <= 5; len++)
-        for (int s = 0; s + len <= 14; s++) {
-            uint64_t m = 0;
-            for (int p = s; p < s + len; p++) m |= (uint64_t)15 << (4 * rank_at(p));
-            window_nibbles[len][s] = m;
-        }
+/* Per rank byte: the number of cards (sum of the four 2-bit fields). */
+GD_INLINE uint64_t byte_sums(uint64_t w) {
+    w = (w & 0x3333333333333333ull) + ((w >> 2) & 0x3333333333333333ull);
+    return (w & 0x0F0F0F0F0F0F0F0Full) + ((w >> 4) & 0x0F0F0F0F0F0F0F0Full);
 }
 
 void gd_view_init(gd_view *v, const gd_cards *cards, int level) {
-    memset(v, 0, sizeof *v);
+    const int wild_bit = 8 * (level & 7) + 2 * GD_HEARTS;
     v->cards = *cards;
+    v->naturals = *cards;
+    v->naturals.w[level >> 3] &= ~((uint64_t)3 << wild_bit);
     v->level = (uint8_t)level;
-    uint64_t suit_nib[4] = {0, 0, 0, 0};
-    unsigned suit[4] = {0, 0, 0, 0};
-    for (int r = 0; r < GD_RANKS; r++) {
-        unsigned b = gd_rank_byte(cards, r);
-        if (r == level) {
-            v->wilds = (uint8_t)((b >> (2 * GD_HEARTS)) & 3u);
-            b &= ~(3u << (2 * GD_HEARTS));
-        }
-        unsigned n = byte_sum[b];
-        v->nat[r] = (uint8_t)b;
-        v->n[r] = (uint8_t)n;
-        for (unsigned t = 0; t <= n; t++) v->ge[t] |= (uint16_t)(1u << r);
-        for (unsigned k = 1; k <= 3; k++) v->capped[k] |= (uint64_t)(n < k ? n : k) << (4 * r);
-        for (int s = 0; s < 4; s++)
-            if ((b >> (2 * s)) & 3u) {
-                suit[s] |= 1u << r;
-                suit_nib[s] |= (uint64_t)1 << (4 * r);
-            }
-    }
-    for (int t = 1; t <= 3; t++) {
-        v->line_ge[t] = (uint16_t)to_line(v->ge[t]);
-        v->line_nib[t] = v->line_nib[t - 1] + spread(v->line_ge[t]);
-    }
+    v->wilds = (uint8_t)((cards->w[level >> 3] >> wild_bit) & 3u);
+    v->small = (uint8_t)((cards->w[1] >> 40) & 3u);
+    v->big = (uint8_t)((cards->w[1] >> 42) & 3u);
+    const uint64_t lo = v->naturals.w[0], hi = v->naturals.w[1] & 0xFFFFFFFFFFull; /* ranks 8..12 */
+    v->count = bytes_to_nibbles(byte_sums(lo)) | bytes_to_nibbles(byte_sums(hi)) << 32;
     for (int s = 0; s < 4; s++) {
-        v->line_suit[s] = (uint16_t)to_line(suit[s]);
-        v->suit_nib[s] = suit_nib[s];
-        v->suit_line_nib[s] = spread(v->line_suit[s]);
+        const uint64_t a = lo >> (2 * s), b = hi >> (2 * s);
+        const uint64_t pa = (a | (a >> 1)) & 0x0101010101010101ull, pb = (b | (b >> 1)) & 0x0101010101ull;
+        v->suit_nib[s] = bytes_to_nibbles(pa) | bytes_to_nibbles(pb) << 32;
     }
-    unsigned j = gd_rank_byte(cards, 13);
-    v->small = (uint8_t)(j & 3u);
-    v->big = (uint8_t)((j >> 2) & 3u);
+}
+
+int gd_prepare(const uint8_t *counts, int level, gd_move beat, gd_view *v, int *detail) {
+    gd_cards packed;
+    if (level < 2 || level > 14) return GD_POSITION_LEVEL;
+    int bad = gd_pack_cards(counts, &packed);
+    if (bad >= 0) {
+        *detail = bad;
+        return GD_POSITION_COUNTS;
+    }
+    int code = gd_check_move(beat);
+    if (code) {
+        *detail = code;
+        return GD_POSITION_BEAT;
+    }
+    gd_view_init(v, &packed, level - 2);
+    return GD_POSITION_OK;
 }
 
 /* ---- order ---------------------------------------------------------------------------- */
@@ -160,13 +219,13 @@ GD_INLINE int elevated(int key, int level) {
     return key < level ? key : key - 1;
 }
 
-/* The ranks whose elevated order is above `above` (-1: all). */
-GD_INLINE unsigned ranks_above(int above, int level) {
-    if (above < 0) return 0x1FFFu;
+/* The rank nibbles (as 1s) whose elevated order is above `above` (-1: all). */
+GD_INLINE uint64_t ranks_above(int above, int level) {
+    if (above < 0) return ONES13;
     if (above >= 12) return 0;
     /* orders 0..11 are the ranks other than the level, in natural order */
     unsigned natural = above < level ? (0x1FFFu << (above + 1)) : (0x1FFFu << (above + 2));
-    return (natural | (1u << level)) & 0x1FFFu;
+    return mask_to_nibbles((natural | (1u << level)) & 0x1FFFu);
 }
 
 /* 4 cards < 5 cards < straight flush < 6 < 7 < 8 < 9 < 10 cards < joker bomb. */
@@ -174,8 +233,7 @@ GD_INLINE int bomb_class(int size) { return size <= 5 ? size - 4 : size - 3; }
 #define GD_CLASS_STRAIGHT_FLUSH 2
 #define GD_CLASS_JOKER_BOMB 8
 
-#define NIB(r) ((uint64_t)1 << (4 * (r)))
-#define WILD1 ((uint64_t)1 << 52)
+/* ---- rank level ------------------------------------------------------------------------ */
 
 /* Each generator writes to out unless out is NULL (then it only counts), and returns the
  * new count. They are inlined into the two entry points, so the NULL tests vanish. The
@@ -192,19 +250,23 @@ GD_INLINE int bomb_class(int size) { return size <= 5 ? size - 4 : size - 3; }
         n += (cond) ? 1 : 0;          \
     } while (0)
 
-#define FOR_EACH_BIT(var, mask) for (unsigned _m = (mask), var; _m && ((var = (unsigned)__builtin_ctz(_m)), 1); _m &= _m - 1)
+#define N_OF(v, r) ((int)(((v)->count >> (4 * (r))) & 15u))
+
+/* The ranks that can make a group of g cards: at least one natural and the wilds to fill
+ * the rest, or the level rank, whose wilds are its own cards. */
+GD_INLINE uint64_t group_candidates(const gd_view *v, int g) {
+    uint64_t c = at_least(v->count, g - v->wilds);
+    if (N_OF(v, v->level) + v->wilds >= g) c |= NIB(v->level);
+    return c;
+}
 
 /* Groups of g cards of one rank (single, pair, triple, bomb of g) with elevated order above
- * `above`: naturals plus wilds, at least one natural unless the rank is the level (the wilds
- * are its own cards). */
+ * `above`: naturals plus wilds, at least one natural unless the rank is the level. */
 GD_INLINE size_t gen_sets(const gd_view *v, int type, int g, int above, gd_move *out, size_t n) {
     const int level = v->level, w = v->wilds;
-    unsigned candidates = v->ge[g - w >= 1 ? g - w : 1];
-    if (v->n[level] + w >= g) candidates |= 1u << level;
-    candidates &= ranks_above(above, level);
-    FOR_EACH_BIT(r, candidates) {
-        int have = v->n[r];
-        int lo = g - have > 0 ? g - have : 0;
+    FOR_EACH_NIBBLE(r, group_candidates(v, g) & ranks_above(above, level)) {
+        const int have = N_OF(v, r);
+        const int lo = g - have > 0 ? g - have : 0;
         int hi = g - ((int)r != level);
         if (hi > w) hi = w;
         if (!out) {
@@ -224,39 +286,35 @@ GD_INLINE size_t gen_joker_sets(const gd_view *v, int type, int g, int above, gd
 
 GD_INLINE size_t gen_full_houses(const gd_view *v, int above, gd_move *out, size_t n) {
     const int level = v->level, w = v->wilds;
-    /* every natural pair with the wilds it uses, fewest wilds first: upto[j] pairs use <= j */
+    /* the pairs, by the wilds they use: two naturals; a natural and a wild; two wilds (the
+     * level pair). upto[j]: how many use at most j wilds. */
+    const uint64_t with[3] = {at_least(v->count, 2), w >= 1 ? at_least(v->count, 1) : 0, w >= 2 ? NIB(level) : 0};
     gd_move pair[GD_RANKS * 2 + 1];
     uint8_t pair_rank[GD_RANKS * 2 + 1];
     unsigned upto[3], np = 0;
-    unsigned pairs_with[3] = {0, 0, 0}; /* rank masks of the pairs using exactly j wilds */
     for (int j = 0; j <= 2; j++) {
-        if (j <= w) {
-            unsigned mask = j == 0 ? v->ge[2] : j == 1 ? (v->ge[1] & ~(1u << level)) | (v->n[level] >= 1 ? 1u << level : 0)
-                                                       : (1u << level);
-            pairs_with[j] = mask;
-            FOR_EACH_BIT(p, mask) {
+        if (out) {
+            FOR_EACH_NIBBLE(p, with[j]) {
                 pair[np] = (uint64_t)(2 - j) << (4 * p) | (uint64_t)j << 52;
-                pair_rank[np] = (uint8_t)p;
-                np++;
+                pair_rank[np++] = (uint8_t)p;
             }
+        } else {
+            for (uint64_t m = with[j]; m; m &= m - 1) np++;
         }
         upto[j] = np;
     }
     const unsigned jokers = (v->small == 2) + (v->big == 2);
-    unsigned triples = v->ge[3 - w >= 1 ? 3 - w : 1];
-    if (v->n[level] + w >= 3) triples |= 1u << level;
-    triples &= ranks_above(above, level);
-    FOR_EACH_BIT(t, triples) {
-        int have = v->n[t];
-        int lo = 3 - have > 0 ? 3 - have : 0;
+    FOR_EACH_NIBBLE(t, group_candidates(v, 3) & ranks_above(above, level)) {
+        const int have = N_OF(v, t);
+        const int lo = 3 - have > 0 ? 3 - have : 0;
         int hi = 3 - ((int)t != level);
         if (hi > w) hi = w;
         for (int jt = lo; jt <= hi; jt++) {
             const unsigned left = (unsigned)(w - jt), count = upto[left];
             if (!out) {
-                /* every pair but one of the triple's own rank */
+                /* every pair but those of the triple's own rank */
                 unsigned own = 0;
-                for (unsigned j = 0; j <= left; j++) own += (pairs_with[j] >> t) & 1u;
+                for (unsigned j = 0; j <= left; j++) own += (unsigned)((with[j] >> (4 * t)) & 1u);
                 n += count - own + jokers;
                 continue;
             }
@@ -269,66 +327,68 @@ GD_INLINE size_t gen_full_houses(const gd_view *v, int above, gd_move *out, size
     return n;
 }
 
-/* Windows of len positions with k cards each, starting above a window position.
- * `nibs[t]` (t = 1..k) has a nibble per line position: the naturals a window may use there
- * up to t (min(have, t)), so nibs[k] is what a window uses; `levels[t]` (t = 1, 2) are the
- * line masks of positions with at least t naturals; `capped` is the nibble word of usable
- * naturals per rank. A window takes its missing cards from the wilds; wilds to spare may then
- * stand in for naturals, one per natural card used, in every combination. */
-GD_INLINE size_t gen_windows(const gd_view *v, const uint64_t *nibs, const uint16_t *levels, uint64_t capped,
-                             int type, int len, int k, int x, int above, gd_move *out, size_t n) {
+/* Windows of len line positions with k cards each, starting above a window position.
+ * `have[t]` (t = 1..k): rank nibbles (as 1s) holding at least t usable naturals; the
+ * naturals a window uses at a rank are min(have, k). A window takes its missing cards from
+ * the wilds; wilds to spare may then stand in for naturals, one per natural card used, in
+ * every combination. */
+GD_INLINE size_t gen_windows(const gd_view *v, const uint64_t *have, int type, int len, int k, int x, int above,
+                             gd_move *out, size_t n) {
     const int w = v->wilds, need = k * len;
-    const unsigned full = (1u << len) - 1;
-    const uint64_t sums = window_sums(nibs[k], len);
-    for (int s = above + 1; s + len <= 14; s++) {
+    uint64_t capped = have[1];
+    for (int t = 2; t <= k; t++) capped += have[t];
+    const uint64_t sums = window_sums(to_line(capped), len);
+    /* starts s whose window lacks at most w cards: sum >= need - w, tested in every lane */
+    uint64_t feasible = ((sums + (uint64_t)(8 - (need - w)) * ONES14) & HIGHS14) >> 3;
+    feasible &= ONES14 >> (4 * (14 - (15 - len))); /* starts 0 .. 14 - len */
+    feasible &= ~((uint64_t)0) << (4 * (above + 1));
+    if (!feasible) return n;
+    const uint64_t line1 = to_line(have[1]), line2 = k >= 2 ? to_line(have[2]) : 0;
+    FOR_EACH_NIBBLE(s, feasible) {
         const int missing = need - (int)((sums >> (4 * s)) & 15u);
-        if (missing > w) continue;
         const int spare = w - missing;
         if (!out) {
             /* q positions can give up one natural, d of them a second */
-            const unsigned q = spare ? (unsigned)(window_sums(nibs[1], len) >> (4 * s)) & 15u : 0;
-            const unsigned d = spare >= 2 && k >= 2 ? (unsigned)(window_sums(nibs[2] - nibs[1], len) >> (4 * s)) & 15u : 0;
+            const unsigned q = spare ? (unsigned)(window_sums(line1, len) >> (4 * s)) & 15u : 0;
+            const unsigned d = spare >= 2 && k >= 2 ? (unsigned)(window_sums(line2, len) >> (4 * s)) & 15u : 0;
             n += 1 + q + (spare >= 2 ? q * (q - 1) / 2 + d : 0);
             continue;
         }
-        const gd_move base = GD_DECL(type, rank_at(s), x, missing) | (capped & window_nibbles[len][s]);
+        const gd_move base = GD_DECL(type, rank_at((int)s), x, missing) | (capped & window_nibbles[len][s]);
         EMIT(base);
         if (!spare) continue;
-        const unsigned window = full << s;
-        const unsigned once = levels[1] & window, twice = k >= 2 ? levels[2] & window : 0;
-        FOR_EACH_BIT(p, once) {
+        const uint64_t window = (((uint64_t)1 << (4 * len)) - 1) << (4 * s);
+        const uint64_t once = line1 & window, twice = line2 & window;
+        FOR_EACH_NIBBLE(p, once) {
             const gd_move one = base - NIB(rank_at((int)p)) + WILD1;
             EMIT(one);
             if (spare < 2) continue;
-            if ((twice >> p) & 1u) EMIT(one - NIB(rank_at((int)p)) + WILD1);
-            FOR_EACH_BIT(p2, once & ~((2u << p) - 1)) EMIT(one - NIB(rank_at((int)p2)) + WILD1);
+            if ((twice >> (4 * p)) & 1u) EMIT(one - NIB(rank_at((int)p)) + WILD1);
+            FOR_EACH_NIBBLE(p2, once & (~(uint64_t)0 << (4 * p + 4))) EMIT(one - NIB(rank_at((int)p2)) + WILD1);
         }
     }
     return n;
+}
+
+GD_INLINE size_t gen_sequences(const gd_view *v, int type, int len, int k, int above, gd_move *out, size_t n) {
+    const uint64_t have[4] = {0, at_least(v->count, 1), k >= 2 ? at_least(v->count, 2) : 0,
+                              k >= 3 ? at_least(v->count, 3) : 0};
+    return gen_windows(v, have, type, len, k, 0, above, out, n);
 }
 
 GD_INLINE size_t gen_straight_flushes(const gd_view *v, int above, gd_move *out, size_t n) {
     for (int s = 0; s < 4; s++) {
-        const uint16_t levels[2] = {0, v->line_suit[s]};
-        const uint64_t nibs[2] = {0, v->suit_line_nib[s]};
-        n = gen_windows(v, nibs, levels, v->suit_nib[s], GD_STRAIGHT_FLUSH, 5, 1, s, above, out, n);
+        const uint64_t have[2] = {0, v->suit_nib[s]};
+        n = gen_windows(v, have, GD_STRAIGHT_FLUSH, 5, 1, s, above, out, n);
     }
     return n;
 }
 
-#define GEN_STRAIGHTS(above) gen_windows(v, v->line_nib, v->line_ge, v->capped[1], GD_STRAIGHT, 5, 1, 0, (above), out, n)
-#define GEN_PAIR_RUNS(above) gen_windows(v, v->line_nib, v->line_ge, v->capped[2], GD_PAIR_RUN, 3, 2, 0, (above), out, n)
-#define GEN_TRIPLE_RUNS(above) gen_windows(v, v->line_nib, v->line_ge, v->capped[3], GD_TRIPLE_RUN, 2, 3, 0, (above), out, n)
-
 /* Bombs stronger than (class, key order): rank bombs by size then elevated rank, straight
  * flushes by window, the joker bomb above all. */
 GD_INLINE size_t gen_bombs(const gd_view *v, int above_class, int above_key, gd_move *out, size_t n) {
-    int top = 0; /* the largest bomb: most naturals of a rank, plus the wilds */
-    for (int t = 8; t >= 1; t--)
-        if (v->ge[t]) {
-            top = t;
-            break;
-        }
+    int top = 8; /* the largest rank bomb: most naturals of a rank, plus the wilds */
+    while (top > 0 && !at_least(v->count, top)) top--;
     top += v->wilds;
     for (int g = 4; g <= 10 && g <= top; g++) {
         int c = bomb_class(g);
@@ -342,7 +402,9 @@ GD_INLINE size_t gen_bombs(const gd_view *v, int above_class, int above_key, gd_
     return n;
 }
 
-GD_INLINE size_t generate(const gd_view *v, gd_move beat, gd_move *out) {
+/* All legal rank-level moves; with_full_houses = 0 leaves the full houses out (the card level
+ * makes them directly). */
+GD_INLINE size_t generate(const gd_view *v, gd_move beat, gd_move *out, const int with_full_houses) {
     size_t n = 0;
     const unsigned type = GD_MOVE_TYPE(beat), key = GD_MOVE_KEY(beat);
     const int level = v->level;
@@ -353,10 +415,10 @@ GD_INLINE size_t generate(const gd_view *v, gd_move beat, gd_move *out) {
         n = gen_sets(v, GD_PAIR, 2, -1, out, n);
         n = gen_joker_sets(v, GD_PAIR, 2, -1, out, n);
         n = gen_sets(v, GD_TRIPLE, 3, -1, out, n);
-        n = gen_full_houses(v, -1, out, n);
-        n = GEN_STRAIGHTS(-1);
-        n = GEN_PAIR_RUNS(-1);
-        n = GEN_TRIPLE_RUNS(-1);
+        if (with_full_houses) n = gen_full_houses(v, -1, out, n);
+        n = gen_sequences(v, GD_STRAIGHT, 5, 1, -1, out, n);
+        n = gen_sequences(v, GD_PAIR_RUN, 3, 2, -1, out, n);
+        n = gen_sequences(v, GD_TRIPLE_RUN, 2, 3, -1, out, n);
         return gen_bombs(v, 0, -1, out, n);
     case GD_SINGLE:
         n = gen_sets(v, GD_SINGLE, 1, elevated((int)key, level), out, n);
@@ -373,19 +435,19 @@ GD_INLINE size_t generate(const gd_view *v, gd_move beat, gd_move *out) {
         n = gen_bombs(v, 0, -1, out, n);
         break;
     case GD_FULL_HOUSE:
-        n = gen_full_houses(v, elevated((int)key, level), out, n);
+        if (with_full_houses) n = gen_full_houses(v, elevated((int)key, level), out, n);
         n = gen_bombs(v, 0, -1, out, n);
         break;
     case GD_STRAIGHT:
-        n = GEN_STRAIGHTS(window_start((int)key));
+        n = gen_sequences(v, GD_STRAIGHT, 5, 1, window_start((int)key), out, n);
         n = gen_bombs(v, 0, -1, out, n);
         break;
     case GD_PAIR_RUN:
-        n = GEN_PAIR_RUNS(window_start((int)key));
+        n = gen_sequences(v, GD_PAIR_RUN, 3, 2, window_start((int)key), out, n);
         n = gen_bombs(v, 0, -1, out, n);
         break;
     case GD_TRIPLE_RUN:
-        n = GEN_TRIPLE_RUNS(window_start((int)key));
+        n = gen_sequences(v, GD_TRIPLE_RUN, 2, 3, window_start((int)key), out, n);
         n = gen_bombs(v, 0, -1, out, n);
         break;
     case GD_BOMB:
@@ -402,9 +464,9 @@ GD_INLINE size_t generate(const gd_view *v, gd_move beat, gd_move *out) {
     return n;
 }
 
-size_t gd_rank_moves(const gd_view *v, gd_move beat, gd_move *out) { return generate(v, beat, out); }
+size_t gd_rank_moves(const gd_view *v, gd_move beat, gd_move *out) { return generate(v, beat, out, 1); }
 
-size_t gd_count_rank_moves(const gd_view *v, gd_move beat) { return generate(v, beat, NULL); }
+size_t gd_count_rank_moves(const gd_view *v, gd_move beat) { return generate(v, beat, NULL, 1); }
 
 /* ---- card level ------------------------------------------------------------------------ */
 
@@ -428,85 +490,242 @@ static unsigned joker_byte(gd_move m) {
     }
 }
 
+/* A rank's byte placed in the two words of a packed card set. */
 GD_INLINE void add_byte(uint64_t *w, int r, unsigned b) { w[r >> 3] += (uint64_t)b << (8 * (r & 7)); }
 
-/* Every physical way to spend a rank-level move: writes while n < cap, returns the new count. */
-static size_t expand(const gd_view *v, gd_move m, uint64_t *out, size_t cap, size_t n) {
-    uint64_t w[2] = {0, m & GD_DECL_MASK};
-    add_byte(w, 13, joker_byte(m));
-    add_byte(w, v->level, GD_MOVE_WILDS(m) << (2 * GD_HEARTS));
-    if (GD_MOVE_TYPE(m) == GD_STRAIGHT_FLUSH) {
-        const unsigned suit = GD_MOVE_X(m);
-        for (int r = 0; r < GD_RANKS; r++)
-            if (GD_MOVE_NIBBLE(m, r)) add_byte(w, r, 1u << (2 * suit));
-        if (n < cap) {
-            out[2 * n] = w[0];
-            out[2 * n + 1] = w[1];
-        }
-        return n + 1;
-    }
-    int rk[GD_RANKS], len = 0;
-    const uint8_t *opt[GD_RANKS];
-    unsigned nopt[GD_RANKS], idx[GD_RANKS];
+/* The physical choices of each rank of a hand: for c natural cards of rank r, the sub-bytes
+ * of its natural faces (choices[r][c], count[r][c] of them). */
+typedef struct card_choices {
+    const uint8_t (*choices[GD_RANKS])[19];
+    const uint8_t *count[GD_RANKS];
+} card_choices;
+
+static void card_choices_init(card_choices *cc, const gd_view *v) {
     for (int r = 0; r < GD_RANKS; r++) {
-        unsigned c = GD_MOVE_NIBBLE(m, r);
-        if (!c) continue;
-        rk[len] = r;
-        opt[len] = sub_list[v->nat[r]][c];
-        nopt[len] = sub_count[v->nat[r]][c];
-        idx[len] = 0;
-        len++;
-    }
-    for (;;) {
-        if (n < cap) {
-            uint64_t x[2] = {w[0], w[1]};
-            for (int i = 0; i < len; i++) add_byte(x, rk[i], opt[i][idx[i]]);
-            out[2 * n] = x[0];
-            out[2 * n + 1] = x[1];
-        }
-        n++;
-        int i = 0;
-        while (i < len && ++idx[i] == nopt[i]) idx[i++] = 0;
-        if (i == len) return n;
+        const unsigned b = gd_rank_byte(&v->naturals, r);
+        cc->choices[r] = sub_list[b];
+        cc->count[r] = sub_count[b];
     }
 }
 
-static size_t ways(const gd_view *v, gd_move m) {
+#define STORE(o, w0, w1) ((o)[0] = (w0), (o)[1] = (w1))
+
+/* Every physical way to spend a rank-level move: writes while it fits in cap, returns the
+ * new count (n + the ways, written or not). One- and two-rank moves (most moves) have loops
+ * of their own; longer ones combine the ranks odometer-style with partial sums, the rank
+ * with the most choices innermost as a flat run. */
+static size_t expand(const gd_view *v, const card_choices *cc, gd_move m, uint64_t *out, size_t cap, size_t n) {
+    uint64_t base[2] = {0, m & GD_DECL_MASK};
+    add_byte(base, 13, joker_byte(m));
+    add_byte(base, v->level, GD_MOVE_WILDS(m) << (2 * GD_HEARTS));
+    const uint64_t naturals = nonzero_nibbles(m & ((1ull << 52) - 1));
+    if (GD_MOVE_TYPE(m) == GD_STRAIGHT_FLUSH) {
+        const unsigned suit = GD_MOVE_X(m);
+        FOR_EACH_NIBBLE(r, naturals) add_byte(base, (int)r, 1u << (2 * suit));
+        if (n < cap) STORE(out + 2 * n, base[0], base[1]);
+        return n + 1;
+    }
+    /* each rank's choices: sub-bytes of the rank's natural faces, placed at (word, shift) */
+    const uint8_t *choice[5];
+    unsigned count[5], word[5], shift[5], len = 0;
+    size_t total = 1;
+    FOR_EACH_NIBBLE(r, naturals) {
+        const unsigned c = GD_MOVE_NIBBLE(m, r);
+        choice[len] = cc->choices[r][c];
+        count[len] = cc->count[r][c];
+        word[len] = (unsigned)r >> 3;
+        shift[len] = 8 * ((unsigned)r & 7);
+        total *= count[len];
+        len++;
+    }
+    if (n + total > cap) return n + total; /* no room: count only */
+    uint64_t *o = out + 2 * n;
+    if (len == 0) {
+        STORE(o, base[0], base[1]);
+        return n + 1;
+    }
+    if (len == 1) {
+        const uint8_t *ch = choice[0];
+        const unsigned sh = shift[0];
+        if (word[0] == 0)
+            for (unsigned i = 0; i < count[0]; i++, o += 2) STORE(o, base[0] + ((uint64_t)ch[i] << sh), base[1]);
+        else
+            for (unsigned i = 0; i < count[0]; i++, o += 2) STORE(o, base[0], base[1] + ((uint64_t)ch[i] << sh));
+        return n + total;
+    }
+    if (len == 2) {
+        for (unsigned i = 0; i < count[0]; i++) {
+            uint64_t w[2] = {base[0], base[1]};
+            w[word[0]] += (uint64_t)choice[0][i] << shift[0];
+            if (word[1] == 0)
+                for (unsigned j = 0; j < count[1]; j++, o += 2) STORE(o, w[0] + ((uint64_t)choice[1][j] << shift[1]), w[1]);
+            else
+                for (unsigned j = 0; j < count[1]; j++, o += 2) STORE(o, w[0], w[1] + ((uint64_t)choice[1][j] << shift[1]));
+        }
+        return n + total;
+    }
+    /* three to five ranks: the two with the most choices are combined into one flat run
+     * (their product, listed once); the others turn odometer-style with partial sums */
+    for (unsigned k = 0; k < 2; k++) {
+        const unsigned slot = len - 1 - k;
+        unsigned most = slot;
+        for (unsigned i = 0; i < slot; i++)
+            if (count[i] > count[most]) most = i;
+        if (most != slot) {
+            const uint8_t *tc = choice[most];
+            unsigned t;
+            choice[most] = choice[slot], choice[slot] = tc;
+            t = count[most], count[most] = count[slot], count[slot] = t;
+            t = word[most], word[most] = word[slot], word[slot] = t;
+            t = shift[most], shift[most] = shift[slot], shift[slot] = t;
+        }
+    }
+    const unsigned outer = len - 2;
+    uint64_t run[19 * 19][2];
+    unsigned runs = 0;
+    for (unsigned i = 0; i < count[outer]; i++)
+        for (unsigned j = 0; j < count[outer + 1]; j++, runs++) {
+            run[runs][0] = run[runs][1] = 0;
+            run[runs][word[outer]] += (uint64_t)choice[outer][i] << shift[outer];
+            run[runs][word[outer + 1]] += (uint64_t)choice[outer + 1][j] << shift[outer + 1];
+        }
+    /* part[i]: the base plus the choices of ranks 0..i-1 */
+    uint64_t part[5][2];
+    unsigned idx[5] = {0, 0, 0, 0, 0};
+    part[0][0] = base[0];
+    part[0][1] = base[1];
+    for (unsigned i = 0; i < outer; i++) {
+        part[i + 1][0] = part[i][0];
+        part[i + 1][1] = part[i][1];
+        part[i + 1][word[i]] += (uint64_t)choice[i][0] << shift[i];
+    }
+    for (;;) {
+        const uint64_t w0 = part[outer][0], w1 = part[outer][1];
+        for (unsigned i = 0; i < runs; i++, o += 2) STORE(o, w0 + run[i][0], w1 + run[i][1]);
+        /* advance the odometer, innermost first */
+        int i = (int)outer - 1;
+        while (i >= 0 && ++idx[i] == count[i]) idx[i--] = 0;
+        if (i < 0) return n + total;
+        for (unsigned j = (unsigned)i; j < outer; j++) {
+            part[j + 1][0] = part[j][0];
+            part[j + 1][1] = part[j][1];
+            part[j + 1][word[j]] += (uint64_t)choice[j][idx[j]] << shift[j];
+        }
+    }
+}
+
+static size_t ways(const card_choices *cc, gd_move m) {
     if (GD_MOVE_TYPE(m) == GD_STRAIGHT_FLUSH) return 1;
     size_t product = 1;
-    for (int r = 0; r < GD_RANKS; r++) {
-        unsigned c = GD_MOVE_NIBBLE(m, r);
-        if (c) product *= sub_count[v->nat[r]][c];
-    }
+    FOR_EACH_NIBBLE(r, nonzero_nibbles(m & ((1ull << 52) - 1))) product *= cc->count[r][GD_MOVE_NIBBLE(m, r)];
     return product;
 }
 
-size_t gd_card_moves(const gd_view *v, gd_move beat, uint64_t *out, size_t cap) {
-    gd_move moves[GD_MAX_RANK_MOVES];
-    size_t k = generate(v, beat, moves), n = 0;
-    for (size_t i = 0; i < k; i++) n = expand(v, moves[i], out, cap, n);
+/* Card-level full houses, made directly: every physical pair (its faces, its wilds, its
+ * joker x) is listed once, fewest wilds first; then each physical triple is followed by one
+ * flat run over the pairs it may take. Writes while it fits in cap, returns the new count. */
+GD_INLINE size_t card_full_houses(const gd_view *v, const card_choices *cc, int above, uint64_t *out, size_t cap,
+                                  size_t n) {
+    const int level = v->level, w = v->wilds;
+    enum { MAX_PAIRS = GD_RANKS * 10 + 3 };
+    uint64_t pair[MAX_PAIRS][2];
+    uint8_t pair_rank[MAX_PAIRS];
+    unsigned upto[3], np = 0;
+    const uint64_t with[3] = {at_least(v->count, 2), w >= 1 ? at_least(v->count, 1) : 0, w >= 2 ? NIB(level) : 0};
+    for (int j = 0; j <= 2; j++) {
+        FOR_EACH_NIBBLE(p, with[j]) {
+            const uint8_t *ch = cc->choices[p][2 - j];
+            for (unsigned i = 0; i < cc->count[p][2 - j]; i++) {
+                uint64_t e[2] = {0, (uint64_t)j << 52};
+                add_byte(e, (int)p, ch[i]);
+                add_byte(e, level, (unsigned)j << (2 * GD_HEARTS));
+                pair[np][0] = e[0];
+                pair[np][1] = e[1];
+                pair_rank[np++] = (uint8_t)p;
+            }
+        }
+        if (j == 0) { /* the joker pairs take no wild */
+            if (v->small == 2) {
+                pair[np][0] = 0, pair[np][1] = (uint64_t)2 << 40 | (uint64_t)1 << 54, pair_rank[np++] = 13;
+            }
+            if (v->big == 2) {
+                pair[np][0] = 0, pair[np][1] = (uint64_t)8 << 40 | (uint64_t)2 << 54, pair_rank[np++] = 14;
+            }
+        }
+        upto[j] = np;
+    }
+    FOR_EACH_NIBBLE(t, group_candidates(v, 3) & ranks_above(above, level)) {
+        const int have = N_OF(v, t);
+        const int lo = 3 - have > 0 ? 3 - have : 0;
+        int hi = 3 - ((int)t != level);
+        if (hi > w) hi = w;
+        for (int jt = lo; jt <= hi; jt++) {
+            const unsigned pairs = upto[w - jt];
+            unsigned own = 0;
+            for (unsigned i = 0; i < pairs; i++) own += pair_rank[i] == t;
+            const uint8_t *ch = cc->choices[t][3 - jt];
+            const unsigned triples = cc->count[t][3 - jt];
+            const size_t total = (size_t)triples * (pairs - own);
+            if (!out || n + total > cap) {
+                n += total;
+                continue;
+            }
+            /* the flat run stores each pair before knowing whether to keep it, so it needs
+             * one slot to spare; without it, test first */
+            const int spare = n + total < cap;
+            uint64_t base[2] = {0, GD_DECL(GD_FULL_HOUSE, t, 0, jt)};
+            add_byte(base, level, (unsigned)jt << (2 * GD_HEARTS));
+            for (unsigned a = 0; a < triples; a++) {
+                uint64_t tw[2] = {base[0], base[1]};
+                add_byte(tw, (int)t, ch[a]);
+                uint64_t *o = out + 2 * n;
+                size_t kept = 0;
+                if (spare) {
+                    for (unsigned i = 0; i < pairs; i++) {
+                        o[2 * kept] = tw[0] + pair[i][0];
+                        o[2 * kept + 1] = tw[1] + pair[i][1];
+                        kept += pair_rank[i] != t;
+                    }
+                } else {
+                    for (unsigned i = 0; i < pairs; i++)
+                        if (pair_rank[i] != t) {
+                            o[2 * kept] = tw[0] + pair[i][0];
+                            o[2 * kept + 1] = tw[1] + pair[i][1];
+                            kept++;
+                        }
+                }
+                n += kept;
+            }
+        }
+    }
     return n;
 }
 
-size_t gd_count_card_moves(const gd_view *v, gd_move beat) {
+/* The rank-level moves of a position other than the full houses, the full houses made at
+ * card level (only those above the play's key when it is a full house). */
+static size_t card_level(const gd_view *v, gd_move beat, uint64_t *out, size_t cap) {
     gd_move moves[GD_MAX_RANK_MOVES];
-    size_t k = generate(v, beat, moves), n = 0;
-    for (size_t i = 0; i < k; i++) n += ways(v, moves[i]);
+    card_choices cc;
+    card_choices_init(&cc, v);
+    const unsigned type = GD_MOVE_TYPE(beat);
+    size_t k = generate(v, beat, moves, 0), n = 0;
+    for (size_t i = 0; i < k; i++) n = out ? expand(v, &cc, moves[i], out, cap, n) : n + ways(&cc, moves[i]);
+    if (type == GD_PASS || type == GD_FULL_HOUSE) {
+        const int above = type == GD_PASS ? -1 : elevated((int)GD_MOVE_KEY(beat), v->level);
+        n = card_full_houses(v, &cc, above, out, cap, n);
+    }
     return n;
 }
+
+size_t gd_card_moves(const gd_view *v, gd_move beat, uint64_t *out, size_t cap) { return card_level(v, beat, out, cap); }
+
+size_t gd_count_card_moves(const gd_view *v, gd_move beat) { return card_level(v, beat, NULL, 0); }
 
 gd_move gd_card_to_rank(uint64_t lo, uint64_t hi, int level) {
     gd_cards c = {{lo, hi & ~GD_DECL_MASK}};
-    gd_move m = hi & GD_DECL_MASK & ~((uint64_t)3 << 52);
-    for (int r = 0; r < GD_RANKS; r++) {
-        unsigned b = gd_rank_byte(&c, r);
-        if (r == level) {
-            m |= (uint64_t)((b >> (2 * GD_HEARTS)) & 3u) << 52;
-            b &= ~(3u << (2 * GD_HEARTS));
-        }
-        m |= (uint64_t)byte_sum[b] << (4 * r);
-    }
-    return m;
+    gd_view v;
+    gd_view_init(&v, &c, level);
+    return (hi & GD_DECL_MASK & ~((uint64_t)3 << 52)) | (uint64_t)v.wilds << 52 | v.count;
 }
 
 /* ---- checking a move word -------------------------------------------------------------- */

@@ -83,20 +83,13 @@ typedef struct gd_cards {
 /* The pass; as the play to beat it means "nothing to beat": the position is a lead. */
 #define GD_PASS_MOVE GD_DECL(GD_PASS, GD_KEY_NONE, 0, 0)
 
-/* A hand prepared for generation at a level. Rank masks have bit r for rank r; line masks
- * are over the sequence line of 14 positions (0 the low ace, p = 1..13 rank p - 1). */
+/* A hand prepared for generation at a level. "Nibble words" hold one 4-bit field per rank
+ * (rank r at bit 4r), like the natural counts of a rank-level move. */
 typedef struct gd_view {
-    gd_cards cards;        /* the physical hand */
-    uint64_t capped[4];    /* capped[k], k = 1..3: nibble word of min(natural cards, k) per rank */
-    uint64_t suit_nib[4];  /* nibble word with 1 at each rank held (naturally) in that suit */
-    uint64_t line_nib[4];  /* line_nib[k], k = 1..3: per line position (a nibble each), the
-                            * naturals a sequence of k cards per rank can use: min(have, k) */
-    uint64_t suit_line_nib[4]; /* per suit: a nibble 1 at each line position held in the suit */
-    uint16_t ge[9];        /* ge[t]: rank mask of ranks with at least t natural cards */
-    uint16_t line_ge[4];   /* line_ge[t], t = 1..3: line mask of ranks with at least t naturals */
-    uint16_t line_suit[4]; /* line mask of ranks held (naturally) in that suit */
-    uint8_t n[GD_RANKS];   /* natural (non-wild) cards per rank */
-    uint8_t nat[GD_RANKS]; /* natural faces of rank r, 2 bits per suit (the wilds left out) */
+    gd_cards cards;        /* the hand */
+    gd_cards naturals;     /* the hand without its wilds */
+    uint64_t count;        /* nibble word: natural (non-wild) cards per rank */
+    uint64_t suit_nib[4];  /* nibble word: 1 at each rank held naturally in that suit */
     uint8_t wilds, small, big, level;
 } gd_view;
 
@@ -116,6 +109,13 @@ int gd_check_cards(const gd_cards *cards);
 
 /* Prepare a hand at a level (rank 0..12). The cards must be valid (gd_check_cards). */
 void gd_view_init(gd_view *v, const gd_cards *cards, int level);
+
+/* Check and prepare one position in one step: a count vector of 54 faces, the level as a
+ * rank number 2..14, the play to beat. Returns GD_POSITION_OK, or what is wrong with
+ * *detail saying where: GD_POSITION_LEVEL, GD_POSITION_COUNTS (*detail = the first face
+ * with more than 2 copies), GD_POSITION_BEAT (*detail = the gd_check_move code). */
+enum { GD_POSITION_OK = 0, GD_POSITION_LEVEL, GD_POSITION_COUNTS, GD_POSITION_BEAT };
+int gd_prepare(const uint8_t *counts, int level, gd_move beat, gd_view *v, int *detail);
 
 /* Whether a word is a well-formed rank-level move of some hand at some level (the play to
  * beat is checked with this before generation). Returns 0 when valid, else a nonzero code

@@ -42,6 +42,12 @@ cdef extern from "gd_core.h" nogil:
     void gd_unpack_cards(const gd_cards *cards, uint8_t *counts)
     int gd_check_cards(const gd_cards *cards)
     void gd_view_init(gd_view *v, const gd_cards *cards, int level)
+    enum:
+        GD_POSITION_OK
+        GD_POSITION_LEVEL
+        GD_POSITION_COUNTS
+        GD_POSITION_BEAT
+    int gd_prepare(const uint8_t *counts, int level, gd_move beat, gd_view *v, int *detail)
     int gd_check_move(gd_move m)
     const char *gd_move_error(int code)
     unsigned gd_move_size(gd_move m)
@@ -231,42 +237,16 @@ def _check_batch(hands, levels, beats):
             f"hands, levels and beats must have the same length, got {n}, {levels.shape[0]}, {beats.shape[0]}")
 
 
-cdef int _prepare(const uint8_t[:, ::1] hands, const uint8_t[::1] levels, const uint64_t[::1] beats,
-                  Py_ssize_t start, Py_ssize_t end, gd_view *views) except -1:
-    """Pack and check positions start..end-1 into views; raise naming the first bad position."""
-    cdef Py_ssize_t i
-    cdef int bad = -1, what = 0, code = 0
-    cdef gd_cards packed
-    with nogil:
-        for i in range(start, end):
-            if levels[i] < 2 or levels[i] > 14:
-                what = 1
-                break
-            bad = gd_pack_cards(&hands[i, 0], &packed)
-            if bad >= 0:
-                what = 2
-                break
-            code = gd_check_move(beats[i])
-            if code:
-                what = 3
-                break
-            gd_view_init(&views[i - start], &packed, levels[i] - 2)
-    if what == 1:
+cdef int _raise_position(int what, Py_ssize_t i, int detail, const uint8_t[:, ::1] hands,
+                         const uint8_t[::1] levels, const uint64_t[::1] beats) except -1:
+    """Raise the error gd_prepare reported for position i."""
+    if what == GD_POSITION_LEVEL:
         raise _errors().InvalidCardsError(f"position {i}: level must be a rank number 2..14, got {levels[i]}")
-    if what == 2:
+    if what == GD_POSITION_COUNTS:
         raise _errors().InvalidCardsError(
-            f"position {i}: too many copies of {_FACE_NAMES[bad]}: {hands[i, bad]} (the double deck has 2)")
-    if what == 3:
-        raise _errors().InvalidMoveError(
-            f"position {i}: the play to beat 0x{beats[i]:016x} is malformed: {gd_move_error(code).decode()}")
-    return 0
-
-
-cdef gd_view *_views(Py_ssize_t n) except NULL:
-    cdef gd_view *views = <gd_view *>malloc(max(n, 1) * sizeof(gd_view))
-    if views == NULL:
-        raise MemoryError()
-    return views
+            f"position {i}: too many copies of {_FACE_NAMES[detail]}: {hands[i, detail]} (the double deck has 2)")
+    raise _errors().InvalidMoveError(
+        f"position {i}: the play to beat 0x{beats[i]:016x} is malformed: {gd_move_error(detail).decode()}")
 
 
 def batch_count(hands, levels, beats, granularity="rank", Py_ssize_t start=0, end=None, out=None):
@@ -283,19 +263,20 @@ def batch_count(hands, levels, beats, granularity="rank", Py_ssize_t start=0, en
     if out is None:
         out = np.zeros(n, dtype=np.int64)
     cdef int64_t[::1] o = out
+    cdef const uint8_t[:, ::1] h = hands
+    cdef const uint8_t[::1] lv = levels
     cdef const uint64_t[::1] b = beats
     cdef bint card = _card_granularity(granularity)
-    cdef gd_view *views = _views(e - start)
-    try:
-        _prepare(hands, levels, beats, start, e, views)
-        with nogil:
-            for i in range(start, e):
-                if card:
-                    o[i] = gd_count_card_moves(&views[i - start], b[i])
-                else:
-                    o[i] = gd_count_rank_moves(&views[i - start], b[i])
-    finally:
-        free(views)
+    cdef gd_view view
+    cdef int what = GD_POSITION_OK, detail = 0
+    with nogil:
+        for i in range(start, e):
+            what = gd_prepare(&h[i, 0], lv[i], b[i], &view, &detail)
+            if what != GD_POSITION_OK:
+                break
+            o[i] = gd_count_card_moves(&view, b[i]) if card else gd_count_rank_moves(&view, b[i])
+    if what != GD_POSITION_OK:
+        _raise_position(what, i, detail, h, lv, b)
     return out
 
 
@@ -324,32 +305,33 @@ def batch_rank_moves(hands, levels, beats, Py_ssize_t start=0, end=None):
     cdef size_t cap = 64 * (e - start) + GD_MAX_RANK_MOVES, used = 0
     cdef gd_move *buf = <gd_move *>malloc(cap * sizeof(gd_move))
     cdef gd_move *grown
-    cdef gd_view *views = NULL
+    cdef const uint8_t[:, ::1] h = hands
+    cdef const uint8_t[::1] lv = levels
+    cdef gd_view view
+    cdef int what = GD_POSITION_OK, detail = 0
     cdef bint out_of_memory = False
     if buf == NULL:
         raise MemoryError()
-    try:
-        views = _views(e - start)
-        _prepare(hands, levels, beats, start, e, views)
-        with nogil:
-            for i in range(start, e):
-                if cap - used < GD_MAX_RANK_MOVES:
-                    grown = <gd_move *>realloc(buf, 2 * cap * sizeof(gd_move))
-                    if grown == NULL:
-                        out_of_memory = True
-                        break
-                    buf = grown
-                    cap *= 2
-                used += gd_rank_moves(&views[i - start], b[i], buf + used)
-                off[i - start + 1] = used
+    with nogil:
+        for i in range(start, e):
+            what = gd_prepare(&h[i, 0], lv[i], b[i], &view, &detail)
+            if what != GD_POSITION_OK:
+                break
+            if cap - used < GD_MAX_RANK_MOVES:
+                grown = <gd_move *>realloc(buf, 2 * cap * sizeof(gd_move))
+                if grown == NULL:
+                    out_of_memory = True
+                    break
+                buf = grown
+                cap *= 2
+            used += gd_rank_moves(&view, b[i], buf + used)
+            off[i - start + 1] = used
+    if out_of_memory or what != GD_POSITION_OK:
+        free(buf)
         if out_of_memory:
             raise MemoryError()
-        return _adopt(buf, used), offsets
-    except BaseException:
-        free(buf)
-        raise
-    finally:
-        free(views)
+        _raise_position(what, i, detail, h, lv, b)
+    return _adopt(buf, used), offsets
 
 
 cdef object _adopt(gd_move *buf, size_t used):
@@ -365,26 +347,50 @@ cdef object _adopt(gd_move *buf, size_t used):
 
 
 def batch_card_moves(hands, levels, beats, Py_ssize_t start=0, end=None):
-    """The legal card-level moves of N positions: ``(moves, offsets)``, ``moves`` of shape ``(M, 2)``."""
-    counts = batch_count(hands, levels, beats, "card", start, end)
+    """The legal card-level moves of N positions: ``(moves, offsets)``, ``moves`` of shape ``(M, 2)``.
+
+    One pass into a growing buffer; a position that does not fit is redone after growing it.
+    """
+    _check_batch(hands, levels, beats)
     cdef Py_ssize_t n = hands.shape[0], e = n if end is None else end, i
+    if not 0 <= start <= e <= n:
+        raise ValueError(f"bad range {start}..{e} of {n} positions")
     offsets = np.zeros(e - start + 1, dtype=np.int64)
-    np.cumsum(counts[start:e], out=offsets[1:])
-    moves = np.empty((offsets[e - start], 2), dtype=np.uint64)
     cdef int64_t[::1] off = offsets
-    cdef uint64_t[:, ::1] o = moves
+    cdef const uint8_t[:, ::1] h = hands
+    cdef const uint8_t[::1] lv = levels
     cdef const uint64_t[::1] b = beats
-    cdef gd_view *views = _views(e - start)
-    try:
-        _prepare(hands, levels, beats, start, e, views)
-        with nogil:
-            for i in range(start, e):
-                if off[i - start + 1] > off[i - start]:
-                    gd_card_moves(&views[i - start], b[i], &o[off[i - start], 0],
-                                  off[i - start + 1] - off[i - start])
-    finally:
-        free(views)
-    return moves, offsets
+    cdef size_t cap = 256 * (e - start) + 4096, used = 0, k  # in moves (2 words each)
+    cdef uint64_t *buf = <uint64_t *>malloc(cap * 2 * sizeof(uint64_t))
+    cdef uint64_t *grown
+    cdef gd_view view
+    cdef int what = GD_POSITION_OK, detail = 0
+    cdef bint out_of_memory = False
+    if buf == NULL:
+        raise MemoryError()
+    with nogil:
+        for i in range(start, e):
+            what = gd_prepare(&h[i, 0], lv[i], b[i], &view, &detail)
+            if what != GD_POSITION_OK:
+                break
+            k = gd_card_moves(&view, b[i], buf + 2 * used, cap - used)
+            if k > cap - used:
+                while k > cap - used:
+                    cap *= 2
+                grown = <uint64_t *>realloc(buf, cap * 2 * sizeof(uint64_t))
+                if grown == NULL:
+                    out_of_memory = True
+                    break
+                buf = grown
+                gd_card_moves(&view, b[i], buf + 2 * used, cap - used)
+            used += k
+            off[i - start + 1] = used
+    if out_of_memory or what != GD_POSITION_OK:
+        free(buf)
+        if out_of_memory:
+            raise MemoryError()
+        _raise_position(what, i, detail, h, lv, b)
+    return _adopt(buf, 2 * used).reshape(-1, 2), offsets
 
 
 # -- a fixed action space for rank-level moves ------------------------------------------------
@@ -437,18 +443,22 @@ def batch_mask(hands, levels, beats, Py_ssize_t start=0, end=None, out=None):
     cdef const uint64_t[::1] b = beats
     cdef gd_move buf[GD_MAX_RANK_MOVES]
     cdef size_t k, j
-    cdef gd_view *views = _views(e - start)
-    try:
-        _prepare(hands, levels, beats, start, e, views)
-        with nogil:
-            for i in range(start, e):
-                k = gd_rank_moves(&views[i - start], b[i], buf)
-                for j in range(k):
-                    a = _action_index(space, buf[j])
-                    if a >= 0:  # always: the whole deck bounds every hand (tested)
-                        o[i, a] = 1
-    finally:
-        free(views)
+    cdef const uint8_t[:, ::1] h = hands
+    cdef const uint8_t[::1] lv = levels
+    cdef gd_view view
+    cdef int what = GD_POSITION_OK, detail = 0
+    with nogil:
+        for i in range(start, e):
+            what = gd_prepare(&h[i, 0], lv[i], b[i], &view, &detail)
+            if what != GD_POSITION_OK:
+                break
+            k = gd_rank_moves(&view, b[i], buf)
+            for j in range(k):
+                a = _action_index(space, buf[j])
+                if a >= 0:  # always: the whole deck bounds every hand (tested)
+                    o[i, a] = 1
+    if what != GD_POSITION_OK:
+        _raise_position(what, i, detail, h, lv, b)
     return out
 
 

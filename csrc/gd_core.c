@@ -103,6 +103,9 @@ GD_INLINE uint64_t window_sums(uint64_t nib, int len) {
 
 GD_INLINE unsigned low_nibble_index(uint64_t m) { return (unsigned)__builtin_ctzll(m) >> 2; }
 
+/* How many line nibbles (as 1s) are set: the multiply sums them all into nibble 13. */
+GD_INLINE unsigned count_nibbles(uint64_t ones) { return (unsigned)((ones * ONES14) >> 52) & 15u; }
+
 /* The rank nibbles (as 1s) of a nibble word that are not zero. */
 GD_INLINE uint64_t nonzero_nibbles(uint64_t x) { return (x | (x >> 1) | (x >> 2) | (x >> 3)) & ONES13; }
 
@@ -112,11 +115,17 @@ GD_INLINE uint64_t nonzero_nibbles(uint64_t x) { return (x | (x >> 1) | (x >> 2)
 
 /* ---- cards ---------------------------------------------------------------------------- */
 
-/* Eight little bytes, whatever the machine's byte order. */
+/* n (<= 8) bytes as a little-endian word, whatever the machine's byte order. */
 GD_INLINE uint64_t load_bytes(const uint8_t *p, int n) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t x = 0;
+    memcpy(&x, p, (size_t)n);
+    return x;
+#else
     uint64_t x = 0;
     for (int i = 0; i < n; i++) x |= (uint64_t)p[i] << (8 * i);
     return x;
+#endif
 }
 
 /* Eight counts (bytes 0..2) to sixteen bits of 2-bit fields. */
@@ -344,16 +353,21 @@ GD_INLINE size_t gen_windows(const gd_view *v, const uint64_t *have, int type, i
     feasible &= ~((uint64_t)0) << (4 * (above + 1));
     if (!feasible) return n;
     const uint64_t line1 = to_line(have[1]), line2 = k >= 2 ? to_line(have[2]) : 0;
+    if (!out) {
+        /* per window: q positions can give up one natural to a spare wild, d of them a second */
+        if (!w) return n + count_nibbles(feasible);
+        const uint64_t q_sums = window_sums(line1, len), d_sums = k >= 2 && w >= 2 ? window_sums(line2, len) : 0;
+        FOR_EACH_NIBBLE(s, feasible) {
+            const int spare = w - (need - (int)((sums >> (4 * s)) & 15u));
+            const unsigned q = spare ? (unsigned)(q_sums >> (4 * s)) & 15u : 0;
+            const unsigned d = spare >= 2 ? (unsigned)(d_sums >> (4 * s)) & 15u : 0;
+            n += 1 + q + (spare >= 2 ? q * (q - 1) / 2 + d : 0);
+        }
+        return n;
+    }
     FOR_EACH_NIBBLE(s, feasible) {
         const int missing = need - (int)((sums >> (4 * s)) & 15u);
         const int spare = w - missing;
-        if (!out) {
-            /* q positions can give up one natural, d of them a second */
-            const unsigned q = spare ? (unsigned)(window_sums(line1, len) >> (4 * s)) & 15u : 0;
-            const unsigned d = spare >= 2 && k >= 2 ? (unsigned)(window_sums(line2, len) >> (4 * s)) & 15u : 0;
-            n += 1 + q + (spare >= 2 ? q * (q - 1) / 2 + d : 0);
-            continue;
-        }
         const gd_move base = GD_DECL(type, rank_at((int)s), x, missing) | (capped & window_nibbles[len][s]);
         EMIT(base);
         if (!spare) continue;
@@ -385,15 +399,25 @@ GD_INLINE size_t gen_straight_flushes(const gd_view *v, int above, gd_move *out,
 }
 
 /* Bombs stronger than (class, key order): rank bombs by size then elevated rank, straight
- * flushes by window, the joker bomb above all. */
+ * flushes by window, the joker bomb above all. Rank bombs go rank by rank: a rank with h
+ * naturals makes bombs of 4 .. h + wilds cards (at most 10). */
 GD_INLINE size_t gen_bombs(const gd_view *v, int above_class, int above_key, gd_move *out, size_t n) {
-    int top = 8; /* the largest rank bomb: most naturals of a rank, plus the wilds */
-    while (top > 0 && !at_least(v->count, top)) top--;
-    top += v->wilds;
-    for (int g = 4; g <= 10 && g <= top; g++) {
-        int c = bomb_class(g);
-        if (c < above_class) continue;
-        n = gen_sets(v, GD_BOMB, g, c == above_class ? above_key : -1, out, n);
+    const int level = v->level, w = v->wilds;
+    FOR_EACH_NIBBLE(r, group_candidates(v, 4)) {
+        const int have = N_OF(v, r), order = elevated((int)r, level);
+        const int most = have + w > 10 ? 10 : have + w;
+        for (int g = 4; g <= most; g++) {
+            const int c = bomb_class(g);
+            if (c < above_class || (c == above_class && order <= above_key)) continue;
+            const int lo = g - have > 0 ? g - have : 0;
+            int hi = g - ((int)r != level);
+            if (hi > w) hi = w;
+            if (!out) {
+                n += (size_t)(hi - lo + 1);
+                continue;
+            }
+            for (int j = lo; j <= hi; j++) EMIT(GD_DECL(GD_BOMB, r, 0, j) | (uint64_t)(g - j) << (4 * r));
+        }
     }
     if (GD_CLASS_STRAIGHT_FLUSH >= above_class)
         n = gen_straight_flushes(v, GD_CLASS_STRAIGHT_FLUSH == above_class ? above_key : -1, out, n);

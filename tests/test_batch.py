@@ -103,3 +103,28 @@ def test_out_of_range_values_name_the_position():
 def test_threads_must_be_positive():
     with pytest.raises(ValueError, match="threads"):
         batch.count_moves(H[:5], L[:5], B[:5], threads=0)
+
+
+@pytest.mark.parametrize("granularity, buffer_moves", [("rank", 4096), ("rank", 50_000), ("card", 1), ("card", 3000)])
+def test_streamed_chunks_cover_every_position_once_with_its_moves(granularity, buffer_moves):
+    expected = per_position(granularity)
+    seen = 0
+    for start, stop, moves, offsets in batch.iter_legal_moves(H, L, B, granularity, buffer_moves=buffer_moves):
+        assert start == seen and stop > start
+        for k in range(stop - start):
+            np.testing.assert_array_equal(moves[offsets[k] : offsets[k + 1]], expected[start + k])
+        seen = stop
+    assert seen == len(H)
+
+
+def test_fill_rejects_a_buffer_that_cannot_hold_any_position():
+    offsets = np.zeros(11, dtype=np.int64)
+    with pytest.raises(InvalidCardsError, match="at least 4096"):
+        _core.fill_rank_moves(H, L, B, 0, 10, np.empty(100, dtype=np.uint64), offsets)
+    lead = int(np.flatnonzero(B == np.uint64(PASS_WORD))[0])
+    with pytest.raises(InvalidCardsError, match="alone has"):
+        _core.fill_card_moves(H, L, B, lead, lead + 1, np.empty((0, 2), dtype=np.uint64), offsets)
+    with pytest.raises(InvalidCardsError, match="writable C-contiguous uint64"):
+        _core.fill_card_moves(H, L, B, 0, 10, np.empty((100, 3), dtype=np.uint64), offsets)
+    with pytest.raises(InvalidCardsError, match="offsets needs room"):
+        _core.fill_rank_moves(H, L, B, 0, 10, np.empty(5000, dtype=np.uint64), offsets[:5])

@@ -471,3 +471,90 @@ def action_indices(words):
     if np.any(bad):
         raise _errors().InvalidMoveError(f"0x{int(words[np.argmax(bad)]):016x} is not in the action space")
     return idx
+
+
+# -- filling a caller's buffer ------------------------------------------------------------------
+
+
+def _check_out(out, offsets, Py_ssize_t positions, int width):
+    errors = _errors()
+    shape = "(M,)" if width == 1 else "(M, 2)"
+    if (not isinstance(out, np.ndarray) or out.dtype != np.uint64 or out.ndim != (1 if width == 1 else 2)
+            or (width == 2 and out.shape[1] != 2) or not out.flags.c_contiguous or not out.flags.writeable):
+        raise errors.InvalidCardsError(f"out must be a writable C-contiguous uint64 array of shape {shape}")
+    if (not isinstance(offsets, np.ndarray) or offsets.dtype != np.int64 or offsets.ndim != 1
+            or not offsets.flags.c_contiguous or not offsets.flags.writeable):
+        raise errors.InvalidCardsError("offsets must be a writable C-contiguous int64 array")
+    if offsets.shape[0] < positions + 1:
+        raise errors.InvalidCardsError(f"offsets needs room for {positions + 1} entries, has {offsets.shape[0]}")
+
+
+def fill_rank_moves(hands, levels, beats, Py_ssize_t start, Py_ssize_t end, out, offsets):
+    """Write the rank-level moves of positions ``start``, ``start + 1``, … into ``out`` while
+    there is room for any position (:data:`MAX_RANK_MOVES`), and return the position where it
+    stopped. ``offsets[k]`` is where position ``start + k``'s moves begin (``offsets[0] = 0``).
+    """
+    _check_batch(hands, levels, beats)
+    cdef Py_ssize_t n = hands.shape[0], i = start
+    if not 0 <= start <= end <= n:
+        raise ValueError(f"bad range {start}..{end} of {n} positions")
+    _check_out(out, offsets, end - start, 1)
+    if out.shape[0] < GD_MAX_RANK_MOVES:
+        raise _errors().InvalidCardsError(f"out must hold at least {GD_MAX_RANK_MOVES} moves, holds {out.shape[0]}")
+    cdef uint64_t[::1] o = out
+    cdef int64_t[::1] off = offsets
+    cdef const uint8_t[:, ::1] h = hands
+    cdef const uint8_t[::1] lv = levels
+    cdef const uint64_t[::1] b = beats
+    cdef size_t cap = o.shape[0], used = 0
+    cdef gd_view view
+    cdef int what = GD_POSITION_OK, detail = 0
+    off[0] = 0
+    with nogil:
+        while i < end and cap - used >= GD_MAX_RANK_MOVES:
+            what = gd_prepare(&h[i, 0], lv[i], b[i], &view, &detail)
+            if what != GD_POSITION_OK:
+                break
+            used += gd_rank_moves(&view, b[i], &o[used])
+            off[i - start + 1] = used
+            i += 1
+    if what != GD_POSITION_OK:
+        _raise_position(what, i, detail, h, lv, b)
+    return i
+
+
+def fill_card_moves(hands, levels, beats, Py_ssize_t start, Py_ssize_t end, out, offsets):
+    """Write the card-level moves of positions ``start``, ``start + 1``, … into ``out``
+    (``uint64 (M, 2)``) while they fit, and return the position where it stopped; raise if
+    the first one alone does not fit. ``offsets`` as for :func:`fill_rank_moves`.
+    """
+    _check_batch(hands, levels, beats)
+    cdef Py_ssize_t n = hands.shape[0], i = start
+    if not 0 <= start <= end <= n:
+        raise ValueError(f"bad range {start}..{end} of {n} positions")
+    _check_out(out, offsets, end - start, 2)
+    cdef uint64_t[:, ::1] o = out
+    cdef int64_t[::1] off = offsets
+    cdef const uint8_t[:, ::1] h = hands
+    cdef const uint8_t[::1] lv = levels
+    cdef const uint64_t[::1] b = beats
+    cdef size_t cap = o.shape[0], used = 0, k = 0
+    cdef gd_view view
+    cdef int what = GD_POSITION_OK, detail = 0
+    off[0] = 0
+    with nogil:
+        while i < end:
+            what = gd_prepare(&h[i, 0], lv[i], b[i], &view, &detail)
+            if what != GD_POSITION_OK:
+                break
+            k = gd_card_moves(&view, b[i], &o[0, 0] + 2 * used if cap else NULL, cap - used)
+            if k > cap - used:
+                break
+            used += k
+            off[i - start + 1] = used
+            i += 1
+    if what != GD_POSITION_OK:
+        _raise_position(what, i, detail, h, lv, b)
+    if i == start and start < end:
+        raise _errors().InvalidCardsError(f"out holds {cap} moves; position {start} alone has {k}")
+    return i

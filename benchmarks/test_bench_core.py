@@ -1,0 +1,84 @@
+"""pytest-benchmark suites for the core calls (not part of the test suite).
+
+    pytest benchmarks/ --benchmark-columns=min,median,mean,ops --benchmark-sort=name
+
+Timings only: correctness lives in tests/. Positions come from the seeded opening corpus
+(27-card hands), so the figures compare with benchmarks/README.md.
+"""
+
+from __future__ import annotations
+
+import pathlib
+import sys
+
+import numpy as np
+import pytest
+
+from guandan import Cards, _core, batch, count_moves, legal_moves
+from guandan.movegen import PASS_WORD, unpack_rank_move
+from guandan.reference import generate_moves
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "tools"))
+from make_corpus import make_corpus  # noqa: E402
+
+CORPUS = make_corpus(2000, seed=2, kind="opening")
+H, L, B = CORPUS["hands"], CORPUS["levels"], CORPUS["beats"]
+LEADS = B == np.uint64(PASS_WORD)
+LEAD = int(np.flatnonzero(LEADS)[0])
+RESPONSE = int(np.flatnonzero(~LEADS)[0])
+HAND = Cards(H[LEAD].tobytes())
+
+
+@pytest.mark.parametrize("granularity", ["rank", "card"])
+def test_one_lead_packed(benchmark, granularity):
+    fn = _core.rank_moves if granularity == "rank" else _core.card_moves
+    benchmark(fn, H[LEAD], int(L[LEAD]))
+
+
+@pytest.mark.parametrize("granularity", ["rank", "card"])
+def test_one_lead_count(benchmark, granularity):
+    fn = _core.count_rank_moves if granularity == "rank" else _core.count_card_moves
+    benchmark(fn, H[LEAD], int(L[LEAD]))
+
+
+def test_one_response_packed(benchmark):
+    benchmark(_core.rank_moves, H[RESPONSE], int(L[RESPONSE]), int(B[RESPONSE]))
+
+
+def test_legal_moves_view_of_one_lead(benchmark):
+    benchmark(legal_moves, HAND, int(L[LEAD]), None, "rank")
+
+
+def test_legal_moves_as_objects_of_one_lead(benchmark):
+    benchmark(lambda: list(legal_moves(HAND, int(L[LEAD]), granularity="rank")))
+
+
+def test_count_moves_of_one_lead(benchmark):
+    benchmark(count_moves, HAND, int(L[LEAD]), None, "card")
+
+
+@pytest.mark.parametrize("granularity", ["rank", "card"])
+def test_batch_stream_2000_positions(benchmark, granularity):
+    def run():
+        return sum(len(m) for _, _, m, _ in batch.iter_legal_moves(H, L, B, granularity))
+
+    benchmark(run)
+
+
+@pytest.mark.parametrize("granularity", ["rank", "card"])
+def test_batch_count_2000_positions(benchmark, granularity):
+    benchmark(batch.count_moves, H, L, B, granularity)
+
+
+def test_batch_mask_2000_positions(benchmark):
+    benchmark(batch.legal_mask, H, L, B)
+
+
+@pytest.mark.parametrize("granularity", ["rank", "card"])
+def test_reference_one_lead(benchmark, granularity):
+    benchmark.pedantic(generate_moves, args=(HAND, int(L[LEAD]), None, granularity), rounds=5, iterations=1)
+
+
+def test_reference_one_response(benchmark):
+    beat = unpack_rank_move(int(B[RESPONSE]), int(L[RESPONSE]))
+    benchmark.pedantic(generate_moves, args=(Cards(H[RESPONSE].tobytes()), int(L[RESPONSE]), beat, "rank"), rounds=5)

@@ -18,7 +18,7 @@ True
 """
 
 from cpython.bytes cimport PyBytes_FromStringAndSize
-from libc.stdint cimport int64_t, uint8_t, uint16_t, uint64_t
+from libc.stdint cimport int8_t, int64_t, uint8_t, uint16_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy
 
@@ -558,3 +558,176 @@ def fill_card_moves(hands, levels, beats, Py_ssize_t start, Py_ssize_t end, out,
     if i == start and start < end:
         raise _errors().InvalidCardsError(f"out holds {cap} moves; position {start} alone has {k}")
     return i
+
+
+# -- native deals: the trick flow, playouts, perft ----------------------------------------------
+
+cdef extern from "gd_play.h" nogil:
+    ctypedef struct gd_rng:
+        uint64_t state
+    ctypedef struct gd_deal:
+        gd_cards hands[4]
+        gd_move beat
+        int8_t last
+        uint8_t level
+        uint8_t turn
+        uint8_t passes
+        uint8_t n_finished
+        uint8_t finished[4]
+        uint8_t over
+    enum:
+        GD_POLICY_RANDOM
+        GD_POLICY_GREEDY
+    int gd_deal_check(const gd_deal *d)
+    const char *gd_deal_error(int code)
+    void gd_spend(const gd_cards *hand, int level, gd_move m, gd_cards *spent)
+    void gd_deal_apply(gd_deal *d, gd_move m, const gd_cards *spent)
+    gd_move gd_choose(const gd_deal *d, int policy, gd_rng *rng)
+    int gd_playout(gd_deal *d, int policy, gd_rng *rng)
+    int64_t gd_perft(const gd_deal *d, int depth)
+
+
+_MASK64 = (1 << 64) - 1
+POLICIES = {"random": GD_POLICY_RANDOM, "greedy": GD_POLICY_GREEDY}
+
+
+cdef int _deal_from(state, gd_deal *d) except -1:
+    """Fill a gd_deal from (hands, level, turn, last, beat, passes, finished): hands as four
+    packed ints (2 bits a face, the gd_cards layout) or a uint8 (4, 54) count array, level a
+    rank number 2..14, last the seat of the play to beat or -1, beat its rank-level word."""
+    errors = _errors()
+    try:
+        hands, level, turn, last, beat, passes, finished = state
+    except (TypeError, ValueError):
+        raise errors.InvalidMoveError(
+            "a deal state is (hands, level, turn, last, beat, passes, finished)") from None
+    cdef int s, bad
+    cdef const uint8_t[:, ::1] counts
+    if isinstance(hands, np.ndarray):
+        if hands.dtype != np.uint8 or hands.shape != (4, GD_FACES) or not hands.flags.c_contiguous:
+            raise errors.InvalidCardsError("hands must be a C-contiguous uint8 array of shape (4, 54)")
+        counts = hands
+        for s in range(4):
+            bad = gd_pack_cards(&counts[s, 0], &d.hands[s])
+            if bad >= 0:
+                raise errors.InvalidCardsError(f"seat {s}: too many copies of {_FACE_NAMES[bad]}")
+    else:
+        if len(hands) != 4:
+            raise errors.InvalidCardsError(f"a deal has four hands, got {len(hands)}")
+        for s in range(4):
+            h = hands[s]
+            if isinstance(h, bool) or not isinstance(h, int) or not 0 <= h < 1 << 108:
+                raise errors.InvalidCardsError(f"seat {s}: a packed hand is an int below 2**108, got {h!r}")
+            d.hands[s].w[0] = h & _MASK64
+            d.hands[s].w[1] = h >> 64
+    d.level = _level_index(level)
+    for name, value, lo, hi in (("turn", turn, 0, 3), ("last", last, -1, 3), ("passes", passes, 0, 3)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not lo <= value <= hi:
+            raise errors.InvalidMoveError(f"{name} must be an int {lo}..{hi}, got {value!r}")
+    d.turn, d.last, d.passes = turn, last, passes
+    d.beat = _checked_move(beat)
+    finished = tuple(finished)
+    if len(finished) > 3 or not all(isinstance(x, (int, np.integer)) and 0 <= x <= 3 for x in finished):
+        raise errors.InvalidMoveError(f"finished must list at most three seats 0..3, got {finished!r}")
+    d.n_finished = len(finished)
+    for s in range(len(finished)):
+        d.finished[s] = finished[s]
+    d.over = 0
+    cdef int code = gd_deal_check(d)
+    if code:
+        raise errors.InvalidMoveError(f"inconsistent deal state: {gd_deal_error(code).decode()}")
+    return 0
+
+
+cdef object _state_of(const gd_deal *d):
+    hands = tuple(int(d.hands[s].w[0]) | int(d.hands[s].w[1]) << 64 for s in range(4))
+    finished = tuple(int(d.finished[s]) for s in range(d.n_finished))
+    return hands, d.level + 2, d.turn, d.last, d.beat, d.passes, finished
+
+
+def deal_step(state, uint64_t lo, uint64_t hi):
+    """Play a card-level move (two words) for the seat to act: ``(state, over)`` after it.
+
+    The move must be legal (it is checked against the seat's card-level moves)."""
+    cdef gd_deal d
+    _deal_from(state, &d)
+    legal = card_moves(_counts_of(&d.hands[d.turn]), d.level + 2, d.beat)
+    if not np.any((legal[:, 0] == lo) & (legal[:, 1] == hi)):
+        raise _errors().IllegalMoveError(f"0x{hi:016x}{lo:016x} is not a legal move of seat {d.turn}")
+    cdef gd_cards spent
+    spent.w[0] = lo
+    spent.w[1] = hi & ((1 << 52) - 1)
+    gd_deal_apply(&d, gd_card_to_rank(lo, hi, d.level), &spent)
+    return _state_of(&d), bool(d.over)
+
+
+cdef bytes _counts_of(const gd_cards *c):
+    cdef uint8_t counts[54]
+    gd_unpack_cards(c, counts)
+    return PyBytes_FromStringAndSize(<char *>counts, GD_FACES)
+
+
+def playouts(state, Py_ssize_t n, policy="random", uint64_t seed=0):
+    """Play ``n`` deals to the end from one state with a built-in policy (``random``:
+    uniform over rank-level moves; ``greedy``), in the native core without the GIL.
+
+    Returns an ``int8 (n, 4)`` array of finish orders (seats, 1st place first; -1 for
+    places never decided, the two losers of a double-down). Playout i continues one
+    SplitMix64 stream seeded with ``seed``, so the results depend only on the state, n,
+    the policy and the seed.
+    """
+    cdef gd_deal start, d
+    _deal_from(state, &start)
+    if policy not in POLICIES:
+        raise ValueError(f"policy must be one of {sorted(POLICIES)}, got {policy!r}")
+    if n < 0:
+        raise ValueError(f"n must be >= 0, got {n}")
+    cdef int pol = POLICIES[policy]
+    out = np.full((n, 4), -1, dtype=np.int8)
+    cdef int8_t[:, ::1] o = out
+    cdef gd_rng rng
+    rng.state = seed
+    cdef Py_ssize_t i
+    cdef int k, s, seat, placed
+    with nogil:
+        for i in range(n):
+            d = start
+            gd_playout(&d, pol, &rng)
+            for k in range(d.n_finished):
+                o[i, k] = d.finished[k]
+            if d.n_finished == 3:  # the seat left holding cards is 4th
+                placed = 0
+                for k in range(3):
+                    placed |= 1 << d.finished[k]
+                for seat in range(4):
+                    if not (placed >> seat) & 1:
+                        o[i, 3] = seat
+    return out
+
+
+def choose(state, policy="greedy", uint64_t seed=0):
+    """The rank-level word a built-in policy plays in a state, and the packed cards it spends."""
+    cdef gd_deal d
+    _deal_from(state, &d)
+    if policy not in POLICIES:
+        raise ValueError(f"policy must be one of {sorted(POLICIES)}, got {policy!r}")
+    cdef gd_rng rng
+    rng.state = seed
+    cdef gd_move m = gd_choose(&d, POLICIES[policy], &rng)
+    cdef gd_cards spent
+    gd_spend(&d.hands[d.turn], d.level, m, &spent)
+    return m, int(spent.w[0]) | int(spent.w[1]) << 64
+
+
+def perft(state, int depth):
+    """The number of card-level action sequences of exactly ``depth`` plies from a state."""
+    cdef gd_deal d
+    _deal_from(state, &d)
+    if depth < 0:
+        raise ValueError(f"depth must be >= 0, got {depth}")
+    cdef int64_t total
+    with nogil:
+        total = gd_perft(&d, depth)
+    if total < 0:
+        raise MemoryError()
+    return total

@@ -1,0 +1,301 @@
+/* Native deals and playouts. See gd_play.h. */
+#include "gd_play.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- SplitMix64 ------------------------------------------------------------------------ */
+
+uint64_t gd_rng_next(gd_rng *rng) {
+    uint64_t z = (rng->state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+uint64_t gd_rng_below(gd_rng *rng, uint64_t n) {
+    unsigned __int128 product = (unsigned __int128)gd_rng_next(rng) * n;
+    uint64_t low = (uint64_t)product;
+    if (low < n) {
+        const uint64_t threshold = (0 - n) % n;
+        while (low < threshold) {
+            product = (unsigned __int128)gd_rng_next(rng) * n;
+            low = (uint64_t)product;
+        }
+    }
+    return (uint64_t)(product >> 64);
+}
+
+/* ---- helpers --------------------------------------------------------------------------- */
+
+static int partner(int seat) { return seat ^ 2; }
+
+static unsigned card_total(const gd_cards *c) {
+    unsigned n = 0;
+    for (int w = 0; w < 2; w++) {
+        uint64_t x = c->w[w];
+        x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+        x = (x & 0x0F0F0F0F0F0F0F0Full) + ((x >> 4) & 0x0F0F0F0F0F0F0F0Full);
+        n += (unsigned)((x * 0x0101010101010101ull) >> 56);
+    }
+    return n;
+}
+
+static int holding(const gd_deal *d, int seat) {
+    for (int i = 0; i < d->n_finished; i++)
+        if (d->finished[i] == seat) return 0;
+    return 1;
+}
+
+static int next_holding(const gd_deal *d, int seat) {
+    for (int k = 1; k <= 4; k++) {
+        const int s = (seat + k) & 3;
+        if (holding(d, s)) return s;
+    }
+    return seat;
+}
+
+/* ---- spending physical cards ----------------------------------------------------------- */
+
+/* c cards from a rank byte: one at a time from the suit holding the most copies (lowest
+ * suit first on ties). */
+static unsigned canonical_take(unsigned b, unsigned c) {
+    unsigned have[4], take = 0;
+    for (int s = 0; s < 4; s++) have[s] = (b >> (2 * s)) & 3u;
+    while (c--) {
+        int best = 0;
+        for (int s = 1; s < 4; s++)
+            if (have[s] > have[best]) best = s;
+        have[best]--;
+        take += 1u << (2 * best);
+    }
+    return take;
+}
+
+static void put_byte(gd_cards *c, int r, unsigned b) { c->w[r >> 3] += (uint64_t)b << (8 * (r & 7)); }
+
+void gd_spend(const gd_cards *hand, int level, gd_move m, gd_cards *spent) {
+    spent->w[0] = spent->w[1] = 0;
+    if (m == GD_PASS_MOVE) return;
+    const unsigned type = GD_MOVE_TYPE(m), key = GD_MOVE_KEY(m), x = GD_MOVE_X(m);
+    put_byte(spent, level, GD_MOVE_WILDS(m) << (2 * GD_HEARTS));
+    unsigned jokers = 0;
+    if ((type == GD_SINGLE || type == GD_PAIR) && key >= GD_KEY_SMALL_JOKER)
+        jokers = (type == GD_SINGLE ? 1u : 2u) << (key == GD_KEY_BIG_JOKER ? 2 : 0);
+    else if (type == GD_FULL_HOUSE && x)
+        jokers = x == 1 ? 2u : 8u;
+    else if (type == GD_JOKER_BOMB)
+        jokers = 10u;
+    put_byte(spent, 13, jokers);
+    gd_cards naturals = *hand;
+    naturals.w[level >> 3] &= ~((uint64_t)3 << (8 * (level & 7) + 2 * GD_HEARTS));
+    for (int r = 0; r < GD_RANKS; r++) {
+        const unsigned c = GD_MOVE_NIBBLE(m, r);
+        if (!c) continue;
+        put_byte(spent, r, type == GD_STRAIGHT_FLUSH ? 1u << (2 * x) : canonical_take(gd_rank_byte(&naturals, r), c));
+    }
+}
+
+/* ---- the trick flow -------------------------------------------------------------------- */
+
+void gd_deal_apply(gd_deal *d, gd_move m, const gd_cards *spent) {
+    const int seat = d->turn;
+    if (m == GD_PASS_MOVE) {
+        d->passes++;
+    } else {
+        d->hands[seat].w[0] -= spent->w[0];
+        d->hands[seat].w[1] -= spent->w[1];
+        d->beat = m;
+        d->last = (int8_t)seat;
+        d->passes = 0;
+        if (!d->hands[seat].w[0] && !d->hands[seat].w[1]) {
+            d->finished[d->n_finished++] = (uint8_t)seat;
+            if (!holding(d, partner(seat))) {
+                d->over = 1;
+                return;
+            }
+        }
+    }
+    /* the trick ends when every other seat still holding cards has passed since the play */
+    int others = 0;
+    for (int s = 0; s < 4; s++) others += s != d->last && holding(d, s);
+    if (d->last >= 0 && d->passes >= others) {
+        int leader = d->last;
+        if (!holding(d, leader)) { /* jiefeng: the partner, else the next seat holding cards */
+            leader = partner(leader);
+            if (!holding(d, leader)) leader = next_holding(d, d->last);
+        }
+        d->turn = (uint8_t)leader;
+        d->beat = GD_PASS_MOVE;
+        d->last = -1;
+        d->passes = 0;
+    } else {
+        d->turn = (uint8_t)next_holding(d, seat);
+    }
+}
+
+/* ---- policies -------------------------------------------------------------------------- */
+
+static int is_bomb(gd_move m) {
+    const unsigned t = GD_MOVE_TYPE(m);
+    return t == GD_BOMB || t == GD_STRAIGHT_FLUSH || t == GD_JOKER_BOMB;
+}
+
+/* Weakness of a move for the greedy policy (smaller is weaker). Non-bombs: key order (the
+ * elevated order of the key, a sequence's window position), then more cards first, then
+ * fewer wilds. Bombs: their bomb order. */
+static uint32_t weakness(gd_move m, int level) {
+    const unsigned type = GD_MOVE_TYPE(m), key = GD_MOVE_KEY(m), wilds = GD_MOVE_WILDS(m);
+    const unsigned size = gd_move_size(m);
+    if (is_bomb(m)) {
+        const unsigned cls = type == GD_JOKER_BOMB ? 8 : type == GD_STRAIGHT_FLUSH ? 2 : size <= 5 ? size - 4 : size - 3;
+        const unsigned order = type == GD_STRAIGHT_FLUSH ? (key == 12 ? 0 : key + 1)
+                               : key == (unsigned)level ? 12 : key < (unsigned)level ? key : key - 1;
+        return (1u << 24) | cls << 16 | order << 8 | wilds;
+    }
+    unsigned order;
+    if (type == GD_STRAIGHT || type == GD_PAIR_RUN || type == GD_TRIPLE_RUN)
+        order = key == 12 ? 0 : key + 1;
+    else
+        order = key >= 13 ? key : key == (unsigned)level ? 12 : key < (unsigned)level ? key : key - 1;
+    return order << 16 | (15 - size) << 8 | wilds;
+}
+
+gd_move gd_choose(const gd_deal *d, int policy, gd_rng *rng) {
+    gd_view v;
+    gd_view_init(&v, &d->hands[d->turn], d->level);
+    gd_move moves[GD_MAX_RANK_MOVES];
+    const size_t k = gd_rank_moves(&v, d->beat, moves);
+    if (policy == GD_POLICY_RANDOM) return moves[gd_rng_below(rng, k)];
+    const int leading = d->beat == GD_PASS_MOVE;
+    if (!leading && d->last == partner(d->turn)) return GD_PASS_MOVE;
+    gd_move best = GD_PASS_MOVE, bomb = GD_PASS_MOVE;
+    uint32_t best_w = UINT32_MAX, bomb_w = UINT32_MAX;
+    for (size_t i = 0; i < k; i++) {
+        const gd_move m = moves[i];
+        if (m == GD_PASS_MOVE) continue;
+        const uint32_t w = weakness(m, d->level);
+        if (is_bomb(m)) {
+            if (w < bomb_w) bomb_w = w, bomb = m;
+        } else if (w < best_w) {
+            best_w = w, best = m;
+        }
+    }
+    if (best != GD_PASS_MOVE) return best;
+    if (leading) return bomb;
+    unsigned fewest = 27;
+    for (int s = 0; s < 4; s++)
+        if ((s & 1) != (d->turn & 1) && holding(d, s)) {
+            const unsigned c = card_total(&d->hands[s]);
+            if (c < fewest) fewest = c;
+        }
+    return bomb != GD_PASS_MOVE && fewest <= 6 ? bomb : GD_PASS_MOVE;
+}
+
+int gd_playout(gd_deal *d, int policy, gd_rng *rng) {
+    int plies = 0;
+    while (!d->over && plies < 100000) {
+        const gd_move m = gd_choose(d, policy, rng);
+        gd_cards spent;
+        gd_spend(&d->hands[d->turn], d->level, m, &spent);
+        gd_deal_apply(d, m, &spent);
+        plies++;
+    }
+    return plies;
+}
+
+/* ---- checking a state from outside ----------------------------------------------------- */
+
+enum {
+    GD_DEAL_OK = 0,
+    GD_DEAL_CARDS,
+    GD_DEAL_DECK,
+    GD_DEAL_LEVEL,
+    GD_DEAL_TURN,
+    GD_DEAL_FINISHED,
+    GD_DEAL_BEAT,
+    GD_DEAL_LAST,
+    GD_DEAL_OVER
+};
+
+const char *gd_deal_error(int code) {
+    switch (code) {
+    case GD_DEAL_OK: return "consistent";
+    case GD_DEAL_CARDS: return "a hand is not a valid card multiset";
+    case GD_DEAL_DECK: return "the hands hold more than two copies of a face between them";
+    case GD_DEAL_LEVEL: return "the level must be a rank 2..14";
+    case GD_DEAL_TURN: return "the seat to act must be a seat still holding cards";
+    case GD_DEAL_FINISHED: return "the finish order must list distinct seats, exactly those with no cards";
+    case GD_DEAL_BEAT: return "the play to beat is malformed";
+    case GD_DEAL_LAST: return "the seat of the play to beat must be 0..3 with a play, -1 without, and passes 0..3";
+    case GD_DEAL_OVER: return "the deal is over (both seats of a side are out)";
+    default: return "inconsistent deal";
+    }
+}
+
+int gd_deal_check(const gd_deal *d) {
+    if (d->level > 12) return GD_DEAL_LEVEL;
+    for (int s = 0; s < 4; s++)
+        if (gd_check_cards(&d->hands[s]) >= 0) return GD_DEAL_CARDS;
+    for (int f = 0; f < GD_FACES; f++) {
+        unsigned total = 0;
+        for (int s = 0; s < 4; s++) total += gd_face_count(&d->hands[s], f);
+        if (total > 2) return GD_DEAL_DECK;
+    }
+    if (d->n_finished > 3) return GD_DEAL_FINISHED;
+    unsigned seen = 0;
+    for (int i = 0; i < d->n_finished; i++) {
+        if (d->finished[i] > 3 || (seen >> d->finished[i]) & 1u) return GD_DEAL_FINISHED;
+        seen |= 1u << d->finished[i];
+    }
+    for (int s = 0; s < 4; s++) {
+        const int empty = !d->hands[s].w[0] && !d->hands[s].w[1];
+        if (empty != (int)((seen >> s) & 1u)) return GD_DEAL_FINISHED;
+    }
+    if ((seen & 5u) == 5u || (seen & 10u) == 10u) return GD_DEAL_OVER;
+    if (d->turn > 3 || !holding(d, d->turn)) return GD_DEAL_TURN;
+    if (gd_check_move(d->beat)) return GD_DEAL_BEAT;
+    if (d->passes > 3) return GD_DEAL_LAST;
+    if (d->beat == GD_PASS_MOVE ? d->last != -1 : (d->last < 0 || d->last > 3)) return GD_DEAL_LAST;
+    return GD_DEAL_OK;
+}
+
+/* ---- perft ----------------------------------------------------------------------------- */
+
+/* The card-level moves of the seat to act, in a malloc'd array of 2 words per move. */
+static uint64_t *card_moves_of(const gd_deal *d, size_t *count) {
+    gd_view v;
+    gd_view_init(&v, &d->hands[d->turn], d->level);
+    const size_t n = gd_count_card_moves(&v, d->beat);
+    uint64_t *moves = (uint64_t *)malloc((n ? n : 1) * 2 * sizeof(uint64_t));
+    if (moves) gd_card_moves(&v, d->beat, moves, n);
+    *count = n;
+    return moves;
+}
+
+int64_t gd_perft(const gd_deal *d, int depth) {
+    if (depth == 0) return 1;
+    if (d->over) return 0;
+    if (depth == 1) {
+        gd_view v;
+        gd_view_init(&v, &d->hands[d->turn], d->level);
+        return (int64_t)gd_count_card_moves(&v, d->beat);
+    }
+    size_t n;
+    uint64_t *moves = card_moves_of(d, &n);
+    if (!moves) return -1;
+    int64_t total = 0;
+    for (size_t i = 0; i < n; i++) {
+        gd_deal next = *d;
+        const gd_cards spent = {{moves[2 * i], moves[2 * i + 1] & ~GD_DECL_MASK}};
+        gd_deal_apply(&next, gd_card_to_rank(moves[2 * i], moves[2 * i + 1], d->level), &spent);
+        const int64_t sub = gd_perft(&next, depth - 1);
+        if (sub < 0) {
+            total = -1;
+            break;
+        }
+        total += sub;
+    }
+    free(moves);
+    return total;
+}

@@ -1,0 +1,76 @@
+"""perft: count the action sequences of a deal, native and reference, as chess engines do.
+
+``perft(deal, depth)`` is the number of card-level action sequences of exactly ``depth``
+plies from a deal in progress — passes and every declaration counted (the same cards
+played as threes-full and as fives-full are two actions); a sequence cut short by the end
+of the deal counts 0; depth 0 counts 1. The native core counts the last ply without
+playing it (Stockfish's bulk counting); the reference walks the tree with the Python
+:class:`~guandan.Deal` and :func:`guandan.reference.generate_moves`. ``divide`` splits
+the count by first action, which is how a disagreement is tracked down
+(``tools/perft.py`` prints it).
+
+>>> from guandan import Deal, Cards
+>>> hands = [Cards.parse(h) for h in ("S3 S3 C4", "D5 D6", "H7 SK", "SA CA")]
+>>> deal = Deal(hands, level=2, leader=0)
+>>> perft(deal, 1), perft(deal, 2), perft(deal, 2, "reference")
+(3, 7, 7)
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal
+
+from . import _core
+from .playout import deal_state
+from .reference import generate_moves
+
+if TYPE_CHECKING:
+    from .deal import Deal
+
+__all__ = ["perft", "divide", "Implementation"]
+
+Implementation = Literal["native", "reference"]
+
+
+def _reference(deal: Deal, depth: int) -> int:
+    if depth == 0:
+        return 1
+    if deal.is_over:
+        return 0
+    assert deal.turn is not None
+    to_beat = deal.to_beat
+    moves = generate_moves(deal.hands[deal.turn], deal.level, to_beat.move if to_beat else None)
+    if depth == 1:
+        return len(moves)
+    total = 0
+    for move in moves:
+        deal.play(move)  # type: ignore[arg-type]
+        total += _reference(deal, depth - 1)
+        deal.undo()
+    return total
+
+
+def perft(deal: Deal, depth: int, implementation: Implementation = "native") -> int:
+    """The number of card-level action sequences of exactly ``depth`` plies from ``deal``."""
+    if depth < 0:
+        raise ValueError(f"depth must be >= 0, got {depth}")
+    if implementation == "native":
+        if deal.is_over:
+            return 1 if depth == 0 else 0
+        return int(_core.perft(deal_state(deal), depth))
+    if implementation == "reference":
+        return _reference(deal.copy(), depth)
+    raise ValueError(f"implementation must be 'native' or 'reference', got {implementation!r}")
+
+
+def divide(deal: Deal, depth: int, implementation: Implementation = "native") -> dict[str, int]:
+    """perft split by the first action: ``{str(move): count}`` over the legal first actions."""
+    if depth < 1:
+        raise ValueError(f"divide needs depth >= 1, got {depth}")
+    out: dict[str, int] = {}
+    work = deal.copy()
+    for move in list(work.legal_moves()):
+        work.play(move)
+        out[str(move)] = perft(work, depth - 1, implementation)
+        work.undo()
+    return out

@@ -27,9 +27,30 @@ from .reference import generate_moves
 if TYPE_CHECKING:
     from .deal import Deal
 
-__all__ = ["perft", "divide", "Implementation"]
+__all__ = ["perft", "divide", "position", "Implementation"]
 
 Implementation = Literal["native", "reference"]
+
+
+def position(seed: int, cards: int = 27, level: int | None = None) -> Deal:
+    """A seeded perft position: the deck shuffled with ``SplitMix64(seed)``, ``cards`` cards
+    dealt to each seat (seat i takes the next ``cards``), the level 2 + seed % 13 unless
+    given, seat ``seed % 4`` to lead.
+
+    >>> deal = position(3, cards=5)
+    >>> deal.card_counts, deal.turn, deal.level.label
+    ((5, 5, 5, 5), 3, '5')
+    """
+    from .cards import Cards
+    from .deal import Deal
+    from .rng import SplitMix64
+
+    if not 1 <= cards <= 27:
+        raise ValueError(f"cards must be 1..27, got {cards}")
+    deck = [face for face in range(54) for _ in range(2)]
+    SplitMix64(seed).shuffle(deck)
+    hands = [Cards.from_cards(deck[cards * i : cards * (i + 1)]) for i in range(4)]
+    return Deal(hands, level=level if level is not None else 2 + seed % 13, leader=seed % 4)
 
 
 def _reference(deal: Deal, depth: int) -> int:

@@ -18,6 +18,14 @@ MODULES = [
     "guandan.jsonio",
     "guandan.protocol",
     "guandan.cli",
+    "guandan.observation",
+    "guandan.rules",
+    "guandan.deal",
+    "guandan.match",
+    "guandan.agents",
+    "guandan.records",
+    "guandan.table",
+    "guandan.terminal",
 ]
 
 

@@ -4,6 +4,16 @@
 >>> hand = guandan.Cards.parse("S3 C4 D4 C5 D5 H2")
 >>> [str(m) for m in guandan.classify(hand, level=2)]
 ['pair_run 3: S3 C4 D4 C5 D5 H2 (H2 as 3)']
+
+A deal and a match, played by agents, recorded and replayed:
+
+>>> deal = guandan.Deal.new(seed=1, level=2)
+>>> guandan.play_out(deal, [guandan.GreedyAgent()] * 4)
+>>> deal.is_over, guandan.replay(deal.to_record()) == deal
+(True, True)
+>>> match = guandan.Match(seed=1, ruleset="nanjing")
+>>> match.phase, match.levels
+(<Phase.PLAY: 2>, (<Rank.TWO: 2>, <Rank.TWO: 2>))
 """
 
 from .cards import (
@@ -43,8 +53,15 @@ from .errors import (
     IllegalMoveError,
     InvalidCardsError,
     InvalidMoveError,
+    RecordError,
 )
 
 from .movegen import MoveList, count_moves, legal_moves
+from .observation import Observation, Phase
+from .rules import COMPETITIVE_2022, HUAIAN, NANJING, RULESETS, Ruleset
+from .deal import Deal, DealResult, Play, Return, Tribute
+from .match import DealSummary, Match
+from .agents import Agent, GreedyAgent, RandomAgent, make_agent, play_out
+from .records import replay
 
 __version__ = "0.1.0"

@@ -731,3 +731,73 @@ def perft(state, int depth):
     if total < 0:
         raise MemoryError()
     return total
+
+
+def evaluate(states, firsts, Py_ssize_t n=1, policy="greedy", uint64_t seed=0):
+    """Play out each candidate first move in each state: ``int8 (S, F, n, 4)`` finish orders.
+
+    ``states`` are deal states (as for :func:`playouts`) with the same seat to act — the
+    determinizations of a search — and ``firsts`` rank-level words legal for that seat in
+    every state; each is played (its cards spent canonically) and the deal played out
+    ``n`` times with the policy, all in the native core. One SplitMix64 stream from ``seed``.
+    """
+    if policy not in POLICIES:
+        raise ValueError(f"policy must be one of {sorted(POLICIES)}, got {policy!r}")
+    if n < 1:
+        raise ValueError(f"n must be >= 1, got {n}")
+    states = list(states)
+    words = np.asarray(firsts, dtype=np.uint64)
+    if words.ndim != 1:
+        raise ValueError("firsts must be a 1-D sequence of rank-level words")
+    cdef Py_ssize_t S = len(states), F = len(words), si, fi, k, c, j
+    cdef gd_deal *deals = <gd_deal *>malloc(max(S, 1) * sizeof(gd_deal))
+    if deals == NULL:
+        raise MemoryError()
+    cdef gd_move legal[GD_MAX_RANK_MOVES]
+    cdef gd_view view
+    cdef size_t nl
+    cdef const uint64_t[::1] fw = words
+    try:
+        for si in range(S):
+            _deal_from(states[si], &deals[si])
+            gd_view_init(&view, &deals[si].hands[deals[si].turn], deals[si].level)
+            nl = gd_rank_moves(&view, deals[si].beat, legal)
+            for fi in range(F):
+                for j in range(<Py_ssize_t>nl):
+                    if legal[j] == fw[fi]:
+                        break
+                else:
+                    raise _errors().IllegalMoveError(
+                        f"firsts[{fi}] = 0x{fw[fi]:016x} is not a legal move of seat {deals[si].turn} in states[{si}]")
+        out = np.full((S, F, n, 4), -1, dtype=np.int8)
+        _evaluate(deals, S, fw, n, POLICIES[policy], seed, out)
+        return out
+    finally:
+        free(deals)
+
+
+cdef void _evaluate(gd_deal *deals, Py_ssize_t S, const uint64_t[::1] fw, Py_ssize_t n, int policy, uint64_t seed,
+                    int8_t[:, :, :, ::1] o) noexcept nogil:
+    cdef gd_rng rng
+    rng.state = seed
+    cdef gd_deal after, d
+    cdef gd_cards spent
+    cdef Py_ssize_t si, fi, k, c
+    cdef int placed, seat
+    for si in range(S):
+        for fi in range(fw.shape[0]):
+            after = deals[si]
+            gd_spend(&after.hands[after.turn], after.level, fw[fi], &spent)
+            gd_deal_apply(&after, fw[fi], &spent)
+            for k in range(n):
+                d = after
+                gd_playout(&d, policy, &rng)
+                for c in range(d.n_finished):
+                    o[si, fi, k, c] = d.finished[c]
+                if d.n_finished == 3:
+                    placed = 0
+                    for c in range(3):
+                        placed |= 1 << d.finished[c]
+                    for seat in range(4):
+                        if not (placed >> seat) & 1:
+                            o[si, fi, k, 3] = seat

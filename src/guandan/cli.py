@@ -65,6 +65,22 @@ examples:
 """
 
 
+_PLAY_EPILOG = """\
+at your turn, type:
+  a number            play that move from the list (1 = the weakest; 'moves' lists them all)
+  cards [as TYPE:KEY] play those cards, e.g.  S3 C3 S5 C5 H9 as full_house:5
+  pass                pass (when responding)
+  moves               list every legal move, numbered
+  help                this help
+  quit                leave the match
+in the tribute and return phases: a number from the list, or a card (e.g. HA).
+play passes counter-clockwise: Right plays after you, then Partner, then Left.
+
+example:
+  guandan play --seat 0 --seed 7 --bots greedy
+"""
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser, one subcommand per task."""
     parser = argparse.ArgumentParser(
@@ -110,6 +126,23 @@ def build_parser() -> argparse.ArgumentParser:
     )
     moves.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     moves.set_defaults(run=_run_moves)
+
+    play = commands.add_parser(
+        "play",
+        help="play a match against three bots in the terminal",
+        description="Play a match at the terminal: you hold one seat, bots the other three.\n\n" + _NOTATION,
+        epilog=_PLAY_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    play.add_argument("--seat", type=int, choices=range(4), default=0, help="your seat, 0-3 (default 0)")
+    play.add_argument("--seed", type=int, default=None, help="the match seed (default: from the clock)")
+    play.add_argument("--bots", default="greedy", help="the bots: greedy or random (default greedy)")
+    play.add_argument(
+        "--ruleset",
+        default="competitive_2022",
+        help="competitive_2022 (default), huaian or nanjing; add +capN for a cap of N deals",
+    )
+    play.set_defaults(run=_run_play)
     return parser
 
 
@@ -128,6 +161,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # the reader went away (``guandan moves … | head``): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
+
+
+def _run_play(args: argparse.Namespace) -> int:
+    from .terminal import play_match
+
+    return play_match(
+        seat=args.seat,
+        seed=args.seed,
+        bots=args.bots,
+        ruleset=args.ruleset,
+        stdin=sys.stdin,
+        stdout=sys.stdout,
+    )
 
 
 def _run_moves(args: argparse.Namespace) -> int:

@@ -19,6 +19,7 @@ __all__ = [
     "InvalidMoveError",
     "IllegalMoveError",
     "AmbiguousMoveError",
+    "RecordError",
 ]
 
 
@@ -40,3 +41,8 @@ class IllegalMoveError(GuandanError):
 
 class AmbiguousMoveError(GuandanError):
     """Cards that can be declared more than one way and no declaration was given."""
+
+
+class RecordError(GuandanError):
+    """A game record that does not replay: malformed, or an action illegal or inconsistent
+    with the state it is replayed in (the message names the action and its index)."""

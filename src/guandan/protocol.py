@@ -31,7 +31,7 @@ from typing import Any, Literal
 
 from .cards import RANKS, Cards, card_name, parse_card, parse_level
 from .combos import AnyMove, Move, MoveType, RankMove, classify
-from .errors import InvalidCardsError, InvalidMoveError
+from .errors import IllegalMoveError, InvalidCardsError, InvalidMoveError
 
 __all__ = [
     "ACTION_TYPES",
@@ -40,6 +40,8 @@ __all__ = [
     "tribute_action",
     "back_action",
     "parse_tribute_action",
+    "action_list",
+    "apply_action",
 ]
 
 #: The protocol's name of each combination type (the joker bomb is a ``Bomb`` of rank ``JOKER``).
@@ -190,6 +192,63 @@ def parse_tribute_action(action: Sequence[Any]) -> tuple[Literal["tribute", "bac
     except InvalidCardsError as error:
         raise InvalidCardsError(f"action {action!r}: {error}") from None
     return kind, c  # type: ignore[return-value]
+
+
+# -- a game state as the protocol presents it ---------------------------------------------------------
+
+
+def action_list(state: Any, seat: int) -> list[list[Any]]:
+    """The ``actionList`` the AI-competition protocol would present to ``seat`` in ``state``
+    (a :class:`~guandan.deal.Deal` or :class:`~guandan.match.Match`): empty unless the seat
+    is to act; in play, its legal moves with ``['PASS', 'PASS', 'PASS']`` first when
+    responding; in the tribute and return phases ``['tribute', 'tribute', [card]]`` and
+    ``['back', 'back', [card]]`` actions, one per card it may give.
+
+    >>> from guandan.deal import Deal
+    >>> deal = Deal(["S3 S4", "S5 D5", "D5", "D6"], level=2, leader=0)
+    >>> action_list(deal, 0)
+    [['Single', '3', ['S3']], ['Single', '4', ['S4']]]
+    >>> _ = deal.play(deal.legal_moves()[0]); action_list(deal, 1)
+    [['PASS', 'PASS', 'PASS'], ['Single', '5', ['S5']], ['Single', '5', ['D5']]]
+    >>> action_list(deal, 2)
+    []
+    """
+    if state.is_over or state.turn != seat:
+        return []
+    phase = getattr(state, "phase", None)
+    label = getattr(phase, "label", "play")
+    actions = state.legal_actions()
+    if label == "tribute":
+        return [tribute_action(c) for c in actions]
+    if label == "return":
+        return [back_action(c) for c in actions]
+    out = [to_action(m) for m in actions]
+    if out and out[-1][0] == _PASS:
+        out.insert(0, out.pop())
+    return out
+
+
+def apply_action(state: Any, action: Sequence[Any], seat: int | None = None) -> Any:
+    """Apply an action given in the protocol's format to ``state`` (a deal or a match) for
+    ``seat`` (default: the seat to act); returns the record the state appends. Raises as
+    :func:`from_action` / :func:`parse_tribute_action` for a malformed action and
+    :class:`~guandan.IllegalMoveError` for one that is not legal now.
+
+    >>> from guandan.deal import Deal
+    >>> deal = Deal(["S3 S4", "S5 D5", "D5", "D6"], level=2, leader=0)
+    >>> print(apply_action(deal, ['Single', '4', ['S4']], seat=0))
+    seat 0: single 4: S4
+    """
+    kind = action[0] if isinstance(action, (list, tuple)) and action else None
+    if kind in _TRIBUTE_KINDS:
+        which, card = parse_tribute_action(action)
+        phase = getattr(getattr(state, "phase", None), "label", "play")
+        if (which == "tribute") != (phase == "tribute") or phase not in ("tribute", "return"):
+            raise IllegalMoveError(f"action {action!r} is not what is due now: the {phase} phase")
+        if which == "tribute":
+            return state.pay_tribute(card, seat)
+        return state.return_card(card, seat)
+    return state.play(from_action(action, state.level), seat)
 
 
 # -- helpers --------------------------------------------------------------------------------------

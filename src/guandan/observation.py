@@ -1,0 +1,226 @@
+"""What one seat sees: the :class:`Observation` an agent decides from (SPEC §6, §7).
+
+An observation is immutable. It holds the seat's own hand, the public state of the
+deal — whose turn it is, the play to beat and who made it, every seat's card count
+(public at all times), the finish order so far, the public history of the deal (plays,
+passes, tribute and return cards) — the match's levels, and the seat's legal actions
+when it is the seat's turn (a :class:`~guandan.MoveList` in play, a tuple of cards in the
+tribute and return phases).
+
+It is built for speed: the history is decoded into :class:`~guandan.deal.Play` records
+only when read, and the legal moves stay packed (``legal_actions.array``) until someone
+looks at one.
+
+>>> from guandan.deal import Deal
+>>> deal = Deal.new(seed=7, level=2, leader=0)
+>>> obs = deal.observation(0)
+>>> obs.seat, obs.turn, obs.phase.label, obs.card_counts, obs.to_beat
+(0, 0, 'play', (27, 27, 27, 27), None)
+>>> len(obs.hand), obs.legal_actions is deal.legal_moves()
+(27, True)
+>>> deal.observation(1).legal_actions
+()
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from . import _core
+from .cards import Cards, Rank
+
+__all__ = ["Phase", "Observation", "History"]
+
+_MASK64 = (1 << 64) - 1
+
+
+class Phase(enum.IntEnum):
+    """The phase of a deal in a match: tribute, return, play, over.
+
+    >>> [p.label for p in Phase]
+    ['tribute', 'return', 'play', 'over']
+    """
+
+    TRIBUTE = 0
+    RETURN = 1
+    PLAY = 2
+    OVER = 3
+
+    @property
+    def label(self) -> str:
+        """The name used in code, CLI and JSON."""
+        return self.name.lower()
+
+
+def cards_of_bits(bits: int) -> Cards:
+    """The :class:`~guandan.Cards` of a packed 108-bit hand (2 bits per face), made without re-checking."""
+    cards = Cards.__new__(Cards)
+    object.__setattr__(cards, "_counts", _core.unpack_cards(bits & _MASK64, bits >> 64))
+    object.__setattr__(cards, "_hash", None)
+    return cards
+
+
+class History(Sequence[Any]):
+    """A deal's public history: tribute and return records, then the plays and passes.
+
+    Plays are kept packed and decoded into :class:`~guandan.deal.Play` records when read.
+
+    >>> from guandan.deal import Deal
+    >>> deal = Deal(["S3 S4", "S9", "D5", "D6"], level=2, leader=0); deal.play_index(0)
+    >>> [str(p) for p in deal.observation(1).history]
+    ['seat 0: single 3: S3']
+    """
+
+    __slots__ = ("_prefix", "_raw", "_level", "_decoded")
+
+    def __init__(self, prefix: tuple[Any, ...], raw: tuple[tuple[int, int, int], ...], level: Rank) -> None:
+        self._prefix = prefix
+        self._raw = raw
+        self._level = level
+        self._decoded: list[Any] | None = None
+
+    def _all(self) -> list[Any]:
+        if self._decoded is None:
+            from .deal import decode_play
+
+            self._decoded = list(self._prefix) + [decode_play(s, lo, hi, self._level) for s, lo, hi in self._raw]
+        return self._decoded
+
+    def __len__(self) -> int:
+        return len(self._prefix) + len(self._raw)
+
+    def __getitem__(self, i):  # type: ignore[override]
+        return self._all()[i]
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._all())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, History):
+            return self._all() == other._all()
+        if isinstance(other, (list, tuple)):
+            return self._all() == list(other)
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return f"History({self._all()!r})"
+
+
+class Observation:
+    """One seat's view of a deal (and match), immutable.
+
+    Attributes: ``seat``, ``phase`` (:class:`Phase`), ``level`` (the deal's level),
+    ``turn`` (the seat to act, ``None`` when over), ``card_counts`` (4 ints),
+    ``finish_order`` (seats out so far, in order), ``legal_actions`` (empty unless it is
+    this seat's turn), ``levels`` (both sides' levels, ``None`` outside a match),
+    ``level_side`` (the side whose level is played, ``None`` if neither),
+    ``deal_index``; properties ``hand``, ``hand_counts``, ``packed_hand``, ``to_beat``,
+    ``to_beat_seat``, ``history``.
+
+    >>> from guandan.deal import Deal
+    >>> deal = Deal(["S3 S4", "S9", "D5", "D6"], level=2, leader=0); deal.play_index(0)
+    >>> obs = deal.observation(1)
+    >>> print(obs.to_beat), obs.to_beat_seat, obs.is_my_turn
+    seat 0: single 3: S3
+    (None, 0, True)
+    """
+
+    __slots__ = (
+        "seat",
+        "phase",
+        "level",
+        "turn",
+        "card_counts",
+        "finish_order",
+        "legal_actions",
+        "levels",
+        "level_side",
+        "deal_index",
+        "packed_hand",
+        "to_beat_seat",
+        "_beat",
+        "_history",
+        "_cache",
+    )
+
+    def __init__(
+        self,
+        seat: int,
+        phase: Phase,
+        level: Rank,
+        turn: int | None,
+        card_counts: tuple[int, ...],
+        finish_order: tuple[int, ...],
+        legal_actions: Any,
+        packed_hand: int,
+        beat: tuple[int, int, int] | None,
+        history: History,
+        levels: tuple[Rank, Rank] | None = None,
+        level_side: int | None = None,
+        deal_index: int = 0,
+    ) -> None:
+        sa = object.__setattr__
+        sa(self, "seat", seat)
+        sa(self, "phase", phase)
+        sa(self, "level", level)
+        sa(self, "turn", turn)
+        sa(self, "card_counts", card_counts)
+        sa(self, "finish_order", finish_order)
+        sa(self, "legal_actions", legal_actions)
+        sa(self, "packed_hand", packed_hand)
+        sa(self, "_beat", beat)
+        sa(self, "to_beat_seat", None if beat is None else beat[0])
+        sa(self, "_history", history)
+        sa(self, "levels", levels)
+        sa(self, "level_side", level_side)
+        sa(self, "deal_index", deal_index)
+        sa(self, "_cache", {})
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("an Observation is immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("an Observation is immutable")
+
+    @property
+    def hand(self) -> Cards:
+        """The seat's own cards."""
+        cards = self._cache.get("hand")
+        if cards is None:
+            cards = self._cache["hand"] = cards_of_bits(self.packed_hand)
+        return cards
+
+    @property
+    def hand_counts(self) -> bytes:
+        """The seat's own cards as a 54-byte count vector."""
+        return self.hand.counts
+
+    @property
+    def to_beat(self):  # -> Play | None
+        """The play to beat and who made it (a :class:`~guandan.deal.Play`), ``None`` when the turn leads."""
+        if self._beat is None:
+            return None
+        play = self._cache.get("beat")
+        if play is None:
+            from .deal import decode_play
+
+            play = self._cache["beat"] = decode_play(*self._beat, self.level)
+        return play
+
+    @property
+    def history(self) -> History:
+        """The deal's public history (tribute and return records, plays and passes), oldest first."""
+        return self._history
+
+    @property
+    def is_my_turn(self) -> bool:
+        """Whether this seat is to act."""
+        return self.turn == self.seat
+
+    def __repr__(self) -> str:
+        return (
+            f"<Observation seat {self.seat} {self.phase.label} level {self.level.label} turn {self.turn}"
+            f" counts {self.card_counts} {len(self.legal_actions)} legal actions>"
+        )

@@ -1,0 +1,252 @@
+"""Rulesets: the complete, named presets a match is played under (SPEC §7, §8).
+
+A :class:`Ruleset` is a frozen value. Each preset is a whole, coherent set of rules
+(not a pile of toggles); the default, :data:`COMPETITIVE_2022`, is the 2022 Competitive
+Guandan Rules (Trial), and every feature of the engine works with it.
+
+>>> from guandan.rules import COMPETITIVE_2022, NANJING, RULESETS
+>>> COMPETITIVE_2022.promotion, NANJING.promotion
+((3, 2, 1), (3, 2, 0))
+>>> sorted(RULESETS)
+['competitive_2022', 'huaian', 'nanjing']
+>>> RULESETS["huaian"].failed_a_limit, RULESETS["huaian"].return_rule
+(3, 'any')
+
+Also here: the card choices of a tribute and of a return (:func:`tribute_choices`,
+:func:`return_choices`) and promotion (:func:`promote`), pure functions of a hand and a
+level that :mod:`guandan.match` applies.
+
+Decisions where the SPEC and the source texts are silent (they are the project's docs):
+
+* **Return card, ``low`` rule** (competitive, Nanjing): a card of natural rank 2..10 that
+  is not of the level rank — i.e. a card no higher than a 10 in the elevated order, so
+  never a level card and never a wild. The receiver chooses among all such faces in its
+  hand *after* receiving the tribute (the tribute card itself is eligible if it
+  qualifies). With none, the receiver's lowest card in the elevated order, the receiver
+  choosing among equal-lowest faces (a wild counts as a level card there). Nanjing's
+  "10 or lower" is read the same way: a level card ranks above the ace.
+* **Return card, ``any`` rule** (Huai'an): any card the receiver holds after receiving
+  the tribute, wilds and jokers included.
+* **Tribute card**: the highest card in the elevated order of the *new* deal's level,
+  wilds excluded; the payer chooses among equal-highest faces (for example two suits of
+  the level rank).
+* **Failed A**: a deal at a side's *own* A (a deal played at level A with that side as the
+  level side) fails when that side loses it or wins it 1st-and-4th. Failures accumulate
+  (a deal at the opponents' level neither counts nor resets them) until the side passes
+  A or reaches :attr:`Ruleset.failed_a_limit`, when it drops to level 2 and its count
+  restarts at 0. ``None`` (the competitive default) never demotes.
+* **Nanjing's 1st-and-4th win** promotes by 0 levels; the winning side still becomes the
+  level side (the next deal is played at its level).
+* **Deal cap** (:attr:`Ruleset.max_deals`, off in every preset; set it with
+  :meth:`Ruleset.with_deal_cap`): after that many deals without a side passing A, the
+  side with the higher level wins; on equal levels the side that won the last deal wins
+  (it is the side whose level would be played next), so a capped match always has a
+  winner.
+* **Plain straight of a same-suit five** (SPEC §3): listed by default
+  (:attr:`Ruleset.plain_straight_flush`); a ruleset that drops it removes, at card
+  granularity, every plain straight whose natural cards share one suit (the same cards
+  are then only a straight flush). At rank granularity suits are abstracted away, so
+  nothing is dropped there.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, replace
+from typing import Any, Literal
+
+from .cards import BIG_JOKER, SMALL_JOKER, NUM_FACES, Rank, card_rank, parse_level, wild_card
+from .combos import elevated_order
+
+__all__ = [
+    "Ruleset",
+    "COMPETITIVE_2022",
+    "HUAIAN",
+    "NANJING",
+    "RULESETS",
+    "get_ruleset",
+    "promote",
+    "tribute_choices",
+    "return_choices",
+    "holds_both_big_jokers",
+]
+
+ReturnRule = Literal["low", "any"]
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """A complete set of match rules.
+
+    ``promotion``: levels gained by the winning side when the winner's partner finishes
+    2nd, 3rd, 4th. ``return_rule``: ``"low"`` (natural 2..10, not the level rank; else the
+    lowest card) or ``"any"``. ``failed_a_limit``: failed deals at the side's own A before
+    it drops to 2 (``None``: never). ``max_deals``: the deal cap (``None``: none).
+    ``plain_straight_flush``: whether a same-suit five may also be declared a plain straight.
+
+    >>> COMPETITIVE_2022.gain(2), COMPETITIVE_2022.gain(4), NANJING.gain(4)
+    (3, 1, 0)
+    >>> COMPETITIVE_2022.with_deal_cap(8).max_deals
+    8
+    """
+
+    name: str
+    title: str
+    promotion: tuple[int, int, int] = (3, 2, 1)
+    return_rule: ReturnRule = "low"
+    failed_a_limit: int | None = None
+    max_deals: int | None = None
+    plain_straight_flush: bool = True
+
+    def __post_init__(self) -> None:
+        if len(self.promotion) != 3 or any(not 0 <= g <= 12 for g in self.promotion):
+            raise ValueError(f"promotion must be three gains 0..12, got {self.promotion!r}")
+        if self.return_rule not in ("low", "any"):
+            raise ValueError(f"return_rule must be 'low' or 'any', got {self.return_rule!r}")
+        if self.failed_a_limit is not None and self.failed_a_limit < 1:
+            raise ValueError(f"failed_a_limit must be at least 1 or None, got {self.failed_a_limit!r}")
+        if self.max_deals is not None and self.max_deals < 1:
+            raise ValueError(f"max_deals must be at least 1 or None, got {self.max_deals!r}")
+
+    def gain(self, partner_place: int) -> int:
+        """Levels gained by the winning side whose second seat finished ``partner_place`` (2, 3 or 4)."""
+        if partner_place not in (2, 3, 4):
+            raise ValueError(f"the winner's partner finishes 2nd, 3rd or 4th, got {partner_place!r}")
+        return self.promotion[partner_place - 2]
+
+    def with_deal_cap(self, max_deals: int | None) -> Ruleset:
+        """The same rules with a deal cap (competition format); the name gets a ``+cap{N}`` suffix."""
+        base = self.name.split("+cap")[0]
+        name = base if max_deals is None else f"{base}+cap{max_deals}"
+        return replace(self, name=name, max_deals=max_deals)
+
+    def to_json(self) -> dict[str, Any]:
+        """Every field as JSON values (records store it, so a custom ruleset replays too)."""
+        out = asdict(self)
+        out["promotion"] = list(self.promotion)
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Ruleset:
+        """The ruleset of :meth:`to_json`."""
+        fields = dict(data)
+        fields["promotion"] = tuple(fields["promotion"])
+        return cls(**fields)
+
+
+#: The 2022 Competitive Guandan Rules (Trial): the default.
+COMPETITIVE_2022 = Ruleset(
+    name="competitive_2022",
+    title="2022 Competitive Guandan Rules (Trial)",
+)
+
+#: Huai'an folk rules: any return card; three failed A rounds drop to 2.
+HUAIAN = Ruleset(
+    name="huaian",
+    title="Huai'an rules",
+    return_rule="any",
+    failed_a_limit=3,
+)
+
+#: Nanjing rules: return 10 or lower; no promotion for a 1st-and-4th win; three failed A rounds drop to 2.
+NANJING = Ruleset(
+    name="nanjing",
+    title="Nanjing rules",
+    promotion=(3, 2, 0),
+    failed_a_limit=3,
+)
+
+#: The presets by name.
+RULESETS: dict[str, Ruleset] = {r.name: r for r in (COMPETITIVE_2022, HUAIAN, NANJING)}
+
+
+def get_ruleset(value: Ruleset | str | None) -> Ruleset:
+    """A ruleset given as itself, by preset name (``competitive_2022``, ``huaian``, ``nanjing``,
+    optionally with a ``+capN`` deal cap), or ``None`` for the default.
+
+    >>> get_ruleset("nanjing") is NANJING, get_ruleset("huaian+cap6").max_deals
+    (True, 6)
+    """
+    if value is None:
+        return COMPETITIVE_2022
+    if isinstance(value, Ruleset):
+        return value
+    if isinstance(value, str):
+        base, _, cap = value.strip().lower().partition("+cap")
+        preset = RULESETS.get(base)
+        if preset is not None:
+            if not cap:
+                return preset
+            if cap.isdigit() and int(cap) > 0:
+                return preset.with_deal_cap(int(cap))
+        names = ", ".join(RULESETS)
+        raise ValueError(f"unknown ruleset {value!r} (one of {names}, optionally +capN)")
+    raise TypeError(f"a ruleset is a Ruleset or a preset name, got {value!r}")
+
+
+def promote(level: int, gain: int) -> Rank:
+    """A level raised by ``gain``, stopping at A.
+
+    >>> promote(9, 3), promote(13, 3)
+    (<Rank.QUEEN: 12>, <Rank.ACE: 14>)
+    """
+    return Rank(min(int(parse_level(level)) + gain, int(Rank.ACE)))
+
+
+def tribute_choices(counts: bytes, level: int) -> tuple[int, ...]:
+    """The faces a tribute payer may give: its highest cards in the elevated order of
+    ``level``, wilds excluded (``counts``: the hand's 54-byte count vector). Ascending.
+
+    >>> from guandan import Cards, card_name
+    >>> [card_name(c) for c in tribute_choices(Cards.parse("S3 SA H7 D7 C7").counts, 7)]  # H7 is wild
+    ['C7', 'D7']
+    >>> [card_name(c) for c in tribute_choices(Cards.parse("S3 H7 H7 SB").counts, 7)]
+    ['SB']
+    """
+    lvl = parse_level(level)
+    wild = wild_card(lvl)
+    best = -1
+    out: list[int] = []
+    for face in range(NUM_FACES):
+        if not counts[face] or face == wild:
+            continue
+        order = elevated_order(card_rank(face), lvl)
+        if order > best:
+            best, out = order, [face]
+        elif order == best:
+            out.append(face)
+    return tuple(out)
+
+
+def return_choices(counts: bytes, level: int, rule: ReturnRule = "low") -> tuple[int, ...]:
+    """The faces a tribute receiver may return (``counts``: its hand after receiving).
+
+    ``"low"``: natural rank 2..10, not the level rank; with none, its lowest cards in the
+    elevated order. ``"any"``: every face held. Ascending.
+
+    >>> from guandan import Cards, card_name
+    >>> [card_name(c) for c in return_choices(Cards.parse("S3 D5 H5 SJ").counts, 5)]
+    ['S3']
+    >>> [card_name(c) for c in return_choices(Cards.parse("SJ DJ SQ H5 SB").counts, 5)]
+    ['SJ', 'DJ']
+    """
+    lvl = parse_level(level)
+    held = [face for face in range(NUM_FACES) if counts[face]]
+    if rule == "any":
+        return tuple(held)
+    if rule != "low":
+        raise ValueError(f"return rule must be 'low' or 'any', got {rule!r}")
+    low = [f for f in held if f < SMALL_JOKER and card_rank(f) <= Rank.TEN and card_rank(f) != lvl]
+    if low:
+        return tuple(low)
+    lowest = min(elevated_order(card_rank(f), lvl) for f in held)
+    return tuple(f for f in held if elevated_order(card_rank(f), lvl) == lowest)
+
+
+def holds_both_big_jokers(*counts: bytes) -> bool:
+    """Whether the given hands hold both big jokers between them (resisting the tribute).
+
+    >>> from guandan import Cards
+    >>> holds_both_big_jokers(Cards.parse("HR S3").counts, Cards.parse("HR").counts)
+    True
+    """
+    return sum(c[BIG_JOKER] for c in counts) >= 2

@@ -1,0 +1,89 @@
+"""Helpers for the game tests: positions from chosen hands, forcing a finish order, checked loops."""
+
+from __future__ import annotations
+
+from guandan import Cards, Deal, Match, Move
+from guandan.deal import deal_hands, opening_leader, opening_position
+from guandan.notation import parse_play
+from guandan.rng import derive_seed
+
+
+def play(state, cards: str, declared: str | None = None, seat: int | None = None):
+    """Play ``cards`` (declared as ``declared`` when ambiguous) in a deal or a match."""
+    return state.play(parse_play(cards, state.level, declared), seat)
+
+
+def pass_(state, seat: int | None = None):
+    return state.play(Move.pass_(state.level), seat)
+
+
+def state_of(deal: Deal) -> tuple:
+    """Everything observable about a deal, for before/after comparisons."""
+    return (
+        deal.snapshot(),
+        deal.hands,
+        deal.card_counts,
+        deal.turn,
+        deal.to_beat,
+        deal.finish_order,
+        deal.history,
+        deal.is_over,
+        deal.result,
+        tuple(deal.legal_moves().array.ravel().tolist()),
+    )
+
+
+def match_state(match: Match) -> tuple:
+    return (match.snapshot(), match.hands, match.card_counts, match.turn, match.phase, match.history, match.levels)
+
+
+def seed_with_leader(hands, seat: int, start: int = 0) -> int:
+    """The first seed from ``start`` whose opening card (drawn among ``hands``) is held by ``seat``."""
+    cards = [Cards.parse(h) if isinstance(h, str) else h for h in hands]
+    for seed in range(start, start + 10_000):
+        if opening_leader(cards, opening_position(derive_seed(seed, 0)))[0] == seat:
+            return seed
+    raise AssertionError("no seed found")
+
+
+def force_order(deal: Deal, order: tuple[int, ...]) -> bool:
+    """Play the deal (depth-first over its legal moves, with undo) until it ends with
+    ``order`` as its finish order; False (and the deal unchanged) if no line of play does."""
+    if deal.is_over:
+        return deal.finish_order == tuple(order)
+    if tuple(deal.finish_order) != tuple(order[: len(deal.finish_order)]):
+        return False
+    for move in list(deal.legal_moves()):
+        deal.play(move)
+        if force_order(deal, order):
+            return True
+        deal.undo()
+    return False
+
+
+def force_match_deal(match: Match, order: tuple[int, ...]) -> None:
+    """Pay and return the first legal cards, then play the current deal of a match to ``order``."""
+    while match.phase.label in ("tribute", "return"):
+        match.act(match.legal_actions()[0])
+    trial = match.deal.copy()
+    assert force_order(trial, order), f"no line of play gives {order}"
+    start = len(match.deal.history)
+    for play_ in trial.history[start:]:
+        match.play(play_.move, play_.seat)
+
+
+def played_cards(deal: Deal) -> int:
+    return sum(p.move.size for p in deal.history)
+
+
+__all__ = [
+    "play",
+    "pass_",
+    "state_of",
+    "match_state",
+    "seed_with_leader",
+    "force_order",
+    "force_match_deal",
+    "played_cards",
+    "deal_hands",
+]

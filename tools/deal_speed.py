@@ -1,0 +1,49 @@
+"""Deals per second through the game layer (Deal + agents), one process, one core.
+
+    python tools/deal_speed.py [--deals N] [--agents greedy|random] [--match]
+
+Each deal is dealt from its seed (``Deal.new``) and played out by four agents with
+``guandan.agents.play_out``; the time includes dealing, observations, move generation,
+the agents' choices and applying the moves.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from guandan import Deal, Match
+from guandan.agents import make_agents, play_out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=1000)
+    parser.add_argument("--agents", default="greedy")
+    parser.add_argument("--match", action="store_true", help="play whole matches (tribute included) instead")
+    args = parser.parse_args()
+    agents = make_agents(args.agents, 0)
+    deals = actions = 0
+    start = time.perf_counter()
+    seed = 0
+    while deals < args.deals:
+        if args.match:
+            state = Match(seed)
+            play_out(state, agents)
+            deals += len(state.results)
+            actions += sum(entry["deal"].ply + len(entry["pre"]) for entry in state._archive)
+        else:
+            state = Deal.new(seed, 2 + seed % 13)
+            play_out(state, agents)
+            deals += 1
+            actions += state.ply
+        seed += 1
+    elapsed = time.perf_counter() - start
+    print(
+        f"{deals} deals, {actions} actions in {elapsed:.2f} s: {deals / elapsed:.0f} deals/s,"
+        f" {actions / deals:.1f} actions/deal, {elapsed / actions * 1e6:.1f} µs/action"
+    )
+
+
+if __name__ == "__main__":
+    main()

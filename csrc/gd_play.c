@@ -161,35 +161,69 @@ static uint32_t weakness(gd_move m, int level) {
     return order << 16 | (15 - size) << 8 | wilds;
 }
 
+/* Whether a move spends what the greedy policy keeps: a wild, a card of a rank held four or
+ * more times (a bomb), a joker when all four are held. */
+static int spends_kept(const gd_view *v, gd_move m) {
+    if (GD_MOVE_WILDS(m)) return 1;
+    uint64_t four = 0;
+    for (int r = 0; r < GD_RANKS; r++)
+        if (((v->count >> (4 * r)) & 15u) >= 4) four |= (uint64_t)15 << (4 * r);
+    if (m & four & ((1ull << 52) - 1)) return 1;
+    if (v->small == 2 && v->big == 2) {
+        const unsigned type = GD_MOVE_TYPE(m), key = GD_MOVE_KEY(m);
+        if (type == GD_JOKER_BOMB || (type == GD_FULL_HOUSE && GD_MOVE_X(m)) ||
+            ((type == GD_SINGLE || type == GD_PAIR) && key >= GD_KEY_SMALL_JOKER && key != GD_KEY_NONE))
+            return 1;
+    }
+    return 0;
+}
+
 gd_move gd_choose(const gd_deal *d, int policy, gd_rng *rng) {
     gd_view v;
     gd_view_init(&v, &d->hands[d->turn], d->level);
     gd_move moves[GD_MAX_RANK_MOVES];
     const size_t k = gd_rank_moves(&v, d->beat, moves);
     if (policy == GD_POLICY_RANDOM) return moves[gd_rng_below(rng, k)];
-    const int leading = d->beat == GD_PASS_MOVE;
-    if (!leading && d->last == partner(d->turn)) return GD_PASS_MOVE;
-    gd_move best = GD_PASS_MOVE, bomb = GD_PASS_MOVE;
-    uint32_t best_w = UINT32_MAX, bomb_w = UINT32_MAX;
+    /* greedy, as guandan.agents.GreedyAgent at rank granularity */
+    const int seat = d->turn, leading = d->beat == GD_PASS_MOVE;
+    const int partners_play = !leading && d->last == partner(seat);
+    const unsigned mine = card_total(&d->hands[seat]);
+    if (!leading && k == 1) return GD_PASS_MOVE;
+    if (partners_play && mine > 10) return GD_PASS_MOVE;
+    /* a move that plays out the whole hand */
+    if (mine <= 10) {
+        gd_move out = GD_PASS_MOVE;
+        uint32_t out_w = UINT32_MAX;
+        for (size_t i = 0; i < k; i++)
+            if (moves[i] != GD_PASS_MOVE && gd_move_size(moves[i]) == mine) {
+                const uint32_t w = weakness(moves[i], d->level);
+                if (w < out_w) out_w = w, out = moves[i];
+            }
+        if (out != GD_PASS_MOVE) return out;
+    }
+    if (partners_play) return GD_PASS_MOVE;
+    gd_move clean = GD_PASS_MOVE, any = GD_PASS_MOVE, bomb = GD_PASS_MOVE;
+    uint32_t clean_w = UINT32_MAX, any_w = UINT32_MAX, bomb_w = UINT32_MAX;
     for (size_t i = 0; i < k; i++) {
         const gd_move m = moves[i];
         if (m == GD_PASS_MOVE) continue;
         const uint32_t w = weakness(m, d->level);
         if (is_bomb(m)) {
             if (w < bomb_w) bomb_w = w, bomb = m;
-        } else if (w < best_w) {
-            best_w = w, best = m;
+        } else {
+            if (w < any_w) any_w = w, any = m;
+            if (w < clean_w && !spends_kept(&v, m)) clean_w = w, clean = m;
         }
     }
-    if (best != GD_PASS_MOVE) return best;
-    if (leading) return bomb;
-    unsigned fewest = 27;
+    if (clean != GD_PASS_MOVE) return clean;
+    int close = 0; /* an opponent holds at most 5 cards */
     for (int s = 0; s < 4; s++)
-        if ((s & 1) != (d->turn & 1) && holding(d, s)) {
+        if ((s & 1) != (seat & 1) && holding(d, s)) {
             const unsigned c = card_total(&d->hands[s]);
-            if (c < fewest) fewest = c;
+            if (c <= 5) close = 1;
         }
-    return bomb != GD_PASS_MOVE && fewest <= 6 ? bomb : GD_PASS_MOVE;
+    if (leading || close) return any != GD_PASS_MOVE ? any : bomb;
+    return GD_PASS_MOVE;
 }
 
 int gd_playout(gd_deal *d, int policy, gd_rng *rng) {

@@ -56,10 +56,12 @@ void gd_deal_apply(gd_deal *d, gd_move m, const gd_cards *spent);
 
 /* The move a built-in policy plays for the seat to act:
  * random: uniform over the rank-level legal moves (the pass included when responding);
- * greedy: leading, the weakest non-bomb move (lowest key, then most cards, then fewest
- *   wilds), a bomb only when nothing else is left; responding, pass to a partner's play,
- *   otherwise the weakest non-bomb move that beats it (fewest wilds), or the weakest
- *   bomb when an opponent holds at most 6 cards, or pass. */
+ * greedy: the rules of guandan.agents.GreedyAgent at rank granularity — a move that plays
+ *   out the whole hand (10 cards or fewer); let a partner's play stand; otherwise the
+ *   weakest non-bomb (lowest key, then most cards, then fewest wilds) that spends no wild,
+ *   no card of a rank held four or more times and no joker of a full set; failing that,
+ *   when leading or when an opponent holds 5 cards or fewer, the weakest non-bomb or else
+ *   the weakest bomb; else pass. */
 gd_move gd_choose(const gd_deal *d, int policy, gd_rng *rng);
 
 /* Play the deal to its end with a policy; returns the number of plies played. */

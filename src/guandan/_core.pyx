@@ -32,7 +32,7 @@ cdef extern from "gd_core.h" nogil:
     ctypedef struct gd_cards:
         uint64_t w[2]
     ctypedef struct gd_view:
-        pass
+        gd_cards cards
     enum:
         GD_MAX_RANK_MOVES
         GD_FACES
@@ -565,6 +565,8 @@ def fill_card_moves(hands, levels, beats, Py_ssize_t start, Py_ssize_t end, out,
 cdef extern from "gd_play.h" nogil:
     ctypedef struct gd_rng:
         uint64_t state
+    uint64_t gd_rng_next(gd_rng *rng)
+    uint64_t gd_rng_below(gd_rng *rng, uint64_t n)
     ctypedef struct gd_deal:
         gd_cards hands[4]
         gd_move beat
@@ -801,3 +803,35 @@ cdef void _evaluate(gd_deal *deals, Py_ssize_t S, const uint64_t[::1] fw, Py_ssi
                     for seat in range(4):
                         if not (placed >> seat) & 1:
                             o[si, fi, k, 3] = seat
+
+
+def spend_cards(const uint8_t[::1] counts not None, level, uint64_t word):
+    """The physical cards (a packed int, 2 bits a face) a rank-level move spends from a hand,
+    chosen canonically (the suits holding the most copies first; see ``gd_spend``)."""
+    cdef gd_view view
+    cdef int lvl = _level_index(level)
+    _view_of(counts, lvl, &view)
+    if word == GD_PASS_MOVE:
+        return 0
+    _checked_move(word, "the move")
+    cdef gd_move legal[GD_MAX_RANK_MOVES]
+    cdef size_t n = gd_rank_moves(&view, GD_PASS_MOVE, legal), i
+    for i in range(n):
+        if legal[i] == word:
+            break
+    else:
+        raise _errors().IllegalMoveError(f"0x{word:016x} cannot be played from this hand")
+    cdef gd_cards spent
+    gd_spend(&view.cards, lvl, word, &spent)
+    return int(spent.w[0]) | int(spent.w[1]) << 64
+
+
+def rng_draws(uint64_t seed, bounds):
+    """Draws of the native SplitMix64 seeded ``seed``: ``below(b)`` for each bound (0: a raw
+    64-bit output) — the same numbers as :class:`guandan.rng.SplitMix64` (a check)."""
+    cdef gd_rng rng
+    rng.state = seed
+    out = []
+    for b in bounds:
+        out.append(gd_rng_next(&rng) if b == 0 else gd_rng_below(&rng, b))
+    return out

@@ -279,12 +279,18 @@ class GreedyAgent:
         return GreedyAgent._lowest_of(rows[strength == strength.min()], array[:, 0], array[:, 1])
 
 
-#: The agents by name: a factory taking a seed.
-AGENTS: dict[str, Callable[..., Agent]] = {"random": RandomAgent, "greedy": GreedyAgent}
+def _monte_carlo(seed: int = 0) -> Agent:
+    from .search import MonteCarloAgent  # the search module builds on this one
+
+    return MonteCarloAgent(seed)
+
+
+#: The agents by name: a factory taking a seed (``mc``: :class:`guandan.search.MonteCarloAgent`).
+AGENTS: dict[str, Callable[..., Agent]] = {"random": RandomAgent, "greedy": GreedyAgent, "mc": _monte_carlo}
 
 
 def make_agent(name: str, seed: int = 0) -> Agent:
-    """A new agent by name (``"random"``, ``"greedy"``), seeded.
+    """A new agent by name (``"random"``, ``"greedy"``, ``"mc"``), seeded.
 
     >>> make_agent("greedy"), make_agent("random", seed=3).name
     (GreedyAgent(bomb_threshold=5), 'random')

@@ -27,8 +27,9 @@ import numpy as np
 from . import _core
 from .movegen import PASS_WORD, pack_rank_move, unpack_move
 
+from .combos import Move
+
 if TYPE_CHECKING:
-    from .combos import Move
     from .deal import Deal
 
 __all__ = ["deal_state", "playouts", "scores", "policy_move", "Policy"]
@@ -91,5 +92,7 @@ def scores(finish_orders: np.ndarray, side: int) -> np.ndarray:
 def policy_move(deal: Deal, policy: Policy = "greedy", seed: int = 0) -> Move:
     """The card-level move a built-in native policy plays for the seat to act."""
     word, cards = _core.choose(deal_state(deal), policy, seed)
+    if word == PASS_WORD:
+        return Move.pass_(deal.level)
     mask = (1 << 64) - 1
     return unpack_move(cards & mask, (cards >> 64) | (word & ~((1 << 52) - 1)), deal.level)

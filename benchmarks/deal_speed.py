@@ -1,6 +1,6 @@
 """Deals per second through the game layer (Deal + agents), one process, one core.
 
-    python tools/deal_speed.py [--deals N] [--agents greedy|random] [--match]
+    python benchmarks/deal_speed.py [--deals N] [--agents greedy|random] [--match]
 
 Each deal is dealt from its seed (``Deal.new``) and played out by four agents with
 ``guandan.agents.play_out``; the time includes dealing, observations, move generation,

@@ -605,6 +605,20 @@ static size_t expand(const gd_view *v, const card_choices *cc, gd_move m, uint64
         }
     }
     const unsigned outer = len - 2;
+    if (total == (size_t)count[outer] * count[outer + 1]) {
+        /* the other ranks have one choice each: fold them into the base, two nested loops */
+        for (unsigned i = 0; i < outer; i++) base[word[i]] += (uint64_t)choice[i][0] << shift[i];
+        for (unsigned i = 0; i < count[outer]; i++) {
+            uint64_t w[2] = {base[0], base[1]};
+            w[word[outer]] += (uint64_t)choice[outer][i] << shift[outer];
+            const unsigned lw = word[outer + 1], ls = shift[outer + 1];
+            for (unsigned j = 0; j < count[outer + 1]; j++, o += 2) {
+                STORE(o, w[0], w[1]);
+                o[lw] += (uint64_t)choice[outer + 1][j] << ls;
+            }
+        }
+        return n + total;
+    }
     uint64_t run[19 * 19][2];
     unsigned runs = 0;
     for (unsigned i = 0; i < count[outer]; i++)
@@ -655,10 +669,13 @@ GD_INLINE size_t card_full_houses(const gd_view *v, const card_choices *cc, int 
     uint64_t pair[MAX_PAIRS][2];
     uint8_t pair_rank[MAX_PAIRS];
     unsigned upto[3], np = 0;
+    uint8_t own_upto[GD_RANKS][3]; /* physical pairs of rank r using at most j wilds */
+    memset(own_upto, 0, sizeof own_upto);
     const uint64_t with[3] = {at_least(v->count, 2), w >= 1 ? at_least(v->count, 1) : 0, w >= 2 ? NIB(level) : 0};
     for (int j = 0; j <= 2; j++) {
         FOR_EACH_NIBBLE(p, with[j]) {
             const uint8_t *ch = cc->choices[p][2 - j];
+            for (int jj = j; jj <= 2; jj++) own_upto[p][jj] += cc->count[p][2 - j];
             for (unsigned i = 0; i < cc->count[p][2 - j]; i++) {
                 uint64_t e[2] = {0, (uint64_t)j << 52};
                 add_byte(e, (int)p, ch[i]);
@@ -684,9 +701,7 @@ GD_INLINE size_t card_full_houses(const gd_view *v, const card_choices *cc, int 
         int hi = 3 - ((int)t != level);
         if (hi > w) hi = w;
         for (int jt = lo; jt <= hi; jt++) {
-            const unsigned pairs = upto[w - jt];
-            unsigned own = 0;
-            for (unsigned i = 0; i < pairs; i++) own += pair_rank[i] == t;
+            const unsigned pairs = upto[w - jt], own = own_upto[t][w - jt];
             const uint8_t *ch = cc->choices[t][3 - jt];
             const unsigned triples = cc->count[t][3 - jt];
             const size_t total = (size_t)triples * (pairs - own);

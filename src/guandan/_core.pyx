@@ -18,11 +18,10 @@ True
 """
 
 from cpython.bytes cimport PyBytes_FromStringAndSize
-from libc.stdint cimport int8_t, int64_t, uint8_t, uint16_t, uint64_t
+from libc.stdint cimport int8_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy
 
-cimport cython
 from cython.view cimport array as cvarray
 
 import numpy as np
@@ -75,27 +74,77 @@ def _errors():
 
 
 # -- checking input ---------------------------------------------------------------------------
+#
+# Every argument that reaches C is checked here first: a wrong type, dtype, shape, layout
+# or value raises an error of guandan.errors (all ValueErrors) naming the argument, never a
+# bare TypeError / OverflowError / BufferError from a conversion, and never a silent cast.
+
+
+cdef str _describe(obj):
+    """How an argument looks, for error messages (arrays by dtype, shape and layout)."""
+    if isinstance(obj, np.ndarray):
+        layout = "" if obj.flags.c_contiguous else ", not C-contiguous"
+        layout += "" if obj.flags.writeable else ", read-only"
+        return f"an array of dtype {obj.dtype} and shape {obj.shape}{layout}"
+    return f"{type(obj).__name__} {obj!r:.60}"
+
+
+cdef bint _is_int(value):
+    return not isinstance(value, bool) and isinstance(value, (int, np.integer))
 
 
 cdef int _level_index(level) except -1:
-    if isinstance(level, bool) or not isinstance(level, (int, np.integer)) or not 2 <= level <= 14:
+    if not _is_int(level) or not 2 <= level <= 14:
         raise _errors().InvalidCardsError(f"level must be a rank number 2..14, got {level!r}")
     return <int>level - 2
 
 
+cdef uint64_t _u64(value, str what, error) except? 0:
+    """An int 0..2**64-1 (a Python or numpy integer; never a float, a bool or a string)."""
+    if not _is_int(value) or not 0 <= value < 2**64:
+        raise error(f"{what} must be an int 0..2**64-1, got {value!r}")
+    return <uint64_t>value
+
+
+cdef uint64_t _seed(value) except? 0:
+    """A seed: any int, taken modulo 2**64 (as guandan.rng.SplitMix64 does)."""
+    if not _is_int(value):
+        raise _errors().GuandanError(f"a seed is an int, got {value!r}")
+    return <uint64_t>(int(value) & _MASK64)
+
+
+cdef Py_ssize_t _size(value, str what, Py_ssize_t lo, Py_ssize_t hi) except? -1:
+    """A count or an index: an int lo..hi."""
+    if not _is_int(value) or not lo <= value <= hi:
+        raise _errors().GuandanError(f"{what} must be an int {lo}..{hi}, got {value!r}")
+    return <Py_ssize_t>value
+
+
 cdef gd_move _checked_move(beat, str what="the play to beat") except? 0:
-    if isinstance(beat, bool) or not isinstance(beat, (int, np.integer)) or not 0 <= beat < 2**64:
-        raise _errors().InvalidMoveError(f"{what} must be a packed move (an int 0..2**64-1), got {beat!r}")
-    cdef gd_move m = <gd_move>beat
+    cdef gd_move m = _u64(beat, what + " (a packed move)", _errors().InvalidMoveError)
     cdef int code = gd_check_move(m)
     if code:
         raise _errors().InvalidMoveError(f"{what} 0x{m:016x} is malformed: {gd_move_error(code).decode()}")
     return m
 
 
+cdef const uint8_t[::1] _counts_arg(counts, str what="the hand"):
+    """A count vector of 54 faces as a typed view: bytes, bytearray or a 1-D C-contiguous uint8 array."""
+    cdef const uint8_t[::1] view
+    if counts is None:
+        raise _errors().InvalidCardsError(f"{what} must be a count vector of {GD_FACES} faces, got None")
+    try:
+        view = counts
+    except (TypeError, ValueError, BufferError):
+        raise _errors().InvalidCardsError(
+            f"{what} must be a count vector of {GD_FACES} faces (bytes, bytearray or a 1-D C-contiguous "
+            f"uint8 array), got {_describe(counts)}") from None
+    if view.shape[0] != GD_FACES:
+        raise _errors().InvalidCardsError(f"{what} must be a count vector of {GD_FACES} faces, got {view.shape[0]}")
+    return view
+
+
 cdef int _view_of(const uint8_t[::1] counts, int level, gd_view *view) except -1:
-    if counts.shape[0] != GD_FACES:
-        raise _errors().InvalidCardsError(f"a hand is a count vector of {GD_FACES} faces, got {counts.shape[0]}")
     cdef gd_cards packed
     cdef int bad = gd_pack_cards(&counts[0], &packed)
     if bad >= 0:
@@ -105,60 +154,78 @@ cdef int _view_of(const uint8_t[::1] counts, int level, gd_view *view) except -1
     return 0
 
 
+cdef int _check_packed(const gd_cards *packed) except -1:
+    cdef int bad = gd_check_cards(packed)
+    if bad >= 0:
+        raise _errors().InvalidCardsError(
+            "packed cards have bits set beyond the 54 faces" if bad == GD_FACES
+            else f"packed cards hold 3 copies of {_FACE_NAMES[bad]}")
+    return 0
+
+
+cdef str _policy_name(policy):
+    if not isinstance(policy, str) or policy not in POLICIES:
+        raise _errors().GuandanError(f"policy must be one of {sorted(POLICIES)}, got {policy!r}")
+    return policy
+
+
 def check_move(beat):
     """Raise :class:`~guandan.InvalidMoveError` unless ``beat`` is a well-formed rank-level move word."""
     _checked_move(beat, "the move")
 
 
-def move_size(gd_move m):
-    """How many cards a rank-level move word spends."""
-    return gd_move_size(m)
+def move_size(m):
+    """How many cards a rank-level move word spends (the word is checked)."""
+    return gd_move_size(_checked_move(m, "the move"))
 
 
-def pack_cards(const uint8_t[::1] counts not None):
+def pack_cards(counts):
     """Pack a count vector of 54 faces (uint8, 0..2 each) into two 64-bit words.
 
     >>> import numpy as np
     >>> pack_cards(np.array([1] + [0] * 52 + [2], dtype=np.uint8))
     (1, 8796093022208)
     """
-    if counts.shape[0] != GD_FACES:
-        raise _errors().InvalidCardsError(f"a count vector has {GD_FACES} entries, got {counts.shape[0]}")
+    cdef const uint8_t[::1] view = _counts_arg(counts, "a count vector")
     cdef gd_cards packed
-    cdef int bad = gd_pack_cards(&counts[0], &packed)
+    cdef int bad = gd_pack_cards(&view[0], &packed)
     if bad >= 0:
         raise _errors().InvalidCardsError(
-            f"too many copies of {_FACE_NAMES[bad]}: {counts[bad]} (the double deck has 2)")
+            f"too many copies of {_FACE_NAMES[bad]}: {view[bad]} (the double deck has 2)")
     return packed.w[0], packed.w[1]
 
 
-def unpack_cards(uint64_t lo, uint64_t hi):
+def unpack_cards(lo, hi):
     """The count vector (bytes of 54 faces) of two packed words; the inverse of :func:`pack_cards`.
 
     The declaration bits of a card-level move (bits 52..63 of ``hi``) are ignored.
     """
+    errors = _errors()
     cdef gd_cards packed
     cdef uint8_t counts[54]
-    packed.w[0] = lo
-    packed.w[1] = hi & ((1 << 52) - 1)
-    cdef int bad = gd_check_cards(&packed)
-    if bad >= 0:
-        raise _errors().InvalidCardsError(
-            "packed cards have bits set beyond the 54 faces" if bad == GD_FACES
-            else f"packed cards hold 3 copies of {_FACE_NAMES[bad]}")
+    packed.w[0] = _u64(lo, "lo", errors.InvalidCardsError)
+    packed.w[1] = _u64(hi, "hi", errors.InvalidCardsError) & ((1 << 52) - 1)
+    _check_packed(&packed)
     gd_unpack_cards(&packed, counts)
     return PyBytes_FromStringAndSize(<char *>counts, GD_FACES)
 
 
-def card_to_rank(uint64_t lo, uint64_t hi, level):
-    """The rank-level word of a card-level move at a level."""
-    return gd_card_to_rank(lo, hi, _level_index(level))
+def card_to_rank(lo, hi, level):
+    """The rank-level word of a card-level move at a level (the cards are checked, not the declaration)."""
+    errors = _errors()
+    cdef uint64_t w0 = _u64(lo, "lo", errors.InvalidCardsError), w1 = _u64(hi, "hi", errors.InvalidCardsError)
+    cdef int lvl = _level_index(level)
+    cdef gd_cards packed
+    packed.w[0] = w0
+    packed.w[1] = w1 & ((1 << 52) - 1)
+    _check_packed(&packed)
+    return gd_card_to_rank(w0, w1, lvl)
 
 
 # -- one position -----------------------------------------------------------------------------
 
 
-def rank_moves(const uint8_t[::1] counts not None, level, beat=GD_PASS_MOVE):
+def rank_moves(counts, level, beat=GD_PASS_MOVE):
     """The legal rank-level moves of a position as a ``uint64`` array (the pass last when responding).
 
     ``beat`` is the rank-level word of the play to beat, :data:`PASS_MOVE` to lead.
@@ -166,7 +233,7 @@ def rank_moves(const uint8_t[::1] counts not None, level, beat=GD_PASS_MOVE):
     cdef gd_view view
     cdef int lvl = _level_index(level)
     cdef gd_move b = _checked_move(beat)
-    _view_of(counts, lvl, &view)
+    _view_of(_counts_arg(counts), lvl, &view)
     cdef gd_move buf[GD_MAX_RANK_MOVES]
     cdef size_t n
     with nogil:
@@ -178,21 +245,21 @@ def rank_moves(const uint8_t[::1] counts not None, level, beat=GD_PASS_MOVE):
     return out
 
 
-def count_rank_moves(const uint8_t[::1] counts not None, level, beat=GD_PASS_MOVE):
+def count_rank_moves(counts, level, beat=GD_PASS_MOVE):
     """How many legal rank-level moves a position has (the pass included when responding)."""
     cdef gd_view view
     cdef int lvl = _level_index(level)
     cdef gd_move b = _checked_move(beat)
-    _view_of(counts, lvl, &view)
+    _view_of(_counts_arg(counts), lvl, &view)
     return gd_count_rank_moves(&view, b)
 
 
-def card_moves(const uint8_t[::1] counts not None, level, beat=GD_PASS_MOVE):
+def card_moves(counts, level, beat=GD_PASS_MOVE):
     """The legal card-level moves of a position as a ``uint64`` array of shape ``(n, 2)``."""
     cdef gd_view view
     cdef int lvl = _level_index(level)
     cdef gd_move b = _checked_move(beat)
-    _view_of(counts, lvl, &view)
+    _view_of(_counts_arg(counts), lvl, &view)
     cdef size_t n
     with nogil:
         n = gd_count_card_moves(&view, b)
@@ -204,12 +271,12 @@ def card_moves(const uint8_t[::1] counts not None, level, beat=GD_PASS_MOVE):
     return out
 
 
-def count_card_moves(const uint8_t[::1] counts not None, level, beat=GD_PASS_MOVE):
+def count_card_moves(counts, level, beat=GD_PASS_MOVE):
     """How many legal card-level moves a position has (the pass included when responding)."""
     cdef gd_view view
     cdef int lvl = _level_index(level)
     cdef gd_move b = _checked_move(beat)
-    _view_of(counts, lvl, &view)
+    _view_of(_counts_arg(counts), lvl, &view)
     return gd_count_card_moves(&view, b)
 
 
@@ -222,7 +289,8 @@ def _check_batch(hands, levels, beats):
     for name, arr, dtype, ndim in (("hands", hands, np.uint8, 2), ("levels", levels, np.uint8, 1),
                                    ("beats", beats, np.uint64, 1)):
         if not isinstance(arr, np.ndarray):
-            raise errors.InvalidCardsError(f"{name} must be a numpy array of {np.dtype(dtype).name}, got {type(arr).__name__}")
+            raise errors.InvalidCardsError(
+                f"{name} must be a numpy array of {np.dtype(dtype).name}, got {type(arr).__name__}")
         if arr.dtype != dtype:
             raise errors.InvalidCardsError(f"{name} must have dtype {np.dtype(dtype).name}, got {arr.dtype}")
         if arr.ndim != ndim:
@@ -237,6 +305,25 @@ def _check_batch(hands, levels, beats):
             f"hands, levels and beats must have the same length, got {n}, {levels.shape[0]}, {beats.shape[0]}")
 
 
+cdef object _range(Py_ssize_t n, start, end):
+    """The positions start..end of a batch of n: ints with 0 <= start <= end <= n (end None: n)."""
+    cdef Py_ssize_t s = _size(start, "start", 0, n)
+    cdef Py_ssize_t e = n if end is None else _size(end, "end", 0, n)
+    if s > e:
+        raise _errors().GuandanError(f"bad range {s}..{e} of {n} positions")
+    return s, e
+
+
+cdef int _check_array_out(out, dtype, tuple shape, str what) except -1:
+    """A caller's output array: exactly this dtype and shape, C-contiguous, writable."""
+    if (not isinstance(out, np.ndarray) or out.dtype != dtype or out.shape != shape
+            or not out.flags.c_contiguous or not out.flags.writeable):
+        raise _errors().InvalidCardsError(
+            f"{what} must be a writable C-contiguous {np.dtype(dtype).name} array of shape {shape}, "
+            f"got {_describe(out)}")
+    return 0
+
+
 cdef int _raise_position(int what, Py_ssize_t i, int detail, const uint8_t[:, ::1] hands,
                          const uint8_t[::1] levels, const uint64_t[::1] beats) except -1:
     """Raise the error gd_prepare reported for position i."""
@@ -249,7 +336,7 @@ cdef int _raise_position(int what, Py_ssize_t i, int detail, const uint8_t[:, ::
         f"position {i}: the play to beat 0x{beats[i]:016x} is malformed: {gd_move_error(detail).decode()}")
 
 
-def batch_count(hands, levels, beats, granularity="rank", Py_ssize_t start=0, end=None, out=None):
+def batch_count(hands, levels, beats, granularity="rank", start=0, end=None, out=None):
     """Count the legal moves of N positions: an ``int64`` array of shape ``(N,)``.
 
     ``hands`` is ``uint8 (N, 54)``, ``levels`` ``uint8 (N,)`` (2..14), ``beats`` ``uint64 (N,)``
@@ -257,20 +344,21 @@ def batch_count(hands, levels, beats, granularity="rank", Py_ssize_t start=0, en
     slice of the positions and ``out`` receives it (used to split a batch across threads).
     """
     _check_batch(hands, levels, beats)
-    cdef Py_ssize_t n = hands.shape[0], e = n if end is None else end, i
-    if not 0 <= start <= e <= n:
-        raise ValueError(f"bad range {start}..{e} of {n} positions")
+    cdef Py_ssize_t n = hands.shape[0], s, e, i
+    s, e = _range(n, start, end)
+    cdef bint card = _card_granularity(granularity)
     if out is None:
         out = np.zeros(n, dtype=np.int64)
+    else:
+        _check_array_out(out, np.int64, (n,), "out")
     cdef int64_t[::1] o = out
     cdef const uint8_t[:, ::1] h = hands
     cdef const uint8_t[::1] lv = levels
     cdef const uint64_t[::1] b = beats
-    cdef bint card = _card_granularity(granularity)
     cdef gd_view view
     cdef int what = GD_POSITION_OK, detail = 0
     with nogil:
-        for i in range(start, e):
+        for i in range(s, e):
             what = gd_prepare(&h[i, 0], lv[i], b[i], &view, &detail)
             if what != GD_POSITION_OK:
                 break
@@ -285,10 +373,10 @@ cdef bint _card_granularity(granularity) except -1:
         return True
     if granularity == "rank":
         return False
-    raise ValueError(f"granularity must be 'card' or 'rank', got {granularity!r}")
+    raise _errors().GuandanError(f"granularity must be 'card' or 'rank', got {granularity!r}")
 
 
-def batch_rank_moves(hands, levels, beats, Py_ssize_t start=0, end=None):
+def batch_rank_moves(hands, levels, beats, start=0, end=None):
     """The legal rank-level moves of N positions: ``(moves, offsets)``.
 
     ``moves`` is a ``uint64`` array of all the moves, position after position, and
@@ -296,13 +384,12 @@ def batch_rank_moves(hands, levels, beats, Py_ssize_t start=0, end=None):
     ``moves[offsets[i]:offsets[i + 1]]``. One pass, no per-position allocation.
     """
     _check_batch(hands, levels, beats)
-    cdef Py_ssize_t n = hands.shape[0], e = n if end is None else end, i
-    if not 0 <= start <= e <= n:
-        raise ValueError(f"bad range {start}..{e} of {n} positions")
-    offsets = np.zeros(e - start + 1, dtype=np.int64)
+    cdef Py_ssize_t n = hands.shape[0], first, e, i
+    first, e = _range(n, start, end)
+    offsets = np.zeros(e - first + 1, dtype=np.int64)
     cdef int64_t[::1] off = offsets
     cdef const uint64_t[::1] b = beats
-    cdef size_t cap = 64 * (e - start) + GD_MAX_RANK_MOVES, used = 0
+    cdef size_t cap = 64 * (e - first) + GD_MAX_RANK_MOVES, used = 0
     cdef gd_move *buf = <gd_move *>malloc(cap * sizeof(gd_move))
     cdef gd_move *grown
     cdef const uint8_t[:, ::1] h = hands
@@ -313,7 +400,7 @@ def batch_rank_moves(hands, levels, beats, Py_ssize_t start=0, end=None):
     if buf == NULL:
         raise MemoryError()
     with nogil:
-        for i in range(start, e):
+        for i in range(first, e):
             what = gd_prepare(&h[i, 0], lv[i], b[i], &view, &detail)
             if what != GD_POSITION_OK:
                 break
@@ -325,7 +412,7 @@ def batch_rank_moves(hands, levels, beats, Py_ssize_t start=0, end=None):
                 buf = grown
                 cap *= 2
             used += gd_rank_moves(&view, b[i], buf + used)
-            off[i - start + 1] = used
+            off[i - first + 1] = used
     if out_of_memory or what != GD_POSITION_OK:
         free(buf)
         if out_of_memory:
@@ -346,21 +433,20 @@ cdef object _adopt(gd_move *buf, size_t used):
     return np.asarray(arr)[:<Py_ssize_t>used]
 
 
-def batch_card_moves(hands, levels, beats, Py_ssize_t start=0, end=None):
+def batch_card_moves(hands, levels, beats, start=0, end=None):
     """The legal card-level moves of N positions: ``(moves, offsets)``, ``moves`` of shape ``(M, 2)``.
 
     One pass into a growing buffer; a position that does not fit is redone after growing it.
     """
     _check_batch(hands, levels, beats)
-    cdef Py_ssize_t n = hands.shape[0], e = n if end is None else end, i
-    if not 0 <= start <= e <= n:
-        raise ValueError(f"bad range {start}..{e} of {n} positions")
-    offsets = np.zeros(e - start + 1, dtype=np.int64)
+    cdef Py_ssize_t n = hands.shape[0], first, e, i
+    first, e = _range(n, start, end)
+    offsets = np.zeros(e - first + 1, dtype=np.int64)
     cdef int64_t[::1] off = offsets
     cdef const uint8_t[:, ::1] h = hands
     cdef const uint8_t[::1] lv = levels
     cdef const uint64_t[::1] b = beats
-    cdef size_t cap = 256 * (e - start) + 4096, used = 0, k  # in moves (2 words each)
+    cdef size_t cap = 256 * (e - first) + 4096, used = 0, k  # in moves (2 words each)
     cdef uint64_t *buf = <uint64_t *>malloc(cap * 2 * sizeof(uint64_t))
     cdef uint64_t *grown
     cdef gd_view view
@@ -369,7 +455,7 @@ def batch_card_moves(hands, levels, beats, Py_ssize_t start=0, end=None):
     if buf == NULL:
         raise MemoryError()
     with nogil:
-        for i in range(start, e):
+        for i in range(first, e):
             what = gd_prepare(&h[i, 0], lv[i], b[i], &view, &detail)
             if what != GD_POSITION_OK:
                 break
@@ -384,7 +470,7 @@ def batch_card_moves(hands, levels, beats, Py_ssize_t start=0, end=None):
                 buf = grown
                 gd_card_moves(&view, b[i], buf + 2 * used, cap - used)
             used += k
-            off[i - start + 1] = used
+            off[i - first + 1] = used
     if out_of_memory or what != GD_POSITION_OK:
         free(buf)
         if out_of_memory:
@@ -424,21 +510,19 @@ def _build_action_space():
 ACTION_SPACE = _build_action_space()
 
 
-def batch_mask(hands, levels, beats, Py_ssize_t start=0, end=None, out=None):
+def batch_mask(hands, levels, beats, start=0, end=None, out=None):
     """Legal-move masks of N positions over :data:`ACTION_SPACE`: ``bool (N, len(ACTION_SPACE))``.
 
     ``out[i, a]`` is true when ``ACTION_SPACE[a]`` is a legal rank-level move of position i.
     """
     _check_batch(hands, levels, beats)
-    cdef Py_ssize_t n = hands.shape[0], e = n if end is None else end, i, a
-    if not 0 <= start <= e <= n:
-        raise ValueError(f"bad range {start}..{e} of {n} positions")
+    cdef Py_ssize_t n = hands.shape[0], first, e, i, a
+    first, e = _range(n, start, end)
     cdef const uint64_t[::1] space = ACTION_SPACE
     if out is None:
         out = np.zeros((n, space.shape[0]), dtype=np.bool_)
-    elif (not isinstance(out, np.ndarray) or out.dtype != np.bool_ or out.shape != (n, space.shape[0])
-          or not out.flags.c_contiguous):
-        raise ValueError(f"out must be a C-contiguous bool array of shape ({n}, {space.shape[0]})")
+    else:
+        _check_array_out(out, np.bool_, (n, space.shape[0]), "out")
     cdef uint8_t[:, ::1] o = out.view(np.uint8)
     cdef const uint64_t[::1] b = beats
     cdef gd_move buf[GD_MAX_RANK_MOVES]
@@ -448,7 +532,7 @@ def batch_mask(hands, levels, beats, Py_ssize_t start=0, end=None, out=None):
     cdef gd_view view
     cdef int what = GD_POSITION_OK, detail = 0
     with nogil:
-        for i in range(start, e):
+        for i in range(first, e):
             what = gd_prepare(&h[i, 0], lv[i], b[i], &view, &detail)
             if what != GD_POSITION_OK:
                 break
@@ -462,14 +546,45 @@ def batch_mask(hands, levels, beats, Py_ssize_t start=0, end=None, out=None):
     return out
 
 
+cdef object _words_arg(words, str what):
+    """Rank-level words as a ``uint64`` array: integers 0..2**64-1, never converted silently
+    from floats, bools or strings."""
+    errors = _errors()
+    if isinstance(words, np.ndarray):
+        if words.dtype == np.uint64:
+            return words
+        arr = words
+    else:  # element by element: numpy would turn a list mixing ints >= 2**63 and others into floats
+        try:
+            arr = np.array(words, dtype=object)
+        except (TypeError, ValueError, OverflowError):
+            raise errors.InvalidMoveError(
+                f"{what} must be integers (rank-level words), got {_describe(words)}") from None
+    if arr.size == 0:
+        return np.zeros(arr.shape, dtype=np.uint64)
+    if arr.dtype.kind in "iu":
+        if arr.min() < 0:
+            raise errors.InvalidMoveError(f"{what} must be integers 0..2**64-1, got {int(arr.min())}")
+        return arr.astype(np.uint64)
+    if arr.dtype == object:
+        flat = arr.ravel().tolist()
+        for w in flat:
+            if not _is_int(w) or not 0 <= w < 2**64:
+                raise errors.InvalidMoveError(f"{what} must be integers 0..2**64-1 (rank-level words), got {w!r:.60}")
+        return np.array(flat, dtype=np.uint64).reshape(arr.shape)
+    raise errors.InvalidMoveError(f"{what} must be integers (rank-level words), got {_describe(arr)}")
+
+
 def action_indices(words):
     """The action-space indices of rank-level words (``uint64`` array); raises if one is not an action."""
-    words = np.asarray(words, dtype=np.uint64)
+    words = _words_arg(words, "words")
+    if words.size == 0:
+        return np.zeros(words.shape, dtype=np.intp)
     idx = np.searchsorted(ACTION_SPACE, words)
     idx = np.minimum(idx, len(ACTION_SPACE) - 1)
     bad = ACTION_SPACE[idx] != words
     if np.any(bad):
-        raise _errors().InvalidMoveError(f"0x{int(words[np.argmax(bad)]):016x} is not in the action space")
+        raise _errors().InvalidMoveError(f"0x{int(words[bad][0]):016x} is not in the action space")
     return idx
 
 
@@ -489,16 +604,16 @@ def _check_out(out, offsets, Py_ssize_t positions, int width):
         raise errors.InvalidCardsError(f"offsets needs room for {positions + 1} entries, has {offsets.shape[0]}")
 
 
-def fill_rank_moves(hands, levels, beats, Py_ssize_t start, Py_ssize_t end, out, offsets):
+def fill_rank_moves(hands, levels, beats, start, end, out, offsets):
     """Write the rank-level moves of positions ``start``, ``start + 1``, … into ``out`` while
     there is room for any position (:data:`MAX_RANK_MOVES`), and return the position where it
     stopped. ``offsets[k]`` is where position ``start + k``'s moves begin (``offsets[0] = 0``).
     """
     _check_batch(hands, levels, beats)
-    cdef Py_ssize_t n = hands.shape[0], i = start
-    if not 0 <= start <= end <= n:
-        raise ValueError(f"bad range {start}..{end} of {n} positions")
-    _check_out(out, offsets, end - start, 1)
+    cdef Py_ssize_t n = hands.shape[0], first, last, i
+    first, last = _range(n, start, end)
+    i = first
+    _check_out(out, offsets, last - first, 1)
     if out.shape[0] < GD_MAX_RANK_MOVES:
         raise _errors().InvalidCardsError(f"out must hold at least {GD_MAX_RANK_MOVES} moves, holds {out.shape[0]}")
     cdef uint64_t[::1] o = out
@@ -511,28 +626,28 @@ def fill_rank_moves(hands, levels, beats, Py_ssize_t start, Py_ssize_t end, out,
     cdef int what = GD_POSITION_OK, detail = 0
     off[0] = 0
     with nogil:
-        while i < end and cap - used >= GD_MAX_RANK_MOVES:
+        while i < last and cap - used >= GD_MAX_RANK_MOVES:
             what = gd_prepare(&h[i, 0], lv[i], b[i], &view, &detail)
             if what != GD_POSITION_OK:
                 break
             used += gd_rank_moves(&view, b[i], &o[used])
-            off[i - start + 1] = used
+            off[i - first + 1] = used
             i += 1
     if what != GD_POSITION_OK:
         _raise_position(what, i, detail, h, lv, b)
     return i
 
 
-def fill_card_moves(hands, levels, beats, Py_ssize_t start, Py_ssize_t end, out, offsets):
+def fill_card_moves(hands, levels, beats, start, end, out, offsets):
     """Write the card-level moves of positions ``start``, ``start + 1``, … into ``out``
     (``uint64 (M, 2)``) while they fit, and return the position where it stopped; raise if
     the first one alone does not fit. ``offsets`` as for :func:`fill_rank_moves`.
     """
     _check_batch(hands, levels, beats)
-    cdef Py_ssize_t n = hands.shape[0], i = start
-    if not 0 <= start <= end <= n:
-        raise ValueError(f"bad range {start}..{end} of {n} positions")
-    _check_out(out, offsets, end - start, 2)
+    cdef Py_ssize_t n = hands.shape[0], first, last, i
+    first, last = _range(n, start, end)
+    i = first
+    _check_out(out, offsets, last - first, 2)
     cdef uint64_t[:, ::1] o = out
     cdef int64_t[::1] off = offsets
     cdef const uint8_t[:, ::1] h = hands
@@ -543,7 +658,7 @@ def fill_card_moves(hands, levels, beats, Py_ssize_t start, Py_ssize_t end, out,
     cdef int what = GD_POSITION_OK, detail = 0
     off[0] = 0
     with nogil:
-        while i < end:
+        while i < last:
             what = gd_prepare(&h[i, 0], lv[i], b[i], &view, &detail)
             if what != GD_POSITION_OK:
                 break
@@ -551,12 +666,12 @@ def fill_card_moves(hands, levels, beats, Py_ssize_t start, Py_ssize_t end, out,
             if k > cap - used:
                 break
             used += k
-            off[i - start + 1] = used
+            off[i - first + 1] = used
             i += 1
     if what != GD_POSITION_OK:
         _raise_position(what, i, detail, h, lv, b)
-    if i == start and start < end:
-        raise _errors().InvalidCardsError(f"out holds {cap} moves; position {start} alone has {k}")
+    if i == first and first < last:
+        raise _errors().InvalidCardsError(f"out holds {cap} moves; position {first} alone has {k}")
     return i
 
 
@@ -590,6 +705,8 @@ cdef extern from "gd_play.h" nogil:
 
 
 _MASK64 = (1 << 64) - 1
+#: The most rows (playouts) one call returns: keeps the output's size in range.
+_MAX_ROWS = 2**40
 POLICIES = {"random": GD_POLICY_RANDOM, "greedy": GD_POLICY_GREEDY}
 
 
@@ -614,8 +731,9 @@ cdef int _deal_from(state, gd_deal *d) except -1:
             if bad >= 0:
                 raise errors.InvalidCardsError(f"seat {s}: too many copies of {_FACE_NAMES[bad]}")
     else:
-        if len(hands) != 4:
-            raise errors.InvalidCardsError(f"a deal has four hands, got {len(hands)}")
+        if not isinstance(hands, (tuple, list)) or len(hands) != 4:
+            raise errors.InvalidCardsError(
+                f"a deal's hands are four packed ints or a uint8 (4, 54) array, got {_describe(hands)}")
         for s in range(4):
             h = hands[s]
             if isinstance(h, bool) or not isinstance(h, int) or not 0 <= h < 1 << 108:
@@ -624,12 +742,15 @@ cdef int _deal_from(state, gd_deal *d) except -1:
             d.hands[s].w[1] = h >> 64
     d.level = _level_index(level)
     for name, value, lo, hi in (("turn", turn, 0, 3), ("last", last, -1, 3), ("passes", passes, 0, 3)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not lo <= value <= hi:
+        if not _is_int(value) or not lo <= value <= hi:
             raise errors.InvalidMoveError(f"{name} must be an int {lo}..{hi}, got {value!r}")
     d.turn, d.last, d.passes = turn, last, passes
     d.beat = _checked_move(beat)
+    if not isinstance(finished, (tuple, list)):
+        raise errors.InvalidMoveError(
+            f"finished must be a tuple of at most three seats 0..3, got {_describe(finished)}")
     finished = tuple(finished)
-    if len(finished) > 3 or not all(isinstance(x, (int, np.integer)) and 0 <= x <= 3 for x in finished):
+    if len(finished) > 3 or not all(_is_int(x) and 0 <= x <= 3 for x in finished):
         raise errors.InvalidMoveError(f"finished must list at most three seats 0..3, got {finished!r}")
     d.n_finished = len(finished)
     for s in range(len(finished)):
@@ -647,12 +768,15 @@ cdef object _state_of(const gd_deal *d):
     return hands, d.level + 2, d.turn, d.last, d.beat, d.passes, finished
 
 
-def deal_step(state, uint64_t lo, uint64_t hi):
+def deal_step(state, lo, hi):
     """Play a card-level move (two words) for the seat to act: ``(state, over)`` after it.
 
     The move must be legal (it is checked against the seat's card-level moves)."""
     cdef gd_deal d
     _deal_from(state, &d)
+    errors = _errors()
+    lo = _u64(lo, "lo", errors.InvalidMoveError)
+    hi = _u64(hi, "hi", errors.InvalidMoveError)
     legal = card_moves(_counts_of(&d.hands[d.turn]), d.level + 2, d.beat)
     if not np.any((legal[:, 0] == lo) & (legal[:, 1] == hi)):
         raise _errors().IllegalMoveError(f"0x{hi:016x}{lo:016x} is not a legal move of seat {d.turn}")
@@ -669,7 +793,7 @@ cdef bytes _counts_of(const gd_cards *c):
     return PyBytes_FromStringAndSize(<char *>counts, GD_FACES)
 
 
-def playouts(state, Py_ssize_t n, policy="random", uint64_t seed=0):
+def playouts(state, n, policy="random", seed=0):
     """Play ``n`` deals to the end from one state with a built-in policy (``random``:
     uniform over rank-level moves; ``greedy``), in the native core without the GIL.
 
@@ -680,19 +804,16 @@ def playouts(state, Py_ssize_t n, policy="random", uint64_t seed=0):
     """
     cdef gd_deal start, d
     _deal_from(state, &start)
-    if policy not in POLICIES:
-        raise ValueError(f"policy must be one of {sorted(POLICIES)}, got {policy!r}")
-    if n < 0:
-        raise ValueError(f"n must be >= 0, got {n}")
-    cdef int pol = POLICIES[policy]
-    out = np.full((n, 4), -1, dtype=np.int8)
-    cdef int8_t[:, ::1] o = out
+    cdef int pol = POLICIES[_policy_name(policy)]
+    cdef Py_ssize_t count = _size(n, "n", 0, _MAX_ROWS)
     cdef gd_rng rng
-    rng.state = seed
+    rng.state = _seed(seed)
+    out = np.full((count, 4), -1, dtype=np.int8)
+    cdef int8_t[:, ::1] o = out
     cdef Py_ssize_t i
-    cdef int k, s, seat, placed
+    cdef int k, seat, placed
     with nogil:
-        for i in range(n):
+        for i in range(count):
             d = start
             gd_playout(&d, pol, &rng)
             for k in range(d.n_finished):
@@ -707,35 +828,33 @@ def playouts(state, Py_ssize_t n, policy="random", uint64_t seed=0):
     return out
 
 
-def choose(state, policy="greedy", uint64_t seed=0):
+def choose(state, policy="greedy", seed=0):
     """The rank-level word a built-in policy plays in a state, and the packed cards it spends."""
     cdef gd_deal d
     _deal_from(state, &d)
-    if policy not in POLICIES:
-        raise ValueError(f"policy must be one of {sorted(POLICIES)}, got {policy!r}")
+    cdef int pol = POLICIES[_policy_name(policy)]
     cdef gd_rng rng
-    rng.state = seed
-    cdef gd_move m = gd_choose(&d, POLICIES[policy], &rng)
+    rng.state = _seed(seed)
+    cdef gd_move m = gd_choose(&d, pol, &rng)
     cdef gd_cards spent
     gd_spend(&d.hands[d.turn], d.level, m, &spent)
     return m, int(spent.w[0]) | int(spent.w[1]) << 64
 
 
-def perft(state, int depth):
+def perft(state, depth):
     """The number of card-level action sequences of exactly ``depth`` plies from a state."""
     cdef gd_deal d
     _deal_from(state, &d)
-    if depth < 0:
-        raise ValueError(f"depth must be >= 0, got {depth}")
+    cdef int plies = <int>_size(depth, "depth", 0, 2**31 - 1)
     cdef int64_t total
     with nogil:
-        total = gd_perft(&d, depth)
+        total = gd_perft(&d, plies)
     if total < 0:
         raise MemoryError()
     return total
 
 
-def evaluate(states, firsts, Py_ssize_t n=1, policy="greedy", uint64_t seed=0):
+def evaluate(states, firsts, n=1, policy="greedy", seed=0):
     """Play out each candidate first move in each state: ``int8 (S, F, n, 4)`` finish orders.
 
     ``states`` are deal states (as for :func:`playouts`) with the same seat to act — the
@@ -743,15 +862,19 @@ def evaluate(states, firsts, Py_ssize_t n=1, policy="greedy", uint64_t seed=0):
     every state; each is played (its cards spent canonically) and the deal played out
     ``n`` times with the policy, all in the native core. One SplitMix64 stream from ``seed``.
     """
-    if policy not in POLICIES:
-        raise ValueError(f"policy must be one of {sorted(POLICIES)}, got {policy!r}")
-    if n < 1:
-        raise ValueError(f"n must be >= 1, got {n}")
+    errors = _errors()
+    cdef int pol = POLICIES[_policy_name(policy)]
+    cdef Py_ssize_t count = _size(n, "n", 1, _MAX_ROWS)
+    cdef uint64_t seed_state = _seed(seed)
+    if not isinstance(states, (list, tuple)):
+        raise errors.InvalidMoveError(f"states must be a list of deal states, got {_describe(states)}")
     states = list(states)
-    words = np.asarray(firsts, dtype=np.uint64)
+    words = _words_arg(firsts, "firsts")
     if words.ndim != 1:
-        raise ValueError("firsts must be a 1-D sequence of rank-level words")
-    cdef Py_ssize_t S = len(states), F = len(words), si, fi, k, c, j
+        raise errors.InvalidMoveError(f"firsts must be a 1-D sequence of rank-level words, got shape {words.shape}")
+    cdef Py_ssize_t S = len(states), F = len(words), si, fi, j
+    if S * F and count > _MAX_ROWS // (S * F):
+        raise errors.GuandanError(f"{S} states x {F} moves x {count} playouts is too many")
     cdef gd_deal *deals = <gd_deal *>malloc(max(S, 1) * sizeof(gd_deal))
     if deals == NULL:
         raise MemoryError()
@@ -771,8 +894,8 @@ def evaluate(states, firsts, Py_ssize_t n=1, policy="greedy", uint64_t seed=0):
                 else:
                     raise _errors().IllegalMoveError(
                         f"firsts[{fi}] = 0x{fw[fi]:016x} is not a legal move of seat {deals[si].turn} in states[{si}]")
-        out = np.full((S, F, n, 4), -1, dtype=np.int8)
-        _evaluate(deals, S, fw, n, POLICIES[policy], seed, out)
+        out = np.full((S, F, count, 4), -1, dtype=np.int8)
+        _evaluate(deals, S, fw, count, pol, seed_state, out)
         return out
     finally:
         free(deals)
@@ -805,33 +928,37 @@ cdef void _evaluate(gd_deal *deals, Py_ssize_t S, const uint64_t[::1] fw, Py_ssi
                             o[si, fi, k, 3] = seat
 
 
-def spend_cards(const uint8_t[::1] counts not None, level, uint64_t word):
+def spend_cards(counts, level, word):
     """The physical cards (a packed int, 2 bits a face) a rank-level move spends from a hand,
     chosen canonically (the suits holding the most copies first; see ``gd_spend``)."""
     cdef gd_view view
     cdef int lvl = _level_index(level)
-    _view_of(counts, lvl, &view)
-    if word == GD_PASS_MOVE:
+    _view_of(_counts_arg(counts), lvl, &view)
+    cdef gd_move m = _checked_move(word, "the move")
+    if m == GD_PASS_MOVE:
         return 0
-    _checked_move(word, "the move")
     cdef gd_move legal[GD_MAX_RANK_MOVES]
     cdef size_t n = gd_rank_moves(&view, GD_PASS_MOVE, legal), i
     for i in range(n):
-        if legal[i] == word:
+        if legal[i] == m:
             break
     else:
-        raise _errors().IllegalMoveError(f"0x{word:016x} cannot be played from this hand")
+        raise _errors().IllegalMoveError(f"0x{m:016x} cannot be played from this hand")
     cdef gd_cards spent
-    gd_spend(&view.cards, lvl, word, &spent)
+    gd_spend(&view.cards, lvl, m, &spent)
     return int(spent.w[0]) | int(spent.w[1]) << 64
 
 
-def rng_draws(uint64_t seed, bounds):
+def rng_draws(seed, bounds):
     """Draws of the native SplitMix64 seeded ``seed``: ``below(b)`` for each bound (0: a raw
     64-bit output) — the same numbers as :class:`guandan.rng.SplitMix64` (a check)."""
     cdef gd_rng rng
-    rng.state = seed
+    rng.state = _seed(seed)
+    if not isinstance(bounds, (list, tuple)):
+        raise _errors().GuandanError(f"bounds must be a list of ints 0..2**64-1, got {_describe(bounds)}")
+    cdef uint64_t b
     out = []
-    for b in bounds:
+    for bound in bounds:
+        b = _u64(bound, "a bound", _errors().GuandanError)
         out.append(gd_rng_next(&rng) if b == 0 else gd_rng_below(&rng, b))
     return out

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from games import pass_, play
 
 from guandan import Deal, Match, card_name, parse_card
 from guandan.agents import AGENTS, Agent, GreedyAgent, RandomAgent, make_agent, make_agents, play_out
-
-from games import pass_, play
 
 
 def choice(agent, deal, seat=None):
@@ -16,7 +15,7 @@ def choice(agent, deal, seat=None):
 
 
 def test_agents_are_looked_up_by_name():
-    assert set(AGENTS) == {"random", "greedy"}
+    assert set(AGENTS) == {"random", "greedy", "mc"}
     assert isinstance(make_agent("greedy"), GreedyAgent) and isinstance(make_agent("Random", 2), RandomAgent)
     assert all(isinstance(a, Agent) for a in make_agents("random"))
     with pytest.raises(ValueError, match="unknown agent 'smart'"):
@@ -71,7 +70,9 @@ def test_greedy_keeps_its_bomb_unless_an_opponent_is_close_to_going_out():
     deal = Deal(["SK S3 S4 S5 S6 S7 S8", "S9 C9 D9 H9 S2", "D5", "DT D8 D7 D6 DJ DQ"], level=3, leader=0)
     play(deal, "SK")
     assert str(choice(GreedyAgent(), deal)) == "bomb 9: S9 H9 C9 D9", "seat 2 holds one card"
-    deal = Deal(["SK S3 S4 S5 S6 S7 S8 SQ SJ", "S9 C9 D9 H9 S2", "D5 D3 D4 C6 C7 C8", "DT D8 D7 D6 DJ DQ"], level=3, leader=0)
+    deal = Deal(
+        ["SK S3 S4 S5 S6 S7 S8 SQ SJ", "S9 C9 D9 H9 S2", "D5 D3 D4 C6 C7 C8", "DT D8 D7 D6 DJ DQ"], level=3, leader=0
+    )
     play(deal, "SK")
     assert choice(GreedyAgent(), deal).is_pass, "no opponent is close: the bomb is kept"
     assert str(choice(GreedyAgent(bomb_threshold=8), deal)) == "bomb 9: S9 H9 C9 D9"

@@ -26,7 +26,24 @@ MODULES = [
     "guandan.records",
     "guandan.table",
     "guandan.terminal",
+    "guandan.batch",
+    "guandan.playout",
+    "guandan.perft",
+    "guandan.determinize",
+    "guandan.search",
+    "guandan.simulate",
 ]
+
+
+def test_every_module_of_the_package_is_listed():
+    import pathlib
+
+    import guandan
+
+    package = pathlib.Path(guandan.__file__).parent
+    names = {"guandan" if p.stem == "__init__" else f"guandan.{p.stem}" for p in package.glob("*.py")}
+    names |= {f"guandan.{p.name.split('.')[0]}" for p in package.glob("_core*.so")}
+    assert names - {"guandan.__main__"} <= set(MODULES), sorted(names - set(MODULES))
 
 
 @pytest.mark.parametrize("name", MODULES)

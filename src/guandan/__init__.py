@@ -16,6 +16,7 @@ A deal and a match, played by agents, recorded and replayed:
 (<Phase.PLAY: 2>, (<Rank.TWO: 2>, <Rank.TWO: 2>))
 """
 
+from .agents import Agent, GreedyAgent, RandomAgent, make_agent, play_out
 from .cards import (
     BIG_JOKER,
     NATURAL_RANKS,
@@ -47,6 +48,7 @@ from .combos import (
     window_keys,
     window_ranks,
 )
+from .deal import Deal, DealResult, Play, Return, Tribute
 from .errors import (
     AmbiguousMoveError,
     GuandanError,
@@ -55,13 +57,70 @@ from .errors import (
     InvalidMoveError,
     RecordError,
 )
-
+from .match import DealSummary, Match
 from .movegen import MoveList, count_moves, legal_moves
 from .observation import Observation, Phase
-from .rules import COMPETITIVE_2022, HUAIAN, NANJING, RULESETS, Ruleset
-from .deal import Deal, DealResult, Play, Return, Tribute
-from .match import DealSummary, Match
-from .agents import Agent, GreedyAgent, RandomAgent, make_agent, play_out
 from .records import replay
+from .rules import COMPETITIVE_2022, HUAIAN, NANJING, RULESETS, Ruleset
 
 __version__ = "0.1.0"
+
+__all__ = [
+    "BIG_JOKER",
+    "NATURAL_RANKS",
+    "NUM_FACES",
+    "RANKS",
+    "SMALL_JOKER",
+    "SUITS",
+    "Cards",
+    "Rank",
+    "Suit",
+    "card",
+    "card_name",
+    "card_rank",
+    "card_suit",
+    "parse_card",
+    "parse_level",
+    "parse_rank",
+    "wild_card",
+    "BOMB_TYPES",
+    "SEQUENCE_TYPES",
+    "Move",
+    "MoveType",
+    "RankMove",
+    "beats",
+    "classify",
+    "elevated_order",
+    "window_keys",
+    "window_ranks",
+    "AmbiguousMoveError",
+    "GuandanError",
+    "IllegalMoveError",
+    "InvalidCardsError",
+    "InvalidMoveError",
+    "RecordError",
+    "MoveList",
+    "count_moves",
+    "legal_moves",
+    "Observation",
+    "Phase",
+    "COMPETITIVE_2022",
+    "HUAIAN",
+    "NANJING",
+    "RULESETS",
+    "Ruleset",
+    "Deal",
+    "DealResult",
+    "Play",
+    "Return",
+    "Tribute",
+    "DealSummary",
+    "Match",
+    "Agent",
+    "GreedyAgent",
+    "RandomAgent",
+    "make_agent",
+    "play_out",
+    "replay",
+    "__version__",
+]

@@ -42,6 +42,7 @@ import numpy as np
 
 from .cards import card_rank
 from .combos import Move, MoveType, elevated_order
+from .errors import GuandanError, IllegalMoveError
 from .observation import Observation, Phase
 from .rng import SplitMix64, derive_seed
 
@@ -80,8 +81,9 @@ class RandomAgent:
     def act(self, observation: Observation) -> Move | int:
         actions = observation.legal_actions
         if not len(actions):
-            raise ValueError(f"seat {observation.seat} has no legal action: it is not its turn")
-        return actions[self.rng.below(len(actions))]
+            raise IllegalMoveError(f"seat {observation.seat} has no legal action: it is not its turn")
+        action: Move | int = actions[self.rng.below(len(actions))]
+        return action
 
     def __repr__(self) -> str:
         return "RandomAgent()"
@@ -138,12 +140,13 @@ def _tables(level: int) -> tuple[np.ndarray, np.ndarray]:
 def _sizes(array: np.ndarray) -> np.ndarray:
     lo = array[:, 0]
     hi = array[:, 1] & _M52
-    return (
+    sizes: np.ndarray = (
         np.bitwise_count(lo).astype(np.int64)
         + np.bitwise_count(lo & _ODD64)
         + np.bitwise_count(hi)
         + np.bitwise_count(hi & _ODD64)
     )
+    return sizes
 
 
 _C33 = int("0011" * 28, 2)
@@ -193,13 +196,16 @@ class GreedyAgent:
         phase = observation.phase
         actions = observation.legal_actions
         if not len(actions):
-            raise ValueError(f"seat {observation.seat} has no legal action: it is not its turn")
+            raise IllegalMoveError(f"seat {observation.seat} has no legal action: it is not its turn")
+        action: Move | int
         if phase == Phase.TRIBUTE:
-            return actions[0]
-        if phase == Phase.RETURN:
+            action = actions[0]
+        elif phase == Phase.RETURN:
             level = observation.level
-            return min(actions, key=lambda c: (elevated_order(card_rank(c), level), c))
-        return actions[self.choose(observation)]
+            action = min(actions, key=lambda c: (elevated_order(card_rank(c), level), c))
+        else:
+            action = actions[self.choose(observation)]
+        return action
 
     def choose(self, observation: Observation) -> int:
         """The index of the chosen move in ``observation.legal_actions`` (play phase)."""
@@ -297,7 +303,7 @@ def make_agent(name: str, seed: int = 0) -> Agent:
     """
     factory = AGENTS.get(name.strip().lower()) if isinstance(name, str) else None
     if factory is None:
-        raise ValueError(f"unknown agent {name!r} (one of {', '.join(AGENTS)})")
+        raise GuandanError(f"unknown agent {name!r} (one of {', '.join(AGENTS)})")
     return factory(seed)
 
 
@@ -310,7 +316,7 @@ def make_agents(names: str | Sequence[str], seed: int = 0) -> list[Agent]:
     """
     names = [names] * 4 if isinstance(names, str) else list(names)
     if len(names) != 4:
-        raise ValueError(f"four agents, one per seat, got {len(names)}")
+        raise GuandanError(f"four agents, one per seat, got {len(names)}")
     return [make_agent(name, derive_seed(seed, i)) for i, name in enumerate(names)]
 
 
@@ -324,6 +330,10 @@ def play_out(state: Any, agents: Sequence[Agent], max_actions: int | None = None
     >>> len(m.history), m.is_over
     (10, False)
     """
+    if isinstance(agents, str) or not isinstance(agents, Sequence) or len(agents) != 4:
+        raise GuandanError(f"four agents, one per seat, got {agents!r:.80}")
+    if not all(callable(getattr(a, "act", None)) for a in agents):
+        raise GuandanError(f"an agent has a method act(observation), got {agents!r:.80}")
     taken = 0
     while not state.is_over and (max_actions is None or taken < max_actions):
         seat = state.turn

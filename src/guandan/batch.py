@@ -28,14 +28,14 @@ Arrays, never converted silently (a wrong dtype, shape or layout raises
 from __future__ import annotations
 
 import os
-from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Literal
 
 import numpy as np
 
 from . import _core
-from .errors import InvalidCardsError
+from .errors import GuandanError, InvalidCardsError
 
 __all__ = [
     "ACTION_SPACE",
@@ -57,6 +57,8 @@ Granularity = Literal["card", "rank"]
 
 def lead_beats(n: int) -> np.ndarray:
     """A ``beats`` array meaning "every position leads"."""
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
+        raise GuandanError(f"n must be an int >= 0, got {n!r}")
     return np.full(n, _core.PASS_MOVE, dtype=np.uint64)
 
 
@@ -69,8 +71,8 @@ def _beats(hands: np.ndarray, beats: np.ndarray | None) -> np.ndarray:
 
 
 def _chunks(n: int, threads: int) -> list[tuple[int, int]]:
-    if threads < 1:
-        raise ValueError(f"threads must be at least 1, got {threads}")
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+        raise GuandanError(f"threads must be an int >= 1 or None, got {threads!r}")
     threads = min(threads, max(n, 1))
     bounds = [n * t // threads for t in range(threads + 1)]
     return list(zip(bounds[:-1], bounds[1:]))
@@ -117,7 +119,7 @@ def legal_moves(
     elif granularity == "card":
         fn = _core.batch_card_moves
     else:
-        raise ValueError(f"granularity must be 'card' or 'rank', got {granularity!r}")
+        raise GuandanError(f"granularity must be 'card' or 'rank', got {granularity!r}")
     chunks = _chunks(len(hands) if isinstance(hands, np.ndarray) else 0, _threads(threads))
     if len(chunks) == 1:
         return fn(hands, levels, beats)
@@ -154,17 +156,27 @@ def iter_legal_moves(
     >>> levels = np.full(3, 2, dtype=np.uint8)
     >>> [(a, b, len(m)) for a, b, m, _ in iter_legal_moves(hands, levels, buffer_moves=4096)]
     [(0, 1, 5), (1, 2, 5), (2, 3, 5)]
+
+    The arguments are checked when it is called, not when the first chunk is asked for.
     """
     beats = _beats(hands, beats)
-    n = len(hands)
+    _core._check_batch(hands, levels, beats)
+    if isinstance(buffer_moves, bool) or not isinstance(buffer_moves, int) or buffer_moves < 1:
+        raise GuandanError(f"buffer_moves must be an int >= 1, got {buffer_moves!r}")
     if granularity == "rank":
         out = np.empty(max(buffer_moves, _core.MAX_RANK_MOVES), dtype=np.uint64)
-        fill = _core.fill_rank_moves
     elif granularity == "card":
-        out = np.empty((max(buffer_moves, 1), 2), dtype=np.uint64)
-        fill = _core.fill_card_moves
+        out = np.empty((buffer_moves, 2), dtype=np.uint64)
     else:
-        raise ValueError(f"granularity must be 'card' or 'rank', got {granularity!r}")
+        raise GuandanError(f"granularity must be 'card' or 'rank', got {granularity!r}")
+    return _stream(hands, levels, beats, granularity, out)
+
+
+def _stream(
+    hands: np.ndarray, levels: np.ndarray, beats: np.ndarray, granularity: Granularity, out: np.ndarray
+) -> Iterator[tuple[int, int, np.ndarray, np.ndarray]]:
+    n = len(hands)
+    fill = _core.fill_rank_moves if granularity == "rank" else _core.fill_card_moves
     offsets = np.zeros(n + 1, dtype=np.int64)
     start = 0
     while start < n:

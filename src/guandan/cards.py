@@ -25,9 +25,13 @@ import enum
 import operator
 import re
 from collections.abc import Iterable, Iterator
-from typing import Literal, Union
+from typing import TYPE_CHECKING, Literal
 
-from .errors import InvalidCardsError
+from .errors import GuandanError, InvalidCardsError
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = [
     "Rank",
@@ -46,6 +50,7 @@ __all__ = [
     "parse_rank",
     "parse_level",
     "wild_card",
+    "card_index",
     "Cards",
     "CardStyle",
 ]
@@ -76,7 +81,8 @@ class Rank(enum.IntEnum):
 
     @property
     def letter(self) -> str:
-        """The one-letter name of the AI-competition protocol: ``2``-``9``, ``T``, ``J``, ``Q``, ``K``, ``A``, ``B``, ``R``."""
+        """The one-letter name of the AI-competition protocol: ``2``-``9``, ``T``, ``J``, ``Q``, ``K``, ``A``,
+        ``B``, ``R``."""
         return _RANK_LETTERS[self - 2]
 
     @property
@@ -149,13 +155,30 @@ def card(rank: int, suit: int | None = None) -> int:
     return 4 * (rank - 2) + suit
 
 
+def card_index(c: object) -> int:
+    """A card index checked: an ``int`` (or numpy integer) 0..53, else :class:`InvalidCardsError`.
+
+    >>> card_index(53)
+    53
+    """
+    if type(c) is int and 0 <= c < NUM_FACES:
+        return c
+    try:
+        index = -1 if isinstance(c, bool) else operator.index(c)  # type: ignore[arg-type]
+    except TypeError:
+        index = -1
+    if not 0 <= index < NUM_FACES:  # checked: a negative index would wrap around a table
+        raise InvalidCardsError(f"card index must be an int 0..53, got {c!r}")
+    return index
+
+
 def card_rank(c: int) -> Rank:
     """The rank of a card.
 
     >>> card_rank(parse_card("HT")), card_rank(SMALL_JOKER)
     (<Rank.TEN: 10>, <Rank.SMALL_JOKER: 15>)
     """
-    return _CARD_RANK[c]
+    return _CARD_RANK[card_index(c)]
 
 
 def card_suit(c: int) -> Suit | None:
@@ -164,7 +187,7 @@ def card_suit(c: int) -> Suit | None:
     >>> card_suit(parse_card("DA")), card_suit(BIG_JOKER)
     (<Suit.DIAMONDS: 3>, None)
     """
-    return _CARD_SUIT[c]
+    return _CARD_SUIT[card_index(c)]
 
 
 def wild_card(level: int) -> int:
@@ -183,16 +206,14 @@ def card_name(c: int, style: CardStyle = "text") -> str:
     >>> [card_name(parse_card("HT"), s) for s in ("text", "unicode", "code")]
     ['H10', '♥10', 'HT']
     """
-    names = _CARD_NAMES.get(style)
+    return _style_names(style)[card_index(c)]
+
+
+def _style_names(style: object) -> tuple[str, ...]:
+    names = _CARD_NAMES.get(style) if isinstance(style, str) else None
     if names is None:
-        raise ValueError(f"card style must be 'text', 'unicode' or 'code', got {style!r}")
-    try:
-        index = operator.index(c)  # ints, numpy integers
-    except TypeError:
-        index = -1
-    if not 0 <= index < NUM_FACES:  # checked: a negative index would wrap around the tuple
-        raise InvalidCardsError(f"card index must be an int 0..53, got {c!r}")
-    return names[index]
+        raise GuandanError(f"card style must be 'text', 'unicode' or 'code', got {style!r}")
+    return names
 
 
 _CARD_RANK: tuple[Rank, ...] = tuple(Rank(2 + i // 4) for i in range(52)) + (Rank.SMALL_JOKER, Rank.BIG_JOKER)
@@ -214,9 +235,7 @@ _CARD_NAMES = {style: _names(style) for style in ("text", "unicode", "code")}
 _SUIT_OF = {"S": 0, "H": 1, "C": 2, "D": 3, "♠": 0, "♥": 1, "♣": 2, "♦": 3, "♤": 0, "♡": 1, "♧": 2, "♢": 3}
 _RANK_OF = {label: Rank(r) for r, label in zip(range(2, 15), _RANK_LABELS)} | {"T": Rank.TEN}
 _JOKERS = {"SB": SMALL_JOKER, "BJ": SMALL_JOKER, "HR": BIG_JOKER, "RJ": BIG_JOKER}
-_TOKEN_HELP = (
-    "expected a suit letter S/H/C/D or ♠♥♣♦ then a rank 2-10/T/J/Q/K/A, or SB/HR/BJ/RJ for a joker"
-)
+_TOKEN_HELP = "expected a suit letter S/H/C/D or ♠♥♣♦ then a rank 2-10/T/J/Q/K/A, or SB/HR/BJ/RJ for a joker"
 
 
 def parse_card(token: str) -> int:
@@ -301,14 +320,17 @@ class Cards:
     __slots__ = ("_counts", "_hash")
 
     def __init__(self, counts: Iterable[int] = ()) -> None:
-        data = bytes(counts) if counts != () else bytes(NUM_FACES)
+        if isinstance(counts, str):
+            raise InvalidCardsError("a count vector is 54 small ints, not a string (use Cards.parse for card text)")
+        try:
+            data = bytes(NUM_FACES) if isinstance(counts, tuple) and not counts else bytes(counts)
+        except (TypeError, ValueError):
+            raise InvalidCardsError(f"a count vector is 54 ints 0..2, got {counts!r:.80}") from None
         if len(data) != NUM_FACES:
             raise InvalidCardsError(f"a count vector has {NUM_FACES} entries, got {len(data)}")
         for i, n in enumerate(data):
             if n > 2:
-                raise InvalidCardsError(
-                    f"too many copies of {_CARD_NAMES['text'][i]}: {n} (the double deck has 2)"
-                )
+                raise InvalidCardsError(f"too many copies of {_CARD_NAMES['text'][i]}: {n} (the double deck has 2)")
         self._counts = data
         self._hash: int | None = None
 
@@ -334,8 +356,10 @@ class Cards:
         ['SB', 'SB']
         """
         counts = bytearray(NUM_FACES)
+        if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):
+            raise InvalidCardsError(f"cards are an iterable of card indices 0..53, got {cards!r:.80}")
         for c in cards:
-            if not (isinstance(c, int) and 0 <= c < NUM_FACES):
+            if not (isinstance(c, int) and not isinstance(c, bool) and 0 <= c < NUM_FACES):
                 raise InvalidCardsError(f"card index must be an int 0..53, got {c!r}")
             counts[c] += 1
             if counts[c] > 2:
@@ -351,14 +375,18 @@ class Cards:
         >>> len(Cards.from_counts([2] * 54))
         108
         """
+        if isinstance(counts, str) or not isinstance(counts, Iterable):
+            raise InvalidCardsError(f"a count vector is 54 ints 0..2, got {counts!r:.80}")
         values = list(counts)
         if len(values) != NUM_FACES:
             raise InvalidCardsError(f"a count vector has {NUM_FACES} entries, got {len(values)}")
         for i, n in enumerate(values):
-            if not (0 <= int(n) <= 2) or int(n) != n:
-                raise InvalidCardsError(
-                    f"count of {_CARD_NAMES['text'][i]} must be 0, 1 or 2, got {n!r}"
-                )
+            try:
+                ok = n in (0, 1, 2) and not isinstance(n, (bool, str, bytes))
+            except (TypeError, ValueError):  # e.g. an array where a number should be
+                ok = False
+            if not ok:
+                raise InvalidCardsError(f"count of {_CARD_NAMES['text'][i]} must be 0, 1 or 2, got {n!r}")
         return cls(int(n) for n in values)
 
     @classmethod
@@ -379,7 +407,7 @@ class Cards:
 
     def count(self, c: int) -> int:
         """How many copies of card ``c``."""
-        return self._counts[c]
+        return self._counts[card_index(c)]
 
     def rank_counts(self) -> dict[Rank, int]:
         """How many cards of each rank (jokers included), as a dict over all 15 ranks."""
@@ -391,13 +419,15 @@ class Cards:
 
     def suit_ranks(self, suit: int) -> tuple[Rank, ...]:
         """The natural ranks present in a suit, ascending (each once)."""
+        if isinstance(suit, bool) or suit not in (0, 1, 2, 3):
+            raise InvalidCardsError(f"a suit is 0..3, got {suit!r}")
         return tuple(Rank(r) for r in range(2, 15) if self._counts[4 * (r - 2) + suit])
 
     def wilds(self, level: int) -> int:
         """How many wild cards (hearts of the level rank) this holds: 0, 1 or 2."""
         return self._counts[wild_card(level)]
 
-    def numpy(self):  # -> numpy.ndarray, typed in the stub
+    def numpy(self) -> npt.NDArray[np.uint8]:
         """The count vector as a new ``numpy.uint8`` array of shape ``(54,)``."""
         import numpy as np
 
@@ -419,16 +449,24 @@ class Cards:
     def __bool__(self) -> bool:
         return any(self._counts)
 
-    def issubset(self, other: Cards) -> bool:
+    def issubset(self, other: CardsLike) -> bool:
         """Whether every card here is also in ``other`` (with multiplicity)."""
+        other = as_cards(other)
         return all(a <= b for a, b in zip(self._counts, other._counts))
 
-    __le__ = issubset
+    def __le__(self, other: object) -> bool:
+        if not isinstance(other, Cards):
+            return NotImplemented
+        return self.issubset(other)
 
-    def __add__(self, other: Cards) -> Cards:
+    def __add__(self, other: object) -> Cards:
+        if not isinstance(other, Cards):
+            return NotImplemented
         return Cards(a + b for a, b in zip(self._counts, other._counts))
 
-    def __sub__(self, other: Cards) -> Cards:
+    def __sub__(self, other: object) -> Cards:
+        if not isinstance(other, Cards):
+            return NotImplemented
         if not other.issubset(self):
             missing = other._missing_from(self)
             raise InvalidCardsError(f"cannot remove {missing}: not all of them are held")
@@ -454,9 +492,7 @@ class Cards:
 
     def format(self, style: CardStyle = "text") -> str:
         """The cards in a given style (see :func:`card_name`), ascending, space separated."""
-        names = _CARD_NAMES.get(style)
-        if names is None:
-            raise ValueError(f"card style must be 'text', 'unicode' or 'code', got {style!r}")
+        names = _style_names(style)
         return " ".join(names[c] for c in self)
 
     def __str__(self) -> str:
@@ -475,7 +511,7 @@ class Cards:
         return f"Cards({str(self)!r})"
 
 
-CardsLike = Union[Cards, str, Iterable[int]]
+CardsLike = Cards | str | Iterable[int]
 
 
 def as_cards(value: CardsLike) -> Cards:

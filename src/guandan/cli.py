@@ -22,10 +22,11 @@ from collections.abc import Sequence
 
 from . import __version__
 from .cards import Cards, parse_level
+from .combos import Move, RankMove
 from .errors import AmbiguousMoveError, GuandanError, InvalidCardsError
 from .jsonio import moves_to_json
-from .notation import parse_play, sort_moves
 from .movegen import legal_moves
+from .notation import parse_play, sort_moves
 
 __all__ = ["main", "build_parser"]
 
@@ -136,7 +137,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument("--seat", type=int, choices=range(4), default=0, help="your seat, 0-3 (default 0)")
     play.add_argument("--seed", type=int, default=None, help="the match seed (default: from the clock)")
-    play.add_argument("--bots", default="greedy", help="the bots: greedy, random or mc (the search bot; default greedy)")
+    play.add_argument(
+        "--bots", default="greedy", help="the bots: greedy, random or mc (the search bot; default greedy)"
+    )
     play.add_argument(
         "--ruleset",
         default="competitive_2022",
@@ -163,9 +166,13 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument("--deals", action="store_true", help="play single deals at level 2 instead of matches")
     simulate.add_argument("--seed", type=int, default=0, help="the run seed (default 0)")
     simulate.add_argument("--workers", type=int, default=None, help="processes (default: every core; 1: this process)")
-    simulate.add_argument("--ruleset", default="competitive_2022", help="competitive_2022 (default), huaian, nanjing[+capN]")
+    simulate.add_argument(
+        "--ruleset", default="competitive_2022", help="competitive_2022 (default), huaian, nanjing[+capN]"
+    )
     simulate.add_argument("--out", metavar="FILE", help="write one row per deal: FILE.jsonl or FILE.csv")
-    simulate.add_argument("--plot", metavar="FILE.png", help="draw the win-rate convergence and the results (needs matplotlib)")
+    simulate.add_argument(
+        "--plot", metavar="FILE.png", help="draw the win-rate convergence and the results (needs matplotlib)"
+    )
     simulate.add_argument("--json", action="store_true", help="print the summary as JSON")
     simulate.add_argument("--quiet", action="store_true", help="no progress bar")
     simulate.set_defaults(run=_run_simulate)
@@ -180,7 +187,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exit_:  # --help, --version, or a usage error already printed
         return exit_.code if isinstance(exit_.code, int) else 2
     try:
-        return args.run(args)
+        status: int = args.run(args)
+        return status
     except GuandanError as error:
         print(f"{PROG}: error: {error}", file=sys.stderr)
         return 2
@@ -251,7 +259,7 @@ def _run_moves(args: argparse.Namespace) -> int:
         message = f"--level: bad level {args.level!r} (expected a rank 2-10, T, J, Q, K or A)"
         raise InvalidCardsError(message) from None
     hand = Cards.parse(" ".join(args.hand))
-    beat = None
+    beat: Move | RankMove | None = None
     if args.beat is not None:
         try:
             beat = parse_play(args.beat, level, args.declared_as)
@@ -268,6 +276,6 @@ def _run_moves(args: argparse.Namespace) -> int:
         print(json.dumps(moves_to_json(moves, level, args.granularity)))
     else:
         for move in moves:
-            print(move.format("unicode") if args.granularity == "card" else str(move))
+            print(move.format("unicode") if isinstance(move, Move) else str(move))
         print(f"{len(moves)} legal move{'' if len(moves) == 1 else 's'}")
     return 0

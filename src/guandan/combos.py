@@ -24,7 +24,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Protocol, Union
+from typing import Protocol
 
 from .cards import (
     BIG_JOKER,
@@ -43,7 +43,7 @@ from .cards import (
     parse_rank,
     wild_card,
 )
-from .errors import InvalidMoveError
+from .errors import InvalidCardsError, InvalidMoveError
 
 __all__ = [
     "MoveType",
@@ -131,6 +131,8 @@ def elevated_order(rank: int, level: int) -> int:
     >>> [elevated_order(r, 7) for r in (Rank.TWO, Rank.SIX, Rank.EIGHT, Rank.ACE, Rank.SEVEN)]
     [0, 4, 5, 11, 12]
     """
+    if isinstance(rank, bool) or not isinstance(rank, int) or not 2 <= rank <= 16:
+        raise InvalidCardsError(f"a rank is 2..16 (15, 16: the jokers), got {rank!r}")
     if rank >= Rank.SMALL_JOKER:
         return rank - 2
     if rank == level:
@@ -155,7 +157,9 @@ def window_ranks(move_type: MoveType, key: int) -> tuple[Rank, ...]:
     >>> window_ranks(MoveType.PAIR_RUN, Rank.QUEEN)
     (<Rank.QUEEN: 12>, <Rank.KING: 13>, <Rank.ACE: 14>)
     """
-    length, _ = SEQUENCE_TYPES[move_type]
+    length, _ = _sequence(move_type)
+    if isinstance(key, bool) or not isinstance(key, int) or not 2 <= key <= 14:
+        raise InvalidMoveError(f"a sequence's key is a natural rank 2..14, got {key!r}")
     start = _window_start(key)
     if not 0 <= start <= 14 - length:
         raise InvalidMoveError(f"no {move_type.label} starts at {Rank(key).label}")
@@ -168,8 +172,16 @@ def window_keys(move_type: MoveType) -> tuple[Rank, ...]:
     >>> [k.letter for k in window_keys(MoveType.STRAIGHT)]
     ['A', '2', '3', '4', '5', '6', '7', '8', '9', 'T']
     """
-    length, _ = SEQUENCE_TYPES[move_type]
+    length, _ = _sequence(move_type)
     return tuple(_rank_at(p) for p in range(0, 15 - length))
+
+
+def _sequence(move_type: object) -> tuple[int, int]:
+    shape = SEQUENCE_TYPES.get(move_type) if isinstance(move_type, MoveType) else None
+    if shape is None:
+        names = ", ".join(t.label for t in SEQUENCE_TYPES)
+        raise InvalidMoveError(f"not a sequence type: {move_type!r} (one of {names})")
+    return shape
 
 
 def is_bomb(move_type: MoveType) -> bool:
@@ -218,6 +230,8 @@ def beats(move: _Declared, play: _Declared) -> bool:
     >>> beats(six_threes, flush[1]), beats(flush[1], six_threes)
     (True, False)
     """
+    if not isinstance(move, (Move, RankMove)) or not isinstance(play, (Move, RankMove)):
+        raise InvalidMoveError(f"beats compares two moves, got {move!r:.60} and {play!r:.60}")
     if move.level != play.level:
         raise InvalidMoveError(f"moves at different levels ({move.level.label} and {play.level.label})")
     if move.type == MoveType.PASS or play.type == MoveType.PASS:
@@ -407,7 +421,7 @@ class RankMove:
         return f"{head}: {' '.join(parts)}"
 
 
-AnyMove = Union[Move, RankMove]
+AnyMove = Move | RankMove
 
 
 # -- what wilds stand for ------------------------------------------------------------------------
@@ -556,7 +570,7 @@ def classify(cards: CardsLike, level: int | str) -> list[Move]:
                     suit = next(iter(p.suits)) if move_type == MoveType.STRAIGHT_FLUSH else None
                     found.append((move_type, key, suit))
 
-    found.sort(key=lambda d: (d[0], _window_start(d[1]) if d[0] in SEQUENCE_TYPES else (d[1] or 0)))
+    found.sort(key=lambda d: (d[0], _window_start(d[1] or 0) if d[0] in SEQUENCE_TYPES else (d[1] or 0)))
     return [Move(t, key, suit, cards, lvl) for t, key, suit in found]
 
 
@@ -591,6 +605,8 @@ def parse_declaration(text: str) -> tuple[MoveType, Rank | None]:
     >>> parse_declaration("full_house:5")
     (<MoveType.FULL_HOUSE: 4>, <Rank.FIVE: 5>)
     """
+    if not isinstance(text, str):
+        raise InvalidMoveError(f"a declaration is a string TYPE or TYPE:KEY, got {text!r}")
     name, _, key = text.partition(":")
     move_type = MoveType.parse(name)
     return move_type, (parse_rank(key) if key else None)

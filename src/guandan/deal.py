@@ -52,16 +52,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 
 from . import _core
 from .cards import NUM_FACES, Cards, CardsLike, Rank, Suit, as_cards, card_name, parse_level, wild_card
-from .combos import Move, MoveType, RankMove, beats, classify
-from .errors import IllegalMoveError, InvalidCardsError, InvalidMoveError
+from .combos import AnyMove, Move, MoveType, RankMove, beats, classify
+from .errors import GuandanError, IllegalMoveError, InvalidCardsError, InvalidMoveError
 from .movegen import PASS_WORD, MoveList, pack_move
-from .notation import declaration, sort_moves  # sort_moves: used by the examples
+from .notation import declaration, sort_moves  # noqa: F401  (sort_moves: used by the examples)
 from .observation import History, Observation, Phase, cards_of_bits
 from .rng import SplitMix64
 from .rules import Ruleset, get_ruleset
@@ -84,12 +84,29 @@ __all__ = [
 
 MASK64 = (1 << 64) - 1
 MASK52 = (1 << 52) - 1
+#: The most cards a seat holds: 27 dealt (a tribute card received is returned before play).
+HAND_SIZE = 27
 #: Bits of the high copy of each face in a packed hand (2 bits per face: 01 one copy, 10 two).
 _HIGH_BITS = int("10" * NUM_FACES, 2)
 _PASS_HI = PASS_WORD
 _U52 = np.uint64(MASK52)
 _TYPES = tuple(MoveType)
 _KEYS = tuple(Rank(k + 2) for k in range(15)) + (None,)
+
+
+def _is_seat(value: object) -> bool:
+    return not isinstance(value, bool) and isinstance(value, (int, np.integer)) and 0 <= int(value) <= 3
+
+
+def check_seat(value: object, what: str = "a seat") -> int:
+    """A seat number checked: an int 0..3, else :class:`~guandan.GuandanError`.
+
+    >>> check_seat(2)
+    2
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= int(value) <= 3:
+        raise GuandanError(f"{what} is a seat 0..3, got {value!r}")
+    return int(value)
 
 
 def partner(seat: int) -> int:
@@ -175,6 +192,9 @@ def jiefeng_leader(seat: int, holding: Sequence[int]) -> int:
     >>> jiefeng_leader(1, [5, 0, 4, 0])
     2
     """
+    seat = check_seat(seat)
+    if isinstance(holding, (str, bytes)) or not isinstance(holding, Sequence) or len(holding) != 4:
+        raise GuandanError(f"holding is the card count of each of the four seats, got {holding!r:.80}")
     mate = seat ^ 2
     if holding[mate]:
         return mate
@@ -182,7 +202,7 @@ def jiefeng_leader(seat: int, holding: Sequence[int]) -> int:
         s = (seat + step) & 3
         if holding[s]:
             return s
-    raise ValueError("no seat holds cards")
+    raise GuandanError("no seat holds cards")
 
 
 # -- records ---------------------------------------------------------------------------------------
@@ -329,7 +349,11 @@ class _DealMoves(MoveList):
         self._made[id(move)] = (i, move)
         return move
 
-    def __getitem__(self, i):  # type: ignore[override]
+    @overload
+    def __getitem__(self, i: int) -> AnyMove: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[AnyMove]: ...
+    def __getitem__(self, i: int | slice) -> AnyMove | list[AnyMove]:
         if type(i) is int and 0 <= i < len(self.array):
             return self._make(i)
         return super().__getitem__(i)
@@ -411,9 +435,18 @@ class Deal:
         seed: int | None = None,
         opening: tuple[int, int] | None = None,
     ) -> None:
-        if isinstance(hands, (str, Cards)) or len(hands) != 4:
-            raise InvalidCardsError("a deal has four hands, one per seat")
+        if isinstance(hands, (str, bytes, Cards)) or not isinstance(hands, Sequence) or len(hands) != 4:
+            raise InvalidCardsError(f"a deal has four hands, one per seat, got {hands!r:.80}")
         cards = [as_cards(h) for h in hands]
+        for seat, h in enumerate(cards):
+            if len(h) > HAND_SIZE:
+                raise InvalidCardsError(f"seat {seat} holds {len(h)} cards: a seat is dealt {HAND_SIZE}")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise GuandanError(f"a seed is an int or None, got {seed!r}")
+        if opening is not None and (
+            not isinstance(opening, tuple) or len(opening) != 2 or not all(isinstance(x, int) for x in opening)
+        ):
+            raise GuandanError(f"opening is (position, card) or None, got {opening!r}")
         total = bytearray(NUM_FACES)
         for h in cards:
             for face, n in enumerate(h.counts):
@@ -425,8 +458,12 @@ class Deal:
         self._ruleset = get_ruleset(ruleset)
         self._hands = [_bits_of(h) for h in cards]
         self._counts = [len(h) for h in cards]
+        if isinstance(finish_order, (str, bytes)) or not isinstance(finish_order, Sequence):
+            raise IllegalMoveError(f"finish order must be a sequence of seats 0..3, got {finish_order!r}")
+        if not all(_is_seat(s) for s in finish_order):
+            raise IllegalMoveError(f"finish order must list distinct seats 0..3, got {tuple(finish_order)!r}")
         finished = [int(s) for s in finish_order]
-        if len(set(finished)) != len(finished) or any(s not in range(4) for s in finished):
+        if len(set(finished)) != len(finished):
             raise IllegalMoveError(f"finish order must list distinct seats 0..3, got {tuple(finish_order)!r}")
         for seat in range(4):
             if (seat in finished) != (self._counts[seat] == 0):
@@ -434,8 +471,9 @@ class Deal:
                 raise IllegalMoveError(f"seat {seat} {state}")
         if len(finished) >= 3 or (len(finished) >= 2 and finished[1] == finished[0] ^ 2):
             raise IllegalMoveError(f"finish order {tuple(finished)} has already ended the deal")
-        if isinstance(leader, bool) or leader not in range(4):
+        if not _is_seat(leader):
             raise IllegalMoveError(f"the leader is a seat 0..3, got {leader!r}")
+        leader = int(leader)
         if not self._counts[leader]:
             raise IllegalMoveError(f"the leader, seat {leader}, holds no cards")
         self._turn: int | None = leader
@@ -448,7 +486,7 @@ class Deal:
         self._finished = finished
         self._over = False
         self._log: list[tuple[int, int, int]] = []
-        self._undo: list[tuple] = []
+        self._undo: list[tuple[Any, ...]] = []
         self._moves: _DealMoves | None = None
         self._initial = tuple(self._hands)
         self._initial_finished = tuple(finished)
@@ -523,7 +561,7 @@ class Deal:
 
     def hand(self, seat: int) -> Cards:
         """One seat's hand now."""
-        return cards_of_bits(self._hands[seat])
+        return cards_of_bits(self._hands[check_seat(seat)])
 
     @property
     def initial_hands(self) -> tuple[Cards, ...]:
@@ -605,7 +643,7 @@ class Deal:
             arr = _core.rank_moves(_core.unpack_cards(h & MASK64, h >> 64), self._lvl, self._beat)
             arr.flags.writeable = False
             return MoveList(arr, self._level, "rank")
-        raise ValueError(f"granularity must be 'card' or 'rank', got {granularity!r}")
+        raise GuandanError(f"granularity must be 'card' or 'rank', got {granularity!r}")
 
     def _generate(self) -> np.ndarray:
         if self._over:
@@ -689,6 +727,8 @@ class Deal:
         """
         if self._over:
             raise IllegalMoveError("the deal is over")
+        if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
+            raise IllegalMoveError(f"a move index is an int, got {index!r}")
         moves = self.legal_moves()
         n = len(moves.array)
         if not -n <= index < n:
@@ -715,7 +755,8 @@ class Deal:
             raise InvalidMoveError(f"not a move: {move!r}")
         if move.level != self._level:
             raise IllegalMoveError(
-                f"wrong level: {move.format()} is declared at level {move.level.label}, the deal is at level {self._level.label}"
+                f"wrong level: {move.format()} is declared at level {move.level.label}, "
+                f"the deal is at level {self._level.label}"
             )
         if move.type == MoveType.PASS:
             if self._last < 0:
@@ -764,7 +805,16 @@ class Deal:
         seat: int = self._turn  # type: ignore[assignment]
         counts = self._counts
         self._undo.append(
-            (seat, self._last, self._beat, self._beat_lo, self._beat_hi, self._passes, self._trick_start, len(self._finished))
+            (
+                seat,
+                self._last,
+                self._beat,
+                self._beat_lo,
+                self._beat_hi,
+                self._passes,
+                self._trick_start,
+                len(self._finished),
+            )
         )
         self._log.append((seat, lo, hi))
         self._moves = None
@@ -865,6 +915,7 @@ class Deal:
         >>> obs.hand, [str(m) for m in obs.legal_actions]
         (Cards('S3'), ['single 3: S3'])
         """
+        seat = check_seat(seat)
         turn = self._turn
         return Observation(
             seat,
@@ -893,7 +944,7 @@ class Deal:
         """The legal actions of the seat to act: :meth:`legal_moves` at card granularity."""
         return self.legal_moves()
 
-    def snapshot(self) -> tuple:
+    def snapshot(self) -> tuple[Any, ...]:
         """The full state as a tuple of plain values: two deals are equal when their snapshots are.
 
         >>> Deal.new(3).snapshot() == Deal.new(3).snapshot()

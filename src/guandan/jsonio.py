@@ -18,7 +18,8 @@ A move becomes a ``dict`` of plain values (``json.dumps`` takes it as is):
 >>> from guandan import classify
 >>> move = classify("S3 C4 D4 C5 D5 H2", 2)[0]
 >>> print(json.dumps(move_to_json(move)))
-{"type": "pair_run", "key": "3", "size": 6, "suit": null, "cards": ["H2", "S3", "C4", "D4", "C5", "D5"], "as": ["S3", "H3", "C4", "D4", "C5", "D5"]}
+{"type": "pair_run", "key": "3", "size": 6, "suit": null, "cards": ["H2", "S3", "C4", "D4", "C5", "D5"],
+ "as": ["S3", "H3", "C4", "D4", "C5", "D5"]}
 >>> print(json.dumps(move_to_json(move.to_rank())))
 {"type": "pair_run", "key": "3", "size": 6, "suit": null, "ranks": {"3": 1, "4": 2, "5": 2}, "wilds": 1}
 """
@@ -30,6 +31,7 @@ from typing import Any
 
 from .cards import card_name, parse_level
 from .combos import AnyMove, Move, MoveType, RankMove
+from .errors import GuandanError, InvalidMoveError
 
 __all__ = ["move_to_json", "moves_to_json"]
 
@@ -45,6 +47,8 @@ def move_to_json(move: AnyMove) -> dict[str, Any]:
     >>> move_to_json(classify("SB SB HR HR", 5)[0].to_rank())
     {'type': 'joker_bomb', 'key': 'JOKER', 'size': 4, 'suit': None, 'ranks': {'B': 2, 'R': 2}, 'wilds': 0}
     """
+    if not isinstance(move, Move | RankMove):
+        raise InvalidMoveError(f"not a move: {move!r:.80}")
     out: dict[str, Any] = {
         "type": move.type.label,
         "key": None if move.type == MoveType.PASS else move.key_letter,
@@ -54,11 +58,9 @@ def move_to_json(move: AnyMove) -> dict[str, Any]:
     if isinstance(move, Move):
         out["cards"] = move.cards.codes()
         out["as"] = [card_name(c, "code") for c in move.declared]
-    elif isinstance(move, RankMove):
+    else:
         out["ranks"] = {rank.letter: n for rank, n in move.rank_counts().items()}
         out["wilds"] = move.wilds
-    else:
-        raise TypeError(f"not a move: {move!r}")
     return out
 
 
@@ -68,10 +70,11 @@ def moves_to_json(moves: Iterable[AnyMove], level: int | str, granularity: str) 
 
     >>> from guandan import legal_moves
     >>> moves_to_json(legal_moves("S5", 2), 2, "card")
-    {'level': '2', 'granularity': 'card', 'moves': [{'type': 'single', 'key': '5', 'size': 1, 'suit': None, 'cards': ['S5'], 'as': ['S5']}]}
+    {'level': '2', 'granularity': 'card',
+     'moves': [{'type': 'single', 'key': '5', 'size': 1, 'suit': None, 'cards': ['S5'], 'as': ['S5']}]}
     """
     if granularity not in ("card", "rank"):
-        raise ValueError(f"granularity must be 'card' or 'rank', got {granularity!r}")
+        raise GuandanError(f"granularity must be 'card' or 'rank', got {granularity!r}")
     return {
         "level": parse_level(level).letter,
         "granularity": granularity,

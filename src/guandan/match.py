@@ -56,8 +56,8 @@ from typing import Any
 
 from .cards import BIG_JOKER, Cards, CardsLike, Rank, as_cards, card_name, card_rank, parse_card, parse_level
 from .combos import Move, RankMove, elevated_order
-from .deal import Deal, DealResult, Play, Return, Tribute, _bits_of, _shuffle, _size_of, opening_leader
-from .errors import IllegalMoveError, InvalidCardsError
+from .deal import Deal, DealResult, Play, Return, Tribute, _bits_of, _shuffle, _size_of, check_seat, opening_leader
+from .errors import GuandanError, IllegalMoveError, InvalidCardsError
 from .movegen import MoveList
 from .observation import History, Observation, Phase, cards_of_bits
 from .rng import derive_seed
@@ -111,6 +111,30 @@ def _names(cards: Sequence[int]) -> str:
     return " ".join(card_name(c) for c in cards)
 
 
+def _given_hands(hands: Sequence[Sequence[CardsLike]] | None) -> list[tuple[Cards, ...]]:
+    """The dealt hands given to a match, each deal's four checked now (at most 27 cards a seat,
+    two copies of a face in all, some cards dealt), so that no later deal fails to start."""
+    if hands is None:
+        return []
+    if isinstance(hands, (str, bytes)) or not isinstance(hands, Sequence):
+        raise InvalidCardsError(f"hands are a list of deals, each four hands, got {hands!r:.80}")
+    out = []
+    for k, four in enumerate(hands):
+        if isinstance(four, (str, bytes, Cards)) or not isinstance(four, Sequence) or len(four) != 4:
+            raise InvalidCardsError(f"hands[{k}]: four hands, one per seat, got {four!r:.80}")
+        dealt = tuple(as_cards(h) for h in four)
+        if not any(dealt):
+            raise InvalidCardsError(f"hands[{k}]: no cards dealt")
+        try:
+            Deal(dealt, 2, next(s for s in range(4) if dealt[s]))  # at most 27 a seat, two of a face
+        except IllegalMoveError as error:  # a seat with no cards
+            raise InvalidCardsError(f"hands[{k}]: {error}") from None
+        except InvalidCardsError as error:
+            raise InvalidCardsError(f"hands[{k}]: {error}") from None
+        out.append(dealt)
+    return out
+
+
 class Match:
     """A match of deals under a ruleset (see the module's description).
 
@@ -140,11 +164,25 @@ class Match:
         deal_index: int = 0,
         hands: Sequence[Sequence[CardsLike]] | None = None,
     ) -> None:
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise GuandanError(f"a seed is an int, got {seed!r}")
         self.seed = seed
         self.ruleset = get_ruleset(ruleset)
+        if isinstance(levels, (str, bytes)) or not isinstance(levels, Sequence) or len(levels) != 2:
+            raise InvalidCardsError(f"levels are both sides' levels, two ranks 2..A, got {levels!r}")
         self._levels = [parse_level(levels[0]), parse_level(levels[1])]
+        if (
+            not isinstance(failures, Sequence)
+            or len(failures) != 2
+            or not all(isinstance(f, int) and not isinstance(f, bool) and f >= 0 for f in failures)
+        ):
+            raise GuandanError(f"failures are two ints >= 0 (failed deals at own A per side), got {failures!r}")
         self._failures = [int(failures[0]), int(failures[1])]
-        self._start = {
+        if isinstance(deal_index, bool) or not isinstance(deal_index, int) or deal_index < 0:
+            raise GuandanError(f"deal_index is an int >= 0, got {deal_index!r}")
+        if level_side is not None and (isinstance(level_side, bool) or level_side not in (0, 1)):
+            raise GuandanError(f"level_side is a side 0 or 1, or None, got {level_side!r}")
+        self._start: dict[str, Any] = {
             "levels": tuple(self._levels),
             "previous": None,
             "level_side": level_side,
@@ -152,10 +190,18 @@ class Match:
             "deal_index": deal_index,
         }
         if previous is not None:
+            if not isinstance(previous, (DealResult, Sequence)) or isinstance(previous, (str, bytes)):
+                raise IllegalMoveError(
+                    f"previous is a finish order (a sequence of seats) or a DealResult, got {previous!r}"
+                )
             result = previous if isinstance(previous, DealResult) else DealResult(tuple(previous))
             order = result.finish_order
+            if not all(isinstance(s, int) and not isinstance(s, bool) for s in order):
+                raise IllegalMoveError(f"previous finish order must list seats 0..3, got {order!r}")
             if sorted(order) != sorted(set(order)) or not set(order) <= {0, 1, 2, 3} or len(order) not in (2, 4):
-                raise IllegalMoveError(f"previous finish order must be 2 (double-down) or 4 distinct seats, got {order!r}")
+                raise IllegalMoveError(
+                    f"previous finish order must be 2 (double-down) or 4 distinct seats, got {order!r}"
+                )
             if len(order) == 2 and order[1] != order[0] ^ 2:
                 raise IllegalMoveError(f"a two-seat finish order is a double-down (partners), got {order!r}")
             if len(order) == 4 and order[1] == order[0] ^ 2:
@@ -168,7 +214,7 @@ class Match:
             if level_side is None and self._levels[0] != self._levels[1]:
                 raise IllegalMoveError("the sides' levels differ: say whose level is played (level_side)")
             self._level_side = level_side
-        self._hand_source = [tuple(as_cards(h) for h in four) for four in hands] if hands is not None else []
+        self._hand_source = _given_hands(hands)
         self._start["hands_given"] = len(self._hand_source)
         self._deal_index = deal_index
         self._deals_played = 0
@@ -190,10 +236,7 @@ class Match:
         deck, position = _shuffle(seed)
         offset = k - self._start["deal_index"]
         if offset < len(self._hand_source):
-            dealt = list(self._hand_source[offset])
-            if len(dealt) != 4:
-                raise InvalidCardsError(f"deal {k}: four hands, one per seat")
-            Deal(dealt, 2, next(s for s in range(4) if len(dealt[s])))  # checks the hands (at most two of a face)
+            dealt = list(self._hand_source[offset])  # checked by _given_hands
         else:
             dealt = [Cards.from_cards(deck[27 * i : 27 * i + 27]) for i in range(4)]
         self._dealt = tuple(dealt)
@@ -253,7 +296,7 @@ class Match:
                 a, ca, b, cb = b, cb, a, ca
             self._tributes = [(a, first, ca), (b, second, cb)]
             self._lead_after = a
-        for payer, receiver, card in self._tributes:
+        for _payer, receiver, card in self._tributes:
             self._hands[receiver] += 1 << (2 * card)
         self._owed = [(receiver, payer) for payer, receiver, _ in self._tributes]
         self._phase = Phase.RETURN
@@ -484,7 +527,9 @@ class Match:
             return tribute_choices(cards_of_bits(self._hands[payer]).counts, self._level_now)
         if self._phase == Phase.RETURN:
             receiver = self._owed[0][0]
-            return return_choices(cards_of_bits(self._hands[receiver]).counts, self._level_now, self.ruleset.return_rule)
+            return return_choices(
+                cards_of_bits(self._hands[receiver]).counts, self._level_now, self.ruleset.return_rule
+            )
         if self._phase == Phase.PLAY:
             assert self.deal is not None
             return self.deal.legal_moves()
@@ -657,6 +702,7 @@ class Match:
         >>> obs.levels, obs.deal_index, obs.phase.label
         ((<Rank.TWO: 2>, <Rank.TWO: 2>), 0, 'play')
         """
+        seat = check_seat(seat)
         if self._phase == Phase.PLAY:
             return self.deal.observation(  # type: ignore[union-attr]
                 seat,
@@ -665,12 +711,25 @@ class Match:
                 level_side=self._level_side,
                 deal_index=self._deal_index,
             )
-        info = {"levels": tuple(self._levels), "level_side": self._level_side, "deal_index": self._deal_index}
+        info: dict[str, Any] = {
+            "levels": tuple(self._levels),
+            "level_side": self._level_side,
+            "deal_index": self._deal_index,
+        }
         if self._phase == Phase.OVER and self.deal is not None:  # the last deal, as it ended
             obs = self.deal.observation(seat, prefix=tuple(self._pre), **info)
             return Observation(
-                seat, Phase.OVER, obs.level, None, obs.card_counts, obs.finish_order, (), obs.packed_hand,
-                None, obs.history, **info,
+                seat,
+                Phase.OVER,
+                obs.level,
+                None,
+                obs.card_counts,
+                obs.finish_order,
+                (),
+                obs.packed_hand,
+                None,
+                obs.history,
+                **info,
             )
         turn = self.turn
         return Observation(
@@ -696,8 +755,20 @@ class Match:
         """
         other = Match.__new__(Match)
         other.__dict__.update(self.__dict__)
-        for name in ("_levels", "_failures", "_summaries", "_archive", "_hands", "_pre", "_payers", "_paid",
-                     "_tributes", "_returns", "_owed", "_hand_source"):
+        for name in (
+            "_levels",
+            "_failures",
+            "_summaries",
+            "_archive",
+            "_hands",
+            "_pre",
+            "_payers",
+            "_paid",
+            "_tributes",
+            "_returns",
+            "_owed",
+            "_hand_source",
+        ):
             setattr(other, name, list(getattr(self, name)))
         other._start = dict(self._start)
         other.deal = self.deal.copy() if self.deal is not None else None
@@ -705,7 +776,7 @@ class Match:
             other._archive[-1] = dict(self._archive[-1], deal=other.deal)
         return other
 
-    def snapshot(self) -> tuple:
+    def snapshot(self) -> tuple[Any, ...]:
         """The full state as a tuple of plain values: two matches are equal when their snapshots are."""
         deals = tuple(
             (e["index"], e["dealt"], e["level"], e["level_side"], e["pre"], e["deal"].snapshot()) for e in self._archive
@@ -750,5 +821,5 @@ class Match:
         return match_record(self)
 
     def __repr__(self) -> str:
-        lv = "/".join(l.label for l in self._levels)
+        lv = "/".join(level.label for level in self._levels)
         return f"<Match deal {self._deal_index} {self._phase.label} level {self._level_now.label} levels {lv}>"

@@ -37,7 +37,7 @@ import numpy as np
 from . import _core
 from .cards import BIG_JOKER, SMALL_JOKER, Cards, CardsLike, Rank, Suit, as_cards, parse_level
 from .combos import AnyMove, Move, MoveType, RankMove
-from .errors import InvalidMoveError
+from .errors import GuandanError, InvalidMoveError
 
 __all__ = [
     "MoveList",
@@ -77,6 +77,8 @@ def _x_of(move: AnyMove, small: int, big: int) -> int:
 
 def pack_rank_move(move: RankMove) -> int:
     """The 64-bit word of a rank-level move."""
+    if not isinstance(move, RankMove):
+        raise InvalidMoveError(f"not a rank-level move: {move!r:.80}")
     if move.type == MoveType.PASS:
         return PASS_WORD
     nibbles = 0
@@ -110,19 +112,27 @@ def unpack_rank_move(word: int, level: int | str) -> RankMove:
 
 
 def pack_move(move: Move) -> tuple[int, int]:
-    """The two 64-bit words of a card-level move: the faces spent, the declaration on top."""
+    """The two 64-bit words of a card-level move: the faces spent, the declaration on top.
+
+    The cards are checked against the declaration (:class:`~guandan.InvalidMoveError` when
+    they do not make it).
+    """
+    if not isinstance(move, Move):
+        raise InvalidMoveError(f"not a card-level move: {move!r:.80}")
     if move.type == MoveType.PASS:
         return 0, PASS_WORD
     lo, hi = _core.pack_cards(move.cards.counts)
-    decl = _decl(move.type, move.key, _x_of(move, move.cards.count(SMALL_JOKER), move.cards.count(BIG_JOKER)), move.wilds)
+    x = _x_of(move, move.cards.count(SMALL_JOKER), move.cards.count(BIG_JOKER))
+    decl = _decl(move.type, move.key, x, move.wilds)
+    _core.check_move(_core.card_to_rank(lo, hi | decl, int(move.level)))
     return lo, hi | decl
 
 
 def unpack_move(lo: int, hi: int, level: int | str) -> Move:
     """The card-level move of two 64-bit words at a level."""
     lvl = parse_level(level)
-    word = hi & ~_MASK52
-    _core.check_move(_core.card_to_rank(lo, hi, lvl))
+    _core.check_move(_core.card_to_rank(lo, hi, int(lvl)))
+    word = int(hi) & ~_MASK52
     move_type = MoveType(word >> 60)
     key_index = (word >> 56) & 15
     key = None if key_index == _KEY_NONE else Rank(key_index + 2)
@@ -163,7 +173,7 @@ class MoveList(Sequence[AnyMove]):
     def __len__(self) -> int:
         return len(self.array)
 
-    def count(self, value: object = None) -> int:  # type: ignore[override]
+    def count(self, value: object = None) -> int:
         """Without an argument, how many moves (as python-chess's ``legal_moves.count()``);
         with one, how many times it occurs (0 or 1)."""
         if value is None:
@@ -183,6 +193,9 @@ class MoveList(Sequence[AnyMove]):
     def __getitem__(self, i: int | slice) -> AnyMove | list[AnyMove]:
         if isinstance(i, slice):
             return [self._make(j) for j in range(*i.indices(len(self)))]
+        if isinstance(i, bool) or not isinstance(i, (int, np.integer)):
+            raise TypeError(f"move indices must be integers or slices, not {type(i).__name__}")
+        i = int(i)
         n = len(self)
         if not -n <= i < n:
             raise IndexError("move index out of range")
@@ -226,7 +239,7 @@ def legal_moves(
         return MoveList(_core.rank_moves(cards.counts, int(lvl), word), lvl, "rank")
     if granularity == "card":
         return MoveList(_core.card_moves(cards.counts, int(lvl), word), lvl, "card")
-    raise ValueError(f"granularity must be 'card' or 'rank', got {granularity!r}")
+    raise GuandanError(f"granularity must be 'card' or 'rank', got {granularity!r}")
 
 
 def count_moves(
@@ -247,4 +260,4 @@ def count_moves(
         return int(_core.count_rank_moves(cards.counts, int(lvl), word))
     if granularity == "card":
         return int(_core.count_card_moves(cards.counts, int(lvl), word))
-    raise ValueError(f"granularity must be 'card' or 'rank', got {granularity!r}")
+    raise GuandanError(f"granularity must be 'card' or 'rank', got {granularity!r}")

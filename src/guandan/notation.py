@@ -17,6 +17,7 @@ full_house 5: S3 C3 S5 C5 H9 (H9 as 5)
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from .cards import CardsLike, as_cards, parse_level
 from .combos import (
@@ -24,6 +25,7 @@ from .combos import (
     AnyMove,
     Move,
     MoveType,
+    RankMove,
     classify,
     elevated_order,
     parse_declaration,
@@ -44,6 +46,8 @@ def declaration(move: AnyMove) -> str:
     >>> declaration(classify("SB SB HR HR", 2)[0]), declaration(classify("ST", 2)[0])
     ('joker_bomb', 'single:10')
     """
+    if not isinstance(move, Move | RankMove):
+        raise InvalidMoveError(f"not a move: {move!r:.80}")
     if move.key is None:
         return move.type.label
     return f"{move.type.label}:{move.key.label}"
@@ -95,7 +99,7 @@ def _or_list(moves: list[Move]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
 
 
-def strength_key(move: AnyMove) -> tuple:
+def strength_key(move: AnyMove) -> tuple[Any, ...]:
     """A sort key: by type (in :class:`~guandan.MoveType` order), then by strength within
     the type as :func:`~guandan.beats` compares it (bombs by size, then rank in elevated
     order; sequences by window; the rest by rank in elevated order), then by suit, then
@@ -105,6 +109,8 @@ def strength_key(move: AnyMove) -> tuple:
     >>> [str(m) for m in sort_moves(legal_moves("S2 SA H3", 2))]
     ['single 3: H3', 'single A: SA', 'single 2: S2']
     """
+    if not isinstance(move, Move | RankMove):
+        raise InvalidMoveError(f"not a move: {move!r:.80}")
     if move.type == MoveType.PASS:
         return (1,)
     if move.type == MoveType.JOKER_BOMB or move.key is None:

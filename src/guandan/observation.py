@@ -26,10 +26,13 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, overload
 
 from . import _core
 from .cards import Cards, Rank
+
+if TYPE_CHECKING:
+    from .deal import Play
 
 __all__ = ["Phase", "Observation", "History"]
 
@@ -91,7 +94,11 @@ class History(Sequence[Any]):
     def __len__(self) -> int:
         return len(self._prefix) + len(self._raw)
 
-    def __getitem__(self, i):  # type: ignore[override]
+    @overload
+    def __getitem__(self, i: int) -> Any: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[Any]: ...
+    def __getitem__(self, i: int | slice) -> Any:
         return self._all()[i]
 
     def __iter__(self) -> Iterator[Any]:
@@ -145,6 +152,22 @@ class Observation:
         "_cache",
     )
 
+    seat: int
+    phase: Phase
+    level: Rank
+    turn: int | None
+    card_counts: tuple[int, ...]
+    finish_order: tuple[int, ...]
+    legal_actions: Any
+    levels: tuple[Rank, Rank] | None
+    level_side: int | None
+    deal_index: int
+    packed_hand: int
+    to_beat_seat: int | None
+    _beat: tuple[int, int, int] | None
+    _history: History
+    _cache: dict[str, Any]
+
     def __init__(
         self,
         seat: int,
@@ -187,7 +210,7 @@ class Observation:
     @property
     def hand(self) -> Cards:
         """The seat's own cards."""
-        cards = self._cache.get("hand")
+        cards: Cards | None = self._cache.get("hand")
         if cards is None:
             cards = self._cache["hand"] = cards_of_bits(self.packed_hand)
         return cards
@@ -198,15 +221,16 @@ class Observation:
         return self.hand.counts
 
     @property
-    def to_beat(self):  # -> Play | None
+    def to_beat(self) -> Play | None:
         """The play to beat and who made it (a :class:`~guandan.deal.Play`), ``None`` when the turn leads."""
         if self._beat is None:
             return None
-        play = self._cache.get("beat")
+        play: Play | None = self._cache.get("beat")
         if play is None:
             from .deal import decode_play
 
-            play = self._cache["beat"] = decode_play(*self._beat, self.level)
+            seat, lo, hi = self._beat
+            play = self._cache["beat"] = decode_play(seat, lo, hi, self.level)
         return play
 
     @property

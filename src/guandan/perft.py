@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Literal
 
 from . import _core
+from .errors import GuandanError
 from .playout import deal_state
 from .reference import generate_moves
 
@@ -45,8 +46,8 @@ def position(seed: int, cards: int = 27, level: int | None = None) -> Deal:
     from .deal import Deal
     from .rng import SplitMix64
 
-    if not 1 <= cards <= 27:
-        raise ValueError(f"cards must be 1..27, got {cards}")
+    if isinstance(cards, bool) or not isinstance(cards, int) or not 1 <= cards <= 27:
+        raise GuandanError(f"cards must be an int 1..27, got {cards!r}")
     deck = [face for face in range(54) for _ in range(2)]
     SplitMix64(seed).shuffle(deck)
     hands = [Cards.from_cards(deck[cards * i : cards * (i + 1)]) for i in range(4)]
@@ -65,7 +66,7 @@ def _reference(deal: Deal, depth: int) -> int:
         return len(moves)
     total = 0
     for move in moves:
-        deal.play(move)  # type: ignore[arg-type]
+        deal.play(move)
         total += _reference(deal, depth - 1)
         deal.undo()
     return total
@@ -73,21 +74,23 @@ def _reference(deal: Deal, depth: int) -> int:
 
 def perft(deal: Deal, depth: int, implementation: Implementation = "native") -> int:
     """The number of card-level action sequences of exactly ``depth`` plies from ``deal``."""
-    if depth < 0:
-        raise ValueError(f"depth must be >= 0, got {depth}")
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
+        raise GuandanError(f"depth must be an int >= 0, got {depth!r}")
     if implementation == "native":
         if deal.is_over:
             return 1 if depth == 0 else 0
         return int(_core.perft(deal_state(deal), depth))
     if implementation == "reference":
         return _reference(deal.copy(), depth)
-    raise ValueError(f"implementation must be 'native' or 'reference', got {implementation!r}")
+    raise GuandanError(f"implementation must be 'native' or 'reference', got {implementation!r}")
 
 
 def divide(deal: Deal, depth: int, implementation: Implementation = "native") -> dict[str, int]:
     """perft split by the first action: ``{str(move): count}`` over the legal first actions."""
-    if depth < 1:
-        raise ValueError(f"divide needs depth >= 1, got {depth}")
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
+        raise GuandanError(f"divide needs an int depth >= 1, got {depth!r}")
+    if implementation not in ("native", "reference"):
+        raise GuandanError(f"implementation must be 'native' or 'reference', got {implementation!r}")
     out: dict[str, int] = {}
     work = deal.copy()
     for move in list(work.legal_moves()):

@@ -20,14 +20,14 @@ True
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
 from . import _core
-from .movegen import PASS_WORD, pack_rank_move, unpack_move
-
 from .combos import Move
+from .errors import GuandanError, IllegalMoveError
+from .movegen import PASS_WORD, pack_rank_move, unpack_move
 
 if TYPE_CHECKING:
     from .deal import Deal
@@ -37,14 +37,19 @@ __all__ = ["deal_state", "playouts", "scores", "policy_move", "Policy"]
 Policy = Literal["random", "greedy"]
 
 
-def deal_state(deal: Deal) -> tuple:
+def deal_state(deal: Deal) -> tuple[Any, ...]:
     """The native state of a deal in progress: ``(hands, level, turn, last, beat, passes, finished)``.
 
     Built from the deal's public state only (hands, level, turn, the play to beat, the
-    current trick and the finish order); raises ``ValueError`` once the deal is over.
+    current trick and the finish order); raises :class:`~guandan.IllegalMoveError` once the
+    deal is over.
     """
+    from .deal import Deal
+
+    if not isinstance(deal, Deal):
+        raise GuandanError(f"a deal state is taken from a Deal, got {deal!r:.80}")
     if deal.is_over or deal.turn is None:
-        raise ValueError("the deal is over: there is nothing to play out")
+        raise IllegalMoveError("the deal is over: there is nothing to play out")
     hands = []
     for hand in deal.hands:
         lo, hi = _core.pack_cards(hand.counts)
@@ -79,9 +84,13 @@ def scores(finish_orders: np.ndarray, side: int) -> np.ndarray:
     >>> scores(np.array([[0, 2, -1, -1], [1, 0, 2, 3], [3, 0, 1, 2]], dtype=np.int8), side=0).tolist()
     [3.0, -1.0, -2.0]
     """
-    if side not in (0, 1):
-        raise ValueError(f"side must be 0 or 1, got {side!r}")
-    orders = np.asarray(finish_orders)
+    if isinstance(side, bool) or side not in (0, 1):
+        raise GuandanError(f"side must be 0 or 1, got {side!r}")
+    orders = np.asarray(finish_orders) if not isinstance(finish_orders, str) else np.asarray(None)
+    if orders.ndim != 2 or orders.shape[1] != 4 or orders.dtype.kind not in "iu":
+        raise GuandanError(f"finish orders are an integer array of shape (n, 4), got {orders.dtype} {orders.shape}")
+    if orders.size and (orders[:, 0].min() < 0 or orders.max() > 3):
+        raise GuandanError("finish orders list seats 0..3, 1st place first (-1 only for undecided places)")
     first = orders[:, 0]
     partner_place = np.argmax(orders == ((first ^ 2)[:, None]), axis=1)  # 1, 2 or 3 (0-based)
     partner_place = np.where((orders == ((first ^ 2)[:, None])).any(axis=1), partner_place, 3)

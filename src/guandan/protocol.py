@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Literal
 
-from .cards import RANKS, Cards, card_name, parse_card, parse_level
+from .cards import RANKS, Cards, Rank, card_name, parse_card, parse_level
 from .combos import AnyMove, Move, MoveType, RankMove, classify
 from .errors import IllegalMoveError, InvalidCardsError, InvalidMoveError
 
@@ -68,7 +68,7 @@ _TRIBUTE_KINDS = ("tribute", "back")
 def to_action(move: AnyMove) -> list[Any]:
     """The protocol action of a card-granularity move; cards are listed in ascending order.
 
-    A :class:`~guandan.RankMove` raises :class:`ValueError`: the protocol needs the
+    A :class:`~guandan.RankMove` raises :class:`~guandan.InvalidMoveError`: the protocol needs the
     physical cards, which a rank-granularity move does not know.
 
     >>> from guandan import Move, classify
@@ -78,12 +78,12 @@ def to_action(move: AnyMove) -> list[Any]:
     (['Bomb', 'JOKER', ['SB', 'SB', 'HR', 'HR']], ['PASS', 'PASS', 'PASS'])
     """
     if isinstance(move, RankMove):
-        raise ValueError(
+        raise InvalidMoveError(
             f"the AI-competition protocol needs physical cards; {move} is a rank-granularity move"
             " (generate card-granularity moves, or keep the Move it came from)"
         )
     if not isinstance(move, Move):
-        raise TypeError(f"not a move: {move!r}")
+        raise InvalidMoveError(f"not a move: {move!r:.80}")
     if move.type == MoveType.PASS:
         return [_PASS, _PASS, _PASS]
     return [ACTION_TYPES[move.type], move.key_letter, move.cards.codes()]
@@ -105,7 +105,8 @@ def from_action(action: Sequence[Any], level: int | str) -> Move:
     >>> from_action(['Pair', '6', ['S5', 'H2']], 2)
     Traceback (most recent call last):
     ...
-    guandan.errors.InvalidMoveError: action ['Pair', '6', ['S5', 'H2']] is not a Pair of rank 6 at level 2: those cards make only Pair 5
+    guandan.errors.InvalidMoveError: action ['Pair', '6', ['S5', 'H2']] is not a Pair of rank 6 at level 2:
+    those cards make only Pair 5
     """
     lvl = parse_level(level)
     type_name, letter, tokens = _split(action)
@@ -117,7 +118,8 @@ def from_action(action: Sequence[Any], level: int | str) -> Move:
         raise InvalidMoveError(
             f"action {action!r} is a {type_name} action, not a play (read it with parse_tribute_action)"
         )
-    move_type = _TYPE_OF_NAME.get(type_name)
+    move_type: MoveType | None = _TYPE_OF_NAME.get(type_name)
+    key: Rank | None
     if move_type is None:
         names = ", ".join(sorted(set(_TYPE_OF_NAME) | {_PASS}))
         raise InvalidMoveError(f"action {action!r}: unknown action type {type_name!r} (one of {names})")
@@ -141,9 +143,7 @@ def from_action(action: Sequence[Any], level: int | str) -> Move:
             f"action {action!r} is not a {what} at level {lvl.label}: those cards form no combination"
         )
     can = " or ".join(f"{ACTION_TYPES[m.type]} {m.key_letter}" for m in found)
-    raise InvalidMoveError(
-        f"action {action!r} is not a {what} at level {lvl.label}: those cards make only {can}"
-    )
+    raise InvalidMoveError(f"action {action!r} is not a {what} at level {lvl.label}: those cards make only {can}")
 
 
 def tribute_action(card: int | str) -> list[Any]:
@@ -183,15 +183,13 @@ def parse_tribute_action(action: Sequence[Any]) -> tuple[Literal["tribute", "bac
             " (expected ['tribute', 'tribute', [card]] or ['back', 'back', [card]])"
         )
     if isinstance(tokens, str) or len(tokens) != 1:
-        raise InvalidMoveError(
-            f"action {action!r}: a {kind} action gives exactly one card, as a list of one code"
-        )
+        raise InvalidMoveError(f"action {action!r}: a {kind} action gives exactly one card, as a list of one code")
     (token,) = tokens
     try:
         c = parse_card(token)
     except InvalidCardsError as error:
         raise InvalidCardsError(f"action {action!r}: {error}") from None
-    return kind, c  # type: ignore[return-value]
+    return kind, c
 
 
 # -- a game state as the protocol presents it ---------------------------------------------------------

@@ -74,7 +74,7 @@ def _action_json(action: Any) -> dict[str, Any]:
         return {"seat": action.seat, "type": "tribute", "card": card_name(action.card, "code")}
     if isinstance(action, Return):
         return {"seat": action.seat, "type": "return", "card": card_name(action.card, "code"), "to": action.to}
-    raise TypeError(f"not an action: {action!r}")
+    raise GuandanError(f"not an action: {action!r:.80}")
 
 
 def _opening_json(opening: tuple[int, int] | None) -> dict[str, Any] | None:
@@ -179,7 +179,7 @@ def record(state: Deal | Match) -> dict[str, Any]:
         return match_record(state)
     if isinstance(state, Deal):
         return deal_record(state)
-    raise TypeError(f"not a deal or a match: {state!r}")
+    raise GuandanError(f"not a deal or a match: {state!r:.80}")
 
 
 # -- replay ----------------------------------------------------------------------------------------
@@ -188,15 +188,24 @@ def record(state: Deal | Match) -> dict[str, Any]:
 def move_from_json(data: dict[str, Any], level: int | str) -> Move:
     """The move an action of a record declares, checked against its own ``as`` and ``size``.
 
+    Raises :class:`RecordError` when ``data`` is not an action object (a ``dict`` with a
+    string ``type`` and, unless a pass, a list of ``cards``), and an error of
+    :mod:`guandan.errors` when its cards or declaration are bad.
+
     >>> print(move_from_json({"type": "pair", "key": "5", "suit": None, "cards": ["S5", "H2"]}, 2))
     pair 5: S5 H2 (H2 as 5)
     """
     lvl = parse_level(level)
-    move_type = MoveType.parse(str(data["type"]))
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+        raise RecordError(f"an action is a JSON object with a string 'type', got {_describe(data)}")
+    move_type = MoveType.parse(data["type"])
     if move_type == MoveType.PASS:
         move = Move.pass_(lvl)
     else:
-        cards = Cards.from_cards(parse_card(c) for c in data["cards"])
+        tokens = data.get("cards")
+        if not isinstance(tokens, list):
+            raise RecordError(f"an action's 'cards' is a list of card codes, got {_describe(tokens)}")
+        cards = Cards.from_cards(parse_card(c) for c in tokens)
         key, suit = data.get("key"), data.get("suit")
         found = [
             m
@@ -213,11 +222,16 @@ def move_from_json(data: dict[str, Any], level: int | str) -> Move:
     return move
 
 
+#: What malformed JSON values raise when read as a record (caught and named as a RecordError).
+_MALFORMED = (ValueError, KeyError, TypeError, IndexError, AttributeError, OverflowError, RecursionError)
+
+
 def _describe(action: Any) -> str:
     try:
-        return json.dumps(action, separators=(",", ":"))
-    except (TypeError, ValueError):
-        return repr(action)
+        text = json.dumps(action, separators=(",", ":"))
+    except (TypeError, ValueError, RecursionError):
+        text = repr(action)
+    return text if len(text) <= 200 else text[:197] + "..."
 
 
 def _require(data: dict[str, Any], fmt: str) -> None:
@@ -244,16 +258,17 @@ def _compare(expected: Any, got: Any, where: str) -> None:
     if isinstance(expected, dict) and isinstance(got, dict):
         for key in list(expected) + [k for k in got if k not in expected]:
             if key not in expected or key not in got:
-                raise RecordError(f"record field {where}{key} {'is missing' if key not in expected else 'is unexpected'}")
+                state = "is missing" if key not in expected else "is unexpected"
+                raise RecordError(f"record field {where}{key} {state}")
             _compare(expected[key], got[key], f"{where}{key}.")
         return
     if isinstance(expected, list) and isinstance(got, list) and len(expected) == len(got):
         for i, (a, b) in enumerate(zip(expected, got)):
             _compare(a, b, f"{where}{i}.")
         return
-    if expected != got:
+    if type(expected) is not type(got) or expected != got:  # True is not 1 in a record
         raise RecordError(
-            f"record field {where.rstrip('.')} says {json.dumps(expected)} but the replay gives {json.dumps(got)}"
+            f"record field {where.rstrip('.')} says {_describe(expected)} but the replay gives {_describe(got)}"
         )
 
 
@@ -271,13 +286,16 @@ def _replay_deal(data: dict[str, Any]) -> Deal:
             deal = Deal(hands, level, data["leader"], finish_order=data["finished_before"], ruleset=ruleset)
     except RecordError:
         raise
-    except (GuandanError, KeyError, TypeError) as error:
+    except _MALFORMED as error:
         raise RecordError(f"record cannot set up the deal: {error}") from None
-    for i, action in enumerate(data["actions"]):
+    actions = data.get("actions")
+    if not isinstance(actions, list):
+        raise RecordError(f"a record's 'actions' is a list, got {_describe(actions)}")
+    for i, action in enumerate(actions):
         try:
             seat = action["seat"]
             deal.play(move_from_json(action, level), seat)
-        except (GuandanError, KeyError, TypeError) as error:
+        except _MALFORMED as error:
             raise RecordError(f"action {i} {_describe(action)}: {error}") from None
     _compare(data, deal_record(deal), "")
     return deal
@@ -296,23 +314,35 @@ def _replay_match(data: dict[str, Any]) -> Match:
         match = Match(
             data["seed"],
             ruleset,
-            levels=tuple(start["levels"]),  # type: ignore[arg-type]
+            levels=tuple(start["levels"]),
             previous=start["previous"],
             level_side=start["level_side"],
-            failures=tuple(start["failures"]),  # type: ignore[arg-type]
+            failures=tuple(start["failures"]),
             deal_index=start["deal_index"],
             hands=given,
         )
-    except (GuandanError, KeyError, TypeError, IndexError) as error:
+    except _MALFORMED as error:
         raise RecordError(f"record cannot set up the match: {error}") from None
+    if not isinstance(deals, list):
+        raise RecordError(f"a match record's 'deals' is a list, got {_describe(deals)}")
     for d, deal in enumerate(deals):
         if match.is_over:
             raise RecordError(f"deal {d}: the match is already over")
+        if not isinstance(deal, dict) or not isinstance(deal.get("actions"), list):
+            raise RecordError(f"deal {d}: a deal is a JSON object with a list of 'actions', got {_describe(deal)}")
         if match.deal_index != deal.get("index"):
-            raise RecordError(f"deal {d}: the record says deal number {deal.get('index')}, the replay is at {match.deal_index}")
-        hands = [Cards.from_cards(parse_card(c) for c in hand) for hand in deal["hands"]]
+            raise RecordError(
+                f"deal {d}: the record says deal number {deal.get('index')}, the replay is at {match.deal_index}"
+            )
+        try:
+            hands = [Cards.from_cards(parse_card(c) for c in hand) for hand in deal["hands"]]
+        except _MALFORMED as error:
+            raise RecordError(f"deal {d}: bad hands: {error!r}") from None
         if list(match.dealt_hands) != hands:
-            raise RecordError(f"deal {d}: the hands of the record are not those dealt (seed {derive_seed(match.seed, match.deal_index)})")
+            raise RecordError(
+                f"deal {d}: the hands of the record are not those dealt "
+                f"(seed {derive_seed(match.seed, match.deal_index)})"
+            )
         for i, action in enumerate(deal["actions"]):
             try:
                 seat, kind = action["seat"], action["type"]
@@ -325,7 +355,7 @@ def _replay_match(data: dict[str, Any]) -> Match:
                     match.return_card(parse_card(action["card"]), seat)
                 else:
                     match.play(move_from_json(action, match.level), seat)
-            except (GuandanError, KeyError, TypeError, IndexError) as error:
+            except _MALFORMED as error:
                 raise RecordError(f"deal {d} action {i} {_describe(action)}: {error}") from None
     _compare(data, match_record(match), "")
     return match
@@ -339,6 +369,8 @@ def replay(data: dict[str, Any]) -> Deal | Match:
     >>> _ = m.play(m.legal_actions()[0])
     >>> replay(m.to_record()) == m
     True
+
+    Raises :class:`RecordError` for anything that is not a record that replays.
     """
     if isinstance(data, dict) and data.get("format") == MATCH_FORMAT:
         return _replay_match(data)

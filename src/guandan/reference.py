@@ -65,6 +65,7 @@ from .cards import (
     wild_card,
 )
 from .combos import SEQUENCE_TYPES, AnyMove, Move, MoveType, RankMove, beats, window_keys, window_ranks
+from .errors import GuandanError, InvalidMoveError
 
 __all__ = ["generate_moves", "templates", "Granularity"]
 
@@ -205,11 +206,13 @@ def generate_moves(
     cards = as_cards(hand)
     lvl = parse_level(level)
     if granularity not in ("card", "rank"):
-        raise ValueError(f"granularity must be 'card' or 'rank', got {granularity!r}")
+        raise GuandanError(f"granularity must be 'card' or 'rank', got {granularity!r}")
+    if beat is not None and not isinstance(beat, Move | RankMove):
+        raise InvalidMoveError(f"the play to beat must be a Move, a RankMove or None, got {beat!r:.80}")
     if beat is not None and beat.level != lvl:
-        raise ValueError(f"the play to beat is at level {beat.level.label}, the position at {lvl.label}")
+        raise InvalidMoveError(f"the play to beat is at level {beat.level.label}, the position at {lvl.label}")
     if beat is not None and beat.type == MoveType.PASS:
-        raise ValueError("a pass is not a play to beat (use beat=None to lead)")
+        raise InvalidMoveError("a pass is not a play to beat (use beat=None to lead)")
     view = _Hand(cards, lvl)
     make = _card_moves if granularity == "card" else _rank_moves
     moves: list[AnyMove] = []

@@ -20,6 +20,8 @@ from __future__ import annotations
 from collections.abc import MutableSequence
 from typing import TypeVar
 
+from .errors import GuandanError
+
 __all__ = ["SplitMix64", "derive_seed", "MASK64"]
 
 MASK64 = (1 << 64) - 1
@@ -44,7 +46,7 @@ class SplitMix64:
 
     def __init__(self, seed: int) -> None:
         if isinstance(seed, bool) or not isinstance(seed, int):
-            raise TypeError(f"a seed is an int, got {seed!r}")
+            raise GuandanError(f"a seed is an int, got {seed!r}")
         self.state = seed & MASK64
 
     def next_u64(self) -> int:
@@ -54,8 +56,8 @@ class SplitMix64:
 
     def below(self, n: int) -> int:
         """A uniform integer in ``range(n)``, ``n`` from 1 to 2**64."""
-        if not 1 <= n <= 1 << 64:
-            raise ValueError(f"below(n) needs 1 <= n <= 2**64, got {n}")
+        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 1 << 64:
+            raise GuandanError(f"below(n) needs an int 1 <= n <= 2**64, got {n!r}")
         product = self.next_u64() * n
         low = product & MASK64
         if low < n:
@@ -82,6 +84,8 @@ def derive_seed(seed: int, *path: int) -> int:
     Task ``i`` of a run seeded ``s`` uses ``derive_seed(s, i)``, whatever the number of
     workers, so results do not depend on how the work is split.
     """
+    if not all(isinstance(x, int) and not isinstance(x, bool) for x in (seed, *path)):
+        raise GuandanError(f"a seed and its path are ints, got {(seed, *path)!r}")
     z = seed & MASK64
     for index in path:
         z = _mix((z ^ _mix((index + _GAMMA) & MASK64)) & MASK64)

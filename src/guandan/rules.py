@@ -54,8 +54,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, replace
 from typing import Any, Literal
 
-from .cards import BIG_JOKER, SMALL_JOKER, NUM_FACES, Rank, card_rank, parse_level, wild_card
+from .cards import BIG_JOKER, NUM_FACES, SMALL_JOKER, Rank, card_rank, parse_level, wild_card
 from .combos import elevated_order
+from .errors import GuandanError, InvalidCardsError
 
 __all__ = [
     "Ruleset",
@@ -71,6 +72,10 @@ __all__ = [
 ]
 
 ReturnRule = Literal["low", "any"]
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 @dataclass(frozen=True)
@@ -98,19 +103,27 @@ class Ruleset:
     plain_straight_flush: bool = True
 
     def __post_init__(self) -> None:
-        if len(self.promotion) != 3 or any(not 0 <= g <= 12 for g in self.promotion):
-            raise ValueError(f"promotion must be three gains 0..12, got {self.promotion!r}")
+        if not isinstance(self.name, str) or not isinstance(self.title, str):
+            raise GuandanError(f"a ruleset's name and title are strings, got {self.name!r}, {self.title!r}")
+        if (
+            not isinstance(self.promotion, tuple)
+            or len(self.promotion) != 3
+            or not all(_is_int(g) and 0 <= g <= 12 for g in self.promotion)
+        ):
+            raise GuandanError(f"promotion must be three gains 0..12, got {self.promotion!r}")
         if self.return_rule not in ("low", "any"):
-            raise ValueError(f"return_rule must be 'low' or 'any', got {self.return_rule!r}")
-        if self.failed_a_limit is not None and self.failed_a_limit < 1:
-            raise ValueError(f"failed_a_limit must be at least 1 or None, got {self.failed_a_limit!r}")
-        if self.max_deals is not None and self.max_deals < 1:
-            raise ValueError(f"max_deals must be at least 1 or None, got {self.max_deals!r}")
+            raise GuandanError(f"return_rule must be 'low' or 'any', got {self.return_rule!r}")
+        if self.failed_a_limit is not None and not (_is_int(self.failed_a_limit) and self.failed_a_limit >= 1):
+            raise GuandanError(f"failed_a_limit must be an int >= 1 or None, got {self.failed_a_limit!r}")
+        if self.max_deals is not None and not (_is_int(self.max_deals) and self.max_deals >= 1):
+            raise GuandanError(f"max_deals must be an int >= 1 or None, got {self.max_deals!r}")
+        if not isinstance(self.plain_straight_flush, bool):
+            raise GuandanError(f"plain_straight_flush must be a bool, got {self.plain_straight_flush!r}")
 
     def gain(self, partner_place: int) -> int:
         """Levels gained by the winning side whose second seat finished ``partner_place`` (2, 3 or 4)."""
-        if partner_place not in (2, 3, 4):
-            raise ValueError(f"the winner's partner finishes 2nd, 3rd or 4th, got {partner_place!r}")
+        if isinstance(partner_place, bool) or partner_place not in (2, 3, 4):
+            raise GuandanError(f"the winner's partner finishes 2nd, 3rd or 4th, got {partner_place!r}")
         return self.promotion[partner_place - 2]
 
     def with_deal_cap(self, max_deals: int | None) -> Ruleset:
@@ -127,10 +140,18 @@ class Ruleset:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Ruleset:
-        """The ruleset of :meth:`to_json`."""
+        """The ruleset of :meth:`to_json` (:class:`~guandan.GuandanError` if it is not one)."""
+        if not isinstance(data, dict):
+            raise GuandanError(f"a ruleset is a JSON object, got {data!r:.80}")
         fields = dict(data)
-        fields["promotion"] = tuple(fields["promotion"])
-        return cls(**fields)
+        promotion = fields.get("promotion")
+        if not isinstance(promotion, list | tuple):
+            raise GuandanError(f"a ruleset's promotion is a list of three gains, got {promotion!r}")
+        fields["promotion"] = tuple(promotion)
+        try:
+            return cls(**fields)
+        except TypeError as error:  # missing or unknown fields
+            raise GuandanError(f"not a ruleset: {error}") from None
 
 
 #: The 2022 Competitive Guandan Rules (Trial): the default.
@@ -179,8 +200,8 @@ def get_ruleset(value: Ruleset | str | None) -> Ruleset:
             if cap.isdigit() and int(cap) > 0:
                 return preset.with_deal_cap(int(cap))
         names = ", ".join(RULESETS)
-        raise ValueError(f"unknown ruleset {value!r} (one of {names}, optionally +capN)")
-    raise TypeError(f"a ruleset is a Ruleset or a preset name, got {value!r}")
+        raise GuandanError(f"unknown ruleset {value!r} (one of {names}, optionally +capN)")
+    raise GuandanError(f"a ruleset is a Ruleset or a preset name, got {value!r}")
 
 
 def promote(level: int, gain: int) -> Rank:
@@ -189,7 +210,17 @@ def promote(level: int, gain: int) -> Rank:
     >>> promote(9, 3), promote(13, 3)
     (<Rank.QUEEN: 12>, <Rank.ACE: 14>)
     """
+    if not _is_int(gain) or gain < 0:
+        raise GuandanError(f"a gain is an int >= 0, got {gain!r}")
     return Rank(min(int(parse_level(level)) + gain, int(Rank.ACE)))
+
+
+
+def _counts_of(counts: bytes) -> bytes:
+    """A hand's 54-byte count vector, checked."""
+    if not isinstance(counts, bytes | bytearray) or len(counts) != NUM_FACES or any(n > 2 for n in counts):
+        raise InvalidCardsError(f"a hand is a count vector of {NUM_FACES} bytes 0..2, got {counts!r:.80}")
+    return bytes(counts)
 
 
 def tribute_choices(counts: bytes, level: int) -> tuple[int, ...]:
@@ -202,6 +233,7 @@ def tribute_choices(counts: bytes, level: int) -> tuple[int, ...]:
     >>> [card_name(c) for c in tribute_choices(Cards.parse("S3 H7 H7 SB").counts, 7)]
     ['SB']
     """
+    counts = _counts_of(counts)
     lvl = parse_level(level)
     wild = wild_card(lvl)
     best = -1
@@ -229,12 +261,13 @@ def return_choices(counts: bytes, level: int, rule: ReturnRule = "low") -> tuple
     >>> [card_name(c) for c in return_choices(Cards.parse("SJ DJ SQ H5 SB").counts, 5)]
     ['SJ', 'DJ']
     """
+    counts = _counts_of(counts)
     lvl = parse_level(level)
     held = [face for face in range(NUM_FACES) if counts[face]]
-    if rule == "any":
+    if rule not in ("low", "any"):
+        raise GuandanError(f"return rule must be 'low' or 'any', got {rule!r}")
+    if rule == "any" or not held:
         return tuple(held)
-    if rule != "low":
-        raise ValueError(f"return rule must be 'low' or 'any', got {rule!r}")
     low = [f for f in held if f < SMALL_JOKER and card_rank(f) <= Rank.TEN and card_rank(f) != lvl]
     if low:
         return tuple(low)

@@ -33,6 +33,7 @@ from . import _core
 from .agents import GreedyAgent
 from .combos import Move
 from .determinize import determinize
+from .errors import GuandanError
 from .movegen import PASS_WORD, pack_rank_move, unpack_move
 from .observation import Observation, Phase
 from .playout import Policy, scores
@@ -69,8 +70,12 @@ class MonteCarloAgent:
         policy: Policy = "greedy",
         candidates: int = 24,
     ) -> None:
-        if determinizations < 1 or playouts < 1 or candidates < 1:
-            raise ValueError("determinizations, playouts and candidates must be at least 1")
+        if not all(
+            isinstance(x, int) and not isinstance(x, bool) and x >= 1 for x in (determinizations, playouts, candidates)
+        ):
+            raise GuandanError("determinizations, playouts and candidates must be ints >= 1")
+        if policy not in ("random", "greedy"):
+            raise GuandanError(f"policy must be 'random' or 'greedy', got {policy!r}")
         self.seed = seed
         self.determinizations = determinizations
         self.playouts = playouts
@@ -91,7 +96,8 @@ class MonteCarloAgent:
             return self._fallback.act(observation)
         legal = observation.legal_actions
         if len(legal) == 1:
-            return legal[0]
+            only: Move = legal[0]
+            return only
         level = int(observation.level)
         to_beat = observation.to_beat
         beat = PASS_WORD if to_beat is None else pack_rank_move(to_beat.move.to_rank())
@@ -111,7 +117,7 @@ class MonteCarloAgent:
         return self._move(observation, words[best], beat)
 
     @staticmethod
-    def _state(observation: Observation, hands: Any) -> tuple:
+    def _state(observation: Observation, hands: Any) -> tuple[Any, ...]:
         packed = []
         for hand in hands:
             lo, hi = _core.pack_cards(hand.counts)

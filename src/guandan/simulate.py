@@ -31,8 +31,9 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_complet
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .agents import make_agents
+from .agents import Agent, make_agents
 from .deal import Deal, Play
+from .errors import GuandanError
 from .match import Match
 from .rng import derive_seed
 from .rules import get_ruleset
@@ -40,6 +41,8 @@ from .rules import get_ruleset
 __all__ = ["simulate", "Simulation", "run_tasks", "wilson_interval"]
 
 Kind = Literal["match", "deal"]
+#: One row of a run: one deal, as JSON values.
+Row = dict[str, Any]
 _RESULT_NAMES = {3: "1-2", 2: "1-3", 1: "1-4"}
 
 
@@ -48,12 +51,12 @@ def _agent_names(agents: str | Sequence[str]) -> list[str]:
     if len(names) == 1:
         names = names * 4
     if len(names) != 4:
-        raise ValueError(f"give one agent for all seats or four, one per seat; got {len(names)}")
+        raise GuandanError(f"give one agent for all seats or four, one per seat; got {len(names)}")
     make_agents(names)  # fail early on an unknown name
     return names
 
 
-def _play(state: Any, agents: list, counters: dict[int, list[int]], deal_of: Callable[[], int]) -> None:
+def _play(state: Any, agents: list[Agent], counters: dict[int, list[int]], deal_of: Callable[[], int]) -> None:
     """Let the agents act until the state is over, counting bombs, passes and plies per deal."""
     while not state.is_over:
         seat = state.turn
@@ -68,7 +71,7 @@ def _play(state: Any, agents: list, counters: dict[int, list[int]], deal_of: Cal
                 c[0] += 1
 
 
-def _deal_row(task: int, seed: int, names: list[str], index: int, level: int, result: Any, counts: list[int]) -> dict:
+def _deal_row(task: int, seed: int, names: list[str], index: int, level: int, result: Any, counts: list[int]) -> Row:
     order = list(result.finish_order)
     gain = 5 - result.partner_place  # partner 2nd: 3 levels, 3rd: 2, 4th: 1
     return {
@@ -87,7 +90,7 @@ def _deal_row(task: int, seed: int, names: list[str], index: int, level: int, re
     }
 
 
-def run_task(kind: Kind, task: int, run_seed: int, names: list[str], ruleset: str) -> list[dict]:
+def run_task(kind: Kind, task: int, run_seed: int, names: list[str], ruleset: str) -> list[Row]:
     """Play task ``task`` of a run: one match or one deal; one row per deal."""
     seed = derive_seed(run_seed, task)
     agents = make_agents(names, seed)
@@ -100,14 +103,16 @@ def run_task(kind: Kind, task: int, run_seed: int, names: list[str], ruleset: st
     _play(match, agents, counters, lambda: match.deal_index)
     rows = []
     for summary in match.results:
-        row = _deal_row(task, seed, names, summary.index, int(summary.level), summary.result, counters.get(summary.index, [0, 0, 0]))
+        row = _deal_row(
+            task, seed, names, summary.index, int(summary.level), summary.result, counters.get(summary.index, [0, 0, 0])
+        )
         row["levels_after"] = [int(x) for x in summary.levels_after]
         row["match_winner"] = match.winner
         rows.append(row)
     return rows
 
 
-def run_tasks(kind: Kind, start: int, stop: int, run_seed: int, names: list[str], ruleset: str) -> list[list[dict]]:
+def run_tasks(kind: Kind, start: int, stop: int, run_seed: int, names: list[str], ruleset: str) -> list[list[Row]]:
     """Play tasks ``start..stop-1`` (the unit of work sent to an executor)."""
     return [run_task(kind, task, run_seed, names, ruleset) for task in range(start, stop)]
 
@@ -118,6 +123,8 @@ def wilson_interval(wins: int, n: int, z: float = 1.959963984540054) -> tuple[fl
     >>> [round(x, 3) for x in wilson_interval(60, 100)]
     [0.502, 0.691]
     """
+    if not (isinstance(n, int) and isinstance(wins, int) and 0 <= wins <= n):
+        raise GuandanError(f"wilson_interval needs ints 0 <= wins <= n, got {wins!r}, {n!r}")
     if n == 0:
         return (0.0, 1.0)
     p = wins / n
@@ -138,7 +145,7 @@ class Simulation:
     ruleset: str
     tasks: int
     seconds: float
-    rows: list[dict] = field(default_factory=list)
+    rows: list[Row] = field(default_factory=list)
 
     def summary(self) -> dict[str, Any]:
         """Win rates with 95% intervals, result distribution, levels, bombs, passes, throughput."""
@@ -198,7 +205,7 @@ class Simulation:
                 for row in self.rows:
                     f.write(json.dumps(row) + "\n")
         else:
-            raise ValueError(f"--out must end in .jsonl, .json or .csv: {path!r}")
+            raise GuandanError(f"--out must end in .jsonl, .json or .csv: {path!r}")
 
     def plot(self, path: str) -> None:
         """Draw the win-rate convergence (side 0, with its 95% band) and the result distribution."""
@@ -223,7 +230,10 @@ class Simulation:
         for i, o in enumerate(outcomes, 1):
             won += o
             lo, hi = wilson_interval(won, i)
-            xs.append(i), rate.append(won / i), low.append(lo), high.append(hi)
+            xs.append(i)
+            rate.append(won / i)
+            low.append(lo)
+            high.append(hi)
         fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4))
         ax1.plot(xs, rate, label=f"side 0 ({summary['sides'][0]['agents']})")
         ax1.fill_between(xs, low, high, alpha=0.25, label="95% interval")
@@ -236,13 +246,21 @@ class Simulation:
         names = ["1-2", "1-3", "1-4"]
         width = 0.38
         for k, side in enumerate(summary["sides"]):
-            ax2.bar([i + (k - 0.5) * width for i in range(3)], [side["results"][n] for n in names], width,
-                    label=f"side {side['side']} ({side['agents']})")
+            ax2.bar(
+                [i + (k - 0.5) * width for i in range(3)],
+                [side["results"][n] for n in names],
+                width,
+                label=f"side {side['side']} ({side['agents']})",
+            )
         ax2.set_xticks(range(3), names)
         ax2.set_ylabel("deals won")
         ax2.set_title("results of the deals won")
         ax2.legend()
-        fig.suptitle(f"{self.tasks} {self.kind}es, seed {self.seed}" if self.kind == "match" else f"{self.tasks} deals, seed {self.seed}")
+        fig.suptitle(
+            f"{self.tasks} {self.kind}es, seed {self.seed}"
+            if self.kind == "match"
+            else f"{self.tasks} deals, seed {self.seed}"
+        )
         fig.tight_layout()
         fig.savefig(path, dpi=110)
         plt.close(fig)
@@ -269,15 +287,18 @@ def simulate(
     a progress bar on stderr, or a callback ``(tasks done, tasks)``.
     """
     if kind not in ("match", "deal"):
-        raise ValueError(f"kind must be 'match' or 'deal', got {kind!r}")
-    if n < 0:
-        raise ValueError(f"n must be >= 0, got {n}")
+        raise GuandanError(f"kind must be 'match' or 'deal', got {kind!r}")
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raise GuandanError(f"n must be an int >= 0, got {n!r}")
+    for name, value in (("workers", workers), ("chunk", chunk)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+            raise GuandanError(f"{name} must be an int >= 1 or None, got {value!r}")
     names = _agent_names(agents)
     ruleset_name = get_ruleset(ruleset).name
     workers = workers or os.cpu_count() or 1
     chunk = chunk or max(1, min(64, n // (workers * 8) or 1))
     bounds = [(a, min(a + chunk, n)) for a in range(0, n, chunk)]
-    rows: list[list[dict] | None] = [None] * n
+    rows: list[list[Row] | None] = [None] * n
     update = _progress(n, progress)
     started = time.perf_counter()
     own = executor is None and workers > 1
@@ -289,7 +310,7 @@ def simulate(
                     rows[task] = task_rows
                 update(b - a)
         else:
-            futures: dict[Future, tuple[int, int]] = {
+            futures: dict[Future[list[list[Row]]], tuple[int, int]] = {
                 pool.submit(run_tasks, kind, a, b, seed, names, ruleset_name): (a, b) for a, b in bounds
             }
             for future in as_completed(futures):

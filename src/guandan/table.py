@@ -105,8 +105,14 @@ def format_summary(summary: DealSummary, viewer: int) -> list[str]:
     if summary.result.is_double_down:
         places += " (double-down)"
     winners = "you and your partner" if summary.result.winning_side == viewer % 2 else "the opponents"
-    before, after = summary.levels_before[summary.result.winning_side], summary.levels_after[summary.result.winning_side]
-    lines = [f"Deal {summary.index + 1} over: {places}.", f"It goes to {winners}: level {before.label} → {after.label}."]
+    before, after = (
+        summary.levels_before[summary.result.winning_side],
+        summary.levels_after[summary.result.winning_side],
+    )
+    lines = [
+        f"Deal {summary.index + 1} over: {places}.",
+        f"It goes to {winners}: level {before.label} → {after.label}.",
+    ]
     if summary.passed_a:
         lines.append(f"{winners[0].upper() + winners[1:]} passed A!")
     if summary.demoted is not None:

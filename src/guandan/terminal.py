@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 from typing import TextIO
 
 from .agents import make_agents
@@ -28,6 +29,9 @@ from .rules import get_ruleset
 from .table import format_action, format_moves, format_summary, numbered_moves, render_table, seat_name
 
 __all__ = ["play_match"]
+
+#: Prints a line (an empty one without an argument).
+Say = Callable[..., None]
 
 _SHOW_AT_MOST = 30
 _HELP = """\
@@ -91,7 +95,7 @@ def play_match(
     return 0
 
 
-def _announce(match: Match, seat: int, seen: int, say) -> int:
+def _announce(match: Match, seat: int, seen: int, say: Say) -> int:
     """Print the summaries of deals that just ended, and how the next one starts."""
     results = match.results
     while seen < len(results):
@@ -109,7 +113,7 @@ def _announce(match: Match, seat: int, seen: int, say) -> int:
     return seen
 
 
-def _read(inp: TextIO, say, prompt: str) -> str:
+def _read(inp: TextIO, say: Say, prompt: str) -> str:
     say(prompt)
     line = inp.readline()
     if not line:
@@ -121,7 +125,7 @@ def _read(inp: TextIO, say, prompt: str) -> str:
     return text
 
 
-def _human_turn(match: Match, seat: int, inp: TextIO, say) -> None:
+def _human_turn(match: Match, seat: int, inp: TextIO, say: Say) -> None:
     say()
     say(render_table(match, seat))
     if match.phase in (Phase.TRIBUTE, Phase.RETURN):
@@ -171,8 +175,10 @@ def _human_turn(match: Match, seat: int, inp: TextIO, say) -> None:
         return
 
 
-def _human_card(match: Match, seat: int, inp: TextIO, say) -> None:
-    choices = list(match.legal_actions())
+def _human_card(match: Match, seat: int, inp: TextIO, say: Say) -> None:
+    actions = match.legal_actions()
+    assert isinstance(actions, tuple)  # cards, in the tribute and return phases
+    choices = list(actions)
     tribute = match.phase == Phase.TRIBUTE
     if tribute:
         say("You pay tribute: your highest card except a wild. Choose:")

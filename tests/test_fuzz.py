@@ -1,0 +1,371 @@
+"""Property tests over the public API with arbitrary input (issue 6).
+
+Whatever it is fed, the library either works or raises an error of ``guandan.errors``;
+a rejected action leaves the state exactly as it was; what it prints it parses back.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+import guandan
+from guandan import (
+    Cards,
+    Deal,
+    GuandanError,
+    InvalidCardsError,
+    InvalidMoveError,
+    Match,
+    RecordError,
+    _core,
+    batch,
+    movegen,
+    playout,
+    protocol,
+    records,
+)
+from guandan.agents import GreedyAgent, play_out
+from guandan.movegen import PASS_WORD
+
+FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+CARD_ALPHABET = st.sampled_from(list("SHCDshcd♠♥♣♦TJQKABRtjqkabr0123456789 ,\t\nXZ-+") + ["10", "SB", "HR", "BJ", "RJ"])
+card_text = st.one_of(st.text(max_size=40), st.lists(CARD_ALPHABET, max_size=40).map("".join))
+words = st.one_of(
+    st.integers(0, 2**64 - 1),
+    st.sampled_from([int(w) for w in batch.ACTION_SPACE[::7]]),
+    st.integers(-(2**70), 2**70),
+)
+
+
+# -- text ------------------------------------------------------------------------------------------
+
+
+@FUZZ
+@given(card_text)
+def test_parsing_any_text_gives_cards_or_invalid_cards_error_and_round_trips(text):
+    try:
+        cards = Cards.parse(text)
+    except InvalidCardsError:
+        return
+    for style in ("text", "unicode", "code"):
+        assert Cards.parse(cards.format(style)) == cards
+    assert Cards.parse(" ".join(cards.codes())) == cards
+
+
+@FUZZ
+@given(st.one_of(card_text, st.integers(), st.none(), st.floats()))
+def test_parse_card_rank_and_level_raise_only_invalid_cards_error(value):
+    for parse in (guandan.parse_card, guandan.parse_rank, guandan.parse_level):
+        try:
+            parse(value)
+        except InvalidCardsError:
+            pass
+
+
+# -- one position ----------------------------------------------------------------------------------
+
+
+@FUZZ
+@given(
+    hnp.arrays(np.uint8, 54, elements=st.sampled_from([0, 0, 0, 1, 1, 2, 2, 3, 255])),
+    st.integers(-3, 20),
+    words,
+    st.sampled_from(["card", "rank"]),
+)
+def test_native_move_generation_on_any_counts_works_or_raises_the_hierarchy(counts, level, beat, granularity):
+    fns = {"card": (_core.card_moves, _core.count_card_moves), "rank": (_core.rank_moves, _core.count_rank_moves)}
+    generate, count = fns[granularity]
+    valid = bool((counts <= 2).all()) and 2 <= level <= 14
+    try:
+        moves = generate(counts, level, beat)
+    except (InvalidCardsError, InvalidMoveError):
+        assert not valid or not (0 <= beat < 2**64) or _core_check(beat)
+        return
+    assert valid
+    assert count(counts, level, beat) == len(moves)
+    if granularity == "rank":
+        for word in moves[:20]:
+            assert movegen.pack_rank_move(movegen.unpack_rank_move(int(word), level)) == int(word)
+    else:
+        for lo, hi in moves[:20]:
+            move = movegen.unpack_move(int(lo), int(hi), level)
+            assert movegen.pack_move(move) == (int(lo), int(hi))
+            assert move.cards <= Cards(counts)
+
+
+def _core_check(word):
+    try:
+        _core.check_move(word)
+    except InvalidMoveError:
+        return True
+    return False
+
+
+@FUZZ
+@given(st.integers(0, 2**64 - 1), st.integers(0, 2**64 - 1), st.integers(2, 14))
+def test_unpacking_any_words_gives_a_move_or_raises_the_hierarchy(lo, hi, level):
+    try:
+        move = movegen.unpack_move(lo, hi, level)
+    except (InvalidCardsError, InvalidMoveError):
+        pass
+    else:
+        assert movegen.unpack_move(*movegen.pack_move(move), level) == move
+    try:
+        rank_move = movegen.unpack_rank_move(lo, level)
+    except InvalidMoveError:
+        pass
+    else:
+        assert movegen.pack_rank_move(rank_move) == lo
+
+
+@FUZZ
+@given(
+    st.lists(st.sampled_from(range(54)), max_size=14),
+    st.integers(2, 14),
+    st.one_of(st.none(), st.sampled_from(["single", "pair", "full_house", "straight", "bomb", "x", "pair:5"])),
+)
+def test_classify_and_parse_play_on_any_cards(cards, level, declared):
+    try:
+        hand = Cards.from_cards(cards)
+    except InvalidCardsError:
+        return
+    moves = guandan.classify(hand, level)
+    for move in moves:
+        assert move.cards == hand and protocol.from_action(protocol.to_action(move), level) == move
+    try:
+        move = guandan.notation.parse_play(hand, level, declared)
+    except GuandanError:
+        return
+    assert move in moves
+
+
+@FUZZ
+@given(
+    st.lists(
+        st.one_of(st.text(max_size=8), st.integers(-5, 60), st.none(), st.lists(st.text(max_size=4), max_size=6)),
+        min_size=0,
+        max_size=4,
+    ),
+    st.integers(2, 14),
+)
+def test_protocol_actions_of_any_shape_convert_or_raise_the_hierarchy(action, level):
+    for read in (lambda: protocol.from_action(action, level), lambda: protocol.parse_tribute_action(action)):
+        try:
+            read()
+        except GuandanError:
+            pass
+
+
+# -- batches ---------------------------------------------------------------------------------------
+
+DTYPES = st.sampled_from([np.uint8, np.uint8, np.uint8, np.int8, np.int64, np.uint64, np.float32])
+
+
+@st.composite
+def batch_arrays(draw):
+    n = draw(st.integers(0, 6))
+    hands = draw(hnp.arrays(draw(DTYPES), draw(st.sampled_from([(n, 54), (n, 54), (n, 53), (54,), (n, 2, 54)])),
+                            elements=st.integers(0, 3)))
+    levels = draw(hnp.arrays(draw(DTYPES), draw(st.sampled_from([(n,), (n,), (n + 1,)])), elements=st.integers(0, 16)))
+    some_words = [PASS_WORD, 0, 2**64 - 1, *[int(w) for w in batch.ACTION_SPACE[:50]]]
+    beats = draw(
+        st.one_of(
+            st.none(),
+            hnp.arrays(draw(st.sampled_from([np.uint64, np.int64])), n, elements=st.integers(0, 2**63 - 1)),
+            hnp.arrays(np.uint64, n, elements=st.sampled_from(some_words)),
+        )
+    )
+    if draw(st.booleans()) and hands.ndim == 2 and hands.shape[0] > 1:
+        hands = hands[::2]
+    return hands, levels, beats
+
+
+@FUZZ
+@given(batch_arrays(), st.sampled_from(["rank", "card"]), st.sampled_from([1, 2]))
+def test_batch_calls_on_any_arrays_work_or_raise_the_hierarchy(arrays, granularity, threads):
+    hands, levels, beats = arrays
+    try:
+        counts = batch.count_moves(hands, levels, beats, granularity, threads=threads)
+    except (InvalidCardsError, InvalidMoveError):
+        for call in (
+            lambda: batch.legal_moves(hands, levels, beats, granularity, threads=threads),
+            lambda: batch.legal_mask(hands, levels, beats, threads=threads),
+            lambda: list(batch.iter_legal_moves(hands, levels, beats, granularity, buffer_moves=64)),
+        ):
+            with pytest.raises((InvalidCardsError, InvalidMoveError)):
+                call()
+        return
+    moves, offsets = batch.legal_moves(hands, levels, beats, granularity, threads=threads)
+    assert np.diff(offsets).tolist() == counts.tolist()
+    streamed = [len(m) for _, _, m, _ in batch.iter_legal_moves(hands, levels, beats, granularity, buffer_moves=64)]
+    assert sum(streamed) == len(moves)
+    if granularity == "rank":
+        mask = batch.legal_mask(hands, levels, beats, threads=threads)
+        assert mask.sum(axis=1).tolist() == counts.tolist()
+
+
+# -- deals and matches with random actions ---------------------------------------------------------
+
+
+def _junk_action(data, state):
+    """Something to try: often a legal action, often not."""
+    level = state.level
+    kind = data.draw(st.sampled_from(["legal", "legal", "cards", "pass", "rank", "index", "seat", "junk"]))
+    actions = state.legal_actions()
+    if kind == "legal" and len(actions):
+        return data.draw(st.sampled_from(list(actions))), None
+    if kind == "cards":
+        cards = data.draw(st.lists(st.integers(0, 53), min_size=1, max_size=6))
+        try:
+            moves = guandan.classify(Cards.from_cards(cards), level)
+        except InvalidCardsError:
+            return cards, None
+        return (data.draw(st.sampled_from(moves)) if moves else cards), None
+    if kind == "pass":
+        return guandan.Move.pass_(level), None
+    if kind == "rank" and getattr(state, "phase", guandan.Phase.PLAY) == guandan.Phase.PLAY:
+        return data.draw(
+            st.sampled_from(list(guandan.legal_moves(Cards.deck(), level, granularity="rank")[::50]))
+        ), None
+    if kind == "index":
+        return data.draw(st.integers(-200, 200)), None
+    if kind == "seat" and len(actions):
+        return data.draw(st.sampled_from(list(actions))), data.draw(st.integers(-1, 5))
+    return data.draw(st.one_of(st.none(), st.text(max_size=3), st.floats(), st.integers(54, 99))), None
+
+
+def _drive(state, data, steps):
+    for _ in range(steps):
+        if state.is_over:
+            break
+        action, seat = _junk_action(data, state)
+        before = state.snapshot()
+        try:
+            state.act(action, seat)
+        except GuandanError:
+            assert state.snapshot() == before
+            continue
+        if isinstance(state, Deal) and data.draw(st.integers(0, 9)) == 0:
+            state.undo()
+            assert state.snapshot() == before
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**64 - 1), st.integers(2, 14), st.data())
+def test_deals_under_random_legal_and_illegal_actions(seed, level, data):
+    deal = Deal.new(seed, level)
+    _drive(deal, data, 60)
+    assert records.replay(json.loads(json.dumps(deal.to_record()))) == deal
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**32), st.sampled_from(["competitive_2022", "huaian", "nanjing"]), st.data())
+def test_matches_under_random_legal_and_illegal_actions(seed, ruleset, data):
+    m = Match(
+        seed, ruleset, levels=(13, 14), level_side=1, previous=data.draw(st.sampled_from([None, (0, 2), (1, 0, 3, 2)]))
+    )
+    _drive(m, data, 60)
+    assert records.replay(json.loads(json.dumps(m.to_record()))) == m
+
+
+# -- native deal states ----------------------------------------------------------------------------
+
+
+@FUZZ
+@given(
+    st.tuples(
+        st.one_of(st.lists(st.integers(-1, 2**108), min_size=3, max_size=5).map(tuple), st.none()),
+        st.integers(0, 16),
+        st.integers(-1, 5),
+        st.integers(-2, 4),
+        words,
+        st.integers(-1, 4),
+        st.lists(st.integers(-1, 4), max_size=4).map(tuple),
+    ),
+    st.integers(0, 3),
+)
+def test_native_entry_points_on_any_deal_state(state, n):
+    for call in (
+        lambda: _core.playouts(state, n, "random", 1),
+        lambda: _core.choose(state, "greedy"),
+        lambda: _core.perft(state, 1),
+        lambda: _core.evaluate([state], [PASS_WORD], 1),
+        lambda: _core.deal_step(state, 0, PASS_WORD),
+    ):
+        try:
+            call()
+        except GuandanError:
+            pass
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**64 - 1), st.integers(0, 30), st.data())
+def test_native_playouts_from_reachable_states_end_in_a_finish_order(seed, plies, data):
+    deal = Deal.new(seed)
+    for _ in range(plies):
+        if deal.is_over:
+            return
+        deal.play_index(data.draw(st.integers(0, len(deal.legal_moves()) - 1)))
+    if deal.is_over:
+        return
+    orders = playout.playouts(deal, 3, data.draw(st.sampled_from(["random", "greedy"])), seed)
+    for row in orders.tolist():
+        assert sorted(s for s in row if s >= 0) == sorted(set(s for s in row if s >= 0)) and row[0] >= 0
+
+
+# -- records ---------------------------------------------------------------------------------------
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 60) | st.text(max_size=4),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
+    max_leaves=6,
+)
+
+
+def _paths(value, prefix=()):
+    yield prefix
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _paths(v, (*prefix, k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _paths(v, (*prefix, i))
+
+
+def _set(value, path, new):
+    if not path:
+        return new
+    target = value
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = new
+    return value
+
+
+_DEAL = Deal.new(seed=5, level=3)
+play_out(_DEAL, [GreedyAgent()] * 4, max_actions=25)
+_MATCH = Match(seed=3, levels=(5, 9), previous=(1, 0, 3, 2), hands=[["S3 HR", "D4 HR", "S8 SA DA", "C5"]])
+play_out(_MATCH, [GreedyAgent()] * 4, max_actions=12)
+RECORDS = [_DEAL.to_record(), _MATCH.to_record()]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(RECORDS), st.data(), JSON)
+def test_a_record_with_any_value_changed_replays_or_raises_record_error(record, data, new):
+    corrupt = copy.deepcopy(record)
+    path = data.draw(st.sampled_from(list(_paths(corrupt))))
+    corrupt = _set(corrupt, path, new)
+    assume(corrupt != record)
+    try:
+        state = records.replay(corrupt)
+    except RecordError:
+        return
+    assert state.to_record() == corrupt  # accepted only when it is exactly a record of what it replays

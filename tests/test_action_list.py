@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from games import play
 
 from guandan import Deal, IllegalMoveError, InvalidMoveError, Match
 from guandan.protocol import action_list, apply_action, from_action, to_action
-
-from games import play
 
 
 def test_a_lead_lists_every_legal_move_and_no_pass():

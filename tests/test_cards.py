@@ -187,7 +187,9 @@ def test_unicode_hand_from_the_spec_parses():
     assert Cards.parse("♠3 ♥10 ♣J ♦A") == Cards.parse("S3 H10 CJ DA")
 
 
-@pytest.mark.parametrize("token, face", [("SB", SMALL_JOKER), ("HR", BIG_JOKER), ("BJ", SMALL_JOKER), ("RJ", BIG_JOKER)])
+@pytest.mark.parametrize(
+    "token, face", [("SB", SMALL_JOKER), ("HR", BIG_JOKER), ("BJ", SMALL_JOKER), ("RJ", BIG_JOKER)]
+)
 def test_jokers_are_SB_and_HR_and_BJ_RJ_on_input(token, face):
     assert parse_card(token) == face
     assert parse_card(token.lower()) == face
@@ -250,7 +252,9 @@ def test_parse_rejects_non_strings():
 # at most two copies of a face
 
 
-@pytest.mark.parametrize("text, face", [("S3 S3 S3", "S3"), ("H10 HT h10", "H10"), ("SB SB BJ", "SB"), ("HR rj HR", "HR")])
+@pytest.mark.parametrize(
+    "text, face", [("S3 S3 S3", "S3"), ("H10 HT h10", "H10"), ("SB SB BJ", "SB"), ("HR rj HR", "HR")]
+)
 def test_a_hand_holds_at_most_two_copies_of_a_face(text, face):
     with pytest.raises(ValueError) as info:
         Cards.parse(text)
@@ -303,8 +307,19 @@ def test_card_index_out_of_range_is_rejected(bad):
 
 @pytest.mark.parametrize(
     "value, rank",
-    [(2, Rank.TWO), (14, Rank.ACE), ("2", Rank.TWO), ("10", Rank.TEN), ("T", Rank.TEN), ("t", Rank.TEN),
-     ("J", Rank.JACK), ("q", Rank.QUEEN), ("K", Rank.KING), ("a", Rank.ACE), (Rank.SEVEN, Rank.SEVEN)],
+    [
+        (2, Rank.TWO),
+        (14, Rank.ACE),
+        ("2", Rank.TWO),
+        ("10", Rank.TEN),
+        ("T", Rank.TEN),
+        ("t", Rank.TEN),
+        ("J", Rank.JACK),
+        ("q", Rank.QUEEN),
+        ("K", Rank.KING),
+        ("a", Rank.ACE),
+        (Rank.SEVEN, Rank.SEVEN),
+    ],
 )
 def test_level_is_a_natural_rank_2_to_ace(value, rank):
     assert parse_level(value) == rank

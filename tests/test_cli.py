@@ -7,8 +7,8 @@ import sys
 import pytest
 
 from guandan import MoveType
-from guandan.reference import generate_moves
 from guandan.cli import main
+from guandan.reference import generate_moves
 
 SEED_HAND = "S3 C4 D4 C5 D5 H2"
 

@@ -37,7 +37,9 @@ def test_a_few_turns_choosing_move_1(monkeypatch, capsys):
 
 
 def test_illegal_input_is_explained_and_the_prompt_comes_back(monkeypatch, capsys):
-    script = "\n".join(["XX", "5000", "pass", "SA SA", "S4 H4 H5 D5 H2", "help", "S4 H4 H5 D5 H2 as full_house:5", "quit"])
+    script = "\n".join(
+        ["XX", "5000", "pass", "SA SA", "S4 H4 H5 D5 H2", "help", "S4 H4 H5 D5 H2 as full_house:5", "quit"]
+    )
     status, out, _ = play(monkeypatch, capsys, script + "\n", "--seed", "3")
     assert status == 0
     assert "Not legal: bad card token 'XX'" in out

@@ -198,7 +198,9 @@ def test_level_rank_is_elevated_above_ace_outside_sequences(level):
 
 
 @pytest.mark.parametrize("level", ALL_LEVELS, ids=lambda r: r.label)
-@pytest.mark.parametrize("move_type, size", [(MoveType.PAIR, 2), (MoveType.TRIPLE, 3), (MoveType.BOMB, 4), (MoveType.BOMB, 6)])
+@pytest.mark.parametrize(
+    "move_type, size", [(MoveType.PAIR, 2), (MoveType.TRIPLE, 3), (MoveType.BOMB, 4), (MoveType.BOMB, 6)]
+)
 def test_pairs_triples_and_bombs_follow_the_elevated_order(level, move_type, size):
     ranks = [r for r in elevated_ladder(level) if not r.is_joker or move_type == MoveType.PAIR]
     moves = [group(r, size, level, move_type) for r in ranks]
@@ -277,7 +279,10 @@ def test_only_the_two_hearts_of_the_level_rank_are_wild(level):
     assert declarations(Cards.from_cards([card(other, S), wild]), level) == [f"pair {other.label} [{other.label}]"]
     # ... but another heart does not, nor another level card
     other_heart = card(other, H)
-    assert declarations(Cards.from_cards([card(Rank.KING if other != Rank.KING else Rank.QUEEN, S), other_heart]), level) == []
+    assert (
+        declarations(Cards.from_cards([card(Rank.KING if other != Rank.KING else Rank.QUEEN, S), other_heart]), level)
+        == []
+    )
     for s in (S, C, D):
         assert declarations(Cards.from_cards([card(other, S), card(level, s)]), level) == []
 
@@ -327,7 +332,9 @@ def test_a_wild_completes_a_pair_triple_or_bomb_of_any_rank_holding_a_natural_ca
 @pytest.mark.parametrize("level, x", [(2, "7"), (5, "3"), (9, "A"), (14, "K")])
 def test_X_and_two_wilds_is_a_triple_of_X(level, x):
     w = card_name(wild_card(level))
-    assert declarations(f"S{x} {w} {w}", level) == [f"triple {parse_rank(x).label} [{parse_rank(x).label} {parse_rank(x).label}]"]
+    assert declarations(f"S{x} {w} {w}", level) == [
+        f"triple {parse_rank(x).label} [{parse_rank(x).label} {parse_rank(x).label}]"
+    ]
 
 
 @pytest.mark.parametrize("level, x", [(2, "7"), (5, "3"), (9, "A"), (14, "K")])
@@ -921,9 +928,13 @@ def test_a_four_card_level_bomb_cannot_beat_five_low_cards():
 @pytest.mark.parametrize("level", [2, 7, 14])
 def test_equal_size_bombs_compare_rank_in_elevated_order_with_the_level_highest(level):
     for size in (4, 5, 6, 7, 8):
-        ladder = [group(r, size, level, MoveType.BOMB) if size <= 6 else
-                  only(Cards.from_cards((faces(r, (S, H, C, D)) * 2)[:size]), level)
-                  for r in elevated_ladder(level) if not r.is_joker]
+        ladder = [
+            group(r, size, level, MoveType.BOMB)
+            if size <= 6
+            else only(Cards.from_cards((faces(r, (S, H, C, D)) * 2)[:size]), level)
+            for r in elevated_ladder(level)
+            if not r.is_joker
+        ]
         for (i, a), (j, b) in itertools.product(enumerate(ladder), repeat=2):
             assert beats(a, b) == (i > j), f"level {level}, size {size}: {a} vs {b}"
 
@@ -1022,9 +1033,13 @@ WORKED_EXAMPLES = [
     pytest.param(3, "S4 C5 D5 C6 D6 H3", ["pair_run 4 [4]"], id="L3 pair run 44-55-66"),
     pytest.param(9, "S3 C3 H9 H9 S5 C5", ["pair_run 3 [4 4]"], id="L9 pair run 33-44-55, both wilds 4s"),
     pytest.param(4, "S3 C3 H4 H4 S5 C5", ["pair_run 3 [4 4]"], id="L4 pair run 33-44-55, hearts natural 4s"),
-    pytest.param(5, "S3 S4 H5 S6 S7", ["straight 3 [5]", "straight_flush 3 S [S5]"], id="L5 flush 3-7 wild as S5 and straight"),
+    pytest.param(
+        5, "S3 S4 H5 S6 S7", ["straight 3 [5]", "straight_flush 3 S [S5]"], id="L5 flush 3-7 wild as S5 and straight"
+    ),
     pytest.param(5, "S3 S4 C5 S6 S7", ["straight 3"], id="L5 mixed suits straight 3-7 only"),
-    pytest.param(2, "D3 D4 D6 D7 H2", ["straight 3 [5]", "straight_flush 3 D [D5]"], id="L2 flush of diamonds 3-7 and straight"),
+    pytest.param(
+        2, "D3 D4 D6 D7 H2", ["straight 3 [5]", "straight_flush 3 D [D5]"], id="L2 flush of diamonds 3-7 and straight"
+    ),
     pytest.param(
         2,
         "D9 DT DJ H2 H2",
@@ -1042,13 +1057,13 @@ WORKED_EXAMPLES = [
     pytest.param(3, "S7 C7 D7 SB SB", ["full_house 7"], id="L3 sevens over small jokers"),
     pytest.param(3, "S7 C7 H3 HR HR", ["full_house 7 [7]"], id="L3 sevens with wild over big jokers"),
     pytest.param(3, "S7 C7 D7 SB H3", [], id="L3 wild never pairs a joker"),
-    pytest.param(3, "S7 C7 D7 H3 H3", ["bomb 7 [7 7]", "full_house 7 [3 3]"], id="L3 five-bomb of 7s or 7s over level pair"),
+    pytest.param(
+        3, "S7 C7 D7 H3 H3", ["bomb 7 [7 7]", "full_house 7 [3 3]"], id="L3 five-bomb of 7s or 7s over level pair"
+    ),
     pytest.param(7, "S7 C7 D7 H7 H7", ["bomb 7 [7 7]"], id="L7 five 7s are a bomb only, never a full house"),
     pytest.param(2, "SA C2 D3 S4 C5", ["straight A"], id="L2 straight A-5"),
     pytest.param(2, "SQ CK DA S2 C3", [], id="L2 Q-K-A-2-3 is nothing"),
-    pytest.param(
-        2, "S9 S9 C9 C9 D9 D9 H9 H9 H2 H2", ["bomb 9 [9 9]"], id="L2 eight 9s and both wilds: ten-card bomb"
-    ),
+    pytest.param(2, "S9 S9 C9 C9 D9 D9 H9 H9 H2 H2", ["bomb 9 [9 9]"], id="L2 eight 9s and both wilds: ten-card bomb"),
     pytest.param(9, "S9 S9 C9 C9 D9 D9 H9 H9", ["bomb 9 [9 9]"], id="L9 all eight 9s: eight-card bomb"),
 ] + [
     pytest.param(level, cards, expected, id=f"L{level} {cards}")
@@ -1141,8 +1156,12 @@ def _corpus(seed: int, count: int) -> list[tuple[Cards, int]]:
         counts = [0] * 54
         for _ in range(rng.randint(1, 10)):
             r = rng.random()
-            c = wild_card(level) if r < 0.15 else rng.choice([SMALL_JOKER, BIG_JOKER]) if r < 0.2 else card(
-                rng.choice(ranks), rng.randint(0, 3)
+            c = (
+                wild_card(level)
+                if r < 0.15
+                else rng.choice([SMALL_JOKER, BIG_JOKER])
+                if r < 0.2
+                else card(rng.choice(ranks), rng.randint(0, 3))
             )
             if counts[c] < 2:
                 counts[c] += 1

@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from games import pass_, play, state_of
 
 import guandan
 from guandan import Cards, Deal, IllegalMoveError, InvalidMoveError, Move, MoveType, classify
 from guandan.deal import DealResult, deal_hands, jiefeng_leader, opening_position
 from guandan.rules import COMPETITIVE_2022
-
-from games import pass_, play, state_of
 
 # -- dealing ---------------------------------------------------------------------------------------
 
@@ -316,8 +315,12 @@ def test_play_index_is_the_same_as_playing_the_move():
 def test_the_ruleset_may_drop_the_plain_straight_of_a_same_suit_five():
     hands = ["D3 D4 D6 D7 H2 S9", "S5", "D5", "D8"]
     default = Deal(hands, level=2, leader=0)
-    strict = Deal(hands, level=2, leader=0, ruleset=COMPETITIVE_2022.__class__(name="strict", title="t", plain_straight_flush=False))
-    straights = lambda d: [str(m) for m in d.legal_moves() if m.type == MoveType.STRAIGHT]
+    rules = COMPETITIVE_2022.__class__(name="strict", title="t", plain_straight_flush=False)
+    strict = Deal(hands, level=2, leader=0, ruleset=rules)
+
+    def straights(d):
+        return [str(m) for m in d.legal_moves() if m.type == MoveType.STRAIGHT]
+
     assert "straight 3: D3 D4 D6 D7 H2 (H2 as 5)" in straights(default)
     assert "straight 3: D3 D4 D6 D7 H2 (H2 as 5)" not in straights(strict)
     assert any(m.type == MoveType.STRAIGHT_FLUSH for m in strict.legal_moves())

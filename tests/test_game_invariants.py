@@ -7,14 +7,13 @@ from __future__ import annotations
 import json
 
 import pytest
+from games import played_cards
 
 from guandan import Cards, Deal, Match, Move, Phase
 from guandan.agents import make_agents
 from guandan.notation import sort_moves
 from guandan.reference import generate_moves
 from guandan.rng import SplitMix64
-
-from games import played_cards
 
 
 def check_deal_step(deal: Deal) -> None:
@@ -87,7 +86,9 @@ def test_matches_conserve_cards_and_replay(ruleset):
             if match.phase in (Phase.TRIBUTE, Phase.RETURN):
                 in_hands = sum(match.card_counts) + len(match.pending_tribute)
                 assert in_hands == 108
-                assert match.hands[seat] != Cards() and seat in (match.payers if match.phase == Phase.TRIBUTE else [r for r, _ in match.returns_due])
+                assert match.hands[seat] != Cards() and seat in (
+                    match.payers if match.phase == Phase.TRIBUTE else [r for r, _ in match.returns_due]
+                )
             else:
                 check_deal_step(match.deal)
             action = agents[seat].act(match.observation(seat))

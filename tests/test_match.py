@@ -8,13 +8,23 @@ Deals are driven to a chosen finish order by searching their (tiny) game trees w
 from __future__ import annotations
 
 import pytest
+from games import force_match_deal, match_state
 
-from guandan import COMPETITIVE_2022, HUAIAN, NANJING, Cards, IllegalMoveError, Match, Phase, Rank, card_name, parse_card
+from guandan import (
+    COMPETITIVE_2022,
+    HUAIAN,
+    NANJING,
+    Cards,
+    IllegalMoveError,
+    Match,
+    Phase,
+    Rank,
+    card_name,
+    parse_card,
+)
 from guandan.deal import deal_hands, opening_leader, opening_position
 from guandan.rng import derive_seed
 from guandan.rules import RULESETS, get_ruleset, return_choices, tribute_choices
-
-from games import force_match_deal, match_state
 
 # Any finish order can be reached from any leader with these hands (see test_any_finish_order_is_reachable).
 SMALL = ["S3 SK", "S4 SQ", "S5 SJ", "S6 ST"]
@@ -322,9 +332,9 @@ def test_huaian_allows_any_return_card():
 def test_any_finish_order_is_reachable_with_the_small_hands():
     import itertools
 
-    from guandan import Deal
-
     from games import force_order
+
+    from guandan import Deal
 
     for order in itertools.permutations(range(4)):
         order = order[:2] if order[1] == order[0] ^ 2 else order

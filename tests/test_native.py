@@ -179,7 +179,8 @@ def test_count_moves_and_legal_moves_agree_with_the_reference():
     for granularity in ("card", "rank"):
         for beat in (None, play):
             moves = legal_moves(hand, 7, beat, granularity)  # type: ignore[arg-type]
-            reference = generate_moves(hand, 7, beat if granularity == "card" or beat is None else beat.to_rank(), granularity)  # type: ignore[arg-type]
+            play = beat if granularity == "card" or beat is None else beat.to_rank()
+            reference = generate_moves(hand, 7, play, granularity)
             assert set(moves) == set(reference)
             assert count_moves(hand, 7, beat, granularity) == len(moves) == len(reference)  # type: ignore[arg-type]
 

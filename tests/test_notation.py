@@ -8,9 +8,9 @@ import pytest
 
 import guandan
 from guandan import Cards, Move, MoveType, beats, classify, wild_card
-from guandan.reference import generate_moves
 from guandan.jsonio import move_to_json, moves_to_json
 from guandan.notation import declaration, parse_play, sort_moves, strength_key
+from guandan.reference import generate_moves
 
 
 @pytest.mark.parametrize(
@@ -40,7 +40,14 @@ def test_parse_play_ambiguity_lists_every_choice():
     with pytest.raises(guandan.AmbiguousMoveError) as caught:
         parse_play("D9 DT DJ H2 H2", 2)
     message = str(caught.value)
-    for choice in ("straight:7", "straight:8", "straight:9", "straight_flush:7", "straight_flush:8", "straight_flush:9"):
+    for choice in (
+        "straight:7",
+        "straight:8",
+        "straight:9",
+        "straight_flush:7",
+        "straight_flush:8",
+        "straight_flush:9",
+    ):
         assert choice in message
 
 
@@ -123,5 +130,10 @@ def test_moves_to_json_is_json_serialisable():
 def test_move_to_json_pass_at_both_granularities():
     assert move_to_json(Move.pass_(2))["key"] is None
     assert move_to_json(guandan.RankMove.pass_(2)) == {
-        "type": "pass", "key": None, "size": 0, "suit": None, "ranks": {}, "wilds": 0,
+        "type": "pass",
+        "key": None,
+        "size": 0,
+        "suit": None,
+        "ranks": {},
+        "wilds": 0,
     }

@@ -50,8 +50,21 @@ def test_perft_of_depth_zero_is_one_and_bad_depths_raise():
 
 def test_perft_tool_prints_a_breakdown_and_checks_files():
     out = subprocess.run(
-        [sys.executable, str(ROOT / "tools" / "perft.py"), "run", "--seed", "5", "--cards", "4", "--depth", "3", "--divide"],
-        capture_output=True, text=True, check=True,
+        [
+            sys.executable,
+            str(ROOT / "tools" / "perft.py"),
+            "run",
+            "--seed",
+            "5",
+            "--cards",
+            "4",
+            "--depth",
+            "3",
+            "--divide",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
     assert "perft 3: native 26" in out and "reference 26" in out
     assert out.count(": ") >= 4  # the divide lines

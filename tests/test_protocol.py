@@ -9,7 +9,6 @@ from hypothesis import strategies as st
 
 import guandan
 from guandan import Cards, Move, MoveType, classify, parse_card, wild_card
-from guandan.reference import generate_moves
 from guandan.protocol import (
     ACTION_TYPES,
     back_action,
@@ -18,6 +17,7 @@ from guandan.protocol import (
     to_action,
     tribute_action,
 )
+from guandan.reference import generate_moves
 
 
 def only(cards, level, move_type):

@@ -7,12 +7,11 @@ import copy
 import json
 
 import pytest
+from games import force_match_deal
 
 from guandan import Deal, Match, RecordError, replay
 from guandan.agents import GreedyAgent, make_agents, play_out
 from guandan.records import FORMAT_VERSION, record
-
-from games import force_match_deal
 
 
 def roundtrip(data):

@@ -27,9 +27,13 @@ def test_results_do_not_depend_on_workers_or_executor(reference_run):
 
 def test_a_dask_cluster_gives_the_same_results(reference_run):
     import distributed  # a test extra
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+    ) as cluster:
         with distributed.Client(cluster) as client:
-            run = simulate(12, "greedy,random,greedy,random", seed=5, kind="match", executor=client.get_executor(), chunk=3)
+            run = simulate(
+                12, "greedy,random,greedy,random", seed=5, kind="match", executor=client.get_executor(), chunk=3
+            )
     assert run.rows == reference_run.rows
 
 
@@ -85,7 +89,9 @@ def test_plot_writes_a_png(reference_run, tmp_path):
 
 def test_progress_callback_sees_every_task():
     seen = []
-    simulate(6, "random", seed=1, kind="deal", workers=1, chunk=2, progress=lambda done, total: seen.append((done, total)))
+    simulate(
+        6, "random", seed=1, kind="deal", workers=1, chunk=2, progress=lambda done, total: seen.append((done, total))
+    )
     assert seen == [(2, 6), (4, 6), (6, 6)]
 
 
@@ -107,8 +113,25 @@ def test_wilson_interval_known_values():
 
 def test_cli_simulate_prints_a_summary_and_writes_files(tmp_path, capsys):
     out, plot = tmp_path / "runs.jsonl", tmp_path / "runs.png"
-    assert main(["simulate", "4", "--deals", "--agents", "greedy", "--workers", "1", "--quiet",
-                 "--out", str(out), "--plot", str(plot)]) == 0
+    assert (
+        main(
+            [
+                "simulate",
+                "4",
+                "--deals",
+                "--agents",
+                "greedy",
+                "--workers",
+                "1",
+                "--quiet",
+                "--out",
+                str(out),
+                "--plot",
+                str(plot),
+            ]
+        )
+        == 0
+    )
     text = capsys.readouterr().out
     assert "4 deals" in text and "95% interval" in text and "win rate" in text
     assert len(out.read_text().splitlines()) == 4 and plot.exists()

@@ -165,7 +165,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--positions", type=int, default=10_000, help="how many positions (default 10000)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the deals and moves (default 1)")
-    parser.add_argument("--kind", choices=("play", "opening"), default="play", help="whole deals or first decisions (default play)")
+    parser.add_argument(
+        "--kind", choices=("play", "opening"), default="play", help="whole deals or first decisions (default play)"
+    )
     parser.add_argument("--policy", choices=("human", "random"), default="human", help="how seats play (default human)")
     parser.add_argument("--out", required=True, help="output .npz file")
     args = parser.parse_args(argv)

@@ -665,7 +665,10 @@ static size_t ways(const card_choices *cc, gd_move m) {
 GD_INLINE size_t card_full_houses(const gd_view *v, const card_choices *cc, int above, uint64_t *out, size_t cap,
                                   size_t n) {
     const int level = v->level, w = v->wilds;
-    enum { MAX_PAIRS = GD_RANKS * 10 + 3 };
+    /* Physical pairs of any multiset: per rank, 10 of two naturals (4 suits, two copies each)
+     * and 4 of a natural and a wild; the level pair of two wilds; two joker pairs. (13 * 10 + 3,
+     * enough for a dealt hand, overflowed for larger multisets such as the whole deck.) */
+    enum { MAX_PAIRS = GD_RANKS * (10 + 4) + 1 + 2 };
     uint64_t pair[MAX_PAIRS][2];
     uint8_t pair_rank[MAX_PAIRS];
     unsigned upto[3], np = 0;

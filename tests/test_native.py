@@ -173,6 +173,16 @@ def test_rank_level_buffer_bound_holds_for_the_whole_deck_at_every_level():
     assert most == max(len(generate_moves(Cards.deck(), level, granularity="rank")) for level in (2, 14))
 
 
+@pytest.mark.parametrize("level", [2, 9, 14])
+def test_card_level_moves_of_the_whole_deck_equal_the_reference(level):
+    """Generation accepts any multiset; the whole deck has 180 physical pairs for its full
+    houses (a fixed buffer of 133 overflowed here, found by fuzzing under UBSan)."""
+    native = _core.card_moves(Cards.deck().counts, level)
+    assert len(native) == _core.count_card_moves(Cards.deck().counts, level)
+    expected = {pack_move(m) for m in generate_moves(Cards.deck(), level)}
+    assert {(int(lo), int(hi)) for lo, hi in native} == expected and len(expected) == len(native)
+
+
 def test_count_moves_and_legal_moves_agree_with_the_reference():
     hand = Cards.parse("S3 S4 C4 S5 C5 H7 H7 S8 S8 C8 D8 SB HR HR")
     play = classify("SJ CJ", 7)[0]

@@ -1,0 +1,274 @@
+"""Fuzz the native entry points (``guandan._core``) with arbitrary bytes, under atheris.
+
+Each input picks an entry point and builds its arguments from the bytes: count vectors,
+levels, packed words, batch arrays of any dtype, shape and layout, caller buffers of any
+size, deal states, seeds and counts. The only outcomes allowed are a result (checked for
+a few invariants) or an error of ``guandan.errors``; anything else — another exception, a
+crash, a sanitizer report — is a finding, and atheris stops and writes the input that
+caused it.
+
+Run (see tools/README.md for the builds: an ASan/UBSan build of the extension compiled
+with clang and libFuzzer coverage, and the LD_PRELOAD it needs)::
+
+    python tools/fuzz_native.py -max_total_time=900 -rss_limit_mb=4096 /tmp/fuzz-corpus
+
+Without atheris installed, ``--replay FILE...`` runs inputs through the same harness
+(a crash reproducer, or a corpus directory's files) under plain Python.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+
+import numpy as np
+
+from guandan import GuandanError, _core
+
+FACES = 54
+ACTIONS = _core.ACTION_SPACE
+PASS = _core.PASS_MOVE
+
+
+class Bytes:
+    """Arguments drawn from the input: a tiny stand-in for atheris.FuzzedDataProvider that
+    also works without atheris (for --replay)."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.pos = 0
+
+    def take(self, n: int) -> bytes:
+        out = self.data[self.pos : self.pos + n]
+        self.pos += n
+        return out + bytes(n - len(out))
+
+    def int(self, lo: int, hi: int) -> int:
+        """An int in lo..hi (inclusive)."""
+        span = hi - lo + 1
+        nbytes = max(1, (span.bit_length() + 7) // 8)
+        return lo + int.from_bytes(self.take(nbytes), "little") % span
+
+    def pick(self, options: list) -> object:
+        return options[self.int(0, len(options) - 1)]
+
+    def u64(self) -> int:
+        return int.from_bytes(self.take(8), "little")
+
+    def word(self) -> int:
+        """A rank-level word: often a real action, sometimes the pass, else any 64 bits."""
+        kind = self.int(0, 7)
+        if kind <= 4:
+            return int(ACTIONS[self.int(0, len(ACTIONS) - 1)])
+        if kind <= 6:
+            return PASS
+        return self.u64()
+
+    def counts(self) -> bytes:
+        """54 counts: mostly a real hand (0..2 each), sometimes any bytes."""
+        raw = self.take(FACES)
+        if self.int(0, 15) == 0:
+            return raw
+        return bytes(b % 3 if b % 5 else 0 for b in raw)
+
+    def level(self) -> object:
+        if self.int(0, 3):
+            return self.int(2, 14)
+        return self.pick([self.int(0, 255), -1, 2.0, None, np.uint8(5), 2**64, "2"])
+
+    def hands_array(self, n: int) -> object:
+        counts = np.frombuffer(b"".join(self.counts() for _ in range(n)), dtype=np.uint8).reshape(n, FACES)
+        return self.shaped(counts.copy())
+
+    def shaped(self, arr: np.ndarray) -> object:
+        """The array as it is (usually), or with a wrong dtype, shape or layout, or as a list."""
+        how = self.int(0, 27)
+        if how == 0:
+            return arr.astype(self.pick([np.int8, np.int64, np.uint64, np.float32, np.uint16]))
+        if how == 1 and arr.ndim == 2 and len(arr) > 1:
+            return arr[::2]
+        if how == 2:
+            return arr.reshape(-1)
+        if how == 3:
+            return arr.tolist()
+        if how == 4:
+            ro = arr.copy()
+            ro.flags.writeable = False
+            return ro
+        if how == 5 and arr.ndim >= 1 and arr.shape[0] > 0:
+            return arr[:-1].copy()
+        if how == 6:
+            return np.asfortranarray(arr[..., None] if arr.ndim == 1 else arr)
+        return arr
+
+
+def _state(b: Bytes) -> object:
+    """A native deal state: a random partition of the deck (often consistent), or junk."""
+    if b.int(0, 15) == 0:
+        return b.pick([None, (), "state", (1, 2, 3, 4, 5, 6, 7), [0] * 7])
+    seats = [0, 0, 0, 0]
+    for face in range(FACES):
+        for _ in range(2):
+            s = b.int(0, 5)
+            if s < 4:
+                seats[s] += 1 << (2 * face)  # 2 bits a face: 01 one copy, 10 two
+    hands: object = tuple(seats)
+    if b.int(0, 7) == 0:
+        hands = np.stack([np.frombuffer(_core.unpack_cards(h & (2**64 - 1), h >> 64), np.uint8) for h in seats])
+    empty = [s for s in range(4) if not seats[s]]
+    finished = tuple(empty) if b.int(0, 3) else tuple(b.int(-1, 4) for _ in range(b.int(0, 4)))
+    holding = [s for s in range(4) if seats[s]] or [0]
+    turn = holding[b.int(0, len(holding) - 1)] if b.int(0, 7) else b.int(-2, 5)
+    if b.int(0, 1):
+        last, beat, passes = -1, PASS, 0
+    else:
+        last, passes = b.int(-1, 4), b.int(0, 3)
+        beat = b.word()
+        if b.int(0, 1) and 0 <= last <= 3 and seats[last]:
+            hand = _core.unpack_cards(seats[last] & (2**64 - 1), seats[last] >> 64)
+            moves = _core.rank_moves(hand, 2)
+            if len(moves):
+                beat = int(moves[b.int(0, len(moves) - 1)])
+    return hands, b.level(), turn, last, beat, passes, finished
+
+
+def _batch(b: Bytes) -> tuple[object, object, object]:
+    n = b.int(0, 6)
+    hands = b.hands_array(n)
+    levels = b.shaped(np.array([b.int(2, 14) if b.int(0, 15) else b.int(0, 255) for _ in range(n)], dtype=np.uint8))
+    beats = b.pick([None, "array"])
+    if beats is not None:
+        beats = b.shaped(np.array([b.word() for _ in range(n)], dtype=np.uint64))
+    return hands, levels, beats
+
+
+def _beats(hands: object, beats: object) -> object:
+    if beats is None:
+        return np.full(len(hands) if isinstance(hands, np.ndarray) and hands.ndim >= 1 else 0, PASS, np.uint64)
+    return beats
+
+
+def one_position(b: Bytes) -> None:
+    fn = b.pick([_core.rank_moves, _core.count_rank_moves, _core.card_moves, _core.count_card_moves])
+    counts: object = b.counts()
+    if b.int(0, 7) == 0:
+        counts = b.shaped(np.frombuffer(counts, np.uint8).copy())
+    level, beat = b.level(), b.word()
+    out = fn(counts, level, beat)
+    if fn in (_core.rank_moves, _core.card_moves):
+        count = (_core.count_rank_moves if fn is _core.rank_moves else _core.count_card_moves)(counts, level, beat)
+        assert count == len(out), (count, len(out))
+
+
+def words_and_cards(b: Bytes) -> None:
+    which = b.int(0, 6)
+    if which == 0:
+        _core.check_move(b.word())
+    elif which == 1:
+        _core.move_size(b.word())
+    elif which == 2:
+        lo, hi = _core.pack_cards(b.counts())
+        assert _core.unpack_cards(lo, hi) is not None
+    elif which == 3:
+        _core.unpack_cards(b.u64(), b.u64())
+    elif which == 4:
+        _core.card_to_rank(b.u64(), b.u64(), b.level())
+    elif which == 5:
+        _core.spend_cards(b.counts(), b.level(), b.word())
+    else:
+        words = [b.word() for _ in range(b.int(0, 5))]
+        _core.action_indices(b.pick([words, np.array(words, dtype=np.uint64), [float(w) for w in words], [-1]]))
+
+
+def batches(b: Bytes) -> None:
+    hands, levels, beats = _batch(b)
+    beats = _beats(hands, beats)
+    which = b.int(0, 3)
+    n = hands.shape[0] if isinstance(hands, np.ndarray) and hands.ndim == 2 else 0
+    start, end = (0, None) if b.int(0, 3) else (b.int(-1, n + 1), b.pick([None, b.int(-1, n + 1)]))
+    if which == 0:
+        out = b.pick([None, np.zeros(n, np.int64), np.zeros(max(n - 1, 0), np.int64), np.zeros(n, np.int32)])
+        _core.batch_count(hands, levels, beats, b.pick(["rank", "card", "x"]), start, end, out)
+    elif which == 1:
+        moves, offsets = _core.batch_rank_moves(hands, levels, beats, start, end)
+        assert offsets[-1] == len(moves)
+    elif which == 2:
+        moves, offsets = _core.batch_card_moves(hands, levels, beats, start, end)
+        assert offsets[-1] == len(moves)
+    else:
+        width = len(ACTIONS)
+        out = b.pick([None, np.zeros((n, width), np.bool_), np.zeros((n, width - 1), np.bool_)])
+        _core.batch_mask(hands, levels, beats, start, end, out)
+
+
+def fills(b: Bytes) -> None:
+    hands, levels, beats = _batch(b)
+    beats = _beats(hands, beats)
+    n = hands.shape[0] if isinstance(hands, np.ndarray) and hands.ndim == 2 else 0
+    start, end = (0, n) if b.int(0, 3) else (b.int(-1, n + 1), b.int(-1, n + 1))
+    size = b.pick([0, 1, 7, 100, 4095, 4096, 5000, b.int(0, 70000)])
+    offsets = b.shaped(np.zeros(n + 1 if b.int(0, 3) else b.int(0, n + 2), dtype=np.int64))
+    if b.int(0, 1):
+        out = b.shaped(np.zeros(size, dtype=np.uint64))
+        stop = _core.fill_rank_moves(hands, levels, beats, start, end, out, offsets)
+    else:
+        out = b.shaped(np.zeros((size, 2), dtype=np.uint64))
+        stop = _core.fill_card_moves(hands, levels, beats, start, end, out, offsets)
+    assert start <= stop <= end
+
+
+def deals(b: Bytes) -> None:
+    state = _state(b)
+    which = b.int(0, 4)
+    seed = b.pick([0, 1, b.u64(), -5, 1.5])
+    policy = b.pick(["random", "greedy", "x", None])
+    if which == 0:
+        orders = _core.playouts(state, b.pick([0, 1, 3, -1, 2.0]), policy, seed)
+        assert orders.shape[1] == 4
+    elif which == 1:
+        _core.choose(state, policy, seed)
+    elif which == 2:
+        _core.perft(state, b.pick([0, 1, 2, -1, 1.0]))
+    elif which == 3:
+        _core.deal_step(state, b.u64(), b.pick([PASS, b.u64()]))
+    else:
+        states = [state] + [_state(b) for _ in range(b.int(0, 2))]
+        firsts = [b.word() for _ in range(b.int(0, 3))]
+        _core.evaluate(states, firsts, b.pick([1, 2, 0]), policy, seed)
+
+
+def rng(b: Bytes) -> None:
+    _core.rng_draws(b.pick([0, b.u64(), -1, "s"]), [b.pick([0, 1, 6, b.u64(), -1, 2**64]) for _ in range(b.int(0, 4))])
+
+
+TARGETS: list[Callable[[Bytes], None]] = [one_position, words_and_cards, batches, fills, deals, rng]
+
+
+def test_one_input(data: bytes) -> None:
+    b = Bytes(data)
+    target = TARGETS[b.int(0, len(TARGETS) - 1)]
+    try:
+        target(b)
+    except GuandanError:
+        pass  # bad input, reported as it should be
+
+
+def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "--replay":
+        paths = []
+        for arg in sys.argv[2:]:
+            paths += [os.path.join(arg, f) for f in sorted(os.listdir(arg))] if os.path.isdir(arg) else [arg]
+        for path in paths:
+            with open(path, "rb") as f:
+                test_one_input(f.read())
+        print(f"replayed {len(paths)} inputs: no finding")
+        return
+    import atheris  # the coverage that guides it is the C core's (a GUANDAN_FUZZ build)
+
+    atheris.Setup(sys.argv, test_one_input)
+    atheris.Fuzz()
+
+
+if __name__ == "__main__":
+    main()

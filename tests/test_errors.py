@@ -915,3 +915,24 @@ def test_word_lists_mixing_large_and_small_words_are_not_turned_into_floats():
     top, bottom = int(batch.ACTION_SPACE[-1]), int(batch.ACTION_SPACE[0])
     assert top >= 2**63
     assert batch.action_indices([top, bottom]).tolist() == [len(batch.ACTION_SPACE) - 1, 0]
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: Move(MoveType.SINGLE, Rank.THREE, None, "S3", Rank.TWO),
+        lambda: Move(1, Rank.THREE, None, Cards.parse("S3"), Rank.TWO),
+        lambda: Move(MoveType.SINGLE, "3", None, Cards.parse("S3"), Rank.TWO),
+        lambda: Move(MoveType.SINGLE, Rank.THREE, 1, Cards.parse("S3"), Rank.TWO),
+        lambda: Move(MoveType.SINGLE, Rank.THREE, None, Cards.parse("S3"), 2),
+        lambda: Move(MoveType.SINGLE, Rank.THREE, None, Cards.parse("S3"), Rank.BIG_JOKER),
+        lambda: RankMove(MoveType.SINGLE, Rank.THREE, None, (0, 1), 0, Rank.TWO),
+        lambda: RankMove(MoveType.SINGLE, Rank.THREE, None, "abc", 0, Rank.TWO),
+        lambda: RankMove(MoveType.SINGLE, Rank.THREE, None, (0, 1.0) + (0,) * 13, 0, Rank.TWO),
+        lambda: RankMove(MoveType.SINGLE, Rank.THREE, None, (0, -1) + (0,) * 13, 0, Rank.TWO),
+        lambda: RankMove(MoveType.SINGLE, Rank.THREE, None, (0,) * 15, 5, Rank.TWO),
+        lambda: RankMove(MoveType.SINGLE, Rank.THREE, None, [0] * 15, 0, Rank.TWO),
+    ],
+)
+def test_moves_are_made_only_of_fields_of_their_types(make):
+    check(make, InvalidMoveError, "move")

@@ -260,6 +260,22 @@ def _key_letter(move_type: MoveType, key: Rank | None) -> str:
     return key.letter
 
 
+def _check_declaration(move: Move | RankMove) -> None:
+    """The declaration fields of a move are of their types (the cards are checked by
+    :func:`classify`, :func:`~guandan.movegen.pack_move` and the deal, not here)."""
+    if not (
+        isinstance(move.type, MoveType)
+        and (move.key is None or isinstance(move.key, Rank))
+        and (move.suit is None or isinstance(move.suit, Suit))
+        and isinstance(move.level, Rank)
+        and not move.level.is_joker
+    ):
+        raise InvalidMoveError(
+            f"a move is declared with a MoveType, a Rank key or None, a Suit or None and a level Rank 2..A, "
+            f"got {move.type!r}, {move.key!r}, {move.suit!r}, {move.level!r}"
+        )
+
+
 @dataclass(frozen=True, slots=True)
 class Move:
     """A move at card granularity: a declaration and the physical cards it spends.
@@ -279,6 +295,11 @@ class Move:
     suit: Suit | None
     cards: Cards
     level: Rank
+
+    def __post_init__(self) -> None:
+        _check_declaration(self)
+        if not isinstance(self.cards, Cards):
+            raise InvalidMoveError(f"a move's cards are Cards, got {self.cards!r:.60}")
 
     @classmethod
     def pass_(cls, level: int) -> Move:
@@ -376,6 +397,14 @@ class RankMove:
     ranks: tuple[int, ...]
     wilds: int
     level: Rank
+
+    def __post_init__(self) -> None:
+        _check_declaration(self)
+        ranks = self.ranks
+        if type(ranks) is not tuple or len(ranks) != 15 or not all(type(n) is int and 0 <= n <= 8 for n in ranks):
+            raise InvalidMoveError(f"a rank-level move's ranks are 15 ints 0..8, got {ranks!r:.80}")
+        if type(self.wilds) is not int or not 0 <= self.wilds <= 2:
+            raise InvalidMoveError(f"a move spends 0, 1 or 2 wilds, got {self.wilds!r}")
 
     @classmethod
     def pass_(cls, level: int) -> RankMove:

@@ -369,3 +369,19 @@ def test_a_record_with_any_value_changed_replays_or_raises_record_error(record, 
     except RecordError:
         return
     assert state.to_record() == corrupt  # accepted only when it is exactly a record of what it replays
+
+
+def test_the_native_fuzz_harness_runs_without_atheris():
+    """tools/fuzz_native.py (run under atheris by tools/fuzz.sh) replays inputs in plain Python."""
+    import importlib.util
+    import pathlib
+    import random
+
+    path = pathlib.Path(__file__).resolve().parent.parent / "tools" / "fuzz_native.py"
+    spec = importlib.util.spec_from_file_location("fuzz_native", path)
+    assert spec is not None and spec.loader is not None
+    harness = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(harness)
+    rng = random.Random(6)
+    for _ in range(1500):
+        harness.test_one_input(rng.randbytes(rng.randrange(0, 700)))

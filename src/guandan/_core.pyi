@@ -13,33 +13,34 @@ import numpy.typing as npt
 from typing_extensions import Buffer
 
 #: A count vector of 54 faces: bytes, bytearray or a 1-D C-contiguous ``uint8`` array.
-Counts: TypeAlias = Buffer
+_Counts: TypeAlias = Buffer
 #: A Python or numpy integer.
-Int: TypeAlias = int | np.integer
+_Int: TypeAlias = int | np.integer
 #: A native deal state: (hands, level, turn, last, beat, passes, finished); hands as four
 #: packed 108-bit ints or a ``uint8 (4, 54)`` count array.
-DealState: TypeAlias = tuple[
-    tuple[int, int, int, int] | Sequence[int] | npt.NDArray[np.uint8], Int, Int, Int, Int, Int, Sequence[Int]
+_DealState: TypeAlias = tuple[
+    tuple[int, int, int, int] | Sequence[int] | npt.NDArray[np.uint8], _Int, _Int, _Int, _Int, _Int, Sequence[_Int]
 ]
-Policy: TypeAlias = Literal["random", "greedy"]
-Granularity: TypeAlias = Literal["card", "rank"]
+_Policy: TypeAlias = Literal["random", "greedy"]
+_Granularity: TypeAlias = Literal["card", "rank"]
 
 PASS_MOVE: int
 MAX_RANK_MOVES: int
 POLICIES: dict[str, int]
 ACTION_SPACE: npt.NDArray[np.uint64]
+__test__: dict[str, str]  # the docstrings' examples, for doctest
 
-def check_move(beat: Int) -> None: ...
-def move_size(m: Int) -> int: ...
-def pack_cards(counts: Counts) -> tuple[int, int]: ...
-def unpack_cards(lo: Int, hi: Int) -> bytes: ...
-def card_to_rank(lo: Int, hi: Int, level: Int) -> int: ...
+def check_move(beat: _Int) -> None: ...
+def move_size(m: _Int) -> int: ...
+def pack_cards(counts: _Counts) -> tuple[int, int]: ...
+def unpack_cards(lo: _Int, hi: _Int) -> bytes: ...
+def card_to_rank(lo: _Int, hi: _Int, level: _Int) -> int: ...
 
 # -- one position
-def rank_moves(counts: Counts, level: Int, beat: Int = ...) -> npt.NDArray[np.uint64]: ...
-def count_rank_moves(counts: Counts, level: Int, beat: Int = ...) -> int: ...
-def card_moves(counts: Counts, level: Int, beat: Int = ...) -> npt.NDArray[np.uint64]: ...
-def count_card_moves(counts: Counts, level: Int, beat: Int = ...) -> int: ...
+def rank_moves(counts: _Counts, level: _Int, beat: _Int = ...) -> npt.NDArray[np.uint64]: ...
+def count_rank_moves(counts: _Counts, level: _Int, beat: _Int = ...) -> int: ...
+def card_moves(counts: _Counts, level: _Int, beat: _Int = ...) -> npt.NDArray[np.uint64]: ...
+def count_card_moves(counts: _Counts, level: _Int, beat: _Int = ...) -> int: ...
 
 # -- batches
 def _check_batch(hands: object, levels: object, beats: object) -> None: ...
@@ -47,31 +48,31 @@ def batch_count(
     hands: npt.NDArray[np.uint8],
     levels: npt.NDArray[np.uint8],
     beats: npt.NDArray[np.uint64],
-    granularity: Granularity = "rank",
-    start: Int = 0,
-    end: Int | None = None,
+    granularity: _Granularity = "rank",
+    start: _Int = 0,
+    end: _Int | None = None,
     out: npt.NDArray[np.int64] | None = None,
 ) -> npt.NDArray[np.int64]: ...
 def batch_rank_moves(
     hands: npt.NDArray[np.uint8],
     levels: npt.NDArray[np.uint8],
     beats: npt.NDArray[np.uint64],
-    start: Int = 0,
-    end: Int | None = None,
+    start: _Int = 0,
+    end: _Int | None = None,
 ) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64]]: ...
 def batch_card_moves(
     hands: npt.NDArray[np.uint8],
     levels: npt.NDArray[np.uint8],
     beats: npt.NDArray[np.uint64],
-    start: Int = 0,
-    end: Int | None = None,
+    start: _Int = 0,
+    end: _Int | None = None,
 ) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64]]: ...
 def batch_mask(
     hands: npt.NDArray[np.uint8],
     levels: npt.NDArray[np.uint8],
     beats: npt.NDArray[np.uint64],
-    start: Int = 0,
-    end: Int | None = None,
+    start: _Int = 0,
+    end: _Int | None = None,
     out: npt.NDArray[np.bool_] | None = None,
 ) -> npt.NDArray[np.bool_]: ...
 def action_indices(words: npt.ArrayLike) -> npt.NDArray[np.intp]: ...
@@ -79,8 +80,8 @@ def fill_rank_moves(
     hands: npt.NDArray[np.uint8],
     levels: npt.NDArray[np.uint8],
     beats: npt.NDArray[np.uint64],
-    start: Int,
-    end: Int,
+    start: _Int,
+    end: _Int,
     out: npt.NDArray[np.uint64],
     offsets: npt.NDArray[np.int64],
 ) -> int: ...
@@ -88,23 +89,23 @@ def fill_card_moves(
     hands: npt.NDArray[np.uint8],
     levels: npt.NDArray[np.uint8],
     beats: npt.NDArray[np.uint64],
-    start: Int,
-    end: Int,
+    start: _Int,
+    end: _Int,
     out: npt.NDArray[np.uint64],
     offsets: npt.NDArray[np.int64],
 ) -> int: ...
 
 # -- native deals
-def deal_step(state: DealState, lo: Int, hi: Int) -> tuple[DealState, bool]: ...
-def playouts(state: DealState, n: Int, policy: Policy = "random", seed: Int = 0) -> npt.NDArray[np.int8]: ...
-def choose(state: DealState, policy: Policy = "greedy", seed: Int = 0) -> tuple[int, int]: ...
-def perft(state: DealState, depth: Int) -> int: ...
+def deal_step(state: _DealState, lo: _Int, hi: _Int) -> tuple[_DealState, bool]: ...
+def playouts(state: _DealState, n: _Int, policy: _Policy = "random", seed: _Int = 0) -> npt.NDArray[np.int8]: ...
+def choose(state: _DealState, policy: _Policy = "greedy", seed: _Int = 0) -> tuple[int, int]: ...
+def perft(state: _DealState, depth: _Int) -> int: ...
 def evaluate(
-    states: Sequence[DealState],
-    firsts: Iterable[Int] | npt.NDArray[np.uint64],
-    n: Int = 1,
-    policy: Policy = "greedy",
-    seed: Int = 0,
+    states: Sequence[_DealState],
+    firsts: Iterable[_Int] | npt.NDArray[np.uint64],
+    n: _Int = 1,
+    policy: _Policy = "greedy",
+    seed: _Int = 0,
 ) -> npt.NDArray[np.int8]: ...
-def spend_cards(counts: Counts, level: Int, word: Int) -> int: ...
-def rng_draws(seed: Int, bounds: Sequence[Int]) -> list[int]: ...
+def spend_cards(counts: _Counts, level: _Int, word: _Int) -> int: ...
+def rng_draws(seed: _Int, bounds: Sequence[_Int]) -> list[int]: ...

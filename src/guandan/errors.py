@@ -24,7 +24,12 @@ __all__ = [
 
 
 class GuandanError(ValueError):
-    """Base class of every error raised for bad input."""
+    """Base class of every error raised for bad input; raised itself for a bad argument that
+    is neither cards nor a move (a seed, a count, a seat number, a policy, a granularity,
+    a ruleset, a range of positions).
+
+    Python's protocols keep their own errors: ``TypeError`` for an operand or a sequence
+    index of the wrong type, ``IndexError`` for a move index out of range of a list."""
 
 
 class InvalidCardsError(GuandanError):

@@ -741,7 +741,7 @@ class Deal:
         if self._over:
             raise IllegalMoveError("the deal is over")
         turn = self._turn
-        if seat is not None and seat != turn:
+        if seat is not None and (isinstance(seat, bool) or seat != turn):
             raise IllegalMoveError(f"not seat {seat}'s turn: seat {turn} is to play")
         moves = self._moves
         if moves is not None:

@@ -561,7 +561,7 @@ class Match:
         if self._phase != Phase.TRIBUTE:
             raise IllegalMoveError(f"no tribute is due now: the match is in the {self._phase.label} phase")
         payer = self._payers[len(self._paid)]
-        if seat is not None and seat != payer:
+        if seat is not None and (isinstance(seat, bool) or seat != payer):
             raise IllegalMoveError(f"not seat {seat}'s turn: seat {payer} pays tribute now")
         counts = cards_of_bits(self._hands[payer]).counts
         if not counts[face]:
@@ -610,7 +610,7 @@ class Match:
         if self._phase != Phase.RETURN:
             raise IllegalMoveError(f"no return is due now: the match is in the {self._phase.label} phase")
         receiver = self._owed[0][0]
-        if seat is not None and seat != receiver:
+        if seat is not None and (isinstance(seat, bool) or seat != receiver):
             raise IllegalMoveError(f"not seat {seat}'s turn: seat {receiver} returns a card now")
         counts = cards_of_bits(self._hands[receiver]).counts
         if not counts[face]:

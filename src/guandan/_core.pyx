@@ -68,9 +68,16 @@ _FACE_NAMES = [("S", "H", "C", "D")[f % 4]
                for f in range(52)] + ["SB", "HR"]
 
 
+_ERRORS = None
+
+
 def _errors():
-    from guandan import errors
-    return errors
+    """guandan.errors (imported on first use: this module is imported while the package is)."""
+    global _ERRORS
+    if _ERRORS is None:
+        from guandan import errors
+        _ERRORS = errors
+    return _ERRORS
 
 
 # -- checking input ---------------------------------------------------------------------------
@@ -89,8 +96,13 @@ cdef str _describe(obj):
     return f"{type(obj).__name__} {obj!r:.60}"
 
 
+cdef object _NP_INTEGER = np.integer
+
+
 cdef bint _is_int(value):
-    return not isinstance(value, bool) and isinstance(value, (int, np.integer))
+    if type(value) is int:  # the common case first; a bool's type is bool
+        return True
+    return not isinstance(value, bool) and isinstance(value, (int, _NP_INTEGER))
 
 
 cdef int _level_index(level) except -1:
@@ -99,10 +111,17 @@ cdef int _level_index(level) except -1:
     return <int>level - 2
 
 
-cdef uint64_t _u64(value, str what, error) except? 0:
+cdef enum:  # which error a bad value raises (_WORD: a move word, named as such)
+    _CARDS, _MOVE, _OTHER, _WORD
+
+
+cdef uint64_t _u64(value, str what, int kind) except? 0:
     """An int 0..2**64-1 (a Python or numpy integer; never a float, a bool or a string)."""
     if not _is_int(value) or not 0 <= value < 2**64:
-        raise error(f"{what} must be an int 0..2**64-1, got {value!r}")
+        errors = _errors()
+        error = (errors.InvalidCardsError, errors.InvalidMoveError, errors.GuandanError, errors.InvalidMoveError)[kind]
+        label = what + " (a packed move)" if kind == _WORD else what
+        raise error(f"{label} must be an int 0..2**64-1, got {value!r}")
     return <uint64_t>value
 
 
@@ -121,7 +140,7 @@ cdef Py_ssize_t _size(value, str what, Py_ssize_t lo, Py_ssize_t hi) except? -1:
 
 
 cdef gd_move _checked_move(beat, str what="the play to beat") except? 0:
-    cdef gd_move m = _u64(beat, what + " (a packed move)", _errors().InvalidMoveError)
+    cdef gd_move m = _u64(beat, what, _WORD)
     cdef int code = gd_check_move(m)
     if code:
         raise _errors().InvalidMoveError(f"{what} 0x{m:016x} is malformed: {gd_move_error(code).decode()}")
@@ -200,11 +219,10 @@ def unpack_cards(lo, hi):
 
     The declaration bits of a card-level move (bits 52..63 of ``hi``) are ignored.
     """
-    errors = _errors()
     cdef gd_cards packed
     cdef uint8_t counts[54]
-    packed.w[0] = _u64(lo, "lo", errors.InvalidCardsError)
-    packed.w[1] = _u64(hi, "hi", errors.InvalidCardsError) & ((1 << 52) - 1)
+    packed.w[0] = _u64(lo, "lo", _CARDS)
+    packed.w[1] = _u64(hi, "hi", _CARDS) & ((1 << 52) - 1)
     _check_packed(&packed)
     gd_unpack_cards(&packed, counts)
     return PyBytes_FromStringAndSize(<char *>counts, GD_FACES)
@@ -212,8 +230,7 @@ def unpack_cards(lo, hi):
 
 def card_to_rank(lo, hi, level):
     """The rank-level word of a card-level move at a level (the cards are checked, not the declaration)."""
-    errors = _errors()
-    cdef uint64_t w0 = _u64(lo, "lo", errors.InvalidCardsError), w1 = _u64(hi, "hi", errors.InvalidCardsError)
+    cdef uint64_t w0 = _u64(lo, "lo", _CARDS), w1 = _u64(hi, "hi", _CARDS)
     cdef int lvl = _level_index(level)
     cdef gd_cards packed
     packed.w[0] = w0
@@ -774,9 +791,8 @@ def deal_step(state, lo, hi):
     The move must be legal (it is checked against the seat's card-level moves)."""
     cdef gd_deal d
     _deal_from(state, &d)
-    errors = _errors()
-    lo = _u64(lo, "lo", errors.InvalidMoveError)
-    hi = _u64(hi, "hi", errors.InvalidMoveError)
+    lo = _u64(lo, "lo", _MOVE)
+    hi = _u64(hi, "hi", _MOVE)
     legal = card_moves(_counts_of(&d.hands[d.turn]), d.level + 2, d.beat)
     if not np.any((legal[:, 0] == lo) & (legal[:, 1] == hi)):
         raise _errors().IllegalMoveError(f"0x{hi:016x}{lo:016x} is not a legal move of seat {d.turn}")
@@ -959,6 +975,6 @@ def rng_draws(seed, bounds):
     cdef uint64_t b
     out = []
     for bound in bounds:
-        b = _u64(bound, "a bound", _errors().GuandanError)
+        b = _u64(bound, "a bound", _OTHER)
         out.append(gd_rng_next(&rng) if b == 0 else gd_rng_below(&rng, b))
     return out

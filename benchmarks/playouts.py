@@ -47,7 +47,8 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(report, indent=2))
     else:
         for policy, r in report["policies"].items():
-            print(f"{policy:7s} {r['playouts_per_s']:>10,.0f} full deals/s (single thread, {args.states} states x {args.playouts})")
+            shape = f"single thread, {args.states} states x {args.playouts}"
+            print(f"{policy:7s} {r['playouts_per_s']:>10,.0f} full deals/s ({shape})")
     return 0
 
 

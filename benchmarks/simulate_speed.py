@@ -23,7 +23,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--matches", type=int, default=300, help="matches to play (default 300)")
     parser.add_argument("--agents", default="greedy", help="agents (default greedy)")
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes for the pool (default: all)")
+    parser.add_argument(
+        "--workers", type=int, default=os.cpu_count() or 1, help="processes for the pool (default: all)"
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
@@ -43,7 +45,8 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(report, indent=2))
     else:
         print(
-            f"{report['deals']} deals ({args.matches} matches, {args.agents}): 1 worker {report['one_worker_deals_per_s']:.0f} deals/s, "
+            f"{report['deals']} deals ({args.matches} matches, {args.agents}): "
+            f"1 worker {report['one_worker_deals_per_s']:.0f} deals/s, "
             f"{args.workers} workers {report['pool_deals_per_s']:.0f} deals/s, speedup {report['speedup']:.2f}x, "
             f"identical rows: {report['identical']}"
         )

@@ -92,13 +92,13 @@ def measure_native(h, lv, b, granularity: str, threads: int, repeat: int) -> dic
     moves = int(batch.count_moves(h, lv, b, granularity).sum())
     out: dict = {"moves_per_position": moves / n}
     for label, t in (("1", 1), ("all", threads)):
-        out.setdefault("stream", {})[label] = rate(n, moves, best_time(lambda: stream(h, lv, b, granularity, t), repeat))
-        out.setdefault("arrays", {})[label] = rate(
-            n, moves, best_time(lambda: batch.legal_moves(h, lv, b, granularity, threads=t), repeat)
-        )
-        out.setdefault("count", {})[label] = rate(
-            n, moves, best_time(lambda: batch.count_moves(h, lv, b, granularity, threads=t), repeat)
-        )
+        calls = {
+            "stream": lambda t=t: stream(h, lv, b, granularity, t),
+            "arrays": lambda t=t: batch.legal_moves(h, lv, b, granularity, threads=t),
+            "count": lambda t=t: batch.count_moves(h, lv, b, granularity, threads=t),
+        }
+        for mode, call in calls.items():
+            out.setdefault(mode, {})[label] = rate(n, moves, best_time(call, repeat))
     return out
 
 
@@ -106,7 +106,11 @@ def measure_reference(h, lv, b, granularity: str, sample: int, repeat: int) -> d
     idx = np.arange(min(sample, len(h)))
     hs, ls, bs = h[idx], lv[idx], b[idx]
     positions = [
-        (Cards(hs[i].tobytes()), int(ls[i]), None if int(bs[i]) == PASS_WORD else unpack_rank_move(int(bs[i]), int(ls[i])))
+        (
+            Cards(hs[i].tobytes()),
+            int(ls[i]),
+            None if int(bs[i]) == PASS_WORD else unpack_rank_move(int(bs[i]), int(ls[i])),
+        )
         for i in range(len(idx))
     ]
 
@@ -122,7 +126,7 @@ def measure_reference(h, lv, b, granularity: str, sample: int, repeat: int) -> d
     # the native core on the very same positions, repeated until it takes measurable time
     loops = 1
     while True:
-        t = best_time(lambda: [stream(hs, ls, bs, granularity, 1) for _ in range(loops)], repeat)
+        t = best_time(lambda loops=loops: [stream(hs, ls, bs, granularity, 1) for _ in range(loops)], repeat)
         if t > 0.2 or loops > 1 << 16:
             break
         loops *= 4
@@ -151,7 +155,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=2, help="corpus seed when building one (default 2)")
     parser.add_argument("--reference", type=int, default=200, help="reference sample per subset (default 200)")
     parser.add_argument("--repeat", type=int, default=3, help="runs per figure, the best kept (default 3)")
-    parser.add_argument("--threads", type=int, default=os.cpu_count() or 1, help="threads for 'all cores' (default: all)")
+    parser.add_argument(
+        "--threads", type=int, default=os.cpu_count() or 1, help="threads for 'all cores' (default: all)"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
 

@@ -269,21 +269,29 @@ GD_INLINE uint64_t group_candidates(const gd_view *v, int g) {
     return c;
 }
 
+/* How many wilds a group of g cards of rank r may use: *lo .. *hi (the naturals fill the
+ * rest; at least one natural unless r is the level rank, whose wilds are its own cards). */
+GD_INLINE void group_wilds(const gd_view *v, int r, int g, int *lo, int *hi) {
+    const int have = N_OF(v, r);
+    *lo = g - have > 0 ? g - have : 0;
+    *hi = g - (r != v->level);
+    if (*hi > v->wilds) *hi = v->wilds;
+}
+
+/* Every way to make a group of g cards of rank r, as moves of a type (single, pair, triple,
+ * bomb). */
+GD_INLINE size_t emit_groups(const gd_view *v, int type, int r, int g, gd_move *out, size_t n) {
+    int lo, hi;
+    group_wilds(v, r, g, &lo, &hi);
+    if (!out) return n + (size_t)(hi - lo + 1);
+    for (int j = lo; j <= hi; j++) EMIT(GD_DECL(type, r, 0, j) | (uint64_t)(g - j) << (4 * r));
+    return n;
+}
+
 /* Groups of g cards of one rank (single, pair, triple, bomb of g) with elevated order above
- * `above`: naturals plus wilds, at least one natural unless the rank is the level. */
+ * `above`. */
 GD_INLINE size_t gen_sets(const gd_view *v, int type, int g, int above, gd_move *out, size_t n) {
-    const int level = v->level, w = v->wilds;
-    FOR_EACH_NIBBLE(r, group_candidates(v, g) & ranks_above(above, level)) {
-        const int have = N_OF(v, r);
-        const int lo = g - have > 0 ? g - have : 0;
-        int hi = g - ((int)r != level);
-        if (hi > w) hi = w;
-        if (!out) {
-            n += (size_t)(hi - lo + 1);
-            continue;
-        }
-        for (int j = lo; j <= hi; j++) EMIT(GD_DECL(type, r, 0, j) | (uint64_t)(g - j) << (4 * r));
-    }
+    FOR_EACH_NIBBLE(r, group_candidates(v, g) & ranks_above(above, v->level)) n = emit_groups(v, type, (int)r, g, out, n);
     return n;
 }
 
@@ -314,10 +322,8 @@ GD_INLINE size_t gen_full_houses(const gd_view *v, int above, gd_move *out, size
     }
     const unsigned jokers = (v->small == 2) + (v->big == 2);
     FOR_EACH_NIBBLE(t, group_candidates(v, 3) & ranks_above(above, level)) {
-        const int have = N_OF(v, t);
-        const int lo = 3 - have > 0 ? 3 - have : 0;
-        int hi = 3 - ((int)t != level);
-        if (hi > w) hi = w;
+        int lo, hi;
+        group_wilds(v, (int)t, 3, &lo, &hi);
         for (int jt = lo; jt <= hi; jt++) {
             const unsigned left = (unsigned)(w - jt), count = upto[left];
             if (!out) {
@@ -409,14 +415,7 @@ GD_INLINE size_t gen_bombs(const gd_view *v, int above_class, int above_key, gd_
         for (int g = 4; g <= most; g++) {
             const int c = bomb_class(g);
             if (c < above_class || (c == above_class && order <= above_key)) continue;
-            const int lo = g - have > 0 ? g - have : 0;
-            int hi = g - ((int)r != level);
-            if (hi > w) hi = w;
-            if (!out) {
-                n += (size_t)(hi - lo + 1);
-                continue;
-            }
-            for (int j = lo; j <= hi; j++) EMIT(GD_DECL(GD_BOMB, r, 0, j) | (uint64_t)(g - j) << (4 * r));
+            n = emit_groups(v, GD_BOMB, (int)r, g, out, n);
         }
     }
     if (GD_CLASS_STRAIGHT_FLUSH >= above_class)
@@ -699,10 +698,8 @@ GD_INLINE size_t card_full_houses(const gd_view *v, const card_choices *cc, int 
         upto[j] = np;
     }
     FOR_EACH_NIBBLE(t, group_candidates(v, 3) & ranks_above(above, level)) {
-        const int have = N_OF(v, t);
-        const int lo = 3 - have > 0 ? 3 - have : 0;
-        int hi = 3 - ((int)t != level);
-        if (hi > w) hi = w;
+        int lo, hi;
+        group_wilds(v, (int)t, 3, &lo, &hi);
         for (int jt = lo; jt <= hi; jt++) {
             const unsigned pairs = upto[w - jt], own = own_upto[t][w - jt];
             const uint8_t *ch = cc->choices[t][3 - jt];

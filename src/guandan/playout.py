@@ -20,6 +20,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
@@ -30,9 +31,10 @@ from .errors import GuandanError, IllegalMoveError
 from .movegen import PASS_WORD, pack_rank_move, unpack_move
 
 if TYPE_CHECKING:
-    from .deal import Deal
+    from .cards import Cards
+    from .deal import Deal, Play
 
-__all__ = ["deal_state", "playouts", "scores", "policy_move", "Policy"]
+__all__ = ["deal_state", "native_state", "playouts", "scores", "policy_move", "Policy"]
 
 Policy = Literal["random", "greedy"]
 
@@ -50,21 +52,33 @@ def deal_state(deal: Deal) -> tuple[Any, ...]:
         raise GuandanError(f"a deal state is taken from a Deal, got {deal!r:.80}")
     if deal.is_over or deal.turn is None:
         raise IllegalMoveError("the deal is over: there is nothing to play out")
-    hands = []
-    for hand in deal.hands:
+    return native_state(deal.hands, int(deal.level), deal.turn, deal.to_beat, deal.trick, deal.finish_order)
+
+
+def native_state(
+    hands: Sequence[Cards],
+    level: int,
+    turn: int,
+    to_beat: Play | None,
+    recent: Sequence[Any],
+    finish_order: Sequence[int],
+) -> tuple[Any, ...]:
+    """A native deal state from its parts: four hands, the level, the seat to act, the play
+    to beat (``None`` to lead), the records of the deal so far or of its current trick
+    (oldest first: the passes at the end are counted), and the finish order."""
+    packed = []
+    for hand in hands:
         lo, hi = _core.pack_cards(hand.counts)
-        hands.append(lo | hi << 64)
-    to_beat = deal.to_beat
+        packed.append(lo | hi << 64)
     if to_beat is None:
         last, beat, passes = -1, PASS_WORD, 0
     else:
-        last, beat = to_beat.seat, pack_rank_move(to_beat.move.to_rank())
-        passes = 0
-        for play in reversed(deal.trick):
-            if not play.is_pass:
+        last, beat, passes = to_beat.seat, pack_rank_move(to_beat.move.to_rank()), 0
+        for record in reversed(recent):
+            if not getattr(record, "is_pass", False):
                 break
             passes += 1
-    return tuple(hands), int(deal.level), deal.turn, last, beat, passes, deal.finish_order
+    return tuple(packed), level, turn, last, beat, passes, tuple(finish_order)
 
 
 def playouts(deal: Deal, n: int, policy: Policy = "random", seed: int = 0) -> np.ndarray:

@@ -36,7 +36,7 @@ from .determinize import determinize
 from .errors import GuandanError
 from .movegen import PASS_WORD, pack_rank_move, unpack_move
 from .observation import Observation, Phase
-from .playout import Policy, scores
+from .playout import Policy, native_state, scores
 from .rng import SplitMix64
 
 __all__ = ["MonteCarloAgent"]
@@ -118,20 +118,10 @@ class MonteCarloAgent:
 
     @staticmethod
     def _state(observation: Observation, hands: Any) -> tuple[Any, ...]:
-        packed = []
-        for hand in hands:
-            lo, hi = _core.pack_cards(hand.counts)
-            packed.append(lo | hi << 64)
-        to_beat = observation.to_beat
-        if to_beat is None:
-            last, beat, passes = -1, PASS_WORD, 0
-        else:
-            last, beat, passes = to_beat.seat, pack_rank_move(to_beat.move.to_rank()), 0
-            for record in reversed(observation.history):
-                if not getattr(record, "is_pass", False):
-                    break
-                passes += 1
-        return tuple(packed), int(observation.level), observation.seat, last, beat, passes, observation.finish_order
+        return native_state(
+            hands, int(observation.level), observation.seat, observation.to_beat, observation.history,
+            observation.finish_order,
+        )
 
     @staticmethod
     def _move(observation: Observation, word: int, beat: int) -> Move:

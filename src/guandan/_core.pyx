@@ -242,15 +242,21 @@ def card_to_rank(lo, hi, level):
 # -- one position -----------------------------------------------------------------------------
 
 
+cdef gd_move _position(counts, level, beat, gd_view *view) except? 0:
+    """Check one position's arguments and prepare its view; the play to beat's word."""
+    cdef int lvl = _level_index(level)
+    cdef gd_move b = _checked_move(beat)
+    _view_of(_counts_arg(counts), lvl, view)
+    return b
+
+
 def rank_moves(counts, level, beat=GD_PASS_MOVE):
     """The legal rank-level moves of a position as a ``uint64`` array (the pass last when responding).
 
     ``beat`` is the rank-level word of the play to beat, :data:`PASS_MOVE` to lead.
     """
     cdef gd_view view
-    cdef int lvl = _level_index(level)
-    cdef gd_move b = _checked_move(beat)
-    _view_of(_counts_arg(counts), lvl, &view)
+    cdef gd_move b = _position(counts, level, beat, &view)
     cdef gd_move buf[GD_MAX_RANK_MOVES]
     cdef size_t n
     with nogil:
@@ -265,18 +271,14 @@ def rank_moves(counts, level, beat=GD_PASS_MOVE):
 def count_rank_moves(counts, level, beat=GD_PASS_MOVE):
     """How many legal rank-level moves a position has (the pass included when responding)."""
     cdef gd_view view
-    cdef int lvl = _level_index(level)
-    cdef gd_move b = _checked_move(beat)
-    _view_of(_counts_arg(counts), lvl, &view)
+    cdef gd_move b = _position(counts, level, beat, &view)
     return gd_count_rank_moves(&view, b)
 
 
 def card_moves(counts, level, beat=GD_PASS_MOVE):
     """The legal card-level moves of a position as a ``uint64`` array of shape ``(n, 2)``."""
     cdef gd_view view
-    cdef int lvl = _level_index(level)
-    cdef gd_move b = _checked_move(beat)
-    _view_of(_counts_arg(counts), lvl, &view)
+    cdef gd_move b = _position(counts, level, beat, &view)
     cdef size_t n
     with nogil:
         n = gd_count_card_moves(&view, b)
@@ -291,9 +293,7 @@ def card_moves(counts, level, beat=GD_PASS_MOVE):
 def count_card_moves(counts, level, beat=GD_PASS_MOVE):
     """How many legal card-level moves a position has (the pass included when responding)."""
     cdef gd_view view
-    cdef int lvl = _level_index(level)
-    cdef gd_move b = _checked_move(beat)
-    _view_of(_counts_arg(counts), lvl, &view)
+    cdef gd_move b = _position(counts, level, beat, &view)
     return gd_count_card_moves(&view, b)
 
 

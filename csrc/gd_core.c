@@ -347,16 +347,23 @@ GD_INLINE size_t gen_full_houses(const gd_view *v, int above, gd_move *out, size
  * naturals a window uses at a rank are min(have, k). A window takes its missing cards from
  * the wilds; wilds to spare may then stand in for naturals, one per natural card used, in
  * every combination. */
+/* The starts (line nibbles as 1s) above `above` of the windows of len positions that lack at
+ * most the wilds of the `need` cards they take, given the naturals each rank can give
+ * (`capped`, rank nibbles); *sums gets every window's sum of those naturals. */
+GD_INLINE uint64_t feasible_windows(const gd_view *v, uint64_t capped, int len, int need, int above, uint64_t *sums) {
+    *sums = window_sums(to_line(capped), len);
+    /* sum >= need - wilds, tested in every lane */
+    uint64_t feasible = ((*sums + (uint64_t)(8 - (need - v->wilds)) * ONES14) & HIGHS14) >> 3;
+    feasible &= ONES14 >> (4 * (14 - (15 - len))); /* starts 0 .. 14 - len */
+    return feasible & ~((uint64_t)0) << (4 * (above + 1));
+}
+
 GD_INLINE size_t gen_windows(const gd_view *v, const uint64_t *have, int type, int len, int k, int x, int above,
                              gd_move *out, size_t n) {
     const int w = v->wilds, need = k * len;
-    uint64_t capped = have[1];
+    uint64_t capped = have[1], sums;
     for (int t = 2; t <= k; t++) capped += have[t];
-    const uint64_t sums = window_sums(to_line(capped), len);
-    /* starts s whose window lacks at most w cards: sum >= need - w, tested in every lane */
-    uint64_t feasible = ((sums + (uint64_t)(8 - (need - w)) * ONES14) & HIGHS14) >> 3;
-    feasible &= ONES14 >> (4 * (14 - (15 - len))); /* starts 0 .. 14 - len */
-    feasible &= ~((uint64_t)0) << (4 * (above + 1));
+    const uint64_t feasible = feasible_windows(v, capped, len, need, above, &sums);
     if (!feasible) return n;
     const uint64_t line1 = to_line(have[1]), line2 = k >= 2 ? to_line(have[2]) : 0;
     if (!out) {
@@ -425,9 +432,9 @@ GD_INLINE size_t gen_bombs(const gd_view *v, int above_class, int above_key, gd_
     return n;
 }
 
-/* All legal rank-level moves; with_full_houses = 0 leaves the full houses out (the card level
- * makes them directly). */
-GD_INLINE size_t generate(const gd_view *v, gd_move beat, gd_move *out, const int with_full_houses) {
+/* All legal rank-level moves; for_cards = 1 leaves out the full houses and straights (the card
+ * level makes them directly). */
+GD_INLINE size_t generate(const gd_view *v, gd_move beat, gd_move *out, const int for_cards) {
     size_t n = 0;
     const unsigned type = GD_MOVE_TYPE(beat), key = GD_MOVE_KEY(beat);
     const int level = v->level;
@@ -438,8 +445,8 @@ GD_INLINE size_t generate(const gd_view *v, gd_move beat, gd_move *out, const in
         n = gen_sets(v, GD_PAIR, 2, -1, out, n);
         n = gen_joker_sets(v, GD_PAIR, 2, -1, out, n);
         n = gen_sets(v, GD_TRIPLE, 3, -1, out, n);
-        if (with_full_houses) n = gen_full_houses(v, -1, out, n);
-        n = gen_sequences(v, GD_STRAIGHT, 5, 1, -1, out, n);
+        if (!for_cards) n = gen_full_houses(v, -1, out, n);
+        if (!for_cards) n = gen_sequences(v, GD_STRAIGHT, 5, 1, -1, out, n);
         n = gen_sequences(v, GD_PAIR_RUN, 3, 2, -1, out, n);
         n = gen_sequences(v, GD_TRIPLE_RUN, 2, 3, -1, out, n);
         return gen_bombs(v, 0, -1, out, n);
@@ -458,11 +465,11 @@ GD_INLINE size_t generate(const gd_view *v, gd_move beat, gd_move *out, const in
         n = gen_bombs(v, 0, -1, out, n);
         break;
     case GD_FULL_HOUSE:
-        if (with_full_houses) n = gen_full_houses(v, elevated((int)key, level), out, n);
+        if (!for_cards) n = gen_full_houses(v, elevated((int)key, level), out, n);
         n = gen_bombs(v, 0, -1, out, n);
         break;
     case GD_STRAIGHT:
-        n = gen_sequences(v, GD_STRAIGHT, 5, 1, window_start((int)key), out, n);
+        if (!for_cards) n = gen_sequences(v, GD_STRAIGHT, 5, 1, window_start((int)key), out, n);
         n = gen_bombs(v, 0, -1, out, n);
         break;
     case GD_PAIR_RUN:
@@ -487,9 +494,9 @@ GD_INLINE size_t generate(const gd_view *v, gd_move beat, gd_move *out, const in
     return n;
 }
 
-size_t gd_rank_moves(const gd_view *v, gd_move beat, gd_move *out) { return generate(v, beat, out, 1); }
+size_t gd_rank_moves(const gd_view *v, gd_move beat, gd_move *out) { return generate(v, beat, out, 0); }
 
-size_t gd_count_rank_moves(const gd_view *v, gd_move beat) { return generate(v, beat, NULL, 1); }
+size_t gd_count_rank_moves(const gd_view *v, gd_move beat) { return generate(v, beat, NULL, 0); }
 
 /* ---- card level ------------------------------------------------------------------------ */
 
@@ -659,8 +666,10 @@ static size_t ways(const card_choices *cc, gd_move m) {
 }
 
 /* Card-level full houses, made directly: every physical pair (its faces, its wilds, its
- * joker x) is listed once, fewest wilds first; then each physical triple is followed by one
- * flat run over the pairs it may take. Writes while it fits in cap, returns the new count. */
+ * joker x) is listed once, by the wilds it uses (0, 1, 2), rank by rank within each; then each
+ * physical triple is followed by flat runs over the pairs it may take, the prefix its wilds
+ * leave room for less its own rank's pairs (one slice per wild count). Writes while it fits
+ * in cap, returns the new count. */
 GD_INLINE size_t card_full_houses(const gd_view *v, const card_choices *cc, int above, uint64_t *out, size_t cap,
                                   size_t n) {
     const int level = v->level, w = v->wilds;
@@ -669,31 +678,28 @@ GD_INLINE size_t card_full_houses(const gd_view *v, const card_choices *cc, int 
      * enough for a dealt hand, overflowed for larger multisets such as the whole deck.) */
     enum { MAX_PAIRS = GD_RANKS * (10 + 4) + 1 + 2 };
     uint64_t pair[MAX_PAIRS][2];
-    uint8_t pair_rank[MAX_PAIRS];
     unsigned upto[3], np = 0;
-    uint8_t own_upto[GD_RANKS][3]; /* physical pairs of rank r using at most j wilds */
-    memset(own_upto, 0, sizeof own_upto);
+    /* own[r][j]: where rank r's pairs with j wilds start and end (empty: both at the start of
+     * the wild count's pairs) */
+    uint8_t own[GD_RANKS][3][2];
     const uint64_t with[3] = {at_least(v->count, 2), w >= 1 ? at_least(v->count, 1) : 0, w >= 2 ? NIB(level) : 0};
     for (int j = 0; j <= 2; j++) {
+        for (int r = 0; r < GD_RANKS; r++) own[r][j][0] = own[r][j][1] = (uint8_t)np;
         FOR_EACH_NIBBLE(p, with[j]) {
             const uint8_t *ch = cc->choices[p][2 - j];
-            for (int jj = j; jj <= 2; jj++) own_upto[p][jj] += cc->count[p][2 - j];
+            own[p][j][0] = (uint8_t)np;
             for (unsigned i = 0; i < cc->count[p][2 - j]; i++) {
                 uint64_t e[2] = {0, (uint64_t)j << 52};
                 add_byte(e, (int)p, ch[i]);
                 add_byte(e, level, (unsigned)j << (2 * GD_HEARTS));
                 pair[np][0] = e[0];
-                pair[np][1] = e[1];
-                pair_rank[np++] = (uint8_t)p;
+                pair[np++][1] = e[1];
             }
+            own[p][j][1] = (uint8_t)np;
         }
         if (j == 0) { /* the joker pairs take no wild */
-            if (v->small == 2) {
-                pair[np][0] = 0, pair[np][1] = (uint64_t)2 << 40 | (uint64_t)1 << 54, pair_rank[np++] = 13;
-            }
-            if (v->big == 2) {
-                pair[np][0] = 0, pair[np][1] = (uint64_t)8 << 40 | (uint64_t)2 << 54, pair_rank[np++] = 14;
-            }
+            if (v->small == 2) pair[np][0] = 0, pair[np++][1] = (uint64_t)2 << 40 | (uint64_t)1 << 54;
+            if (v->big == 2) pair[np][0] = 0, pair[np++][1] = (uint64_t)8 << 40 | (uint64_t)2 << 54;
         }
         upto[j] = np;
     }
@@ -701,58 +707,130 @@ GD_INLINE size_t card_full_houses(const gd_view *v, const card_choices *cc, int 
         int lo, hi;
         group_wilds(v, (int)t, 3, &lo, &hi);
         for (int jt = lo; jt <= hi; jt++) {
-            const unsigned pairs = upto[w - jt], own = own_upto[t][w - jt];
+            const int left = w - jt;
+            /* the pairs it may take: [cut[2i], cut[2i + 1]) for i = 0 .. left + 1 */
+            unsigned cut[8], pieces = 0, pairs = upto[left];
+            cut[0] = 0;
+            for (int j = 0; j <= left; j++) {
+                cut[2 * j + 1] = own[t][j][0];
+                cut[2 * j + 2] = own[t][j][1];
+                pairs -= (unsigned)(own[t][j][1] - own[t][j][0]);
+            }
+            cut[2 * left + 3] = upto[left];
+            pieces = (unsigned)left + 2;
             const uint8_t *ch = cc->choices[t][3 - jt];
             const unsigned triples = cc->count[t][3 - jt];
-            const size_t total = (size_t)triples * (pairs - own);
+            const size_t total = (size_t)triples * pairs;
             if (!out || n + total > cap) {
                 n += total;
                 continue;
             }
-            /* the flat run stores each pair before knowing whether to keep it, so it needs
-             * one slot to spare; without it, test first */
-            const int spare = n + total < cap;
             uint64_t base[2] = {0, GD_DECL(GD_FULL_HOUSE, t, 0, jt)};
             add_byte(base, level, (unsigned)jt << (2 * GD_HEARTS));
+            uint64_t *o = out + 2 * n;
             for (unsigned a = 0; a < triples; a++) {
                 uint64_t tw[2] = {base[0], base[1]};
                 add_byte(tw, (int)t, ch[a]);
-                uint64_t *o = out + 2 * n;
-                size_t kept = 0;
-                if (spare) {
-                    for (unsigned i = 0; i < pairs; i++) {
-                        o[2 * kept] = tw[0] + pair[i][0];
-                        o[2 * kept + 1] = tw[1] + pair[i][1];
-                        kept += pair_rank[i] != t;
-                    }
-                } else {
-                    for (unsigned i = 0; i < pairs; i++)
-                        if (pair_rank[i] != t) {
-                            o[2 * kept] = tw[0] + pair[i][0];
-                            o[2 * kept + 1] = tw[1] + pair[i][1];
-                            kept++;
-                        }
-                }
-                n += kept;
+                for (unsigned k = 0; k < pieces; k++)
+                    for (unsigned i = cut[2 * k]; i < cut[2 * k + 1]; i++, o += 2)
+                        STORE(o, tw[0] + pair[i][0], tw[1] + pair[i][1]);
             }
+            n += total;
         }
     }
     return n;
 }
 
-/* The rank-level moves of a position other than the full houses, the full houses made at
- * card level (only those above the play's key when it is a full house). */
+/* Card-level straights, made directly. Each position of a feasible window takes one natural
+ * face of its rank (one per suit it holds) or a wild, with at most the wilds in hand. The last
+ * two positions are listed once as a flat run, fewest wilds first, so that the first three
+ * positions, nested, each take the prefix of the run their wilds leave room for. Windows
+ * start above the line position `above`. Writes while it fits in cap, returns the new count. */
+GD_INLINE size_t card_straights(const gd_view *v, const card_choices *cc, int above, uint64_t *out, size_t cap,
+                                size_t n) {
+    const unsigned w = v->wilds;
+    uint64_t sums;
+    const uint64_t feasible = feasible_windows(v, at_least(v->count, 1), 5, 5, above, &sums);
+    /* a wild: one more heart of the level, one more wild declared */
+    uint64_t wild[2] = {0, WILD1};
+    add_byte(wild, v->level, 1u << (2 * GD_HEARTS));
+    FOR_EACH_NIBBLE(s, feasible) {
+        /* opt[i][j]: the words of position i's option j; its naturals k[i], then the wild */
+        uint64_t opt[5][5][2];
+        unsigned k[5];
+        size_t ways0 = 1, ways1 = 0, ways2 = 0; /* the window's moves with 0, 1, 2 wilds */
+        for (int i = 0; i < 5; i++) {
+            const int r = rank_at((int)s + i);
+            const uint8_t *ch = cc->choices[r][1];
+            k[i] = cc->count[r][1];
+            for (unsigned j = 0; j < k[i]; j++) {
+                opt[i][j][r >> 3] = (uint64_t)ch[j] << (8 * (r & 7));
+                opt[i][j][!(r >> 3)] = 0;
+            }
+            opt[i][k[i]][0] = wild[0];
+            opt[i][k[i]][1] = wild[1];
+            ways2 = ways2 * k[i] + ways1;
+            ways1 = ways1 * k[i] + ways0;
+            ways0 *= k[i];
+        }
+        const size_t total = ways0 + (w >= 1 ? ways1 : 0) + (w >= 2 ? ways2 : 0);
+        if (!out || n + total > cap) {
+            n += total;
+            continue;
+        }
+        /* the run of positions 3 and 4; upto[j]: its entries with at most j wilds */
+        uint64_t run[25][2];
+        unsigned upto[3], len = 0;
+        const uint64_t(*p3)[2] = opt[3], (*p4)[2] = opt[4];
+        for (unsigned d = 0; d < k[3]; d++)
+            for (unsigned e = 0; e < k[4]; e++, len++) run[len][0] = p3[d][0] + p4[e][0], run[len][1] = p3[d][1] + p4[e][1];
+        upto[0] = len;
+        if (w >= 1) {
+            for (unsigned e = 0; e < k[4]; e++, len++)
+                run[len][0] = p3[k[3]][0] + p4[e][0], run[len][1] = p3[k[3]][1] + p4[e][1];
+            for (unsigned d = 0; d < k[3]; d++, len++)
+                run[len][0] = p3[d][0] + p4[k[4]][0], run[len][1] = p3[d][1] + p4[k[4]][1];
+        }
+        upto[1] = len;
+        if (w >= 2) run[len][0] = 2 * wild[0], run[len][1] = 2 * wild[1], len++;
+        upto[2] = len;
+        uint64_t *o = out + 2 * n;
+        const uint64_t decl = GD_DECL(GD_STRAIGHT, rank_at((int)s), 0, 0);
+        /* u: wilds used so far; a position offers the wild while u < w */
+        for (unsigned a = 0; a < k[0] + (w > 0); a++) {
+            const unsigned u1 = a == k[0];
+            const uint64_t l1 = opt[0][a][0], h1 = decl + opt[0][a][1];
+            for (unsigned b = 0; b < k[1] + (u1 < w); b++) {
+                const unsigned u2 = u1 + (b == k[1]);
+                const uint64_t l2 = l1 + opt[1][b][0], h2 = h1 + opt[1][b][1];
+                for (unsigned c = 0; c < k[2] + (u2 < w); c++) {
+                    const unsigned u3 = u2 + (c == k[2]);
+                    const uint64_t l3 = l2 + opt[2][c][0], h3 = h2 + opt[2][c][1];
+                    const unsigned m = upto[w - u3];
+                    for (unsigned i = 0; i < m; i++, o += 2) STORE(o, l3 + run[i][0], h3 + run[i][1]);
+                }
+            }
+        }
+        n += total;
+    }
+    return n;
+}
+
+/* The rank-level moves of a position other than the full houses and straights, expanded; then
+ * the full houses and straights made at card level (above the play to beat when it is one). */
 static size_t card_level(const gd_view *v, gd_move beat, uint64_t *out, size_t cap) {
     gd_move moves[GD_MAX_RANK_MOVES];
     card_choices cc;
     card_choices_init(&cc, v);
     const unsigned type = GD_MOVE_TYPE(beat);
-    size_t k = generate(v, beat, moves, 0), n = 0;
+    size_t k = generate(v, beat, moves, 1), n = 0;
     for (size_t i = 0; i < k; i++) n = out ? expand(v, &cc, moves[i], out, cap, n) : n + ways(&cc, moves[i]);
     if (type == GD_PASS || type == GD_FULL_HOUSE) {
         const int above = type == GD_PASS ? -1 : elevated((int)GD_MOVE_KEY(beat), v->level);
         n = card_full_houses(v, &cc, above, out, cap, n);
     }
+    if (type == GD_PASS || type == GD_STRAIGHT)
+        n = card_straights(v, &cc, type == GD_PASS ? -1 : window_start((int)GD_MOVE_KEY(beat)), out, cap, n);
     return n;
 }
 

@@ -540,20 +540,49 @@ static void card_choices_init(card_choices *cc, const gd_view *v) {
 
 #define STORE(o, w0, w1) ((o)[0] = (w0), (o)[1] = (w1))
 
-/* Every physical way to spend a rank-level move: writes while it fits in cap, returns the
- * new count (n + the ways, written or not). One- and two-rank moves (most moves) have loops
- * of their own; longer ones combine the ranks odometer-style with partial sums, the rank
- * with the most choices innermost as a flat run. */
+/* Store the sum of two packed card sets, word by word: one 128-bit add where the compiler has
+ * vector types (the words never carry into each other). */
+#if defined(__GNUC__)
+typedef uint64_t gd_words __attribute__((vector_size(16)));
+GD_INLINE void store_sum(uint64_t *o, const uint64_t *a, const uint64_t *b) {
+    gd_words x, y;
+    memcpy(&x, a, sizeof x);
+    memcpy(&y, b, sizeof y);
+    x += y;
+    memcpy(o, &x, sizeof x);
+}
+#else
+GD_INLINE void store_sum(uint64_t *o, const uint64_t *a, const uint64_t *b) { STORE(o, a[0] + b[0], a[1] + b[1]); }
+#endif
+
+/* Every physical way to spend a rank-level move other than a full house or a straight (the
+ * card level makes those directly): writes while it fits in cap, returns the new count (n +
+ * the ways, written or not). Moves of one way (jokers and wilds only, straight flushes), of
+ * one rank and of two ranks (most moves) have loops of their own; longer ones combine the
+ * ranks odometer-style with partial sums, the two ranks with the most choices innermost as
+ * one flat run. */
 static size_t expand(const gd_view *v, const card_choices *cc, gd_move m, uint64_t *out, size_t cap, size_t n) {
     uint64_t base[2] = {0, m & GD_DECL_MASK};
-    add_byte(base, 13, joker_byte(m));
     add_byte(base, v->level, GD_MOVE_WILDS(m) << (2 * GD_HEARTS));
     const uint64_t naturals = nonzero_nibbles(m & ((1ull << 52) - 1));
-    if (GD_MOVE_TYPE(m) == GD_STRAIGHT_FLUSH) {
+    if (!naturals || GD_MOVE_TYPE(m) == GD_STRAIGHT_FLUSH) { /* one way: jokers and wilds, or a suit's run */
         const unsigned suit = GD_MOVE_X(m);
+        add_byte(base, 13, joker_byte(m));
         FOR_EACH_NIBBLE(r, naturals) add_byte(base, (int)r, 1u << (2 * suit));
         if (n < cap) STORE(out + 2 * n, base[0], base[1]);
         return n + 1;
+    }
+    if (!(naturals & (naturals - 1))) { /* one rank: singles, pairs, triples, bombs */
+        const unsigned r = low_nibble_index(naturals), c = GD_MOVE_NIBBLE(m, r), k = cc->count[r][c];
+        if (n + k > cap) return n + k;
+        const uint8_t *ch = cc->choices[r][c];
+        const unsigned sh = 8 * (r & 7);
+        uint64_t *o = out + 2 * n;
+        if (r < 8)
+            for (unsigned i = 0; i < k; i++, o += 2) STORE(o, base[0] + ((uint64_t)ch[i] << sh), base[1]);
+        else
+            for (unsigned i = 0; i < k; i++, o += 2) STORE(o, base[0], base[1] + ((uint64_t)ch[i] << sh));
+        return n + k;
     }
     /* each rank's choices: sub-bytes of the rank's natural faces, placed at (word, shift) */
     const uint8_t *choice[5];
@@ -570,19 +599,6 @@ static size_t expand(const gd_view *v, const card_choices *cc, gd_move m, uint64
     }
     if (n + total > cap) return n + total; /* no room: count only */
     uint64_t *o = out + 2 * n;
-    if (len == 0) {
-        STORE(o, base[0], base[1]);
-        return n + 1;
-    }
-    if (len == 1) {
-        const uint8_t *ch = choice[0];
-        const unsigned sh = shift[0];
-        if (word[0] == 0)
-            for (unsigned i = 0; i < count[0]; i++, o += 2) STORE(o, base[0] + ((uint64_t)ch[i] << sh), base[1]);
-        else
-            for (unsigned i = 0; i < count[0]; i++, o += 2) STORE(o, base[0], base[1] + ((uint64_t)ch[i] << sh));
-        return n + total;
-    }
     if (len == 2) {
         for (unsigned i = 0; i < count[0]; i++) {
             uint64_t w[2] = {base[0], base[1]};
@@ -644,8 +660,7 @@ static size_t expand(const gd_view *v, const card_choices *cc, gd_move m, uint64
         part[i + 1][word[i]] += (uint64_t)choice[i][0] << shift[i];
     }
     for (;;) {
-        const uint64_t w0 = part[outer][0], w1 = part[outer][1];
-        for (unsigned i = 0; i < runs; i++, o += 2) STORE(o, w0 + run[i][0], w1 + run[i][1]);
+        for (unsigned i = 0; i < runs; i++, o += 2) store_sum(o, part[outer], run[i]);
         /* advance the odometer, innermost first */
         int i = (int)outer - 1;
         while (i >= 0 && ++idx[i] == count[i]) idx[i--] = 0;
@@ -733,7 +748,7 @@ GD_INLINE size_t card_full_houses(const gd_view *v, const card_choices *cc, int 
                 add_byte(tw, (int)t, ch[a]);
                 for (unsigned k = 0; k < pieces; k++)
                     for (unsigned i = cut[2 * k]; i < cut[2 * k + 1]; i++, o += 2)
-                        STORE(o, tw[0] + pair[i][0], tw[1] + pair[i][1]);
+                        store_sum(o, tw, pair[i]);
             }
             n += total;
         }
@@ -805,9 +820,9 @@ GD_INLINE size_t card_straights(const gd_view *v, const card_choices *cc, int ab
                 const uint64_t l2 = l1 + opt[1][b][0], h2 = h1 + opt[1][b][1];
                 for (unsigned c = 0; c < k[2] + (u2 < w); c++) {
                     const unsigned u3 = u2 + (c == k[2]);
-                    const uint64_t l3 = l2 + opt[2][c][0], h3 = h2 + opt[2][c][1];
+                    const uint64_t part[2] = {l2 + opt[2][c][0], h2 + opt[2][c][1]};
                     const unsigned m = upto[w - u3];
-                    for (unsigned i = 0; i < m; i++, o += 2) STORE(o, l3 + run[i][0], h3 + run[i][1]);
+                    for (unsigned i = 0; i < m; i++, o += 2) store_sum(o, part, run[i]);
                 }
             }
         }

@@ -555,35 +555,12 @@ GD_INLINE void store_sum(uint64_t *o, const uint64_t *a, const uint64_t *b) {
 GD_INLINE void store_sum(uint64_t *o, const uint64_t *a, const uint64_t *b) { STORE(o, a[0] + b[0], a[1] + b[1]); }
 #endif
 
-/* Every physical way to spend a rank-level move other than a full house or a straight (the
- * card level makes those directly): writes while it fits in cap, returns the new count (n +
- * the ways, written or not). Moves of one way (jokers and wilds only, straight flushes), of
- * one rank and of two ranks (most moves) have loops of their own; longer ones combine the
- * ranks odometer-style with partial sums, the two ranks with the most choices innermost as
- * one flat run. */
-static size_t expand(const gd_view *v, const card_choices *cc, gd_move m, uint64_t *out, size_t cap, size_t n) {
-    uint64_t base[2] = {0, m & GD_DECL_MASK};
-    add_byte(base, v->level, GD_MOVE_WILDS(m) << (2 * GD_HEARTS));
-    const uint64_t naturals = nonzero_nibbles(m & ((1ull << 52) - 1));
-    if (!naturals || GD_MOVE_TYPE(m) == GD_STRAIGHT_FLUSH) { /* one way: jokers and wilds, or a suit's run */
-        const unsigned suit = GD_MOVE_X(m);
-        add_byte(base, 13, joker_byte(m));
-        FOR_EACH_NIBBLE(r, naturals) add_byte(base, (int)r, 1u << (2 * suit));
-        if (n < cap) STORE(out + 2 * n, base[0], base[1]);
-        return n + 1;
-    }
-    if (!(naturals & (naturals - 1))) { /* one rank: singles, pairs, triples, bombs */
-        const unsigned r = low_nibble_index(naturals), c = GD_MOVE_NIBBLE(m, r), k = cc->count[r][c];
-        if (n + k > cap) return n + k;
-        const uint8_t *ch = cc->choices[r][c];
-        const unsigned sh = 8 * (r & 7);
-        uint64_t *o = out + 2 * n;
-        if (r < 8)
-            for (unsigned i = 0; i < k; i++, o += 2) STORE(o, base[0] + ((uint64_t)ch[i] << sh), base[1]);
-        else
-            for (unsigned i = 0; i < k; i++, o += 2) STORE(o, base[0], base[1] + ((uint64_t)ch[i] << sh));
-        return n + k;
-    }
+/* The physical ways to spend a move of two to five ranks (pair runs, triple runs), its
+ * declaration and wilds already in base: two ranks nest; more combine odometer-style with
+ * partial sums, the two ranks with the most choices innermost as one flat run. Writes while
+ * it fits in cap, returns the new count (n + the ways, written or not). */
+static size_t expand_ranks(const card_choices *cc, gd_move m, uint64_t naturals, uint64_t *base, uint64_t *out,
+                           size_t cap, size_t n) {
     /* each rank's choices: sub-bytes of the rank's natural faces, placed at (word, shift) */
     const uint8_t *choice[5];
     unsigned count[5], word[5], shift[5], len = 0;
@@ -671,6 +648,36 @@ static size_t expand(const gd_view *v, const card_choices *cc, gd_move m, uint64
             part[j + 1][word[j]] += (uint64_t)choice[j][idx[j]] << shift[j];
         }
     }
+}
+
+/* Every physical way to spend a rank-level move other than a full house or a straight (the
+ * card level makes those directly): writes while it fits in cap, returns the new count (n +
+ * the ways, written or not). Moves of one way (jokers and wilds only, straight flushes) and
+ * of one rank (most moves) are done here, inline; longer ones by expand_ranks. */
+GD_INLINE size_t expand(const gd_view *v, const card_choices *cc, gd_move m, uint64_t *out, size_t cap, size_t n) {
+    uint64_t base[2] = {0, m & GD_DECL_MASK};
+    add_byte(base, v->level, GD_MOVE_WILDS(m) << (2 * GD_HEARTS));
+    const uint64_t naturals = nonzero_nibbles(m & ((1ull << 52) - 1));
+    if (!naturals || GD_MOVE_TYPE(m) == GD_STRAIGHT_FLUSH) { /* one way: jokers and wilds, or a suit's run */
+        const unsigned suit = GD_MOVE_X(m);
+        add_byte(base, 13, joker_byte(m));
+        FOR_EACH_NIBBLE(r, naturals) add_byte(base, (int)r, 1u << (2 * suit));
+        if (n < cap) STORE(out + 2 * n, base[0], base[1]);
+        return n + 1;
+    }
+    if (!(naturals & (naturals - 1))) { /* one rank: singles, pairs, triples, bombs */
+        const unsigned r = low_nibble_index(naturals), c = GD_MOVE_NIBBLE(m, r), k = cc->count[r][c];
+        if (n + k > cap) return n + k;
+        const uint8_t *ch = cc->choices[r][c];
+        const unsigned sh = 8 * (r & 7);
+        uint64_t *o = out + 2 * n;
+        if (r < 8)
+            for (unsigned i = 0; i < k; i++, o += 2) STORE(o, base[0] + ((uint64_t)ch[i] << sh), base[1]);
+        else
+            for (unsigned i = 0; i < k; i++, o += 2) STORE(o, base[0], base[1] + ((uint64_t)ch[i] << sh));
+        return n + k;
+    }
+    return expand_ranks(cc, m, naturals, base, out, cap, n);
 }
 
 static size_t ways(const card_choices *cc, gd_move m) {

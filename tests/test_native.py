@@ -183,6 +183,21 @@ def test_card_level_moves_of_the_whole_deck_equal_the_reference(level):
     assert {(int(lo), int(hi)) for lo, hi in native} == expected and len(expected) == len(native)
 
 
+@pytest.mark.parametrize(("level", "wilds"), [(2, 0), (7, 1), (14, 2)])
+def test_card_level_straights_answer_every_window(level, wilds):
+    """Card-level straights are made directly, window by window: answer a straight of every
+    key with one copy of every natural face and 0, 1 or 2 wilds (four suits a rank, wilds
+    filling any one or two positions, ace-low and ace-high windows)."""
+    wild = 4 * (level - 2) + 1
+    hand = Cards.from_cards([f for f in range(52) if f != wild] + [wild] * wilds)
+    line = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+    for start in range(10):  # A-2-3-4-5 .. 10-J-Q-K-A
+        cards = " ".join(("C" if i else "D") + r for i, r in enumerate(line[start : start + 5]))
+        play = [m for m in classify(cards, level) if m.type is MoveType.STRAIGHT]
+        assert len(play) == 1
+        assert_agree(hand, level, pack_rank_move(play[0].to_rank()), "card")
+
+
 def test_count_moves_and_legal_moves_agree_with_the_reference():
     hand = Cards.parse("S3 S4 C4 S5 C5 H7 H7 S8 S8 C8 D8 SB HR HR")
     play = classify("SJ CJ", 7)[0]

@@ -291,7 +291,16 @@ GD_INLINE size_t emit_groups(const gd_view *v, int type, int r, int g, gd_move *
 /* Groups of g cards of one rank (single, pair, triple, bomb of g) with elevated order above
  * `above`. */
 GD_INLINE size_t gen_sets(const gd_view *v, int type, int g, int above, gd_move *out, size_t n) {
-    FOR_EACH_NIBBLE(r, group_candidates(v, g) & ranks_above(above, v->level)) n = emit_groups(v, type, (int)r, g, out, n);
+    const uint64_t allowed = ranks_above(above, v->level);
+    if (!out) {
+        /* A rank with `have` naturals makes a group with j wilds, for each j <= min(wilds,
+         * g - 1) with have >= g - j; the level rank also of g wilds alone. Counted for all
+         * ranks at once, one wild count at a time. */
+        const int most = v->wilds < g - 1 ? v->wilds : g - 1;
+        for (int j = 0; j <= most; j++) n += count_nibbles(at_least(v->count, g - j) & allowed);
+        return n + (v->wilds >= g && ((allowed >> (4 * v->level)) & 1u));
+    }
+    FOR_EACH_NIBBLE(r, group_candidates(v, g) & allowed) n = emit_groups(v, type, (int)r, g, out, n);
     return n;
 }
 
@@ -306,33 +315,35 @@ GD_INLINE size_t gen_full_houses(const gd_view *v, int above, gd_move *out, size
     /* the pairs, by the wilds they use: two naturals; a natural and a wild; two wilds (the
      * level pair). upto[j]: how many use at most j wilds. */
     const uint64_t with[3] = {at_least(v->count, 2), w >= 1 ? at_least(v->count, 1) : 0, w >= 2 ? NIB(level) : 0};
+    const uint64_t allowed = ranks_above(above, level);
+    if (!out) {
+        /* The triples with jt wilds are the ranks with at least 3 - jt naturals (jt <= 2, and
+         * the wilds); each takes every pair using at most the wilds left, but those of its own
+         * rank, or a joker pair. Counted for all ranks at once. */
+        const unsigned jokers = (v->small == 2) + (v->big == 2);
+        for (int jt = 0; jt <= w && jt <= 2; jt++) {
+            const uint64_t triples = at_least(v->count, 3 - jt) & allowed;
+            const unsigned t = count_nibbles(triples);
+            n += t * jokers;
+            for (int j = 0; j <= w - jt; j++) n += t * count_nibbles(with[j]) - count_nibbles(triples & with[j]);
+        }
+        return n;
+    }
     gd_move pair[GD_RANKS * 2 + 1];
     uint8_t pair_rank[GD_RANKS * 2 + 1];
     unsigned upto[3], np = 0;
     for (int j = 0; j <= 2; j++) {
-        if (out) {
-            FOR_EACH_NIBBLE(p, with[j]) {
-                pair[np] = (uint64_t)(2 - j) << (4 * p) | (uint64_t)j << 52;
-                pair_rank[np++] = (uint8_t)p;
-            }
-        } else {
-            for (uint64_t m = with[j]; m; m &= m - 1) np++;
+        FOR_EACH_NIBBLE(p, with[j]) {
+            pair[np] = (uint64_t)(2 - j) << (4 * p) | (uint64_t)j << 52;
+            pair_rank[np++] = (uint8_t)p;
         }
         upto[j] = np;
     }
-    const unsigned jokers = (v->small == 2) + (v->big == 2);
-    FOR_EACH_NIBBLE(t, group_candidates(v, 3) & ranks_above(above, level)) {
+    FOR_EACH_NIBBLE(t, group_candidates(v, 3) & allowed) {
         int lo, hi;
         group_wilds(v, (int)t, 3, &lo, &hi);
         for (int jt = lo; jt <= hi; jt++) {
-            const unsigned left = (unsigned)(w - jt), count = upto[left];
-            if (!out) {
-                /* every pair but those of the triple's own rank */
-                unsigned own = 0;
-                for (unsigned j = 0; j <= left; j++) own += (unsigned)((with[j] >> (4 * t)) & 1u);
-                n += count - own + jokers;
-                continue;
-            }
+            const unsigned count = upto[w - jt];
             const gd_move base = GD_DECL(GD_FULL_HOUSE, t, 0, jt) | (uint64_t)(3 - jt) << (4 * t);
             for (unsigned i = 0; i < count; i++) EMIT_IF(pair_rank[i] != t, base + pair[i]);
             if (v->small == 2) EMIT(base | (uint64_t)1 << 54);

@@ -183,6 +183,13 @@ GD_INLINE uint64_t byte_sums(uint64_t w) {
     return (w & 0x0F0F0F0F0F0F0F0Full) + ((w >> 4) & 0x0F0F0F0F0F0F0F0Full);
 }
 
+/* Per rank byte (four 2-bit suit fields): bit s set if suit s has a card. */
+GD_INLINE uint64_t suit_bits(uint64_t w) {
+    const uint64_t p = (w | (w >> 1)) & 0x5555555555555555ull; /* bit 2s: suit s present */
+    const uint64_t q = (p & 0x1111111111111111ull) | ((p >> 1) & 0x2222222222222222ull); /* bits 0, 1, 4, 5 */
+    return (q | (q >> 2)) & 0x0F0F0F0F0F0F0F0Full;
+}
+
 void gd_view_init(gd_view *v, const gd_cards *cards, int level) {
     const int wild_bit = 8 * (level & 7) + 2 * GD_HEARTS;
     v->cards = *cards;
@@ -194,11 +201,9 @@ void gd_view_init(gd_view *v, const gd_cards *cards, int level) {
     v->big = (uint8_t)((cards->w[1] >> 42) & 3u);
     const uint64_t lo = v->naturals.w[0], hi = v->naturals.w[1] & 0xFFFFFFFFFFull; /* ranks 8..12 */
     v->count = bytes_to_nibbles(byte_sums(lo)) | bytes_to_nibbles(byte_sums(hi)) << 32;
-    for (int s = 0; s < 4; s++) {
-        const uint64_t a = lo >> (2 * s), b = hi >> (2 * s);
-        const uint64_t pa = (a | (a >> 1)) & 0x0101010101010101ull, pb = (b | (b >> 1)) & 0x0101010101ull;
-        v->suit_nib[s] = bytes_to_nibbles(pa) | bytes_to_nibbles(pb) << 32;
-    }
+    /* per rank: bit s set if suit s has a natural; all four suits of a rank in its nibble */
+    const uint64_t suits = bytes_to_nibbles(suit_bits(lo)) | bytes_to_nibbles(suit_bits(hi)) << 32;
+    for (int s = 0; s < 4; s++) v->suit_nib[s] = (suits >> s) & ONES13;
 }
 
 int gd_prepare(const uint8_t *counts, int level, gd_move beat, gd_view *v, int *detail) {
@@ -422,10 +427,8 @@ GD_INLINE size_t gen_straight_flushes(const gd_view *v, int above, gd_move *out,
     return n;
 }
 
-/* Bombs stronger than (class, key order): rank bombs by size then elevated rank, straight
- * flushes by window, the joker bomb above all. Rank bombs go rank by rank: a rank with h
- * naturals makes bombs of 4 .. h + wilds cards (at most 10). */
-GD_INLINE size_t gen_bombs(const gd_view *v, int above_class, int above_key, gd_move *out, size_t n) {
+/* The rank bombs of gen_bombs, rank by rank. */
+GD_INLINE size_t gen_rank_bombs(const gd_view *v, int above_class, int above_key, gd_move *out, size_t n) {
     const int level = v->level, w = v->wilds;
     FOR_EACH_NIBBLE(r, group_candidates(v, 4)) {
         const int have = N_OF(v, r), order = elevated((int)r, level);
@@ -435,6 +438,28 @@ GD_INLINE size_t gen_bombs(const gd_view *v, int above_class, int above_key, gd_
             if (c < above_class || (c == above_class && order <= above_key)) continue;
             n = emit_groups(v, GD_BOMB, (int)r, g, out, n);
         }
+    }
+    return n;
+}
+
+/* Bombs stronger than (class, key order): rank bombs by size then elevated rank, straight
+ * flushes by window, the joker bomb above all. A rank with h naturals makes bombs of 4 .. h +
+ * wilds cards (at most 10). */
+GD_INLINE size_t gen_bombs(const gd_view *v, int above_class, int above_key, gd_move *out, size_t n) {
+    const int w = v->wilds;
+    if (!out && above_class == 0 && above_key < 0) {
+        /* Every rank bomb, counted for all ranks at once: with j wilds, a rank with `have`
+         * naturals makes one bomb of each size 4 .. have + j (<= 10), max(0, have + j - 3). */
+        uint64_t bytes = 0;
+        for (int j = 0; j <= w; j++) {
+            const uint64_t x = v->count + (uint64_t)j * ONES13; /* <= 10 a lane */
+            const uint64_t big = ((x + 4 * ONES13) & HIGHS13) >> 3; /* lanes with x >= 4 */
+            const uint64_t y = (x & (big * 15)) - 3 * big;
+            bytes += (y & 0x0F0F0F0F0F0F0F0Full) + ((y >> 4) & 0x0F0F0F0F0F0F0F0Full);
+        }
+        n += (size_t)((bytes * 0x0101010101010101ull) >> 56);
+    } else {
+        n = gen_rank_bombs(v, above_class, above_key, out, n);
     }
     if (GD_CLASS_STRAIGHT_FLUSH >= above_class)
         n = gen_straight_flushes(v, GD_CLASS_STRAIGHT_FLUSH == above_class ? above_key : -1, out, n);

@@ -468,8 +468,8 @@ GD_INLINE size_t gen_bombs(const gd_view *v, int above_class, int above_key, gd_
     return n;
 }
 
-/* All legal rank-level moves; for_cards = 1 leaves out the full houses and straights (the card
- * level makes them directly). */
+/* All legal rank-level moves, the pass last when responding; for_cards = 1 leaves out the full
+ * houses, the straights and the pass (the card level makes them directly, the pass last). */
 GD_INLINE size_t generate(const gd_view *v, gd_move beat, gd_move *out, const int for_cards) {
     size_t n = 0;
     const unsigned type = GD_MOVE_TYPE(beat), key = GD_MOVE_KEY(beat);
@@ -526,7 +526,7 @@ GD_INLINE size_t generate(const gd_view *v, gd_move beat, gd_move *out, const in
     default: /* the joker bomb: nothing beats it */
         break;
     }
-    EMIT(GD_PASS_MOVE);
+    if (!for_cards) EMIT(GD_PASS_MOVE);
     return n;
 }
 
@@ -875,7 +875,8 @@ GD_INLINE size_t card_straights(const gd_view *v, const card_choices *cc, int ab
 }
 
 /* The rank-level moves of a position other than the full houses and straights, expanded; then
- * the full houses and straights made at card level (above the play to beat when it is one). */
+ * the full houses and straights made at card level (above the play to beat when it is one);
+ * then, when responding, the pass. */
 static size_t card_level(const gd_view *v, gd_move beat, uint64_t *out, size_t cap) {
     gd_move moves[GD_MAX_RANK_MOVES];
     card_choices cc;
@@ -889,6 +890,10 @@ static size_t card_level(const gd_view *v, gd_move beat, uint64_t *out, size_t c
     }
     if (type == GD_PASS || type == GD_STRAIGHT)
         n = card_straights(v, &cc, type == GD_PASS ? -1 : window_start((int)GD_MOVE_KEY(beat)), out, cap, n);
+    if (type != GD_PASS) { /* the pass, last */
+        if (out && n < cap) STORE(out + 2 * n, 0, GD_PASS_MOVE & GD_DECL_MASK);
+        n++;
+    }
     return n;
 }
 

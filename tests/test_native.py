@@ -91,6 +91,27 @@ def test_native_agrees_with_reference_on_fresh_27_card_hands(seed):
         assert_agree(hand, level, word, "card")
 
 
+@pytest.mark.parametrize("seed", range(10))
+def test_the_pass_is_the_last_move_when_responding(seed):
+    """Callers (the greedy agent, the action space) take the last move as the pass: at both
+    granularities, answering a play of every type, including the types the card level
+    makes directly (full houses, straights)."""
+    rng = np.random.default_rng(2000 + seed)
+    level = int(rng.integers(2, 15))
+    hand = random_hand(rng)
+    plays = {}
+    for move in legal_moves(random_hand(rng, 27), level, granularity="rank"):
+        plays.setdefault(move.type, move)
+    assert {MoveType.FULL_HOUSE, MoveType.STRAIGHT} <= set(plays)
+    for play in plays.values():
+        word = pack_rank_move(play)  # type: ignore[arg-type]
+        rank = _core.rank_moves(hand.counts, level, word)
+        card = _core.card_moves(hand.counts, level, word)
+        assert int(rank[-1]) == PASS_WORD and PASS_WORD not in {int(w) for w in rank[:-1]}
+        assert (int(card[-1, 0]), int(card[-1, 1])) == (0, PASS_WORD)
+        assert all(int(hi) >> 60 != 0 for hi in card[:-1, 1])
+
+
 # -- adversarial positions --------------------------------------------------------------------
 
 

@@ -1,0 +1,86 @@
+/* The C core alone, for instruction counts under callgrind (no Python in the way).
+ *
+ * Deals n random 27-card hands at random levels (xorshift, fixed seed), then times one call
+ * per position, five times over:
+ *
+ *   lead-rank | lead-count | lead-card       the hands leading
+ *   response-rank | response-count          the hands answering a random rank-level move
+ *                                            of the other 27 cards of the deal
+ *   mixed-count                              gd_prepare + count: every 4th position a lead
+ *
+ * Build and run (from the repository root):
+ *   gcc -O3 -DNDEBUG -g -Icsrc benchmarks/core_bench.c csrc/gd_core.c -o /tmp/core_bench
+ *   /tmp/core_bench lead-card 20000
+ *   valgrind --tool=callgrind --toggle-collect=gd_card_moves /tmp/core_bench lead-card 500
+ * With --toggle-collect on the timed function, callgrind's total / (5 n) is the
+ * instructions per position.
+ */
+#include "gd_core.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static uint64_t state = 88172645463325252ull;
+static uint64_t next(void) {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return state;
+}
+
+int main(int argc, char **argv) {
+    static const char *modes[] = {"lead-rank", "lead-count", "lead-card", "response-rank", "response-count",
+                                  "mixed-count"};
+    int mode = -1;
+    for (int i = 0; argc > 1 && i < 6; i++)
+        if (!strcmp(argv[1], modes[i])) mode = i;
+    if (mode < 0) {
+        fprintf(stderr, "usage: core_bench lead-rank|lead-count|lead-card|response-rank|response-count|mixed-count [n]\n");
+        return 2;
+    }
+    const int n = argc > 2 ? atoi(argv[2]) : 20000;
+    gd_init();
+    uint8_t *hands = calloc((size_t)n, GD_FACES), *levels = malloc((size_t)n);
+    gd_move *beats = malloc(sizeof(gd_move) * (size_t)n);
+    static gd_move rank_buf[GD_MAX_RANK_MOVES];
+    static uint64_t card_buf[2 * 200000];
+    for (int i = 0; i < n; i++) {
+        uint8_t deck[108], *hand = hands + GD_FACES * i, other[GD_FACES] = {0};
+        for (int k = 0; k < 108; k++) deck[k] = (uint8_t)(k / 2);
+        for (int k = 0; k < 54; k++) {
+            const int j = k + (int)(next() % (uint64_t)(108 - k));
+            const uint8_t t = deck[k];
+            deck[k] = deck[j], deck[j] = t;
+        }
+        for (int k = 0; k < 27; k++) hand[deck[k]]++, other[deck[27 + k]]++;
+        levels[i] = (uint8_t)(2 + next() % 13);
+        beats[i] = GD_PASS_MOVE;
+        if (mode == 3 || mode == 4 || (mode == 5 && i % 4)) {
+            gd_view v;
+            int detail;
+            gd_prepare(other, levels[i], GD_PASS_MOVE, &v, &detail);
+            beats[i] = rank_buf[next() % gd_rank_moves(&v, GD_PASS_MOVE, rank_buf)];
+        }
+    }
+    size_t total = 0;
+    struct timespec a, b;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    for (int rep = 0; rep < 5; rep++)
+        for (int i = 0; i < n; i++) {
+            gd_view v;
+            int detail;
+            if (gd_prepare(hands + GD_FACES * i, levels[i], beats[i], &v, &detail)) return 1;
+            switch (mode) {
+            case 0: case 3: total += gd_rank_moves(&v, beats[i], rank_buf); break;
+            case 1: case 4: case 5: total += gd_count_rank_moves(&v, beats[i]); break;
+            default: total += gd_card_moves(&v, beats[i], card_buf, 200000); break;
+            }
+        }
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    const double dt = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) * 1e-9;
+    printf("%s: %.2f M positions/s, %.1f moves a position (gd_prepare included)\n", modes[mode], 5.0 * n / dt / 1e6,
+           (double)total / (5.0 * n));
+    return 0;
+}

@@ -358,11 +358,6 @@ GD_INLINE size_t gen_full_houses(const gd_view *v, int above, gd_move *out, size
     return n;
 }
 
-/* Windows of len line positions with k cards each, starting above a window position.
- * `have[t]` (t = 1..k): rank nibbles (as 1s) holding at least t usable naturals; the
- * naturals a window uses at a rank are min(have, k). A window takes its missing cards from
- * the wilds; wilds to spare may then stand in for naturals, one per natural card used, in
- * every combination. */
 /* The starts (line nibbles as 1s) above `above` of the windows of len positions that lack at
  * most the wilds of the `need` cards they take, given the naturals each rank can give
  * (`capped`, rank nibbles); *sums gets every window's sum of those naturals. */
@@ -374,6 +369,11 @@ GD_INLINE uint64_t feasible_windows(const gd_view *v, uint64_t capped, int len, 
     return feasible & ~((uint64_t)0) << (4 * (above + 1));
 }
 
+/* Windows of len line positions with k cards each, starting above a window position.
+ * `have[t]` (t = 1..k): rank nibbles (as 1s) holding at least t usable naturals; the
+ * naturals a window uses at a rank are min(have, k). A window takes its missing cards from
+ * the wilds; wilds to spare may then stand in for naturals, one per natural card used, in
+ * every combination. */
 GD_INLINE size_t gen_windows(const gd_view *v, const uint64_t *have, int type, int len, int k, int x, int above,
                              gd_move *out, size_t n) {
     const int w = v->wilds, need = k * len;
@@ -767,7 +767,7 @@ GD_INLINE size_t card_full_houses(const gd_view *v, const card_choices *cc, int 
         for (int jt = lo; jt <= hi; jt++) {
             const int left = w - jt;
             /* the pairs it may take: [cut[2i], cut[2i + 1]) for i = 0 .. left + 1 */
-            unsigned cut[8], pieces = 0, pairs = upto[left];
+            unsigned cut[8], pairs = upto[left];
             cut[0] = 0;
             for (int j = 0; j <= left; j++) {
                 cut[2 * j + 1] = own[t][j][0];
@@ -775,7 +775,7 @@ GD_INLINE size_t card_full_houses(const gd_view *v, const card_choices *cc, int 
                 pairs -= (unsigned)(own[t][j][1] - own[t][j][0]);
             }
             cut[2 * left + 3] = upto[left];
-            pieces = (unsigned)left + 2;
+            const unsigned pieces = (unsigned)left + 2;
             const uint8_t *ch = cc->choices[t][3 - jt];
             const unsigned triples = cc->count[t][3 - jt];
             const size_t total = (size_t)triples * pairs;
@@ -841,16 +841,14 @@ GD_INLINE size_t card_straights(const gd_view *v, const card_choices *cc, int ab
         unsigned upto[3], len = 0;
         const uint64_t(*p3)[2] = opt[3], (*p4)[2] = opt[4];
         for (unsigned d = 0; d < k[3]; d++)
-            for (unsigned e = 0; e < k[4]; e++, len++) run[len][0] = p3[d][0] + p4[e][0], run[len][1] = p3[d][1] + p4[e][1];
+            for (unsigned e = 0; e < k[4]; e++) store_sum(run[len++], p3[d], p4[e]);
         upto[0] = len;
         if (w >= 1) {
-            for (unsigned e = 0; e < k[4]; e++, len++)
-                run[len][0] = p3[k[3]][0] + p4[e][0], run[len][1] = p3[k[3]][1] + p4[e][1];
-            for (unsigned d = 0; d < k[3]; d++, len++)
-                run[len][0] = p3[d][0] + p4[k[4]][0], run[len][1] = p3[d][1] + p4[k[4]][1];
+            for (unsigned e = 0; e < k[4]; e++) store_sum(run[len++], p3[k[3]], p4[e]);
+            for (unsigned d = 0; d < k[3]; d++) store_sum(run[len++], p3[d], p4[k[4]]);
         }
         upto[1] = len;
-        if (w >= 2) run[len][0] = 2 * wild[0], run[len][1] = 2 * wild[1], len++;
+        if (w >= 2) store_sum(run[len++], wild, wild);
         upto[2] = len;
         uint64_t *o = out + 2 * n;
         const uint64_t decl = GD_DECL(GD_STRAIGHT, rank_at((int)s), 0, 0);
@@ -890,10 +888,7 @@ static size_t card_level(const gd_view *v, gd_move beat, uint64_t *out, size_t c
     }
     if (type == GD_PASS || type == GD_STRAIGHT)
         n = card_straights(v, &cc, type == GD_PASS ? -1 : window_start((int)GD_MOVE_KEY(beat)), out, cap, n);
-    if (type != GD_PASS) { /* the pass, last */
-        if (out && n < cap) STORE(out + 2 * n, 0, GD_PASS_MOVE & GD_DECL_MASK);
-        n++;
-    }
+    if (type != GD_PASS) n = out ? expand(v, &cc, GD_PASS_MOVE, out, cap, n) : n + 1; /* the pass, last */
     return n;
 }
 

@@ -1,0 +1,167 @@
+"""The project's documents stay honest: docs/rules.md's worked examples, command transcripts
+and Python examples match the engine; its links resolve; the README points to it; the
+LICENSE matches pyproject.toml.
+
+The worked examples are fenced ``text`` blocks of the form::
+
+    level 9 · S3 C3 S5 C5 H9
+        full_house 3: S3 C3 S5 C5 H9 (H9 as 3)
+        full_house 5: S3 C3 S5 C5 H9 (H9 as 5)
+    level any · SB HR
+        nothing
+
+a header (a level, or ``any`` for every level, and the cards) followed by every
+declaration :func:`guandan.classify` gives, as ``str(move)``, one a line — or ``nothing``.
+Transcript blocks start with ``$ guandan …``: each command's output follows it.
+"""
+
+import doctest
+import pathlib
+import re
+import shlex
+import tomllib
+
+import pytest
+
+from guandan import MoveType, classify
+from guandan.cli import main
+from guandan.rules import RULESETS
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+RULES = ROOT / "docs" / "rules.md"
+README = ROOT / "README.md"
+LICENSE = ROOT / "LICENSE"
+PYPROJECT = ROOT / "pyproject.toml"
+
+_FENCE = re.compile(r"^```(\w*)\n(.*?)^```$", re.MULTILINE | re.DOTALL)
+_HEADER = re.compile(r"^level (\S+) · (.+)$")
+ALL_LEVELS = tuple(range(2, 15))
+
+
+def _blocks(text: str, language: str) -> list[str]:
+    return [body for lang, body in _FENCE.findall(text) if lang == language]
+
+
+def worked_examples(text: str) -> list[tuple[str, str, list[str]]]:
+    """(level, cards, expected lines) of every worked example in the text blocks that open with ``level``."""
+    examples: list[tuple[str, str, list[str]]] = []
+    for body in _blocks(text, "text"):
+        lines = body.splitlines()
+        if not lines or not lines[0].startswith("level "):
+            continue
+        for line in lines:
+            header = _HEADER.match(line)
+            if header:
+                examples.append((header[1], header[2].strip(), []))
+            elif line.startswith("    ") and line.strip() and examples:
+                examples[-1][2].append(line.strip())
+            else:
+                raise AssertionError(f"docs/rules.md: not a worked-example line: {line!r}")
+    return examples
+
+
+def transcripts(text: str) -> list[tuple[str, str]]:
+    """(command, expected output) of every ``$ guandan …`` in the text blocks that open with one."""
+    out: list[tuple[str, str]] = []
+    for body in _blocks(text, "text"):
+        if not body.startswith("$ guandan "):
+            continue
+        for chunk in re.split(r"^(?=\$ )", body, flags=re.MULTILINE):
+            if chunk.strip():
+                command, _, output = chunk.partition("\n")
+                out.append((command[2:], output.rstrip("\n") + "\n"))
+    return out
+
+
+RULES_TEXT = RULES.read_text(encoding="utf-8")
+EXAMPLES = worked_examples(RULES_TEXT)
+TRANSCRIPTS = transcripts(RULES_TEXT)
+
+
+# -- docs/rules.md --------------------------------------------------------------------------------
+
+
+def test_the_rules_page_has_its_worked_examples_and_transcripts():
+    # the parsers found the blocks (so the checks below cannot pass by finding nothing)
+    assert len(EXAMPLES) >= 35
+    assert sum(1 for level, _, _ in EXAMPLES if level == "any") >= 3
+    assert sum(1 for _, _, expected in EXAMPLES if expected == ["nothing"]) >= 8
+    assert len(TRANSCRIPTS) >= 6
+    assert all(expected for _, _, expected in EXAMPLES)
+
+
+@pytest.mark.parametrize(("level", "cards", "expected"), EXAMPLES, ids=[f"{lv}:{c}" for lv, c, _ in EXAMPLES])
+def test_worked_example_lists_every_declaration_and_nothing_else(level, cards, expected):
+    levels = ALL_LEVELS if level == "any" else (level,)
+    want = [] if expected == ["nothing"] else expected
+    for lvl in levels:
+        found = [str(move) for move in classify(cards, lvl)]
+        assert sorted(found) == sorted(want), f"level {lvl}: {cards}"
+
+
+@pytest.mark.parametrize(("command", "expected"), TRANSCRIPTS, ids=[c for c, _ in TRANSCRIPTS])
+def test_transcript_is_the_commands_real_output(capsys, command, expected):
+    argv = shlex.split(command)
+    assert argv[0] == "guandan"
+    status = main(argv[1:])
+    out, err = capsys.readouterr()
+    assert (status, err) == (0, "")
+    assert out == expected
+
+
+def test_python_examples_run():
+    result = doctest.testfile(
+        str(RULES), module_relative=False, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+    )
+    assert result.attempted >= 20
+    assert result.failed == 0
+
+
+def _slug(heading: str) -> str:
+    """The anchor GitHub gives a heading: lower case, punctuation dropped, spaces to hyphens."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def test_links_resolve():
+    text = re.sub(_FENCE, "", RULES_TEXT)
+    anchors: set[str] = set()
+    for heading in re.findall(r"^#+ (.+)$", text, flags=re.MULTILINE):
+        slug = _slug(heading)
+        n = 0
+        while (slug if n == 0 else f"{slug}-{n}") in anchors:
+            n += 1
+        anchors.add(slug if n == 0 else f"{slug}-{n}")
+    links = re.findall(r"\]\(([^)\s]+)\)", text)
+    assert len(links) >= 10
+    for link in links:
+        if link.startswith("#"):
+            assert link[1:] in anchors, link
+        elif "://" not in link:
+            assert (RULES.parent / link.split("#")[0]).exists(), link
+
+
+def test_every_combination_type_and_every_ruleset_is_documented():
+    for move_type in MoveType:
+        if move_type != MoveType.PASS:
+            assert f"| `{move_type.label}` |" in RULES_TEXT, move_type.label
+    for name in RULESETS:
+        assert f"`{name}`" in RULES_TEXT, name
+
+
+# -- README, LICENSE ------------------------------------------------------------------------------
+
+
+def test_readme_links_to_the_rules_page():
+    readme = README.read_text(encoding="utf-8")
+    assert "](docs/rules.md)" in readme
+    assert "](docs/rules.md#10-decisions-where-the-rules-are-silent)" in readme
+    assert "2022 Competitive Guandan Rules (Trial)" in readme
+
+
+def test_license_is_the_one_pyproject_names():
+    license_text = LICENSE.read_text(encoding="utf-8")
+    project = tomllib.loads(PYPROJECT.read_text(encoding="utf-8"))["project"]
+    assert project["license"] == {"text": "MIT"}
+    assert license_text.startswith("MIT License\n")
+    assert "Copyright (c) 2026 The guandan developers" in license_text
+    assert 'THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND' in license_text

@@ -12,8 +12,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from guandan import Deal, Match
-from guandan.agents import make_agents, play_out
+from guandan import Deal, Match, make_agents
+from guandan.agents import play_out
 
 
 def main() -> None:
@@ -31,7 +31,7 @@ def main() -> None:
             state = Match(seed)
             play_out(state, agents)
             deals += len(state.results)
-            actions += sum(entry["deal"].ply + len(entry["pre"]) for entry in state._archive)
+            actions += sum(log.deal.ply + len(log.before_play) for log in state.deal_logs if log.deal is not None)
         else:
             state = Deal.new(seed, 2 + seed % 13)
             play_out(state, agents)

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from games import pass_, play
 
-from guandan import Deal, Match, card_name, parse_card
-from guandan.agents import AGENTS, Agent, GreedyAgent, RandomAgent, make_agent, make_agents, play_out
+from guandan import Deal, GuandanError, IllegalMoveError, Match, card_name, parse_card, record
+from guandan.agents import Agent, GreedyAgent, RandomAgent, play_out
+from guandan.registry import AGENTS, make_agent, make_agents
 
 
 def choice(agent, deal, seat=None):
@@ -18,7 +19,7 @@ def test_agents_are_looked_up_by_name():
     assert set(AGENTS) == {"random", "greedy", "mc"}
     assert isinstance(make_agent("greedy"), GreedyAgent) and isinstance(make_agent("Random", 2), RandomAgent)
     assert all(isinstance(a, Agent) for a in make_agents("random"))
-    with pytest.raises(ValueError, match="unknown agent 'smart'"):
+    with pytest.raises(GuandanError, match="unknown agent 'smart'"):
         make_agent("smart")
 
 
@@ -28,7 +29,7 @@ def test_agents_are_deterministic_given_their_seeds(names):
     for _ in range(2):
         match = Match(21)
         play_out(match, make_agents(names, 4), max_actions=600)
-        records.append(match.to_record())
+        records.append(record(match))
     assert records[0] == records[1]
 
 
@@ -36,7 +37,7 @@ def test_random_agents_with_other_seeds_play_differently():
     a, b = Deal.new(2), Deal.new(2)
     play_out(a, make_agents("random", 1))
     play_out(b, make_agents("random", 2))
-    assert a.to_record()["actions"] != b.to_record()["actions"]
+    assert record(a)["actions"] != record(b)["actions"]
 
 
 def test_random_agent_picks_a_legal_action_in_every_phase():
@@ -105,5 +106,5 @@ def test_greedy_pays_its_first_forced_card_and_returns_its_lowest_eligible_card(
 
 def test_an_agent_asked_out_of_turn_says_so():
     deal = Deal.new(1, leader=0)
-    with pytest.raises(ValueError, match="not its turn"):
+    with pytest.raises(IllegalMoveError, match="not its turn"):
         GreedyAgent().act(deal.observation(2))

@@ -18,6 +18,7 @@ MODULES = [
     "guandan.jsonio",
     "guandan.protocol",
     "guandan.cli",
+    "guandan.history",
     "guandan.observation",
     "guandan.rules",
     "guandan.deal",
@@ -31,6 +32,7 @@ MODULES = [
     "guandan.perft",
     "guandan.determinize",
     "guandan.search",
+    "guandan.registry",
     "guandan.simulate",
 ]
 

@@ -42,6 +42,7 @@ from guandan import (
     playout,
     protocol,
     records,
+    registry,
     rng,
     rules,
 )
@@ -734,7 +735,7 @@ def test_a_rejected_play_in_a_match_changes_nothing():
 def finished_deal_record():
     deal = Deal.new(seed=11, level=5)
     agents.play_out(deal, [agents.GreedyAgent()] * 4)
-    return deal.to_record()
+    return records.record(deal)
 
 
 @pytest.mark.parametrize(
@@ -749,19 +750,29 @@ def finished_deal_record():
         (lambda r: {**r, "rules": {**r["rules"], "extra": 1}}, "bad rules"),
         (lambda r: {**r, "ruleset": "huaian"}, "names ruleset"),
         (lambda r: {**r, "level": "Z"}, "cannot set up"),
-        (lambda r: {**r, "hands": None}, "cannot set up"),
-        (lambda r: {**r, "seed": "x"}, "cannot set up"),
+        (lambda r: {**r, "hands": None}, "record field hands is a list, got null"),
+        (lambda r: {**r, "hands": [["S3"], ["S4"], ["S5"]]}, "record field hands has 4 items, got 3"),
+        (lambda r: {**r, "hands": [["S3"], ["S4"], ["S5"], [5]]}, "record field hands.3.0 is a string, got 5"),
+        (lambda r: {**r, "seed": "x"}, 'record field seed is an int or null, got "x"'),
+        (lambda r: {**r, "seed": True}, "record field seed is an int or null, got true"),
+        (lambda r: {**r, "level": 5}, "record field level is a string, got 5"),
         (lambda r: {**r, "seed": None, "hands": [["S3"] * 3] * 4}, "cannot set up"),
         (lambda r: {**r, "leader": 7}, "cannot set up"),
-        (lambda r: {**r, "leader": None}, "leader"),
-        (lambda r: {k: v for k, v in r.items() if k != "leader"}, "cannot set up"),
-        (lambda r: {**r, "actions": None}, "'actions' is a list"),
+        (lambda r: {**r, "leader": None}, "record field leader is an int, got null"),
+        (lambda r: {**r, "leader": False}, "record field leader is an int, got false"),
+        (lambda r: {k: v for k, v in r.items() if k != "leader"}, "record field leader is missing"),
+        (lambda r: {**r, "actions": None}, "record field actions is a list, got null"),
+        (lambda r: {**r, "seed": None, "finished_before": [True]}, "record field finished_before.0 is an int"),
         (lambda r: {**r, "actions": [None]}, "action 0"),
         (lambda r: {**r, "actions": [[1, 2]]}, "action 0"),
         (lambda r: {**r, "actions": [{"seat": 0}]}, "action 0"),
         (lambda r: {**r, "actions": [{**r["actions"][0], "cards": "S3"}] + r["actions"][1:]}, "action 0"),
         (lambda r: {**r, "actions": [{**r["actions"][0], "type": 5}] + r["actions"][1:]}, "action 0"),
         (lambda r: {**r, "actions": [{**r["actions"][0], "seat": 9}] + r["actions"][1:]}, "action 0"),
+        (lambda r: {**r, "actions": [{**r["actions"][0], "seat": True}]}, "action 0 field seat is an int, got true"),
+        (lambda r: {**r, "actions": [{**r["actions"][0], "size": 1.0}]}, "action 0 field size is an int, got 1.0"),
+        (lambda r: {**r, "actions": [{**r["actions"][0], "key": 5}]}, "action 0 field key is a string or null"),
+        (lambda r: {**r, "actions": [{**r["actions"][0], "as": "S3"}]}, "action 0 field as is a list"),
         (lambda r: {**r, "actions": r["actions"][1:]}, "action 0"),
         (lambda r: {**r, "actions": r["actions"][:-1]}, "record field"),
         (lambda r: {**r, "over": 1}, "record field over"),
@@ -779,18 +790,23 @@ def match_record():
     m.pay_tribute("DA")
     m.return_card("D4")
     agents.play_out(m, [agents.GreedyAgent()] * 4, max_actions=30)
-    return m.to_record()
+    return records.record(m)
 
 
 @pytest.mark.parametrize(
     "corrupt, match",
     [
-        (lambda r: {**r, "start": None}, "cannot set up the match"),
-        (lambda r: {**r, "start": {**r["start"], "levels": ["5"]}}, "cannot set up the match"),
-        (lambda r: {**r, "start": {**r["start"], "hands_given": 3}}, "cannot set up the match"),
-        (lambda r: {**r, "deals": None}, "cannot set up the match"),
-        (lambda r: {**r, "deals": [None] + r["deals"][1:]}, "cannot set up the match"),
-        (lambda r: {**r, "deals": [{**r["deals"][0], "actions": None}] + r["deals"][1:]}, "deal 0"),
+        (lambda r: {**r, "start": None}, "record field start is an object, got null"),
+        (lambda r: {**r, "start": {**r["start"], "levels": ["5"]}}, "record field start.levels has 2 items, got 1"),
+        (lambda r: {**r, "start": {**r["start"], "levels": ["5", "Z"]}}, "cannot set up the match: bad level 'Z'"),
+        (lambda r: {**r, "start": {**r["start"], "failures": [0, False]}}, "record field start.failures.1 is an int"),
+        (lambda r: {**r, "start": {**r["start"], "deal_index": -1}}, "cannot set up the match: deal_index"),
+        (lambda r: {**r, "start": {**r["start"], "hands_given": 3}}, "hands_given is 3, but the record has 2 deals"),
+        (lambda r: {**r, "start": {**r["start"], "previous": [1, 0, 3, "2"]}}, "record field start.previous.3 is an int"),
+        (lambda r: {**r, "deals": None}, "record field deals is a list, got null"),
+        (lambda r: {**r, "deals": [None] + r["deals"][1:]}, "record field deals.0 is an object, got null"),
+        (lambda r: {**r, "deals": [{**r["deals"][0], "actions": None}] + r["deals"][1:]}, "deals.0.actions is a list"),
+        (lambda r: {**r, "deals": [{**r["deals"][0], "index": True}] + r["deals"][1:]}, "deals.0.index is an int"),
         (lambda r: {**r, "deals": [{**r["deals"][0], "index": 7}] + r["deals"][1:]}, "deal number 7"),
         (lambda r: {**r, "deals": [{**r["deals"][0], "hands": [["S3"]] * 4}] + r["deals"][1:]}, "cannot set up"),
         (lambda r: {**r, "start": {**r["start"], "hands_given": 0}}, "deal 0: the hands of the record"),
@@ -809,9 +825,11 @@ def test_a_corrupt_match_record_raises_record_error(corrupt, match):
 
 
 def test_bad_record_helpers_raise():
-    check(lambda: records.move_from_json(None, 2), RecordError, "JSON object")
-    check(lambda: records.move_from_json({}, 2), RecordError, "string 'type'")
-    check(lambda: records.move_from_json({"type": "single", "cards": None}, 2), RecordError, "'cards'")
+    check(lambda: records.move_from_json(None, 2), RecordError, "an action is an object, got null")
+    check(lambda: records.move_from_json({}, 2), RecordError, "action field type is missing")
+    check(lambda: records.move_from_json({"type": 1}, 2), RecordError, "action field type is a string, got 1")
+    check(lambda: records.move_from_json({"type": "single", "cards": None}, 2), RecordError, "field cards is a list")
+    check(lambda: records.move_from_json({"type": "single", "cards": [3]}, 2), RecordError, "field cards.0 is a string")
     check(lambda: records.move_from_json({"type": "bomb", "cards": ["S3"]}, 2), GuandanError, "cannot be played")
     check(lambda: records.record("x"), GuandanError, "not a deal or a match")
 
@@ -880,9 +898,10 @@ def test_bad_record_helpers_raise():
         ),
         (lambda: determinize.sample_hands(0, Cards(), [0, 0, 0, 0], Cards()), InvalidCardsError, "no deal"),
         (lambda: determinize.determinize(None), InvalidCardsError, "Observation"),
-        (lambda: agents.make_agent("x"), GuandanError, "unknown agent"),
-        (lambda: agents.make_agent(None), GuandanError, "unknown agent"),
-        (lambda: agents.make_agents(["greedy"] * 3), GuandanError, "four agents"),
+        (lambda: registry.make_agent("x"), GuandanError, "unknown agent"),
+        (lambda: registry.make_agent(None), GuandanError, "unknown agent"),
+        (lambda: registry.make_agents(["greedy"] * 3), GuandanError, "one per seat"),
+        (lambda: registry.make_agents(None), GuandanError, "one name or four"),
         (lambda: agents.play_out(Deal.new(1), [agents.GreedyAgent()] * 3), GuandanError, "four agents"),
         (lambda: agents.play_out(Deal.new(1), [None] * 4), GuandanError, "act"),
         (lambda: agents.GreedyAgent().act(Deal.new(1, leader=0).observation(1)), IllegalMoveError, "not its turn"),

@@ -9,8 +9,7 @@ import json
 import pytest
 from games import played_cards
 
-from guandan import Cards, Deal, Match, Move, Phase
-from guandan.agents import make_agents
+from guandan import Cards, Deal, Match, Move, Phase, make_agents, record
 from guandan.notation import sort_moves
 from guandan.reference import generate_moves
 from guandan.rng import SplitMix64
@@ -49,11 +48,11 @@ def test_deals_conserve_cards_keep_turns_and_play_only_legal_moves(names):
     sample = SplitMix64(77)
     for seed in range(60):
         deal = run_deal(seed, names, 2 + seed % 13, sample)
-        data = json.loads(json.dumps(deal.to_record()))
+        data = json.loads(json.dumps(record(deal)))
         from guandan import replay
 
         again = replay(data)
-        assert again == deal and again.to_record() == data
+        assert again == deal and record(again) == data
 
 
 def test_the_fast_loop_agrees_with_the_checked_loop():
@@ -97,9 +96,9 @@ def test_matches_conserve_cards_and_replay(ruleset):
             steps += 1
             assert steps < 40_000
         assert match.winner in (0, 1) and match.results[-1].passed_a
-        data = json.loads(json.dumps(match.to_record()))
+        data = json.loads(json.dumps(record(match)))
         again = replay(data)
-        assert again == match and again.to_record() == data
+        assert again == match and record(again) == data
 
 
 @pytest.mark.parametrize("names", ["greedy", ["random", "greedy", "greedy", "random"]])
@@ -115,4 +114,4 @@ def test_a_thousand_fast_deals_end_properly_and_a_sample_replays(names):
         assert len(order) == 4 or (len(order) == 2 and order[1] == order[0] ^ 2)
         assert all(deal.card_counts[s] == 0 for s in order[:3]) and len(set(order)) == len(order)
         if seed % 25 == 0:  # a replay re-checks every move from scratch (not from the cached list)
-            assert replay(json.loads(json.dumps(deal.to_record()))) == deal
+            assert replay(json.loads(json.dumps(record(deal)))) == deal

@@ -342,7 +342,8 @@ def test_any_finish_order_is_reachable_with_the_small_hands():
 
 
 def test_a_match_between_agents_ends_with_a_winner_who_passed_a():
-    from guandan.agents import make_agents, play_out
+    from guandan.agents import play_out
+    from guandan.registry import make_agents
 
     match = Match(11)
     play_out(match, make_agents("greedy", 11))

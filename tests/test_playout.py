@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from guandan import Cards, Deal, IllegalMoveError, InvalidCardsError, InvalidMoveError, _core, classify
-from guandan.agents import GreedyAgent, RandomAgent, make_agent, play_out
+from guandan.agents import GreedyAgent, RandomAgent, play_out
+from guandan.registry import make_agent
 from guandan.movegen import PASS_WORD, pack_move, pack_rank_move
 from guandan.playout import deal_state, playouts, policy_move, scores
 from guandan.rng import SplitMix64

@@ -10,7 +10,8 @@ import pytest
 from games import force_match_deal
 
 from guandan import Deal, Match, RecordError, replay
-from guandan.agents import GreedyAgent, make_agents, play_out
+from guandan.agents import GreedyAgent, play_out
+from guandan.registry import make_agents
 from guandan.records import FORMAT_VERSION, record
 
 
@@ -26,7 +27,7 @@ def finished_deal(seed=3, level=6):
 
 def test_a_deal_record_holds_seed_ruleset_hands_level_actions_and_result():
     deal = finished_deal()
-    data = deal.to_record()
+    data = record(deal)
     assert data["format"] == "guandan.deal" and data["version"] == FORMAT_VERSION
     assert data["seed"] == 3 and data["ruleset"] == "competitive_2022" and data["level"] == "6"
     assert data["hands"] == [h.codes() for h in deal.initial_hands]
@@ -40,28 +41,28 @@ def test_a_deal_record_holds_seed_ruleset_hands_level_actions_and_result():
 
 def test_a_deal_record_replays_to_the_identical_state_and_record():
     deal = finished_deal()
-    data = deal.to_record()
+    data = record(deal)
     again = replay(roundtrip(data))
     assert again == deal and again.snapshot() == deal.snapshot()
-    assert again.to_record() == data
+    assert record(again) == data
 
 
 def test_an_unfinished_deal_and_a_deal_from_chosen_hands_replay_too():
     deal = Deal(["S3 S4 C4", "", "S7 S8", "S9 ST SB"], level=3, leader=3, finish_order=(1,))
     deal.play(deal.legal_moves()[0])
-    data = deal.to_record()
+    data = record(deal)
     assert data["seed"] is None and data["finished_before"] == [1]
     again = replay(roundtrip(data))
-    assert again == deal and again.to_record() == data
+    assert again == deal and record(again) == data
     seeded = Deal.new(5, 9)
     play_out(seeded, [GreedyAgent()] * 4, max_actions=17)
-    assert replay(roundtrip(seeded.to_record())) == seeded
+    assert replay(roundtrip(record(seeded))) == seeded
 
 
 def test_a_match_record_holds_every_deal_tribute_return_and_levels():
     match = Match(8, "huaian")
     play_out(match, make_agents("greedy", 8))
-    data = match.to_record()
+    data = record(match)
     assert data["format"] == "guandan.match" and data["ruleset"] == "huaian" and data["rules"]["return_rule"] == "any"
     assert len(data["deals"]) == len(match.results) and data["winner"] == match.winner
     for deal, summary in zip(data["deals"], match.results):
@@ -78,22 +79,22 @@ def test_a_match_record_holds_every_deal_tribute_return_and_levels():
 def test_a_match_record_replays_to_the_identical_state_and_record():
     match = Match(8, "nanjing")
     play_out(match, make_agents(["random", "greedy", "random", "greedy"], 8))
-    data = match.to_record()
+    data = record(match)
     again = replay(roundtrip(data))
-    assert again == match and again.to_record() == data
+    assert again == match and record(again) == data
 
 
 def test_a_match_stopped_in_the_tribute_phase_replays():
     match = Match(3, levels=(5, 9), previous=(1, 0, 3, 2), hands=[["S3 S4", "S6 S7", "S8 SA DA", "S9 ST"]])
-    data = match.to_record()
+    data = record(match)
     assert data["phase"] == "tribute" and data["start"]["hands_given"] == 1
     assert replay(roundtrip(data)) == match
     match.pay_tribute("DA")
-    again = replay(roundtrip(match.to_record()))
+    again = replay(roundtrip(record(match)))
     assert again == match and again.phase.label == "return"
     match.return_card("S6")
     force_match_deal(match, (1, 3))
-    again = replay(roundtrip(match.to_record()))
+    again = replay(roundtrip(record(match)))
     assert again == match and again.deal_index == 1
 
 
@@ -106,7 +107,7 @@ def test_record_of_either_kind():
 
 def test_an_illegal_action_in_a_record_fails_naming_the_action_and_its_index():
     deal = finished_deal()
-    data = roundtrip(deal.to_record())
+    data = roundtrip(record(deal))
     bad = copy.deepcopy(data)
     bad["actions"][4]["seat"] = (bad["actions"][4]["seat"] + 1) % 4
     with pytest.raises(RecordError, match=r"action 4 .*not seat"):
@@ -123,7 +124,7 @@ def test_an_illegal_action_in_a_record_fails_naming_the_action_and_its_index():
 
 def test_an_action_inconsistent_with_itself_fails():
     deal = finished_deal()
-    data = roundtrip(deal.to_record())
+    data = roundtrip(record(deal))
     i = next(i for i, a in enumerate(data["actions"]) if a["type"] != "pass")
     data["actions"][i]["size"] += 1
     with pytest.raises(RecordError, match=rf"action {i} .*'size'"):
@@ -131,14 +132,14 @@ def test_an_action_inconsistent_with_itself_fails():
 
 
 def test_a_result_that_the_actions_do_not_produce_fails_naming_the_field():
-    data = roundtrip(finished_deal().to_record())
+    data = roundtrip(record(finished_deal()))
     data["finish_order"] = list(reversed(data["finish_order"]))
     with pytest.raises(RecordError, match="finish_order"):
         replay(data)
 
 
 def test_hands_that_the_seed_does_not_deal_fail():
-    data = roundtrip(finished_deal().to_record())
+    data = roundtrip(record(finished_deal()))
     data["hands"][0], data["hands"][1] = data["hands"][1], data["hands"][0]
     with pytest.raises(RecordError, match="not those dealt from seed 3"):
         replay(data)
@@ -147,14 +148,14 @@ def test_hands_that_the_seed_does_not_deal_fail():
 def test_a_bad_tribute_in_a_match_record_fails_naming_deal_and_action():
     match = Match(3, levels=(5, 9), previous=(1, 0, 3, 2), hands=[["S3 S4", "S6 S7", "S8 SA DA", "S9 ST"]])
     match.pay_tribute("DA")
-    data = roundtrip(match.to_record())
+    data = roundtrip(record(match))
     data["deals"][0]["actions"][0]["card"] = "S8"
     with pytest.raises(RecordError, match=r"deal 0 action 0 .*highest card"):
         replay(data)
 
 
 def test_an_unknown_format_or_version_fails():
-    data = roundtrip(Deal.new(1).to_record())
+    data = roundtrip(record(Deal.new(1)))
     with pytest.raises(RecordError, match="version"):
         replay({**data, "version": 99})
     with pytest.raises(RecordError, match="format"):

@@ -9,14 +9,14 @@ A deal and a match, played by agents, recorded and replayed:
 
 >>> deal = guandan.Deal.new(seed=1, level=2)
 >>> guandan.play_out(deal, [guandan.GreedyAgent()] * 4)
->>> deal.is_over, guandan.replay(deal.to_record()) == deal
+>>> deal.is_over, guandan.replay(guandan.record(deal)) == deal
 (True, True)
 >>> match = guandan.Match(seed=1, ruleset="nanjing")
 >>> match.phase, match.levels
 (<Phase.PLAY: 2>, (<Rank.TWO: 2>, <Rank.TWO: 2>))
 """
 
-from .agents import Agent, GreedyAgent, RandomAgent, make_agent, play_out
+from .agents import Agent, GreedyAgent, RandomAgent, play_out
 from .cards import (
     BIG_JOKER,
     NATURAL_RANKS,
@@ -48,7 +48,7 @@ from .combos import (
     window_keys,
     window_ranks,
 )
-from .deal import Deal, DealResult, Play, Return, Tribute
+from .deal import Deal
 from .errors import (
     AmbiguousMoveError,
     GuandanError,
@@ -57,10 +57,12 @@ from .errors import (
     InvalidMoveError,
     RecordError,
 )
+from .history import DealResult, Phase, Play, Return, Tribute
 from .match import DealSummary, Match
 from .movegen import MoveList, count_moves, legal_moves
-from .observation import Observation, Phase
-from .records import replay
+from .observation import Observation
+from .records import record, replay
+from .registry import make_agent, make_agents
 from .rules import COMPETITIVE_2022, HUAIAN, NANJING, RULESETS, Ruleset
 
 __version__ = "0.1.0"
@@ -120,7 +122,9 @@ __all__ = [
     "GreedyAgent",
     "RandomAgent",
     "make_agent",
+    "make_agents",
     "play_out",
+    "record",
     "replay",
     "__version__",
 ]

@@ -4,8 +4,8 @@ An :class:`Agent` has one method, ``act(observation)``, returning the action for
 observation's phase: a :class:`~guandan.Move` in play (one of
 ``observation.legal_actions``), a card index (an ``int`` 0..53 from
 ``observation.legal_actions``) when paying a tribute or returning a card. Agents are
-deterministic given their seed, and looked up by name (:data:`AGENTS`,
-:func:`make_agent`) by the command line and by simulations.
+deterministic given their seed, and made by name (``random``, ``greedy``, ``mc``) by
+:mod:`guandan.registry` for the command line and simulations.
 
 >>> from guandan.deal import Deal
 >>> deal = Deal.new(seed=5, level=2)
@@ -35,7 +35,7 @@ numpy (no move object is made except the one it returns):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -44,9 +44,9 @@ from .cards import card_rank
 from .combos import Move, MoveType, elevated_order
 from .errors import GuandanError, IllegalMoveError
 from .observation import Observation, Phase
-from .rng import SplitMix64, derive_seed
+from .rng import SplitMix64
 
-__all__ = ["Agent", "RandomAgent", "GreedyAgent", "AGENTS", "make_agent", "make_agents", "play_out"]
+__all__ = ["Agent", "RandomAgent", "GreedyAgent", "play_out"]
 
 
 @runtime_checkable
@@ -285,48 +285,13 @@ class GreedyAgent:
         return GreedyAgent._lowest_of(rows[strength == strength.min()], array[:, 0], array[:, 1])
 
 
-def _monte_carlo(seed: int = 0) -> Agent:
-    from .search import MonteCarloAgent  # the search module builds on this one
-
-    return MonteCarloAgent(seed)
-
-
-#: The agents by name: a factory taking a seed (``mc``: :class:`guandan.search.MonteCarloAgent`).
-AGENTS: dict[str, Callable[..., Agent]] = {"random": RandomAgent, "greedy": GreedyAgent, "mc": _monte_carlo}
-
-
-def make_agent(name: str, seed: int = 0) -> Agent:
-    """A new agent by name (``"random"``, ``"greedy"``, ``"mc"``), seeded.
-
-    >>> make_agent("greedy"), make_agent("random", seed=3).name
-    (GreedyAgent(bomb_threshold=5), 'random')
-    """
-    factory = AGENTS.get(name.strip().lower()) if isinstance(name, str) else None
-    if factory is None:
-        raise GuandanError(f"unknown agent {name!r} (one of {', '.join(AGENTS)})")
-    return factory(seed)
-
-
-def make_agents(names: str | Sequence[str], seed: int = 0) -> list[Agent]:
-    """Four agents, one per seat: one name for all or four names; seat ``i`` is seeded
-    ``derive_seed(seed, i)``.
-
-    >>> [a.name for a in make_agents(["greedy", "random", "greedy", "random"])]
-    ['greedy', 'random', 'greedy', 'random']
-    """
-    names = [names] * 4 if isinstance(names, str) else list(names)
-    if len(names) != 4:
-        raise GuandanError(f"four agents, one per seat, got {len(names)}")
-    return [make_agent(name, derive_seed(seed, i)) for i, name in enumerate(names)]
-
-
 def play_out(state: Any, agents: Sequence[Agent], max_actions: int | None = None) -> None:
     """Let the agents act in ``state`` (a :class:`~guandan.deal.Deal` or a
     :class:`~guandan.match.Match`; ``agents[seat]`` acts for ``seat``) until it is over, or
     until ``max_actions`` actions were taken.
 
     >>> from guandan.match import Match
-    >>> m = Match(seed=9); play_out(m, make_agents("random", 9), max_actions=10)
+    >>> m = Match(seed=9); play_out(m, [RandomAgent(seed) for seed in range(4)], max_actions=10)
     >>> len(m.history), m.is_over
     (10, False)
     """

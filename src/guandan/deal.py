@@ -51,18 +51,30 @@ and become :class:`Play` records when read.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any, overload
 
 import numpy as np
 
 from . import _core
-from .cards import NUM_FACES, Cards, CardsLike, Rank, Suit, as_cards, card_name, parse_level, wild_card
+from .cards import NUM_FACES, Cards, CardsLike, Rank, as_cards, card_name, parse_level, wild_card
 from .combos import AnyMove, Move, MoveType, RankMove, beats, classify
 from .errors import GuandanError, IllegalMoveError, InvalidCardsError, InvalidMoveError
-from .movegen import PASS_WORD, MoveList, pack_move
+from .history import (
+    DealResult,
+    History,
+    Phase,
+    Play,
+    Return,
+    Tribute,
+    bits_of_cards,
+    cards_of_bits,
+    decode_move,
+    decode_play,
+    size_of_bits,
+)
+from .movegen import PASS_WORD, MoveList, pack_move, pack_rank_move
 from .notation import declaration, sort_moves  # noqa: F401  (sort_moves: used by the examples)
-from .observation import History, Observation, Phase, cards_of_bits
+from .observation import Observation
 from .rng import SplitMix64
 from .rules import Ruleset, get_ruleset
 
@@ -74,6 +86,7 @@ __all__ = [
     "Return",
     "Phase",
     "deal_hands",
+    "shuffled_deck",
     "opening_position",
     "opening_leader",
     "jiefeng_leader",
@@ -86,12 +99,8 @@ MASK64 = (1 << 64) - 1
 MASK52 = (1 << 52) - 1
 #: The most cards a seat holds: 27 dealt (a tribute card received is returned before play).
 HAND_SIZE = 27
-#: Bits of the high copy of each face in a packed hand (2 bits per face: 01 one copy, 10 two).
-_HIGH_BITS = int("10" * NUM_FACES, 2)
 _PASS_HI = PASS_WORD
 _U52 = np.uint64(MASK52)
-_TYPES = tuple(MoveType)
-_KEYS = tuple(Rank(k + 2) for k in range(15)) + (None,)
 
 
 def _is_seat(value: object) -> bool:
@@ -127,16 +136,14 @@ def side(seat: int) -> int:
     return seat & 1
 
 
-def _bits_of(cards: Cards) -> int:
-    lo, hi = _core.pack_cards(cards.counts)
-    return lo | (hi << 64)
+def shuffled_deck(seed: int) -> tuple[list[int], int]:
+    """The 108 cards of a seeded deal in dealt order (seat ``i`` is dealt ``deck[27 i : 27 i + 27]``)
+    and the position 0..107 of the card turned face up (see the module's description of dealing).
 
-
-def _size_of(bits: int) -> int:
-    return bits.bit_count() + (bits & _HIGH_BITS).bit_count()
-
-
-def _shuffle(seed: int) -> tuple[list[int], int]:
+    >>> deck, position = shuffled_deck(0)
+    >>> len(deck), sorted(deck) == sorted(list(range(54)) * 2), position == opening_position(0)
+    (108, True, True)
+    """
     rng = SplitMix64(seed)
     deck = [face for face in range(NUM_FACES) for _ in range(2)]
     rng.shuffle(deck)
@@ -149,7 +156,7 @@ def deal_hands(seed: int) -> tuple[Cards, Cards, Cards, Cards]:
     >>> print(deal_hands(0)[0].format("text")[:23])
     D2 S3 D3 H4 H5 C5 H6 C6
     """
-    deck, _ = _shuffle(seed)
+    deck, _ = shuffled_deck(seed)
     return tuple(Cards.from_cards(deck[27 * i : 27 * i + 27]) for i in range(4))  # type: ignore[return-value]
 
 
@@ -159,7 +166,7 @@ def opening_position(seed: int) -> int:
     >>> opening_position(0) // 27 in range(4)
     True
     """
-    return _shuffle(seed)[1]
+    return shuffled_deck(seed)[1]
 
 
 def opening_leader(hands: Sequence[Cards], position: int) -> tuple[int, int]:
@@ -205,134 +212,6 @@ def jiefeng_leader(seat: int, holding: Sequence[int]) -> int:
     raise GuandanError("no seat holds cards")
 
 
-# -- records ---------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Play:
-    """A play or a pass by a seat: an entry of the history, and the play to beat.
-
-    >>> from guandan import classify
-    >>> print(Play(2, classify("S5 C5", 2)[0]))
-    seat 2: pair 5: S5 C5
-    """
-
-    seat: int
-    move: Move
-
-    @property
-    def is_pass(self) -> bool:
-        """Whether this is a pass."""
-        return self.move.type == MoveType.PASS
-
-    def __str__(self) -> str:
-        return f"seat {self.seat}: {self.move.format('text')}"
-
-
-@dataclass(frozen=True, slots=True)
-class Tribute:
-    """A tribute card paid by a seat (its receiver is settled once every payer has paid).
-
-    >>> print(Tribute(3, 53))
-    seat 3: tribute HR
-    """
-
-    seat: int
-    card: int
-
-    def __str__(self) -> str:
-        return f"seat {self.seat}: tribute {card_name(self.card)}"
-
-
-@dataclass(frozen=True, slots=True)
-class Return:
-    """A card returned by a tribute receiver to the seat that paid it.
-
-    >>> print(Return(0, 3, 4))
-    seat 0: return S3 to seat 3
-    """
-
-    seat: int
-    to: int
-    card: int
-
-    def __str__(self) -> str:
-        return f"seat {self.seat}: return {card_name(self.card)} to seat {self.to}"
-
-
-@dataclass(frozen=True, slots=True)
-class DealResult:
-    """How a deal ended: the finish order (2 seats after a double-down, else all 4).
-
-    >>> r = DealResult((1, 2, 3, 0))
-    >>> r.first, r.winning_side, r.partner_place, r.is_double_down, r.place(3)
-    (1, 1, 3, False, 3)
-    >>> DealResult((0, 2)).losers, DealResult((0, 2)).place(1)
-    ((1, 3), None)
-    """
-
-    finish_order: tuple[int, ...]
-
-    @property
-    def first(self) -> int:
-        """The seat that finished first."""
-        return self.finish_order[0]
-
-    @property
-    def winning_side(self) -> int:
-        """The side of the first seat."""
-        return self.finish_order[0] & 1
-
-    @property
-    def is_double_down(self) -> bool:
-        """Whether partners finished 1st and 2nd."""
-        return len(self.finish_order) == 2
-
-    @property
-    def partner_place(self) -> int:
-        """Where the winner's partner finished: 2, 3 or 4."""
-        return self.finish_order.index(self.first ^ 2) + 1 if (self.first ^ 2) in self.finish_order else 4
-
-    @property
-    def losers(self) -> tuple[int, int]:
-        """The seats of the losing side, in seat order."""
-        s = 1 - self.winning_side
-        return (s, s + 2)
-
-    def place(self, seat: int) -> int | None:
-        """A seat's place 1..4 (``None`` for a loser of a double-down: never decided)."""
-        if seat in self.finish_order:
-            return self.finish_order.index(seat) + 1
-        return None
-
-    def __str__(self) -> str:
-        return "finish order " + " ".join(f"{i + 1}:seat {s}" for i, s in enumerate(self.finish_order))
-
-
-def decode_play(seat: int, lo: int, hi: int, level: Rank) -> Play:
-    """The :class:`Play` of a packed card-level move (``lo``, ``hi``) by a seat at a level.
-
-    >>> from guandan import classify
-    >>> from guandan.movegen import pack_move
-    >>> print(decode_play(1, *pack_move(classify("S5 H2", 2)[0]), Rank.TWO))
-    seat 1: pair 5: S5 H2 (H2 as 5)
-    """
-    return Play(seat, _move_of(lo, hi, level))
-
-
-_PASSES = {lvl: Move.pass_(lvl) for lvl in range(2, 15)}
-
-
-def _move_of(lo: int, hi: int, level: Rank) -> Move:
-    """A card-level move from its two words, without re-checking (the words come from the core)."""
-    move_type = _TYPES[hi >> 60]
-    if move_type == MoveType.PASS:
-        return _PASSES[level]
-    key = _KEYS[(hi >> 56) & 15]
-    suit = Suit((hi >> 54) & 3) if move_type == MoveType.STRAIGHT_FLUSH else None
-    return Move(move_type, key, suit, cards_of_bits(lo | ((hi & MASK52) << 64)), level)
-
-
 class _DealMoves(MoveList):
     """The legal moves of a deal's current position; remembers the moves it made, so that
     playing one of them needs no re-check."""
@@ -345,7 +224,7 @@ class _DealMoves(MoveList):
 
     def _make(self, i: int) -> Move:
         lo, hi = self.array[i].tolist()
-        move = _move_of(lo, hi, self.level)
+        move = decode_move(lo, hi, self.level)
         self._made[id(move)] = (i, move)
         return move
 
@@ -456,7 +335,7 @@ class Deal:
         self._level = parse_level(level)
         self._lvl = int(self._level)
         self._ruleset = get_ruleset(ruleset)
-        self._hands = [_bits_of(h) for h in cards]
+        self._hands = [bits_of_cards(h) for h in cards]
         self._counts = [len(h) for h in cards]
         if isinstance(finish_order, (str, bytes)) or not isinstance(finish_order, Sequence):
             raise IllegalMoveError(f"finish order must be a sequence of seats 0..3, got {finish_order!r}")
@@ -510,7 +389,7 @@ class Deal:
         >>> deal.leader == deal.opening[0] // 27, deal.hands == deal_hands(0)
         (True, True)
         """
-        deck, position = _shuffle(seed)
+        deck, position = shuffled_deck(seed)
         hands = [Cards.from_cards(deck[27 * i : 27 * i + 27]) for i in range(4)]
         holder, opening_card = opening_leader(hands, position)
         return cls(
@@ -569,6 +448,15 @@ class Deal:
         return tuple(cards_of_bits(b) for b in self._initial)
 
     @property
+    def initial_finish_order(self) -> tuple[int, ...]:
+        """The seats already out when the deal was set up (``finish_order`` given to the constructor).
+
+        >>> Deal(["S3", "", "S9", "D5"], level=2, leader=0, finish_order=(1,)).initial_finish_order
+        (1,)
+        """
+        return self._initial_finished
+
+    @property
     def card_counts(self) -> tuple[int, int, int, int]:
         """How many cards each seat holds (public)."""
         return tuple(self._counts)  # type: ignore[return-value]
@@ -578,7 +466,7 @@ class Deal:
         """The play to beat and its seat, ``None`` when the seat to play leads."""
         if self._last < 0:
             return None
-        return Play(self._last, _move_of(self._beat_lo, self._beat_hi, self._level))
+        return Play(self._last, decode_move(self._beat_lo, self._beat_hi, self._level))
 
     @property
     def is_leading(self) -> bool:
@@ -604,13 +492,13 @@ class Deal:
     def history(self) -> tuple[Play, ...]:
         """Every play and pass so far, oldest first."""
         lvl = self._level
-        return tuple(Play(s, _move_of(lo, hi, lvl)) for s, lo, hi in self._log)
+        return tuple(Play(s, decode_move(lo, hi, lvl)) for s, lo, hi in self._log)
 
     @property
     def trick(self) -> tuple[Play, ...]:
         """The plays and passes of the current trick."""
         lvl = self._level
-        return tuple(Play(s, _move_of(lo, hi, lvl)) for s, lo, hi in self._log[self._trick_start :])
+        return tuple(Play(s, decode_move(lo, hi, lvl)) for s, lo, hi in self._log[self._trick_start :])
 
     @property
     def ply(self) -> int:
@@ -715,7 +603,7 @@ class Deal:
         self._apply(lo, hi)
         if isinstance(move, Move):
             return Play(player, move)  # type: ignore[arg-type]
-        return Play(player, _move_of(lo, hi, self._level))  # type: ignore[arg-type]
+        return Play(player, decode_move(lo, hi, self._level))  # type: ignore[arg-type]
 
     def play_index(self, index: int) -> None:
         """Play the move at ``index`` of :meth:`legal_moves` (card granularity): the fast path
@@ -770,7 +658,7 @@ class Deal:
             found = " or ".join(declaration(m) for m in classify(move.cards, self._level)) or "nothing"
             raise InvalidMoveError(f"{move.cards} cannot be played as {declaration(move)} (they make {found})")
         if self._last >= 0:
-            target = _move_of(self._beat_lo, self._beat_hi, self._level)
+            target = decode_move(self._beat_lo, self._beat_hi, self._level)
             if not beats(move, target):
                 raise IllegalMoveError(f"{move.format()} does not beat {target.format()} (seat {self._last})")
         lo, hi = pack_move(move)
@@ -784,8 +672,6 @@ class Deal:
         return lo, hi
 
     def _resolve_rank(self, move: RankMove) -> tuple[int, int]:
-        from .movegen import pack_rank_move
-
         if move.level != self._level:
             raise IllegalMoveError(
                 f"wrong level: {move} is declared at level {move.level.label}, the deal is at level {self._level.label}"
@@ -837,7 +723,7 @@ class Deal:
             return
         bits = lo | ((hi & MASK52) << 64)
         self._hands[seat] -= bits
-        counts[seat] -= _size_of(bits)
+        counts[seat] -= size_of_bits(bits)
         self._last = seat
         self._beat = _core.card_to_rank(lo, hi, self._lvl)
         self._beat_lo = lo
@@ -880,12 +766,12 @@ class Deal:
         if hi != _PASS_HI:
             bits = lo | ((hi & MASK52) << 64)
             self._hands[seat] += bits
-            self._counts[seat] += _size_of(bits)
+            self._counts[seat] += size_of_bits(bits)
         del self._finished[n_finished:]
         self._over = False
         self._turn = turn
         self._moves = None
-        return Play(seat, _move_of(lo, hi, self._level))
+        return Play(seat, decode_move(lo, hi, self._level))
 
     def copy(self) -> Deal:
         """An independent copy (the history and undo stack included).
@@ -976,12 +862,6 @@ class Deal:
         return self.snapshot() == other.snapshot()
 
     __hash__ = None  # type: ignore[assignment]
-
-    def to_record(self) -> dict[str, Any]:
-        """The deal's JSON record (see :mod:`guandan.records`)."""
-        from .records import deal_record
-
-        return deal_record(self)
 
     def __repr__(self) -> str:
         state = "over" if self._over else f"seat {self._turn} to {'lead' if self._last < 0 else 'play'}"

@@ -24,14 +24,13 @@ True
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .cards import NUM_FACES, Cards
 from .errors import InvalidCardsError
+from .history import Play, Return, Tribute
+from .observation import Observation
 from .rng import SplitMix64
-
-if TYPE_CHECKING:
-    from .observation import Observation
 
 __all__ = ["determinize", "sample_hands", "known_cards"]
 
@@ -39,8 +38,6 @@ __all__ = ["determinize", "sample_hands", "known_cards"]
 def known_cards(observation: Observation) -> dict[int, Cards]:
     """The cards other seats are known to hold: tribute cards their receivers got, return
     cards their payers got, less the cards of those faces each has played since."""
-    from .deal import Play, Return, Tribute
-
     me = observation.seat
     paid: dict[int, list[int]] = {}  # payer -> tribute cards
     received: dict[int, list[int]] = {s: [] for s in range(4)}
@@ -116,8 +113,6 @@ def sample_hands(
 def determinize(observation: Observation, seed: int | SplitMix64 = 0) -> tuple[Cards, Cards, Cards, Cards]:
     """Sample the four hands of the deal behind an observation (the observer's own hand
     as it is), uniformly among the deals consistent with what the observer has seen."""
-    from .observation import Observation
-
     if not isinstance(observation, Observation):
         raise InvalidCardsError(f"determinize takes an Observation, got {observation!r:.80}")
     rng = seed if isinstance(seed, SplitMix64) else SplitMix64(seed)

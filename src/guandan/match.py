@@ -51,19 +51,20 @@ settled).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .cards import BIG_JOKER, Cards, CardsLike, Rank, as_cards, card_name, card_rank, parse_card, parse_level
 from .combos import Move, RankMove, elevated_order
-from .deal import Deal, DealResult, Play, Return, Tribute, _bits_of, _shuffle, _size_of, check_seat, opening_leader
+from .deal import Deal, check_seat, opening_leader, shuffled_deck
 from .errors import GuandanError, IllegalMoveError, InvalidCardsError
+from .history import DealResult, History, Phase, Play, Return, Tribute, bits_of_cards, cards_of_bits, size_of_bits
 from .movegen import MoveList
-from .observation import History, Observation, Phase, cards_of_bits
+from .observation import Observation
 from .rng import derive_seed
 from .rules import Ruleset, get_ruleset, promote, return_choices, tribute_choices
 
-__all__ = ["Match", "DealSummary", "Phase", "opening_leader"]
+__all__ = ["Match", "MatchStart", "DealLog", "DealSummary", "Phase", "opening_leader"]
 
 
 @dataclass(frozen=True)
@@ -97,6 +98,55 @@ class DealSummary:
     leader: int
     passed_a: bool
     demoted: int | None
+
+
+@dataclass(frozen=True)
+class MatchStart:
+    """How a match was set up: its constructor's arguments, checked (``previous`` as a finish
+    order, ``hands`` as the given dealt hands, four :class:`~guandan.Cards` per deal).
+
+    >>> Match(seed=3, levels=(5, 9), level_side=1).start
+    MatchStart(levels=(<Rank.FIVE: 5>, <Rank.NINE: 9>), previous=None, level_side=1, failures=(0, 0),
+               deal_index=0, hands=())
+    """
+
+    levels: tuple[Rank, Rank]
+    previous: tuple[int, ...] | None
+    level_side: int | None
+    failures: tuple[int, int]
+    deal_index: int
+    hands: tuple[tuple[Cards, ...], ...]
+
+
+@dataclass(frozen=True)
+class DealLog:
+    """One deal of a match as it went: how it was dealt and set up, the tribute and return
+    records made before play (``before_play``, in order), and the :class:`~guandan.Deal`
+    played (``None`` while the tribute and return are under way). A finished deal's log is
+    final: its ``deal`` is not to be changed.
+
+    ``index``: the deal's number; ``seed``: the seed it was dealt from; ``dealt``: the hands
+    as dealt; ``level``, ``level_side``, ``levels_before``: as in :class:`DealSummary`;
+    ``opening``: the opening card's position and face (the first deal), else ``None``;
+    ``resisted``, ``tributes``, ``returns``: the tribute settled.
+
+    >>> m = Match(seed=1); log = m.deal_logs[-1]
+    >>> log.index, log.level.label, log.deal is m.deal, log.before_play
+    (0, '2', True, ())
+    """
+
+    index: int
+    seed: int
+    dealt: tuple[Cards, ...]
+    level: Rank
+    level_side: int | None
+    levels_before: tuple[Rank, Rank]
+    opening: tuple[int, int] | None
+    resisted: bool
+    tributes: tuple[tuple[int, int, int], ...]
+    returns: tuple[tuple[int, int, int], ...]
+    before_play: tuple[Tribute | Return, ...]
+    deal: Deal | None
 
 
 def _card_arg(card: int | str) -> int:
@@ -157,7 +207,7 @@ class Match:
         seed: int = 0,
         ruleset: Ruleset | str | None = None,
         *,
-        levels: tuple[int | str, int | str] = (2, 2),
+        levels: tuple[int | str | Rank, int | str | Rank] = (2, 2),
         previous: Sequence[int] | DealResult | None = None,
         level_side: int | None = None,
         failures: tuple[int, int] = (0, 0),
@@ -182,13 +232,7 @@ class Match:
             raise GuandanError(f"deal_index is an int >= 0, got {deal_index!r}")
         if level_side is not None and (isinstance(level_side, bool) or level_side not in (0, 1)):
             raise GuandanError(f"level_side is a side 0 or 1, or None, got {level_side!r}")
-        self._start: dict[str, Any] = {
-            "levels": tuple(self._levels),
-            "previous": None,
-            "level_side": level_side,
-            "failures": tuple(self._failures),
-            "deal_index": deal_index,
-        }
+        start_previous: tuple[int, ...] | None = None
         if previous is not None:
             if not isinstance(previous, (DealResult, Sequence)) or isinstance(previous, (str, bytes)):
                 raise IllegalMoveError(
@@ -207,19 +251,25 @@ class Match:
             if len(order) == 4 and order[1] == order[0] ^ 2:
                 raise IllegalMoveError(f"partners 1st and 2nd is a double-down: give only them, got {order!r}")
             self._previous: DealResult | None = result
-            self._start["previous"] = order
+            start_previous = order
             self._level_side: int | None = result.winning_side
         else:
             self._previous = None
             if level_side is None and self._levels[0] != self._levels[1]:
                 raise IllegalMoveError("the sides' levels differ: say whose level is played (level_side)")
             self._level_side = level_side
-        self._hand_source = _given_hands(hands)
-        self._start["hands_given"] = len(self._hand_source)
+        self._start = MatchStart(
+            levels=(self._levels[0], self._levels[1]),
+            previous=start_previous,
+            level_side=level_side,
+            failures=(self._failures[0], self._failures[1]),
+            deal_index=deal_index,
+            hands=tuple(_given_hands(hands)),
+        )
         self._deal_index = deal_index
         self._deals_played = 0
         self._summaries: list[DealSummary] = []
-        self._archive: list[dict[str, Any]] = []
+        self._archive: list[DealLog] = []
         self._over = False
         self._winner: int | None = None
         self._end_reason: str | None = None
@@ -233,14 +283,14 @@ class Match:
     def _begin_deal(self) -> None:
         k = self._deal_index
         seed = self._deal_seed(k)
-        deck, position = _shuffle(seed)
-        offset = k - self._start["deal_index"]
-        if offset < len(self._hand_source):
-            dealt = list(self._hand_source[offset])  # checked by _given_hands
+        deck, position = shuffled_deck(seed)
+        offset = k - self._start.deal_index
+        if offset < len(self._start.hands):
+            dealt = list(self._start.hands[offset])  # checked by _given_hands
         else:
             dealt = [Cards.from_cards(deck[27 * i : 27 * i + 27]) for i in range(4)]
         self._dealt = tuple(dealt)
-        self._hands = [_bits_of(h) for h in dealt]
+        self._hands = [bits_of_cards(h) for h in dealt]
         self._level_now = self._levels[self._level_side if self._level_side is not None else 0]
         self._levels_before = tuple(self._levels)
         self._pre: list[Any] = []
@@ -339,7 +389,7 @@ class Match:
                 demoted=demoted,
             )
         )
-        self._archive.append(self._current_archive())
+        self._archive.append(self._log())
         if passed:
             self._finish(winner, "passed A")
             return
@@ -359,21 +409,21 @@ class Match:
         self._end_reason = reason
         self._phase = Phase.OVER
 
-    def _current_archive(self) -> dict[str, Any]:
-        return {
-            "index": self._deal_index,
-            "seed": self._deal_seed(self._deal_index),
-            "dealt": self._dealt,
-            "level": self._level_now,
-            "level_side": self._level_side,
-            "levels_before": self._levels_before,
-            "pre": tuple(self._pre),
-            "tributes": tuple(self._tributes),
-            "returns": tuple(self._returns),
-            "resisted": self._resisted,
-            "opening": self._opening,
-            "deal": self.deal,
-        }
+    def _log(self) -> DealLog:
+        return DealLog(
+            index=self._deal_index,
+            seed=self._deal_seed(self._deal_index),
+            dealt=self._dealt,
+            level=self._level_now,
+            level_side=self._level_side,
+            levels_before=self._levels_before,  # type: ignore[arg-type]
+            opening=self._opening,
+            resisted=self._resisted,
+            tributes=tuple(self._tributes),
+            returns=tuple(self._returns),
+            before_play=tuple(self._pre),
+            deal=self.deal,
+        )
 
     # -- reading the state -----------------------------------------------------------------------
 
@@ -430,6 +480,19 @@ class Match:
         return tuple(self._summaries)
 
     @property
+    def start(self) -> MatchStart:
+        """How the match was set up (the constructor's arguments, checked)."""
+        return self._start
+
+    @property
+    def deal_logs(self) -> tuple[DealLog, ...]:
+        """Every deal of the match so far, oldest first; while the match is not over, the
+        deal under way is last (as it stands now)."""
+        if self._over:
+            return tuple(self._archive)
+        return (*self._archive, self._log())
+
+    @property
     def is_over(self) -> bool:
         """Whether the match has ended."""
         return self._over
@@ -461,7 +524,7 @@ class Match:
     def card_counts(self) -> tuple[int, int, int, int]:
         """How many cards each seat holds."""
         if self._phase in (Phase.TRIBUTE, Phase.RETURN):
-            return tuple(_size_of(b) for b in self._hands)  # type: ignore[return-value]
+            return tuple(size_of_bits(b) for b in self._hands)  # type: ignore[return-value]
         assert self.deal is not None
         return self.deal.card_counts
 
@@ -506,8 +569,9 @@ class Match:
         """Every action of the match, oldest first."""
         out: list[Any] = []
         for entry in self._archive:
-            out += entry["pre"]
-            out += entry["deal"].history
+            assert entry.deal is not None  # a finished deal was played
+            out += entry.before_play
+            out += entry.deal.history
         if not self._over:
             out += self.deal_history
         return tuple(out)
@@ -767,19 +831,18 @@ class Match:
             "_tributes",
             "_returns",
             "_owed",
-            "_hand_source",
         ):
             setattr(other, name, list(getattr(self, name)))
-        other._start = dict(self._start)
         other.deal = self.deal.copy() if self.deal is not None else None
         if self._over and self._archive:
-            other._archive[-1] = dict(self._archive[-1], deal=other.deal)
+            other._archive[-1] = replace(self._archive[-1], deal=other.deal)
         return other
 
     def snapshot(self) -> tuple[Any, ...]:
         """The full state as a tuple of plain values: two matches are equal when their snapshots are."""
         deals = tuple(
-            (e["index"], e["dealt"], e["level"], e["level_side"], e["pre"], e["deal"].snapshot()) for e in self._archive
+            (e.index, e.dealt, e.level, e.level_side, e.before_play, e.deal.snapshot() if e.deal is not None else None)
+            for e in self._archive
         )
         return (
             self.seed,
@@ -813,12 +876,6 @@ class Match:
         return self.snapshot() == other.snapshot()
 
     __hash__ = None  # type: ignore[assignment]
-
-    def to_record(self) -> dict[str, Any]:
-        """The match's JSON record (see :mod:`guandan.records`)."""
-        from .records import match_record
-
-        return match_record(self)
 
     def __repr__(self) -> str:
         lv = "/".join(level.label for level in self._levels)

@@ -7,7 +7,7 @@ passes, tribute and return cards) — the match's levels, and the seat's legal a
 when it is the seat's turn (a :class:`~guandan.MoveList` in play, a tuple of cards in the
 tribute and return phases).
 
-It is built for speed: the history is decoded into :class:`~guandan.deal.Play` records
+It is built for speed: the history is decoded into :class:`~guandan.history.Play` records
 only when read, and the legal moves stay packed (``legal_actions.array``) until someone
 looks at one.
 
@@ -24,95 +24,12 @@ looks at one.
 
 from __future__ import annotations
 
-import enum
-from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any, overload
+from typing import Any
 
-from . import _core
 from .cards import Cards, Rank
-
-if TYPE_CHECKING:
-    from .deal import Play
+from .history import History, Phase, Play, cards_of_bits, decode_play
 
 __all__ = ["Phase", "Observation", "History"]
-
-_MASK64 = (1 << 64) - 1
-
-
-class Phase(enum.IntEnum):
-    """The phase of a deal in a match: tribute, return, play, over.
-
-    >>> [p.label for p in Phase]
-    ['tribute', 'return', 'play', 'over']
-    """
-
-    TRIBUTE = 0
-    RETURN = 1
-    PLAY = 2
-    OVER = 3
-
-    @property
-    def label(self) -> str:
-        """The name used in code, CLI and JSON."""
-        return self.name.lower()
-
-
-def cards_of_bits(bits: int) -> Cards:
-    """The :class:`~guandan.Cards` of a packed 108-bit hand (2 bits per face), made without re-checking."""
-    cards = Cards.__new__(Cards)
-    object.__setattr__(cards, "_counts", _core.unpack_cards(bits & _MASK64, bits >> 64))
-    object.__setattr__(cards, "_hash", None)
-    return cards
-
-
-class History(Sequence[Any]):
-    """A deal's public history: tribute and return records, then the plays and passes.
-
-    Plays are kept packed and decoded into :class:`~guandan.deal.Play` records when read.
-
-    >>> from guandan.deal import Deal
-    >>> deal = Deal(["S3 S4", "S9", "D5", "D6"], level=2, leader=0); deal.play_index(0)
-    >>> [str(p) for p in deal.observation(1).history]
-    ['seat 0: single 3: S3']
-    """
-
-    __slots__ = ("_prefix", "_raw", "_level", "_decoded")
-
-    def __init__(self, prefix: tuple[Any, ...], raw: tuple[tuple[int, int, int], ...], level: Rank) -> None:
-        self._prefix = prefix
-        self._raw = raw
-        self._level = level
-        self._decoded: list[Any] | None = None
-
-    def _all(self) -> list[Any]:
-        if self._decoded is None:
-            from .deal import decode_play
-
-            self._decoded = list(self._prefix) + [decode_play(s, lo, hi, self._level) for s, lo, hi in self._raw]
-        return self._decoded
-
-    def __len__(self) -> int:
-        return len(self._prefix) + len(self._raw)
-
-    @overload
-    def __getitem__(self, i: int) -> Any: ...
-    @overload
-    def __getitem__(self, i: slice) -> list[Any]: ...
-    def __getitem__(self, i: int | slice) -> Any:
-        return self._all()[i]
-
-    def __iter__(self) -> Iterator[Any]:
-        return iter(self._all())
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, History):
-            return self._all() == other._all()
-        if isinstance(other, (list, tuple)):
-            return self._all() == list(other)
-        return NotImplemented
-
-    def __repr__(self) -> str:
-        return f"History({self._all()!r})"
 
 
 class Observation:
@@ -222,13 +139,11 @@ class Observation:
 
     @property
     def to_beat(self) -> Play | None:
-        """The play to beat and who made it (a :class:`~guandan.deal.Play`), ``None`` when the turn leads."""
+        """The play to beat and who made it (a :class:`~guandan.history.Play`), ``None`` when the turn leads."""
         if self._beat is None:
             return None
         play: Play | None = self._cache.get("beat")
         if play is None:
-            from .deal import decode_play
-
             seat, lo, hi = self._beat
             play = self._cache["beat"] = decode_play(seat, lo, hi, self.level)
         return play

@@ -18,15 +18,15 @@ the count by first action, which is how a disagreement is tracked down
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from . import _core
+from .cards import Cards
+from .deal import Deal
 from .errors import GuandanError
 from .playout import deal_state
 from .reference import generate_moves
-
-if TYPE_CHECKING:
-    from .deal import Deal
+from .rng import SplitMix64
 
 __all__ = ["perft", "divide", "position", "Implementation"]
 
@@ -42,10 +42,6 @@ def position(seed: int, cards: int = 27, level: int | None = None) -> Deal:
     >>> deal.card_counts, deal.turn, deal.level.label
     ((5, 5, 5, 5), 3, '5')
     """
-    from .cards import Cards
-    from .deal import Deal
-    from .rng import SplitMix64
-
     if isinstance(cards, bool) or not isinstance(cards, int) or not 1 <= cards <= 27:
         raise GuandanError(f"cards must be an int 1..27, got {cards!r}")
     deck = [face for face in range(54) for _ in range(2)]

@@ -21,18 +21,17 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 import numpy as np
 
 from . import _core
+from .cards import Cards
 from .combos import Move
+from .deal import Deal
 from .errors import GuandanError, IllegalMoveError
+from .history import Play
 from .movegen import PASS_WORD, pack_rank_move, unpack_move
-
-if TYPE_CHECKING:
-    from .cards import Cards
-    from .deal import Deal, Play
 
 __all__ = ["deal_state", "native_state", "playouts", "scores", "policy_move", "Policy"]
 
@@ -46,8 +45,6 @@ def deal_state(deal: Deal) -> tuple[Any, ...]:
     current trick and the finish order); raises :class:`~guandan.IllegalMoveError` once the
     deal is over.
     """
-    from .deal import Deal
-
     if not isinstance(deal, Deal):
         raise GuandanError(f"a deal state is taken from a Deal, got {deal!r:.80}")
     if deal.is_over or deal.turn is None:

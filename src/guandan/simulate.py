@@ -31,10 +31,12 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_complet
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .agents import Agent, make_agents
-from .deal import Deal, Play
+from .agents import Agent
+from .deal import Deal
 from .errors import GuandanError
+from .history import Play
 from .match import Match
+from .registry import make_agents, seat_specs
 from .rng import derive_seed
 from .rules import get_ruleset
 
@@ -44,16 +46,6 @@ Kind = Literal["match", "deal"]
 #: One row of a run: one deal, as JSON values.
 Row = dict[str, Any]
 _RESULT_NAMES = {3: "1-2", 2: "1-3", 1: "1-4"}
-
-
-def _agent_names(agents: str | Sequence[str]) -> list[str]:
-    names = [a.strip() for a in agents.split(",")] if isinstance(agents, str) else list(agents)
-    if len(names) == 1:
-        names = names * 4
-    if len(names) != 4:
-        raise GuandanError(f"give one agent for all seats or four, one per seat; got {len(names)}")
-    make_agents(names)  # fail early on an unknown name
-    return names
 
 
 def _play(state: Any, agents: list[Agent], counters: dict[int, list[int]], deal_of: Callable[[], int]) -> None:
@@ -281,7 +273,7 @@ def simulate(
     """Play ``n`` seeded matches (or deals) with the given agents and collect one row per deal.
 
     ``agents``: one name for all seats or four (``"mc,greedy,mc,greedy"``; names as in
-    :data:`guandan.agents.AGENTS`). ``executor``: any ``concurrent.futures.Executor``
+    :data:`guandan.registry.AGENTS`). ``executor``: any ``concurrent.futures.Executor``
     (e.g. ``distributed.Client(...).get_executor()``); without one, ``workers`` processes
     (default: every core; ``workers=1`` runs in this process). ``progress``: ``True`` for
     a progress bar on stderr, or a callback ``(tasks done, tasks)``.
@@ -293,7 +285,7 @@ def simulate(
     for name, value in (("workers", workers), ("chunk", chunk)):
         if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
             raise GuandanError(f"{name} must be an int >= 1 or None, got {value!r}")
-    names = _agent_names(agents)
+    names = seat_specs(agents)
     ruleset_name = get_ruleset(ruleset).name
     workers = workers or os.cpu_count() or 1
     chunk = chunk or max(1, min(64, n // (workers * 8) or 1))

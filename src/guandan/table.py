@@ -19,10 +19,9 @@ from typing import Any
 
 from .cards import Cards, card_name, card_rank, card_suit, wild_card
 from .combos import Move, elevated_order
-from .deal import Play, Return, Tribute
+from .history import Phase, Play, Return, Tribute
 from .match import DealSummary, Match
 from .notation import sort_moves
-from .observation import Phase
 
 __all__ = ["seat_name", "format_hand", "format_card", "format_action", "render_table", "format_moves", "format_summary"]
 

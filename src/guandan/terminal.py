@@ -19,12 +19,12 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
-from .agents import make_agents
 from .cards import card_name, parse_card
 from .errors import AmbiguousMoveError, GuandanError
+from .history import Phase
 from .match import Match
 from .notation import parse_play
-from .observation import Phase
+from .registry import make_agents
 from .rules import get_ruleset
 from .table import format_action, format_moves, format_summary, numbered_moves, render_table, seat_name
 
@@ -54,7 +54,8 @@ def play_match(
 ) -> int:
     """Play a match with a person at ``seat`` and ``bots`` in the other seats; returns 0.
 
-    Raises :class:`ValueError` for a bad seat, bot name or ruleset (before anything is played).
+    Raises :class:`~guandan.GuandanError` for a bad seat, bot name or ruleset (before
+    anything is played).
     """
     inp = sys.stdin if stdin is None else stdin
     out = sys.stdout if stdout is None else stdout
@@ -62,11 +63,8 @@ def play_match(
         raise GuandanError(f"--seat: a seat is 0..3, got {seat!r}")
     if seed is None:
         seed = time.time_ns() & ((1 << 63) - 1)
-    try:
-        rules = get_ruleset(ruleset)
-        agents = make_agents(bots, seed)
-    except ValueError as error:
-        raise GuandanError(str(error)) from None
+    rules = get_ruleset(ruleset)
+    agents = make_agents(bots, seed)
 
     def say(text: str = "") -> None:
         print(text, file=out)

@@ -13,7 +13,10 @@ bad card token 'X9' (expected a suit letter S/H/C/D or ♠♥♣♦ then a rank 
 
 from __future__ import annotations
 
+import reprlib
+
 __all__ = [
+    "describe",
     "GuandanError",
     "InvalidCardsError",
     "InvalidMoveError",
@@ -51,3 +54,29 @@ class AmbiguousMoveError(GuandanError):
 class RecordError(GuandanError):
     """A game record that does not replay: malformed, or an action illegal or inconsistent
     with the state it is replayed in (the message names the action and its index)."""
+
+
+class _Short(reprlib.Repr):
+    """``reprlib``'s bounded repr (which already survives a failing repr), also for ints too long to print."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.maxlevel = 3
+        self.maxstring = self.maxother = 60
+
+    def repr_int(self, x: int, level: int) -> str:
+        return repr(x) if x.bit_length() <= 256 else f"<int of {x.bit_length()} bits>"
+
+
+_SHORT = _Short()
+
+
+def describe(value: object, limit: int = 80) -> str:
+    """A value given as input, as short text for an error message: bounded in length and in
+    nesting whatever the value (a list nested a million deep, a huge int, a failing repr).
+
+    >>> describe([[[[[1]]]]]), describe(10**400), describe("x" * 100, limit=20)
+    ('[[[[...]]]]', '<int of 1329 bits>', "'xxxxxxxxxxxxxxxx...")
+    """
+    text = _SHORT.repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."

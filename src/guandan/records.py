@@ -230,8 +230,11 @@ def _describe(value: Any) -> str:
     return text if len(text) <= 200 else text[:197] + "..."
 
 
+#: The largest int a record holds, in bits: far above any seed or count, small enough to print.
+_INT_BITS = 4096
+
 _KINDS: dict[str, tuple[str, Any]] = {
-    "int": ("an int", lambda v: isinstance(v, int) and not isinstance(v, bool)),
+    "int": ("an int", lambda v: isinstance(v, int) and not isinstance(v, bool) and v.bit_length() <= _INT_BITS),
     "str": ("a string", lambda v: isinstance(v, str)),
     "bool": ("a bool", lambda v: isinstance(v, bool)),
     "list": ("a list", lambda v: isinstance(v, list)),

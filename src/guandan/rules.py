@@ -52,11 +52,12 @@ Decisions where the SPEC and the source texts are silent (they are the project's
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, replace
+from dataclasses import fields as dataclass_fields
 from typing import Any, Literal
 
 from .cards import BIG_JOKER, NUM_FACES, SMALL_JOKER, Rank, card_rank, parse_level, wild_card
 from .combos import elevated_order
-from .errors import GuandanError, InvalidCardsError
+from .errors import GuandanError, InvalidCardsError, describe
 
 __all__ = [
     "Ruleset",
@@ -104,26 +105,28 @@ class Ruleset:
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not isinstance(self.title, str):
-            raise GuandanError(f"a ruleset's name and title are strings, got {self.name!r}, {self.title!r}")
+            raise GuandanError(
+                f"a ruleset's name and title are strings, got {describe(self.name)}, {describe(self.title)}"
+            )
         if (
             not isinstance(self.promotion, tuple)
             or len(self.promotion) != 3
             or not all(_is_int(g) and 0 <= g <= 12 for g in self.promotion)
         ):
-            raise GuandanError(f"promotion must be three gains 0..12, got {self.promotion!r}")
+            raise GuandanError(f"promotion must be three gains 0..12, got {describe(self.promotion)}")
         if self.return_rule not in ("low", "any"):
-            raise GuandanError(f"return_rule must be 'low' or 'any', got {self.return_rule!r}")
+            raise GuandanError(f"return_rule must be 'low' or 'any', got {describe(self.return_rule)}")
         if self.failed_a_limit is not None and not (_is_int(self.failed_a_limit) and self.failed_a_limit >= 1):
-            raise GuandanError(f"failed_a_limit must be an int >= 1 or None, got {self.failed_a_limit!r}")
+            raise GuandanError(f"failed_a_limit must be an int >= 1 or None, got {describe(self.failed_a_limit)}")
         if self.max_deals is not None and not (_is_int(self.max_deals) and self.max_deals >= 1):
-            raise GuandanError(f"max_deals must be an int >= 1 or None, got {self.max_deals!r}")
+            raise GuandanError(f"max_deals must be an int >= 1 or None, got {describe(self.max_deals)}")
         if not isinstance(self.plain_straight_flush, bool):
-            raise GuandanError(f"plain_straight_flush must be a bool, got {self.plain_straight_flush!r}")
+            raise GuandanError(f"plain_straight_flush must be a bool, got {describe(self.plain_straight_flush)}")
 
     def gain(self, partner_place: int) -> int:
         """Levels gained by the winning side whose second seat finished ``partner_place`` (2, 3 or 4)."""
         if isinstance(partner_place, bool) or partner_place not in (2, 3, 4):
-            raise GuandanError(f"the winner's partner finishes 2nd, 3rd or 4th, got {partner_place!r}")
+            raise GuandanError(f"the winner's partner finishes 2nd, 3rd or 4th, got {describe(partner_place)}")
         return self.promotion[partner_place - 2]
 
     def with_deal_cap(self, max_deals: int | None) -> Ruleset:
@@ -142,16 +145,19 @@ class Ruleset:
     def from_json(cls, data: dict[str, Any]) -> Ruleset:
         """The ruleset of :meth:`to_json` (:class:`~guandan.GuandanError` if it is not one)."""
         if not isinstance(data, dict):
-            raise GuandanError(f"a ruleset is a JSON object, got {data!r:.80}")
+            raise GuandanError(f"a ruleset is a JSON object, got {describe(data)}")
         fields = dict(data)
         promotion = fields.get("promotion")
         if not isinstance(promotion, list | tuple):
-            raise GuandanError(f"a ruleset's promotion is a list of three gains, got {promotion!r}")
+            raise GuandanError(f"a ruleset's promotion is a list of three gains, got {describe(promotion)}")
         fields["promotion"] = tuple(promotion)
-        try:
-            return cls(**fields)
-        except TypeError as error:  # missing or unknown fields
-            raise GuandanError(f"not a ruleset: {error}") from None
+        names = [f.name for f in dataclass_fields(cls)]
+        unknown = [k for k in fields if k not in names]
+        missing = [n for n in ("name", "title") if n not in fields]
+        if unknown or missing:
+            what = f"unknown fields {describe(unknown)}" if unknown else f"missing fields {describe(missing)}"
+            raise GuandanError(f"not a ruleset: {what}")
+        return cls(**fields)
 
 
 #: The 2022 Competitive Guandan Rules (Trial): the default.
@@ -200,18 +206,18 @@ def get_ruleset(value: Ruleset | str | None) -> Ruleset:
             if cap.isdigit() and int(cap) > 0:
                 return preset.with_deal_cap(int(cap))
         names = ", ".join(RULESETS)
-        raise GuandanError(f"unknown ruleset {value!r} (one of {names}, optionally +capN)")
-    raise GuandanError(f"a ruleset is a Ruleset or a preset name, got {value!r}")
+        raise GuandanError(f"unknown ruleset {describe(value)} (one of {names}, optionally +capN)")
+    raise GuandanError(f"a ruleset is a Ruleset or a preset name, got {describe(value)}")
 
 
-def promote(level: int, gain: int) -> Rank:
+def promote(level: int | str | Rank, gain: int) -> Rank:
     """A level raised by ``gain``, stopping at A.
 
     >>> promote(9, 3), promote(13, 3)
     (<Rank.QUEEN: 12>, <Rank.ACE: 14>)
     """
     if not _is_int(gain) or gain < 0:
-        raise GuandanError(f"a gain is an int >= 0, got {gain!r}")
+        raise GuandanError(f"a gain is an int >= 0, got {describe(gain)}")
     return Rank(min(int(parse_level(level)) + gain, int(Rank.ACE)))
 
 
@@ -219,11 +225,11 @@ def promote(level: int, gain: int) -> Rank:
 def _counts_of(counts: bytes) -> bytes:
     """A hand's 54-byte count vector, checked."""
     if not isinstance(counts, bytes | bytearray) or len(counts) != NUM_FACES or any(n > 2 for n in counts):
-        raise InvalidCardsError(f"a hand is a count vector of {NUM_FACES} bytes 0..2, got {counts!r:.80}")
+        raise InvalidCardsError(f"a hand is a count vector of {NUM_FACES} bytes 0..2, got {describe(counts)}")
     return bytes(counts)
 
 
-def tribute_choices(counts: bytes, level: int) -> tuple[int, ...]:
+def tribute_choices(counts: bytes, level: int | str | Rank) -> tuple[int, ...]:
     """The faces a tribute payer may give: its highest cards in the elevated order of
     ``level``, wilds excluded (``counts``: the hand's 54-byte count vector). Ascending.
 
@@ -249,7 +255,7 @@ def tribute_choices(counts: bytes, level: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-def return_choices(counts: bytes, level: int, rule: ReturnRule = "low") -> tuple[int, ...]:
+def return_choices(counts: bytes, level: int | str | Rank, rule: ReturnRule = "low") -> tuple[int, ...]:
     """The faces a tribute receiver may return (``counts``: its hand after receiving).
 
     ``"low"``: natural rank 2..10, not the level rank; with none, its lowest cards in the
@@ -265,7 +271,7 @@ def return_choices(counts: bytes, level: int, rule: ReturnRule = "low") -> tuple
     lvl = parse_level(level)
     held = [face for face in range(NUM_FACES) if counts[face]]
     if rule not in ("low", "any"):
-        raise GuandanError(f"return rule must be 'low' or 'any', got {rule!r}")
+        raise GuandanError(f"return rule must be 'low' or 'any', got {describe(rule)}")
     if rule == "any" or not held:
         return tuple(held)
     low = [f for f in held if f < SMALL_JOKER and card_rank(f) <= Rank.TEN and card_rank(f) != lvl]

@@ -8,7 +8,7 @@ import pathlib
 import numpy as np
 import pytest
 
-from guandan import InvalidCardsError, InvalidMoveError, _core, batch
+from guandan import GuandanError, InvalidCardsError, InvalidMoveError, _core, batch
 from guandan.movegen import PASS_WORD
 
 CORPUS = np.load(pathlib.Path(__file__).parent / "data" / "corpus.npz")
@@ -101,7 +101,7 @@ def test_out_of_range_values_name_the_position():
 
 
 def test_threads_must_be_positive():
-    with pytest.raises(ValueError, match="threads"):
+    with pytest.raises(GuandanError, match="threads"):
         batch.count_moves(H[:5], L[:5], B[:5], threads=0)
 
 

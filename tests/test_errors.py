@@ -802,7 +802,7 @@ def match_record():
         (lambda r: {**r, "start": {**r["start"], "failures": [0, False]}}, "record field start.failures.1 is an int"),
         (lambda r: {**r, "start": {**r["start"], "deal_index": -1}}, "cannot set up the match: deal_index"),
         (lambda r: {**r, "start": {**r["start"], "hands_given": 3}}, "hands_given is 3, but the record has 2 deals"),
-        (lambda r: {**r, "start": {**r["start"], "previous": [1, 0, 3, "2"]}}, "record field start.previous.3 is an int"),
+        (lambda r: {**r, "start": {**r["start"], "previous": [1, 0, 3, "2"]}}, "start.previous.3 is an int"),
         (lambda r: {**r, "deals": None}, "record field deals is a list, got null"),
         (lambda r: {**r, "deals": [None] + r["deals"][1:]}, "record field deals.0 is an object, got null"),
         (lambda r: {**r, "deals": [{**r["deals"][0], "actions": None}] + r["deals"][1:]}, "deals.0.actions is a list"),

@@ -15,6 +15,7 @@ from guandan import (
     HUAIAN,
     NANJING,
     Cards,
+    GuandanError,
     IllegalMoveError,
     Match,
     Phase,
@@ -153,7 +154,7 @@ def test_rulesets_are_complete_named_presets():
     assert HUAIAN.return_rule == "any" and HUAIAN.failed_a_limit == 3 and HUAIAN.promotion == (3, 2, 1)
     assert NANJING.return_rule == "low" and NANJING.failed_a_limit == 3 and NANJING.promotion == (3, 2, 0)
     assert Match(1).ruleset is COMPETITIVE_2022
-    with pytest.raises(ValueError, match="unknown ruleset"):
+    with pytest.raises(GuandanError, match="unknown ruleset"):
         get_ruleset("paris")
 
 

@@ -8,6 +8,7 @@ import sys
 
 import pytest
 
+from guandan import GuandanError
 from guandan.perft import divide, perft, position
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -42,9 +43,9 @@ def test_divide_sums_to_perft_and_agrees_between_implementations():
 def test_perft_of_depth_zero_is_one_and_bad_depths_raise():
     deal = position(5, 4)
     assert perft(deal, 0) == perft(deal, 0, "reference") == 1
-    with pytest.raises(ValueError):
+    with pytest.raises(GuandanError, match="depth"):
         perft(deal, -1)
-    with pytest.raises(ValueError):
+    with pytest.raises(GuandanError, match="implementation"):
         perft(deal, 1, "fast")
 
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from guandan import Cards, Deal, IllegalMoveError, InvalidCardsError, InvalidMoveError, _core, classify
+from guandan import Cards, Deal, GuandanError, IllegalMoveError, InvalidCardsError, InvalidMoveError, _core, classify
 from guandan.agents import GreedyAgent, RandomAgent, play_out
-from guandan.registry import make_agent
 from guandan.movegen import PASS_WORD, pack_move, pack_rank_move
 from guandan.playout import deal_state, playouts, policy_move, scores
+from guandan.registry import make_agent
 from guandan.rng import SplitMix64
 from guandan.search import MonteCarloAgent
 
@@ -102,7 +102,7 @@ def test_inconsistent_native_states_are_refused():
         _core.playouts((doubled, level, turn, last, beat, passes, finished), 1)
     with pytest.raises(InvalidMoveError, match="a deal state is"):
         _core.playouts((hands, level), 1)
-    with pytest.raises(ValueError, match="policy"):
+    with pytest.raises(GuandanError, match="policy"):
         _core.playouts(deal_state(deal), 1, "clever")
 
 

@@ -11,8 +11,8 @@ from games import force_match_deal
 
 from guandan import Deal, Match, RecordError, replay
 from guandan.agents import GreedyAgent, play_out
-from guandan.registry import make_agents
 from guandan.records import FORMAT_VERSION, record
+from guandan.registry import make_agents
 
 
 def roundtrip(data):

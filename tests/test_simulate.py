@@ -8,6 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
+from guandan import GuandanError
 from guandan.cli import main
 from guandan.simulate import simulate, wilson_interval
 
@@ -77,7 +78,7 @@ def test_rows_are_written_as_jsonl_and_csv(reference_run, tmp_path):
         table = list(csv.DictReader(f))
     assert len(table) == len(reference_run.rows)
     assert table[0]["finish_order"] == " ".join(map(str, reference_run.rows[0]["finish_order"]))
-    with pytest.raises(ValueError, match="jsonl"):
+    with pytest.raises(GuandanError, match="jsonl"):
         reference_run.write(str(tmp_path / "rows.txt"))
 
 
@@ -96,11 +97,11 @@ def test_progress_callback_sees_every_task():
 
 
 def test_bad_arguments_raise():
-    with pytest.raises(ValueError, match="unknown agent"):
+    with pytest.raises(GuandanError, match="unknown agent"):
         simulate(2, "grandmaster")
-    with pytest.raises(ValueError, match="one agent for all seats or four"):
+    with pytest.raises(GuandanError, match="one agent for all seats or four"):
         simulate(2, "greedy,greedy")
-    with pytest.raises(ValueError, match="kind"):
+    with pytest.raises(GuandanError, match="kind"):
         simulate(2, kind="tournament")  # type: ignore[arg-type]
 
 

@@ -212,18 +212,15 @@ def _run_simulate(args: argparse.Namespace) -> int:
         raise GuandanError(f"N must be at least 1, got {args.n}")
     if args.out and not args.out.endswith((".jsonl", ".json", ".csv")):
         raise GuandanError(f"--out must end in .jsonl, .json or .csv: {args.out!r}")
-    try:
-        result = simulate(
-            args.n,
-            args.agents,
-            seed=args.seed,
-            kind="deal" if args.deals else "match",
-            ruleset=args.ruleset,
-            workers=args.workers,
-            progress=not args.quiet and sys.stderr.isatty(),
-        )
-    except ValueError as error:
-        raise GuandanError(str(error)) from None
+    result = simulate(
+        args.n,
+        args.agents,
+        seed=args.seed,
+        kind="deal" if args.deals else "match",
+        ruleset=args.ruleset,
+        workers=args.workers,
+        progress=not args.quiet and sys.stderr.isatty(),
+    )
     summary = result.summary()
     if args.out:
         result.write(args.out)

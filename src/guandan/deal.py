@@ -306,7 +306,7 @@ class Deal:
     def __init__(
         self,
         hands: Sequence[CardsLike],
-        level: int | str = 2,
+        level: int | str | Rank = 2,
         leader: int = 0,
         *,
         finish_order: Sequence[int] = (),
@@ -377,7 +377,7 @@ class Deal:
     def new(
         cls,
         seed: int,
-        level: int | str = 2,
+        level: int | str | Rank = 2,
         leader: int | None = None,
         *,
         ruleset: Ruleset | str | None = None,

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Literal
 
 from . import _core
-from .cards import Cards
+from .cards import Cards, Rank
 from .deal import Deal
 from .errors import GuandanError
 from .playout import deal_state
@@ -33,7 +33,7 @@ __all__ = ["perft", "divide", "position", "Implementation"]
 Implementation = Literal["native", "reference"]
 
 
-def position(seed: int, cards: int = 27, level: int | None = None) -> Deal:
+def position(seed: int, cards: int = 27, level: int | str | Rank | None = None) -> Deal:
     """A seeded perft position: the deck shuffled with ``SplitMix64(seed)``, ``cards`` cards
     dealt to each seat (seat i takes the next ``cards``), the level 2 + seed % 13 unless
     given, seat ``seed % 4`` to lead.

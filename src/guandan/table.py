@@ -8,7 +8,7 @@ partner opposite, the previous seat at the left.
 >>> m = Match(seed=1)
 >>> seat_name(1, viewer=0), seat_name(2, viewer=0), seat_name(3, viewer=0), seat_name(0, viewer=0)
 ('Right (seat 1)', 'Partner (seat 2)', 'Left (seat 3)', 'You (seat 0)')
->>> print(format_hand(Cards.parse("S3 H2 SA SB D2"), level=2))
+>>> print(format_hand(Cards.parse("S3 H2 SA SB D2"), level=Rank.TWO))
 ♠3 ♠A ♦2 ♥2* SB
 """
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .cards import Cards, card_name, card_rank, card_suit, wild_card
+from .cards import Cards, Rank, card_name, card_rank, card_suit, wild_card
 from .combos import Move, elevated_order
 from .history import Phase, Play, Return, Tribute
 from .match import DealSummary, Match
@@ -33,22 +33,26 @@ def seat_name(seat: int, viewer: int) -> str:
     return f"{_RELATIVE[(seat - viewer) % 4]} (seat {seat})"
 
 
-def format_card(card: int, level: int) -> str:
+def _card_text(card: int, wild: int) -> str:
+    name = card_name(card, "unicode")
+    return name + "*" if card == wild else name
+
+
+def format_card(card: int, level: Rank) -> str:
     """One card with its Unicode suit; a wild is marked ``*``.
 
-    >>> format_card(wild_card(5), 5), format_card(52, 5)
+    >>> format_card(wild_card(Rank.FIVE), Rank.FIVE), format_card(52, Rank.FIVE)
     ('♥5*', 'SB')
     """
-    name = card_name(card, "unicode")
-    return name + "*" if card == wild_card(level) else name
+    return _card_text(card, wild_card(level))
 
 
-def format_hand(hand: Cards, level: int) -> str:
+def format_hand(hand: Cards, level: Rank) -> str:
     """A hand sorted as it plays: low to high in the elevated order (the level cards above
     the aces, wilds last among them, then the jokers), suits in order within a rank."""
     wild = wild_card(level)
     cards = sorted(hand, key=lambda c: (elevated_order(card_rank(c), level), c == wild, card_suit(c) or 0))
-    return " ".join(format_card(c, level) for c in cards)
+    return " ".join(_card_text(c, wild) for c in cards)
 
 
 def format_move(move: Move) -> str:

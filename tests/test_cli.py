@@ -1,5 +1,6 @@
 """The ``guandan`` command line: ``moves`` in text and JSON, --beat/--as, errors, the entry point."""
 
+import io
 import json
 import subprocess
 import sys
@@ -266,6 +267,66 @@ def test_help_describes_the_notation_and_gives_an_example(capsys):
     assert status == 0
     for part in ("--level", "--beat", "--as", "--granularity", "--json", "full_house:5", "HR", "examples:"):
         assert part in out
+
+
+# -- exit statuses: 0 done, 2 bad input (a message, no traceback), a bug is a bug ------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "status", "named"),
+    [
+        (["moves", "S3", "--level", "2"], 0, ""),
+        (["simulate", "2", "--deals", "--workers", "1", "--quiet"], 0, ""),
+        (["moves", "S3", "--level", "Z"], 2, "bad level 'Z'"),
+        (["moves"], 2, "HAND"),
+        (["simulate", "0"], 2, "N must be at least 1"),
+        (["simulate", "x"], 2, "invalid int value"),
+        (["simulate", "2", "--agents", "smart", "--workers", "1"], 2, "unknown agent 'smart'"),
+        (["simulate", "2", "--agents", "greedy,mc", "--workers", "1"], 2, "one agent for all seats or four"),
+        (["simulate", "2", "--ruleset", "paris", "--workers", "1"], 2, "unknown ruleset 'paris'"),
+        (["simulate", "2", "--workers", "0"], 2, "workers must be an int >= 1"),
+        (["simulate", "2", "--out", "rows.txt"], 2, "--out must end in .jsonl, .json or .csv"),
+        (["play", "--bots", "smart"], 2, "unknown agent 'smart'"),
+        (["play", "--ruleset", "paris"], 2, "unknown ruleset 'paris'"),
+        (["play", "--seat", "7"], 2, "invalid choice"),
+        (["chess"], 2, "invalid choice"),
+    ],
+)
+def test_exit_status_of_every_command(monkeypatch, capsys, argv, status, named):
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    got, out, err = run(capsys, *argv)
+    assert got == status, err
+    assert named in err and "Traceback" not in err
+    if status == 2:
+        assert err.startswith(("guandan: error: ", "usage: guandan")) and out == ""
+
+
+class PlantedBug(ValueError):
+    """A bug planted in the library for a test: a ValueError, but not an error of guandan.errors."""
+
+
+def planted(*args, **kwargs):
+    raise PlantedBug("planted")
+
+
+@pytest.mark.parametrize(
+    ("target", "argv"),
+    [
+        ("guandan.cli.legal_moves", ["moves", "S3", "--level", "2"]),
+        ("guandan.cli.parse_play", ["moves", "S3", "--level", "2", "--beat", "S4"]),
+        ("guandan.simulate.simulate", ["simulate", "2", "--workers", "1", "--quiet"]),
+        ("guandan.match.Match.play", ["simulate", "2", "--workers", "1", "--quiet"]),
+        ("guandan.registry.seat_specs", ["simulate", "2", "--workers", "1", "--quiet"]),
+        ("guandan.terminal.make_agents", ["play", "--seed", "3"]),
+        ("guandan.terminal.get_ruleset", ["play", "--seed", "3"]),
+        ("guandan.match.Match.play", ["play", "--seed", "3", "--seat", "0"]),
+    ],
+)
+def test_a_bug_inside_the_library_surfaces_instead_of_exiting_as_bad_input(monkeypatch, capsys, target, argv):
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 50 + "quit\n"))
+    monkeypatch.setattr(target, planted)
+    with pytest.raises(PlantedBug):
+        main(argv)
 
 
 # -- the entry point ------------------------------------------------------------------------------

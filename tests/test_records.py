@@ -8,6 +8,8 @@ import json
 
 import pytest
 from games import force_match_deal
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from guandan import Deal, Match, RecordError, replay
 from guandan.agents import GreedyAgent, play_out
@@ -160,3 +162,189 @@ def test_an_unknown_format_or_version_fails():
         replay({**data, "version": 99})
     with pytest.raises(RecordError, match="format"):
         replay({**data, "format": "chess"})
+
+
+# -- malformed records: every field, every wrong type, any depth -----------------------------------
+
+
+def nested(depth, leaf=None, kind=list):
+    """A value nested ``depth`` deep, built without recursion (json.dumps and repr cannot show it)."""
+    value = leaf
+    for _ in range(depth):
+        value = [value] if kind is list else {"x": value}
+    return value
+
+
+def paths(value, prefix=()):
+    """Every path into a JSON value (the value's own path, (), first)."""
+    yield prefix
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from paths(v, (*prefix, k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from paths(v, (*prefix, i))
+
+
+def replaced(value, path, new):
+    """A deep copy of ``value`` with the item at ``path`` replaced by ``new`` (not copied)."""
+    if not path:
+        return new
+    out = copy.deepcopy(value)
+    target = out
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = new
+    return out
+
+
+def short_deal_record():
+    deal = Deal.new(seed=5, level=3)
+    play_out(deal, [GreedyAgent()] * 4, max_actions=9)
+    return record(deal)
+
+
+def short_match_record():
+    match = Match(seed=3, levels=(5, 9), previous=(1, 0, 3, 2), hands=[["S3 HR", "D4 HR", "S8 SA DA", "C5"]])
+    play_out(match, [GreedyAgent()] * 4, max_actions=8)
+    return record(match)
+
+
+RECORDS = {"deal": short_deal_record(), "match": short_match_record()}
+DEEP = nested(100_000)
+
+
+def _at(value, path):
+    for key in path:
+        value = value[key]
+    return value
+
+
+def replays_or_record_error(data):
+    """Replay a possibly malformed record: a state exactly described by it, or a RecordError."""
+    try:
+        state = replay(data)
+    except RecordError:
+        return None
+    assert record(state) == data  # accepted only when it is exactly the record of what it replays
+    return state
+
+
+@pytest.mark.parametrize("kind", sorted(RECORDS))
+def test_a_value_nested_without_bound_at_any_field_gives_a_record_error(kind):
+    data = RECORDS[kind]
+    for path in paths(data):
+        with pytest.raises(RecordError):
+            replay(replaced(data, path, DEEP))
+
+
+WRONG_VALUES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.just(10**5000),  # more digits than Python prints
+    st.floats(),
+    st.text(max_size=4),
+    st.lists(st.one_of(st.integers(-3, 60), st.text(max_size=3), st.booleans()), max_size=5),
+    st.dictionaries(st.text(max_size=4), st.integers(-3, 3), max_size=3),
+    st.tuples(st.integers()),  # not JSON at all
+    st.integers(2, 3000).map(nested),
+    st.integers(2, 3000).map(lambda n: nested(n, kind=dict)),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(sorted(RECORDS)), st.data(), WRONG_VALUES)
+def test_a_record_with_a_wrong_value_anywhere_replays_exactly_or_raises_record_error(kind, data, new):
+    original = RECORDS[kind]
+    path = data.draw(st.sampled_from(list(paths(original))))
+    replays_or_record_error(replaced(original, path, new))
+
+
+@pytest.mark.parametrize("kind", sorted(RECORDS))
+def test_a_bool_where_an_int_is_meant_is_refused_even_when_equal(kind):
+    data = RECORDS[kind]
+    zeros_and_ones = [p for p in paths(data) if type(_at(data, p)) is int and _at(data, p) in (0, 1)]
+    assert zeros_and_ones
+    for path in zeros_and_ones:
+        with pytest.raises(RecordError):
+            replay(replaced(data, path, bool(_at(data, path))))
+
+
+# -- a bug inside the game is a bug, not a bad record ------------------------------------------------
+
+
+class PlantedBug(TypeError):
+    """An internal error planted in the game for a test: it must surface as itself."""
+
+
+def _members(cls):
+    """The methods and properties of a game class (its own, dunders other than __init__ left out)."""
+    for name, value in vars(cls).items():
+        if name.startswith("__") and name != "__init__":
+            continue
+        if isinstance(value, property | classmethod | staticmethod) or callable(value):
+            yield name, value
+
+
+def _raiser(error):
+    def fail(*args, **kwargs):
+        raise error("planted")
+
+    return fail
+
+
+def _plant(monkeypatch, cls, name, value, error):
+    fail = _raiser(error)
+    if isinstance(value, property):
+        monkeypatch.setattr(cls, name, property(fail))
+    elif isinstance(value, classmethod):
+        monkeypatch.setattr(cls, name, classmethod(fail))
+    elif isinstance(value, staticmethod):
+        monkeypatch.setattr(cls, name, staticmethod(fail))
+    else:
+        monkeypatch.setattr(cls, name, fail)
+
+
+MEMBERS = [(cls, name, value) for cls in (Deal, Match) for name, value in _members(cls)]
+
+
+@pytest.mark.parametrize(("cls", "name", "value"), MEMBERS, ids=[f"{c.__name__}.{n}" for c, n, _ in MEMBERS])
+def test_an_error_planted_in_any_method_of_the_game_propagates_through_replay(monkeypatch, cls, name, value):
+    records = dict(RECORDS)  # written before the planting
+    _plant(monkeypatch, cls, name, value, PlantedBug)
+    for data in records.values():
+        try:
+            replay(copy.deepcopy(data))
+        except PlantedBug:
+            pass  # the method was used, and its bug surfaced as itself
+
+
+@pytest.mark.parametrize("error", [TypeError, AttributeError, IndexError, KeyError, RecursionError, ValueError])
+@pytest.mark.parametrize(
+    ("cls", "name", "kind"),
+    [
+        (Deal, "__init__", "deal"),
+        (Deal, "play", "deal"),
+        (Match, "__init__", "match"),
+        (Match, "pay_tribute", "match"),
+        (Match, "return_card", "match"),
+        (Match, "play", "match"),
+    ],
+)
+def test_a_bug_in_the_game_is_not_a_bad_record(monkeypatch, cls, name, kind, error):
+    data = copy.deepcopy(RECORDS[kind])
+    monkeypatch.setattr(cls, name, _raiser(error))
+    with pytest.raises(error) as caught:
+        replay(data)
+    assert not isinstance(caught.value, RecordError)
+
+
+@pytest.mark.parametrize("name", ["parse_card", "parse_level", "classify", "move_to_json", "card_name"])
+def test_a_bug_in_a_lower_layer_is_not_a_bad_record(monkeypatch, name):
+    import guandan.records
+
+    data = copy.deepcopy(RECORDS["match"])
+    monkeypatch.setattr(guandan.records, name, _raiser(AttributeError))
+    with pytest.raises(AttributeError):
+        replay(data)

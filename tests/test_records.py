@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import json
 
+import numpy as np
 import pytest
 from games import force_match_deal
 from hypothesis import given, settings
@@ -248,6 +249,7 @@ WRONG_VALUES = st.one_of(
     st.lists(st.one_of(st.integers(-3, 60), st.text(max_size=3), st.booleans()), max_size=5),
     st.dictionaries(st.text(max_size=4), st.integers(-3, 3), max_size=3),
     st.tuples(st.integers()),  # not JSON at all
+    st.sampled_from([np.array([1, 2]), np.int64(1), np.array("guandan.deal")]),  # nor these
     st.integers(2, 3000).map(nested),
     st.integers(2, 3000).map(lambda n: nested(n, kind=dict)),
 )

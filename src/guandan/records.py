@@ -236,7 +236,6 @@ _INT_BITS = 4096
 _KINDS: dict[str, tuple[str, Any]] = {
     "int": ("an int", lambda v: isinstance(v, int) and not isinstance(v, bool) and v.bit_length() <= _INT_BITS),
     "str": ("a string", lambda v: isinstance(v, str)),
-    "bool": ("a bool", lambda v: isinstance(v, bool)),
     "list": ("a list", lambda v: isinstance(v, list)),
     "dict": ("an object", lambda v: isinstance(v, dict)),
 }
@@ -275,13 +274,18 @@ def _hands_of(value: Any, where: str) -> list[Cards]:
     return [Cards.from_cards(parse_card(c) for c in hand) for hand in hands]
 
 
+def _is_text(value: Any, text: str) -> bool:
+    """Whether ``value`` is the string ``text`` (compared only once known to be a string)."""
+    return isinstance(value, str) and value == text
+
+
 def _require(data: Any, fmt: str) -> None:
     if not isinstance(data, dict):
         raise RecordError(f"a record is a JSON object, got {type(data).__name__}")
-    if data.get("format") != fmt:
+    if not _is_text(data.get("format"), fmt):
         raise RecordError(f"not a {fmt} record: format {_describe(data.get('format'))}")
     version = data.get("version")
-    if isinstance(version, bool) or version != FORMAT_VERSION:
+    if type(version) is not int or version != FORMAT_VERSION:
         raise RecordError(
             f"record version {_describe(version)} is not supported (this is version {FORMAT_VERSION})"
         )
@@ -292,7 +296,7 @@ def _ruleset_of(data: dict[str, Any]) -> Ruleset:
         ruleset = Ruleset.from_json(data.get("rules"))  # type: ignore[arg-type]
     except GuandanError as error:
         raise RecordError(f"bad rules in record: {error}") from None
-    if ruleset.name != data.get("ruleset"):
+    if not _is_text(data.get("ruleset"), ruleset.name):
         raise RecordError(f"record names ruleset {_describe(data.get('ruleset'))} but its rules are {ruleset.name!r}")
     return ruleset
 
@@ -318,7 +322,9 @@ def _compare(expected: Any, got: Any) -> None:
         if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
             stack.extend((x, y, f"{where}{i}.") for i, (x, y) in reversed(list(enumerate(zip(a, b)))))
             continue
-        if type(a) is not type(b) or a != b:  # True is not 1 in a record
+        # b, written by the game, is a JSON scalar, or a list or object unlike a: the values are
+        # compared only when of one type (True is not 1 in a record), never element by element
+        if type(a) is not type(b) or isinstance(b, list | dict) or a != b:
             raise RecordError(
                 f"record field {where.rstrip('.')} says {_describe(a)} but the replay gives {_describe(b)}"
             )
@@ -508,7 +514,7 @@ def replay(data: dict[str, Any]) -> Deal | Match:
 
     Raises :class:`RecordError` for anything that is not a record that replays.
     """
-    if isinstance(data, dict) and data.get("format") == MATCH_FORMAT:
+    if isinstance(data, dict) and _is_text(data.get("format"), MATCH_FORMAT):
         return _replay_match(data)
     return _replay_deal(data)
 

@@ -114,7 +114,7 @@ class Ruleset:
             or not all(_is_int(g) and 0 <= g <= 12 for g in self.promotion)
         ):
             raise GuandanError(f"promotion must be three gains 0..12, got {describe(self.promotion)}")
-        if self.return_rule not in ("low", "any"):
+        if not isinstance(self.return_rule, str) or self.return_rule not in ("low", "any"):
             raise GuandanError(f"return_rule must be 'low' or 'any', got {describe(self.return_rule)}")
         if self.failed_a_limit is not None and not (_is_int(self.failed_a_limit) and self.failed_a_limit >= 1):
             raise GuandanError(f"failed_a_limit must be an int >= 1 or None, got {describe(self.failed_a_limit)}")
@@ -270,7 +270,7 @@ def return_choices(counts: bytes, level: int | str | Rank, rule: ReturnRule = "l
     counts = _counts_of(counts)
     lvl = parse_level(level)
     held = [face for face in range(NUM_FACES) if counts[face]]
-    if rule not in ("low", "any"):
+    if not isinstance(rule, str) or rule not in ("low", "any"):
         raise GuandanError(f"return rule must be 'low' or 'any', got {describe(rule)}")
     if rule == "any" or not held:
         return tuple(held)

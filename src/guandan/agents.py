@@ -42,7 +42,7 @@ import numpy as np
 
 from .cards import card_rank
 from .combos import Move, MoveType, elevated_order
-from .errors import GuandanError, IllegalMoveError
+from .errors import GuandanError, IllegalMoveError, describe
 from .observation import Observation, Phase
 from .rng import SplitMix64
 
@@ -296,9 +296,9 @@ def play_out(state: Any, agents: Sequence[Agent], max_actions: int | None = None
     (10, False)
     """
     if isinstance(agents, str) or not isinstance(agents, Sequence) or len(agents) != 4:
-        raise GuandanError(f"four agents, one per seat, got {agents!r:.80}")
+        raise GuandanError(f"four agents, one per seat, got {describe(agents)}")
     if not all(callable(getattr(a, "act", None)) for a in agents):
-        raise GuandanError(f"an agent has a method act(observation), got {agents!r:.80}")
+        raise GuandanError(f"an agent has a method act(observation), got {describe(agents)}")
     taken = 0
     while not state.is_over and (max_actions is None or taken < max_actions):
         seat = state.turn

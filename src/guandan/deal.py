@@ -58,7 +58,7 @@ import numpy as np
 from . import _core
 from .cards import NUM_FACES, Cards, CardsLike, Rank, as_cards, card_name, parse_level, wild_card
 from .combos import AnyMove, Move, MoveType, RankMove, beats, classify
-from .errors import GuandanError, IllegalMoveError, InvalidCardsError, InvalidMoveError
+from .errors import GuandanError, IllegalMoveError, InvalidCardsError, InvalidMoveError, describe
 from .history import (
     DealResult,
     History,
@@ -114,7 +114,7 @@ def check_seat(value: object, what: str = "a seat") -> int:
     2
     """
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= int(value) <= 3:
-        raise GuandanError(f"{what} is a seat 0..3, got {value!r}")
+        raise GuandanError(f"{what} is a seat 0..3, got {describe(value)}")
     return int(value)
 
 
@@ -201,7 +201,7 @@ def jiefeng_leader(seat: int, holding: Sequence[int]) -> int:
     """
     seat = check_seat(seat)
     if isinstance(holding, (str, bytes)) or not isinstance(holding, Sequence) or len(holding) != 4:
-        raise GuandanError(f"holding is the card count of each of the four seats, got {holding!r:.80}")
+        raise GuandanError(f"holding is the card count of each of the four seats, got {describe(holding)}")
     mate = seat ^ 2
     if holding[mate]:
         return mate
@@ -315,17 +315,17 @@ class Deal:
         opening: tuple[int, int] | None = None,
     ) -> None:
         if isinstance(hands, (str, bytes, Cards)) or not isinstance(hands, Sequence) or len(hands) != 4:
-            raise InvalidCardsError(f"a deal has four hands, one per seat, got {hands!r:.80}")
+            raise InvalidCardsError(f"a deal has four hands, one per seat, got {describe(hands)}")
         cards = [as_cards(h) for h in hands]
         for seat, h in enumerate(cards):
             if len(h) > HAND_SIZE:
                 raise InvalidCardsError(f"seat {seat} holds {len(h)} cards: a seat is dealt {HAND_SIZE}")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise GuandanError(f"a seed is an int or None, got {seed!r}")
+            raise GuandanError(f"a seed is an int or None, got {describe(seed)}")
         if opening is not None and (
             not isinstance(opening, tuple) or len(opening) != 2 or not all(isinstance(x, int) for x in opening)
         ):
-            raise GuandanError(f"opening is (position, card) or None, got {opening!r}")
+            raise GuandanError(f"opening is (position, card) or None, got {describe(opening)}")
         total = bytearray(NUM_FACES)
         for h in cards:
             for face, n in enumerate(h.counts):
@@ -338,12 +338,12 @@ class Deal:
         self._hands = [bits_of_cards(h) for h in cards]
         self._counts = [len(h) for h in cards]
         if isinstance(finish_order, (str, bytes)) or not isinstance(finish_order, Sequence):
-            raise IllegalMoveError(f"finish order must be a sequence of seats 0..3, got {finish_order!r}")
+            raise IllegalMoveError(f"finish order must be a sequence of seats 0..3, got {describe(finish_order)}")
         if not all(_is_seat(s) for s in finish_order):
-            raise IllegalMoveError(f"finish order must list distinct seats 0..3, got {tuple(finish_order)!r}")
+            raise IllegalMoveError(f"finish order must list distinct seats 0..3, got {describe(tuple(finish_order))}")
         finished = [int(s) for s in finish_order]
         if len(set(finished)) != len(finished):
-            raise IllegalMoveError(f"finish order must list distinct seats 0..3, got {tuple(finish_order)!r}")
+            raise IllegalMoveError(f"finish order must list distinct seats 0..3, got {describe(tuple(finish_order))}")
         for seat in range(4):
             if (seat in finished) != (self._counts[seat] == 0):
                 state = "has finished but holds cards" if seat in finished else "holds no cards but has not finished"
@@ -351,7 +351,7 @@ class Deal:
         if len(finished) >= 3 or (len(finished) >= 2 and finished[1] == finished[0] ^ 2):
             raise IllegalMoveError(f"finish order {tuple(finished)} has already ended the deal")
         if not _is_seat(leader):
-            raise IllegalMoveError(f"the leader is a seat 0..3, got {leader!r}")
+            raise IllegalMoveError(f"the leader is a seat 0..3, got {describe(leader)}")
         leader = int(leader)
         if not self._counts[leader]:
             raise IllegalMoveError(f"the leader, seat {leader}, holds no cards")
@@ -531,7 +531,7 @@ class Deal:
             arr = _core.rank_moves(_core.unpack_cards(h & MASK64, h >> 64), self._lvl, self._beat)
             arr.flags.writeable = False
             return MoveList(arr, self._level, "rank")
-        raise GuandanError(f"granularity must be 'card' or 'rank', got {granularity!r}")
+        raise GuandanError(f"granularity must be 'card' or 'rank', got {describe(granularity)}")
 
     def _generate(self) -> np.ndarray:
         if self._over:
@@ -616,7 +616,7 @@ class Deal:
         if self._over:
             raise IllegalMoveError("the deal is over")
         if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
-            raise IllegalMoveError(f"a move index is an int, got {index!r}")
+            raise IllegalMoveError(f"a move index is an int, got {describe(index)}")
         moves = self.legal_moves()
         n = len(moves.array)
         if not -n <= index < n:
@@ -640,7 +640,7 @@ class Deal:
         if isinstance(move, RankMove):
             return self._resolve_rank(move)
         if not isinstance(move, Move):
-            raise InvalidMoveError(f"not a move: {move!r}")
+            raise InvalidMoveError(f"not a move: {describe(move)}")
         if move.level != self._level:
             raise IllegalMoveError(
                 f"wrong level: {move.format()} is declared at level {move.level.label}, "

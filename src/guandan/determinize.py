@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .cards import NUM_FACES, Cards
-from .errors import InvalidCardsError
+from .errors import InvalidCardsError, describe
 from .history import Play, Return, Tribute
 from .observation import Observation
 from .rng import SplitMix64
@@ -78,14 +78,14 @@ def sample_hands(
     cards) up to ``card_counts``. Raises if no deal is consistent."""
     rng = rng or SplitMix64(0)
     if isinstance(seat, bool) or seat not in (0, 1, 2, 3):
-        raise InvalidCardsError(f"seat is 0..3, got {seat!r}")
+        raise InvalidCardsError(f"seat is 0..3, got {describe(seat)}")
     if len(card_counts) != 4 or not all(isinstance(n, int) and 0 <= n <= 27 for n in card_counts):
-        raise InvalidCardsError(f"card counts are four ints 0..27, got {card_counts!r}")
+        raise InvalidCardsError(f"card counts are four ints 0..27, got {describe(card_counts)}")
     if not isinstance(hand, Cards) or not isinstance(seen, Cards):
         raise InvalidCardsError("hand and seen are Cards")
     known = dict(known or {})
     if not all(s in (0, 1, 2, 3) and s != seat and isinstance(c, Cards) for s, c in known.items()):
-        raise InvalidCardsError(f"known maps other seats 0..3 to Cards, got {known!r:.80}")
+        raise InvalidCardsError(f"known maps other seats 0..3 to Cards, got {describe(known)}")
     if len(hand) != card_counts[seat]:
         raise InvalidCardsError(f"seat {seat} holds {len(hand)} cards but its count says {card_counts[seat]}")
     try:
@@ -114,7 +114,7 @@ def determinize(observation: Observation, seed: int | SplitMix64 = 0) -> tuple[C
     """Sample the four hands of the deal behind an observation (the observer's own hand
     as it is), uniformly among the deals consistent with what the observer has seen."""
     if not isinstance(observation, Observation):
-        raise InvalidCardsError(f"determinize takes an Observation, got {observation!r:.80}")
+        raise InvalidCardsError(f"determinize takes an Observation, got {describe(observation)}")
     rng = seed if isinstance(seed, SplitMix64) else SplitMix64(seed)
     seen_counts = [0] * NUM_FACES
     for record in observation.history:

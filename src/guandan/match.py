@@ -57,7 +57,7 @@ from typing import Any
 from .cards import BIG_JOKER, Cards, CardsLike, Rank, as_cards, card_name, card_rank, parse_card, parse_level
 from .combos import Move, RankMove, elevated_order
 from .deal import Deal, check_seat, opening_leader, shuffled_deck
-from .errors import GuandanError, IllegalMoveError, InvalidCardsError
+from .errors import GuandanError, IllegalMoveError, InvalidCardsError, describe
 from .history import DealResult, History, Phase, Play, Return, Tribute, bits_of_cards, cards_of_bits, size_of_bits
 from .movegen import MoveList
 from .observation import Observation
@@ -153,7 +153,7 @@ def _card_arg(card: int | str) -> int:
     if isinstance(card, str):
         return parse_card(card)
     if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < 54:
-        raise InvalidCardsError(f"a card is a card index 0..53 or a card token, got {card!r}")
+        raise InvalidCardsError(f"a card is a card index 0..53 or a card token, got {describe(card)}")
     return int(card)
 
 
@@ -167,11 +167,11 @@ def _given_hands(hands: Sequence[Sequence[CardsLike]] | None) -> list[tuple[Card
     if hands is None:
         return []
     if isinstance(hands, (str, bytes)) or not isinstance(hands, Sequence):
-        raise InvalidCardsError(f"hands are a list of deals, each four hands, got {hands!r:.80}")
+        raise InvalidCardsError(f"hands are a list of deals, each four hands, got {describe(hands)}")
     out = []
     for k, four in enumerate(hands):
         if isinstance(four, (str, bytes, Cards)) or not isinstance(four, Sequence) or len(four) != 4:
-            raise InvalidCardsError(f"hands[{k}]: four hands, one per seat, got {four!r:.80}")
+            raise InvalidCardsError(f"hands[{k}]: four hands, one per seat, got {describe(four)}")
         dealt = tuple(as_cards(h) for h in four)
         if not any(dealt):
             raise InvalidCardsError(f"hands[{k}]: no cards dealt")
@@ -215,41 +215,41 @@ class Match:
         hands: Sequence[Sequence[CardsLike]] | None = None,
     ) -> None:
         if isinstance(seed, bool) or not isinstance(seed, int):
-            raise GuandanError(f"a seed is an int, got {seed!r}")
+            raise GuandanError(f"a seed is an int, got {describe(seed)}")
         self.seed = seed
         self.ruleset = get_ruleset(ruleset)
         if isinstance(levels, (str, bytes)) or not isinstance(levels, Sequence) or len(levels) != 2:
-            raise InvalidCardsError(f"levels are both sides' levels, two ranks 2..A, got {levels!r}")
+            raise InvalidCardsError(f"levels are both sides' levels, two ranks 2..A, got {describe(levels)}")
         self._levels = [parse_level(levels[0]), parse_level(levels[1])]
         if (
             not isinstance(failures, Sequence)
             or len(failures) != 2
             or not all(isinstance(f, int) and not isinstance(f, bool) and f >= 0 for f in failures)
         ):
-            raise GuandanError(f"failures are two ints >= 0 (failed deals at own A per side), got {failures!r}")
+            raise GuandanError(f"failures are two ints >= 0 (failed deals at own A per side), got {describe(failures)}")
         self._failures = [int(failures[0]), int(failures[1])]
         if isinstance(deal_index, bool) or not isinstance(deal_index, int) or deal_index < 0:
-            raise GuandanError(f"deal_index is an int >= 0, got {deal_index!r}")
+            raise GuandanError(f"deal_index is an int >= 0, got {describe(deal_index)}")
         if level_side is not None and (isinstance(level_side, bool) or level_side not in (0, 1)):
-            raise GuandanError(f"level_side is a side 0 or 1, or None, got {level_side!r}")
+            raise GuandanError(f"level_side is a side 0 or 1, or None, got {describe(level_side)}")
         start_previous: tuple[int, ...] | None = None
         if previous is not None:
             if not isinstance(previous, (DealResult, Sequence)) or isinstance(previous, (str, bytes)):
                 raise IllegalMoveError(
-                    f"previous is a finish order (a sequence of seats) or a DealResult, got {previous!r}"
+                    f"previous is a finish order (a sequence of seats) or a DealResult, got {describe(previous)}"
                 )
             result = previous if isinstance(previous, DealResult) else DealResult(tuple(previous))
             order = result.finish_order
             if not all(isinstance(s, int) and not isinstance(s, bool) for s in order):
-                raise IllegalMoveError(f"previous finish order must list seats 0..3, got {order!r}")
+                raise IllegalMoveError(f"previous finish order must list seats 0..3, got {describe(order)}")
             if sorted(order) != sorted(set(order)) or not set(order) <= {0, 1, 2, 3} or len(order) not in (2, 4):
                 raise IllegalMoveError(
-                    f"previous finish order must be 2 (double-down) or 4 distinct seats, got {order!r}"
+                    f"previous finish order must be 2 (double-down) or 4 distinct seats, got {describe(order)}"
                 )
             if len(order) == 2 and order[1] != order[0] ^ 2:
-                raise IllegalMoveError(f"a two-seat finish order is a double-down (partners), got {order!r}")
+                raise IllegalMoveError(f"a two-seat finish order is a double-down (partners), got {describe(order)}")
             if len(order) == 4 and order[1] == order[0] ^ 2:
-                raise IllegalMoveError(f"partners 1st and 2nd is a double-down: give only them, got {order!r}")
+                raise IllegalMoveError(f"partners 1st and 2nd is a double-down: give only them, got {describe(order)}")
             self._previous: DealResult | None = result
             start_previous = order
             self._level_side: int | None = result.winning_side

@@ -23,7 +23,7 @@ from typing import Literal
 from . import _core
 from .cards import Cards, Rank
 from .deal import Deal
-from .errors import GuandanError
+from .errors import GuandanError, describe
 from .playout import deal_state
 from .reference import generate_moves
 from .rng import SplitMix64
@@ -43,7 +43,7 @@ def position(seed: int, cards: int = 27, level: int | str | Rank | None = None) 
     ((5, 5, 5, 5), 3, '5')
     """
     if isinstance(cards, bool) or not isinstance(cards, int) or not 1 <= cards <= 27:
-        raise GuandanError(f"cards must be an int 1..27, got {cards!r}")
+        raise GuandanError(f"cards must be an int 1..27, got {describe(cards)}")
     deck = [face for face in range(54) for _ in range(2)]
     SplitMix64(seed).shuffle(deck)
     hands = [Cards.from_cards(deck[cards * i : cards * (i + 1)]) for i in range(4)]
@@ -71,22 +71,22 @@ def _reference(deal: Deal, depth: int) -> int:
 def perft(deal: Deal, depth: int, implementation: Implementation = "native") -> int:
     """The number of card-level action sequences of exactly ``depth`` plies from ``deal``."""
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
-        raise GuandanError(f"depth must be an int >= 0, got {depth!r}")
+        raise GuandanError(f"depth must be an int >= 0, got {describe(depth)}")
     if implementation == "native":
         if deal.is_over:
             return 1 if depth == 0 else 0
         return int(_core.perft(deal_state(deal), depth))
     if implementation == "reference":
         return _reference(deal.copy(), depth)
-    raise GuandanError(f"implementation must be 'native' or 'reference', got {implementation!r}")
+    raise GuandanError(f"implementation must be 'native' or 'reference', got {describe(implementation)}")
 
 
 def divide(deal: Deal, depth: int, implementation: Implementation = "native") -> dict[str, int]:
     """perft split by the first action: ``{str(move): count}`` over the legal first actions."""
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
-        raise GuandanError(f"divide needs an int depth >= 1, got {depth!r}")
+        raise GuandanError(f"divide needs an int depth >= 1, got {describe(depth)}")
     if implementation not in ("native", "reference"):
-        raise GuandanError(f"implementation must be 'native' or 'reference', got {implementation!r}")
+        raise GuandanError(f"implementation must be 'native' or 'reference', got {describe(implementation)}")
     out: dict[str, int] = {}
     work = deal.copy()
     for move in list(work.legal_moves()):

@@ -29,7 +29,7 @@ from . import _core
 from .cards import Cards
 from .combos import Move
 from .deal import Deal
-from .errors import GuandanError, IllegalMoveError
+from .errors import GuandanError, IllegalMoveError, describe
 from .history import Play
 from .movegen import PASS_WORD, pack_rank_move, unpack_move
 
@@ -46,7 +46,7 @@ def deal_state(deal: Deal) -> tuple[Any, ...]:
     deal is over.
     """
     if not isinstance(deal, Deal):
-        raise GuandanError(f"a deal state is taken from a Deal, got {deal!r:.80}")
+        raise GuandanError(f"a deal state is taken from a Deal, got {describe(deal)}")
     if deal.is_over or deal.turn is None:
         raise IllegalMoveError("the deal is over: there is nothing to play out")
     return native_state(deal.hands, int(deal.level), deal.turn, deal.to_beat, deal.trick, deal.finish_order)
@@ -96,7 +96,7 @@ def scores(finish_orders: np.ndarray, side: int) -> np.ndarray:
     [3.0, -1.0, -2.0]
     """
     if isinstance(side, bool) or side not in (0, 1):
-        raise GuandanError(f"side must be 0 or 1, got {side!r}")
+        raise GuandanError(f"side must be 0 or 1, got {describe(side)}")
     orders = np.asarray(finish_orders) if not isinstance(finish_orders, str) else np.asarray(None)
     if orders.ndim != 2 or orders.shape[1] != 4 or orders.dtype.kind not in "iu":
         raise GuandanError(f"finish orders are an integer array of shape (n, 4), got {orders.dtype} {orders.shape}")

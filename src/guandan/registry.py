@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from .agents import Agent, GreedyAgent, RandomAgent
-from .errors import GuandanError
+from .errors import GuandanError, describe
 from .rng import derive_seed
 from .search import MonteCarloAgent
 
@@ -43,7 +43,7 @@ def agent_factory(spec: str) -> AgentFactory:
     """
     factory = AGENTS.get(spec.strip().lower()) if isinstance(spec, str) else None
     if factory is None:
-        raise GuandanError(f"unknown agent {spec!r} (one of {', '.join(AGENTS)})")
+        raise GuandanError(f"unknown agent {describe(spec)} (one of {', '.join(AGENTS)})")
     return factory
 
 
@@ -59,7 +59,7 @@ def seat_specs(specs: str | Sequence[str]) -> list[str]:
     elif isinstance(specs, Sequence):
         names = list(specs)
     else:
-        raise GuandanError(f"agents are one name or four, got {specs!r:.80}")
+        raise GuandanError(f"agents are one name or four, got {describe(specs)}")
     if len(names) == 1:
         names = names * 4
     if len(names) != 4:

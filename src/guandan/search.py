@@ -33,7 +33,7 @@ from . import _core
 from .agents import GreedyAgent
 from .combos import Move
 from .determinize import determinize
-from .errors import GuandanError
+from .errors import GuandanError, describe
 from .movegen import PASS_WORD, pack_rank_move, unpack_move
 from .observation import Observation, Phase
 from .playout import Policy, native_state, scores
@@ -75,7 +75,7 @@ class MonteCarloAgent:
         ):
             raise GuandanError("determinizations, playouts and candidates must be ints >= 1")
         if policy not in ("random", "greedy"):
-            raise GuandanError(f"policy must be 'random' or 'greedy', got {policy!r}")
+            raise GuandanError(f"policy must be 'random' or 'greedy', got {describe(policy)}")
         self.seed = seed
         self.determinizations = determinizations
         self.playouts = playouts

@@ -33,7 +33,7 @@ from typing import Any, Literal
 
 from .agents import Agent
 from .deal import Deal
-from .errors import GuandanError
+from .errors import GuandanError, describe
 from .history import Play
 from .match import Match
 from .registry import make_agents, seat_specs
@@ -116,7 +116,7 @@ def wilson_interval(wins: int, n: int, z: float = 1.959963984540054) -> tuple[fl
     [0.502, 0.691]
     """
     if not (isinstance(n, int) and isinstance(wins, int) and 0 <= wins <= n):
-        raise GuandanError(f"wilson_interval needs ints 0 <= wins <= n, got {wins!r}, {n!r}")
+        raise GuandanError(f"wilson_interval needs ints 0 <= wins <= n, got {describe(wins)}, {describe(n)}")
     if n == 0:
         return (0.0, 1.0)
     p = wins / n
@@ -197,7 +197,7 @@ class Simulation:
                 for row in self.rows:
                     f.write(json.dumps(row) + "\n")
         else:
-            raise GuandanError(f"--out must end in .jsonl, .json or .csv: {path!r}")
+            raise GuandanError(f"--out must end in .jsonl, .json or .csv: {describe(path)}")
 
     def plot(self, path: str) -> None:
         """Draw the win-rate convergence (side 0, with its 95% band) and the result distribution."""
@@ -279,12 +279,12 @@ def simulate(
     a progress bar on stderr, or a callback ``(tasks done, tasks)``.
     """
     if kind not in ("match", "deal"):
-        raise GuandanError(f"kind must be 'match' or 'deal', got {kind!r}")
+        raise GuandanError(f"kind must be 'match' or 'deal', got {describe(kind)}")
     if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-        raise GuandanError(f"n must be an int >= 0, got {n!r}")
+        raise GuandanError(f"n must be an int >= 0, got {describe(n)}")
     for name, value in (("workers", workers), ("chunk", chunk)):
         if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
-            raise GuandanError(f"{name} must be an int >= 1 or None, got {value!r}")
+            raise GuandanError(f"{name} must be an int >= 1 or None, got {describe(value)}")
     names = seat_specs(agents)
     ruleset_name = get_ruleset(ruleset).name
     workers = workers or os.cpu_count() or 1

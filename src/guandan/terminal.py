@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import TextIO
 
 from .cards import card_name, parse_card
-from .errors import AmbiguousMoveError, GuandanError
+from .errors import AmbiguousMoveError, GuandanError, describe
 from .history import Phase
 from .match import Match
 from .notation import parse_play
@@ -60,7 +60,7 @@ def play_match(
     inp = sys.stdin if stdin is None else stdin
     out = sys.stdout if stdout is None else stdout
     if seat not in range(4):
-        raise GuandanError(f"--seat: a seat is 0..3, got {seat!r}")
+        raise GuandanError(f"--seat: a seat is 0..3, got {describe(seat)}")
     if seed is None:
         seed = time.time_ns() & ((1 << 63) - 1)
     rules = get_ruleset(ruleset)

@@ -13,6 +13,8 @@ import pathlib
 import pytest
 
 import guandan
+from guandan import Cards, Deal, InvalidCardsError, Match, Rank, parse_card, perft, records, rules
+from guandan.agents import GreedyAgent, play_out
 
 PACKAGE = pathlib.Path(guandan.__file__).parent
 SOURCE = pathlib.Path(__file__).resolve().parent.parent / "src" / "guandan"
@@ -157,3 +159,66 @@ def test_observation_never_imports_the_deal_and_the_agents_never_the_search_bot(
     assert "deal" not in edges["observation"] and "match" not in edges["observation"]
     assert "search" not in edges["agents"] and "registry" not in edges["agents"]
     assert "records" not in edges["deal"] and "records" not in edges["match"]
+
+
+# -- a level enters as int | str | Rank, is parsed at the door, and travels as a Rank --------------
+
+LEVEL_FORMS = [9, "9", " 9 ", Rank.NINE]
+BAD_LEVELS = ["1", 15, "SB", True, None, 9.0, "nine"]
+
+
+@pytest.mark.parametrize("level", LEVEL_FORMS, ids=repr)
+def test_every_door_takes_a_level_as_an_int_a_string_or_a_rank(level):
+    deal = Deal.new(1, level)
+    assert deal.level is Rank.NINE and deal.observation(0).level is Rank.NINE
+    assert Deal(["S3", "S4", "S5", "S6"], level=level).level is Rank.NINE
+    match = Match(1, levels=(level, level))
+    assert match.levels == (Rank.NINE, Rank.NINE) and match.start.levels == (Rank.NINE, Rank.NINE)
+    assert all(type(lv) is Rank for lv in (*match.levels, match.level, match.deal_logs[-1].level))
+    counts = Cards.parse("S9 H9 SA DA S3").counts
+    assert rules.tribute_choices(counts, level) == (parse_card("S9"),)  # H9 is wild; S9 ranks above the aces
+    assert rules.return_choices(counts, level) == rules.return_choices(counts, Rank.NINE) == (parse_card("S3"),)
+    assert rules.promote(level, 2) is Rank.JACK
+    single = {"type": "single", "key": "3", "suit": None, "cards": ["S3"]}
+    assert records.move_from_json(single, level).level is Rank.NINE
+    assert perft.position(1, 3, level=level).level is Rank.NINE
+
+
+@pytest.mark.parametrize("level", BAD_LEVELS, ids=repr)
+def test_every_door_refuses_a_bad_level_with_invalid_cards_error(level):
+    counts = Cards.parse("S3").counts
+    for call in (
+        lambda: Deal.new(1, level),
+        lambda: Match(1, levels=(level, 2), level_side=1),
+        lambda: rules.tribute_choices(counts, level),
+        lambda: rules.return_choices(counts, level),
+        lambda: rules.promote(level, 1),
+        lambda: records.move_from_json({"type": "pass"}, level),
+    ):
+        with pytest.raises(InvalidCardsError, match="level"):
+            call()
+
+
+def test_a_deal_and_a_match_parse_their_levels_once_and_never_while_played(monkeypatch):
+    import guandan.deal
+    import guandan.match
+
+    calls = {"deal": 0, "match": 0}
+
+    def counting(module):
+        parse = module.parse_level
+
+        def parse_level(value):
+            calls[module.__name__.rsplit(".", 1)[1]] += 1
+            return parse(value)
+
+        return parse_level
+
+    monkeypatch.setattr(guandan.deal, "parse_level", counting(guandan.deal))
+    monkeypatch.setattr(guandan.match, "parse_level", counting(guandan.match))
+    deal = Deal.new(4, "J")
+    play_out(deal, [GreedyAgent()] * 4)
+    assert deal.is_over and calls["deal"] == 1
+    match = Match(4, levels=("9", "Q"), level_side=0)
+    play_out(match, [GreedyAgent()] * 4, max_actions=400)
+    assert len(match.results) >= 1 and calls["match"] == 2

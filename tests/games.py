@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 from guandan import Cards, Deal, Match, Move
 from guandan.deal import deal_hands, opening_leader, opening_position
 from guandan.notation import parse_play
@@ -76,6 +78,40 @@ def played_cards(deal: Deal) -> int:
     return sum(p.move.size for p in deal.history)
 
 
+def json_paths(value, prefix=()):
+    """Every path into a JSON value (a tuple of keys and indices; the value's own, (), first)."""
+    yield prefix
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from json_paths(v, (*prefix, k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from json_paths(v, (*prefix, i))
+
+
+def json_at(value, path):
+    for key in path:
+        value = value[key]
+    return value
+
+
+def replaced(value, path, new):
+    """A deep copy of the JSON ``value`` with the item at ``path`` replaced by ``new`` (not copied)."""
+    if not path:
+        return new
+    out = copy.deepcopy(value)
+    json_at(out, path[:-1])[path[-1]] = new
+    return out
+
+
+def nested(depth, leaf=None, kind=list):
+    """A value nested ``depth`` deep, built without recursion (``repr`` and ``json.dumps`` cannot show it)."""
+    value = leaf
+    for _ in range(depth):
+        value = [value] if kind is list else {"x": value}
+    return value
+
+
 __all__ = [
     "play",
     "pass_",
@@ -85,5 +121,9 @@ __all__ = [
     "force_order",
     "force_match_deal",
     "played_cards",
+    "json_paths",
+    "json_at",
+    "replaced",
+    "nested",
     "deal_hands",
 ]

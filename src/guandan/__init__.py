@@ -55,6 +55,7 @@ from .errors import (
     IllegalMoveError,
     InvalidCardsError,
     InvalidMoveError,
+    ProtocolError,
     RecordError,
 )
 from .match import DealSummary, Match
@@ -98,6 +99,7 @@ __all__ = [
     "IllegalMoveError",
     "InvalidCardsError",
     "InvalidMoveError",
+    "ProtocolError",
     "RecordError",
     "MoveList",
     "count_moves",

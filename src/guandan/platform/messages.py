@@ -35,7 +35,10 @@ Decisions where the protocol's sources are silent (see ``PLATFORM.md`` and the R
 * ``curPos`` / ``curAction`` of an ``act play`` are the last action of the current trick,
   a pass included; ``-1`` / ``null`` when the seat leads (a new trick, a jiefeng lead).
 * ``publicInfo[s].playArea`` is seat ``s``'s last action in the current trick (a pass
-  included), ``null`` when it has not acted in it; ``rest`` its card count.
+  included), ``null`` when it has not acted in it; ``rest`` its card count as announced:
+  while the tribute is paid, the hands as dealt; while the cards are returned, after the
+  tribute (tributes and returns are announced, by ``notify tribute`` and ``notify back``,
+  once every payer has paid and every receiver has returned).
 * ``greaterPos`` / ``greaterAction`` of a ``notify play`` name the highest play of the
   trick the action was made in, so after the pass that ends a trick they still name
   the play that won it; in an ``act play`` they are the play to beat, or ``-1`` /
@@ -116,7 +119,8 @@ def play_notice(action: Play, greater: Play) -> dict[str, Any]:
     >>> from guandan import Move, classify
     >>> five = Play(1, classify("S5", 2)[0])
     >>> play_notice(Play(2, Move.pass_(2)), five)
-    {'type': 'notify', 'stage': 'play', 'curPos': 2, 'curAction': ['PASS', 'PASS', 'PASS'], 'greaterPos': 1, 'greaterAction': ['Single', '5', ['S5']]}
+    {'type': 'notify', 'stage': 'play', 'curPos': 2, 'curAction': ['PASS', 'PASS', 'PASS'],
+     'greaterPos': 1, 'greaterAction': ['Single', '5', ['S5']]}
     """
     return {
         "type": NOTIFY,
@@ -169,7 +173,8 @@ def episode_over(deal: Deal) -> dict[str, Any]:
     >>> d.finish_order  # a double-down: seats 1 and 3 out first
     (1, 3)
     >>> episode_over(d)
-    {'type': 'notify', 'stage': 'episodeOver', 'order': [1, 3, 0, 2], 'curRank': '2', 'restCards': [[0, ['S4']], [2, ['S5', 'S6']]]}
+    {'type': 'notify', 'stage': 'episodeOver', 'order': [1, 3, 0, 2], 'curRank': '2',
+     'restCards': [[0, ['S4']], [2, ['S5', 'S6']]]}
     """
     out = list(deal.finish_order)
     left = [s for s in range(4) if s not in out]
@@ -203,7 +208,13 @@ def public_info(match: Match) -> list[dict[str, Any]]:
     >>> public_info(Match(seed=1))[0]
     {'rest': 27, 'playArea': None}
     """
-    counts = match.card_counts
+    counts = list(match.card_counts)
+    if match.phase in (Phase.TRIBUTE, Phase.RETURN):  # as announced: tributes and returns once all are made
+        counts = [len(h) for h in match.dealt_hands]
+        if match.phase == Phase.RETURN:
+            for payer, receiver, _ in match.tributes:
+                counts[payer] -= 1
+                counts[receiver] += 1
     areas: list[list[Any] | None] = [None] * 4
     if match.phase == Phase.PLAY and match.deal is not None:
         for play in match.deal.trick:
@@ -264,10 +275,11 @@ def parse_answer(text: str | bytes, index_range: int) -> int:
     guandan.errors.ProtocolError: actIndex 4 is out of range: the actionList has indices 0 to 3
     """
     if isinstance(text, bytes | bytearray):
+        raw = bytes(text)
         try:
-            text = bytes(text).decode("utf-8")
+            text = raw.decode("utf-8")
         except UnicodeDecodeError:
-            raise ProtocolError(f"the answer is not UTF-8 text: {bytes(text)[:60]!r}") from None
+            raise ProtocolError(f"the answer is not UTF-8 text: {raw[:60]!r}") from None
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):

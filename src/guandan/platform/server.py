@@ -16,6 +16,8 @@ here knows the rules or the message formats.
   disconnected) or 4002 (a seat was too slow), with the reason. After the last game the
   connections are closed with 1000; when the server is shut down, with 1001. Other paths
   than ``/game/{name}`` get HTTP 404; connections when every table is taken, HTTP 503.
+  There are no keepalive pings: a bot may think as long as it likes unless
+  ``act_timeout`` says otherwise (a bot that dies closes its socket, which ends the table).
 * ``records``: a directory; every game is written as ``table{t}-game{g}.json`` (a
   :mod:`guandan.records` match record, replayable with :func:`guandan.records.replay`),
   and ``summary.json`` at the end. ``log``: a JSONL file of every message sent and
@@ -62,6 +64,7 @@ __all__ = [
     "DEFAULT_PORT",
     "CLOSE_DONE",
     "CLOSE_SHUTDOWN",
+    "CLOSE_INTERNAL",
     "CLOSE_DISCONNECTED",
     "CLOSE_TIMEOUT",
     "PlatformServer",
@@ -76,10 +79,11 @@ __all__ = [
 #: The platform's address: the offline server listens on 127.0.0.1:23456.
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 23456
-#: Close codes: every game played; the server shut down; a seat of the table disconnected;
-#: a seat did not answer (or read) within the act timeout.
+#: Close codes: every game played; the server shut down; an internal error (a bug: it is logged);
+#: a seat of the table disconnected; a seat did not answer (or read) within the act timeout.
 CLOSE_DONE = 1000
 CLOSE_SHUTDOWN = 1001
+CLOSE_INTERNAL = 1011
 CLOSE_DISCONNECTED = 4001
 CLOSE_TIMEOUT = 4002
 
@@ -240,7 +244,11 @@ class ServeResult:
             lines.append(head)
             for s in t.seats:
                 mean, p99 = s.mean, s.p99
-                times = "no answers" if mean is None or p99 is None else f"mean {mean * 1000:.2f} ms, p99 {p99 * 1000:.2f} ms"
+                times = (
+                    "no answers"
+                    if mean is None or p99 is None
+                    else f"mean {mean * 1000:.2f} ms, p99 {p99 * 1000:.2f} ms"
+                )
                 lines.append(
                     f"  seat {s.seat} {s.name if s.name is not None else '-'}: {s.answers} answers, {times},"
                     f" {s.ignored} ignored"
@@ -268,7 +276,9 @@ class PlatformServer:
     """The AI-competition platform's game server (see the module's description).
 
     ``host``, ``port``: where to listen (``port=0``: any free port, read :attr:`port`).
-    ``games``: whole matches each table plays. ``tables``: tables hosted at once.
+    ``games``: whole matches each table plays. ``tables``: tables hosted at once (or the
+    :class:`~guandan.platform.table.PlatformTable` objects to host, built by the caller:
+    then ``games``, ``ruleset`` and ``seed`` are theirs).
     ``ruleset``: a :class:`~guandan.rules.Ruleset` or preset name (default ``platform``).
     ``seed``: table ``t`` plays game ``g`` dealt from the match seed
     ``derive_seed(derive_seed(seed, t), g)`` (default: a random seed, reported in the
@@ -285,14 +295,23 @@ class PlatformServer:
         host: str = DEFAULT_HOST,
         port: int = DEFAULT_PORT,
         games: int = 1,
-        tables: int = 1,
+        tables: int | Sequence[PlatformTable] = 1,
         ruleset: Ruleset | str | None = PLATFORM,
         seed: int | None = None,
         act_timeout: float | None = None,
         records: str | os.PathLike[str] | None = None,
         log: str | os.PathLike[str] | None = None,
     ) -> None:
-        for name, value, low in (("games", games, 1), ("tables", tables, 1), ("port", port, 0)):
+        if isinstance(tables, Sequence):
+            if not tables or not all(isinstance(t, PlatformTable) and t.state is TableState.SEATING for t in tables):
+                raise GuandanError(f"tables is a count or a list of new PlatformTable objects, got {tables!r:.80}")
+            hosted = list(tables)
+            games = hosted[0].games
+            ruleset = hosted[0].ruleset
+            count = len(hosted)
+        else:
+            hosted, count = [], tables
+        for name, value, low in (("games", games, 1), ("tables", count, 1), ("port", port, 0)):
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
                 raise GuandanError(f"{name} must be an int >= {low}, got {value!r}")
         if port > 65535:
@@ -311,14 +330,14 @@ class PlatformServer:
         self.act_timeout = None if act_timeout is None else float(act_timeout)
         self.records_dir = None if records is None else Path(records)
         self.log_path = None if log is None else Path(log)
-        self._runtimes = [
-            _Runtime(t, PlatformTable(games, seed=derive_seed(self.seed, t), ruleset=self.ruleset))
-            for t in range(tables)
-        ]
+        if not hosted:
+            hosted = [PlatformTable(games, seed=derive_seed(self.seed, t), ruleset=self.ruleset) for t in range(count)]
+        self._runtimes = [_Runtime(t, table) for t, table in enumerate(hosted)]
         self._server: Server | None = None
         self._runners: list[asyncio.Task[None]] = []
         self._log: IO[str] | None = None
         self._result: ServeResult | None = None
+        self._finishing: asyncio.Future[ServeResult] | None = None
 
     # -- public ----------------------------------------------------------------------------------
 
@@ -355,6 +374,7 @@ class PlatformServer:
                 process_request=self._process_request,
                 compression=None,  # loopback and LAN: compressing the action lists costs more than it saves
                 max_size=2**16,  # an answer is a few bytes
+                ping_interval=None,  # no keepalive: a bot may think as long as it likes (see act_timeout)
             )
         except OSError as error:
             self._close_log()
@@ -462,13 +482,19 @@ class PlatformServer:
                         kind, seat, payload, at = await rt.inbox.get()
                 except TimeoutError:
                     seat = table.awaiting if table.awaiting is not None else -1
-                    self._abort(rt, f"{self._who(rt, seat)} did not answer within {self.act_timeout:g} s", CLOSE_TIMEOUT)
+                    self._abort(
+                        rt, f"{self._who(rt, seat)} did not answer within {self.act_timeout:g} s", CLOSE_TIMEOUT
+                    )
                     break
                 if kind == _JOIN:
                     if table.state is TableState.SEATING and table.is_full:
                         self._event(rt, None, "start", names=list(table.names))
-                        logger.info("table %d: four bots seated (%s), game 1 of %d begins", rt.index,
-                                    ", ".join(str(n) for n in table.names), table.games)
+                        logger.info(
+                            "table %d: four bots seated (%s), game 1 of %d begins",
+                            rt.index,
+                            ", ".join(str(n) for n in table.names),
+                            table.games,
+                        )
                         await self._send(rt, table.start())
                 elif kind == _LEAVE:
                     self._event(rt, seat, "disconnect", name=table.names[seat])
@@ -476,14 +502,20 @@ class PlatformServer:
                         self._abort(rt, f"{self._who(rt, seat)} disconnected", CLOSE_DISCONNECTED)
                 elif kind == _MESSAGE:
                     self._received(rt, seat, payload, at)
-                    reply = table.receive(seat, payload)
+                    try:
+                        reply = table.receive(seat, payload)
+                    except Exception as error:  # a bug of the engine: end this table, keep the server
+                        logger.exception("table %d: internal error on a message of seat %d", rt.index, seat)
+                        self._abort(rt, f"internal error: {error!r:.200}", CLOSE_INTERNAL)
+                        break
                     if not reply.accepted:
                         rt.stats[seat].ignored += 1
                         self._event(rt, seat, "ignored", error=reply.error)
-                        logger.warning("table %d seat %d (%s): ignored: %s", rt.index, seat, table.names[seat],
-                                       reply.error)
+                        logger.warning(
+                            "table %d seat %d (%s): ignored: %s", rt.index, seat, table.names[seat], reply.error
+                        )
                         continue
-                    rt.stats[seat].times.append(at - rt.asked_at)
+                    rt.stats[seat].times.append(max(0.0, at - rt.asked_at))  # an answer sent early counts 0
                     await self._send(rt, reply.sends)
                     self._game_ended(rt)
         finally:
@@ -522,8 +554,11 @@ class PlatformServer:
                     self._abort(rt, f"{self._who(rt, seat)} disconnected", CLOSE_DISCONNECTED)
                     return
                 except TimeoutError:
-                    self._abort(rt, f"{self._who(rt, seat)} did not read its messages within {self.act_timeout:g} s",
-                                CLOSE_TIMEOUT)
+                    self._abort(
+                        rt,
+                        f"{self._who(rt, seat)} did not read its messages within {self.act_timeout:g} s",
+                        CLOSE_TIMEOUT,
+                    )
                     return
 
     def _received(self, rt: _Runtime, seat: int, payload: Any, at: float) -> None:
@@ -546,7 +581,7 @@ class PlatformServer:
         if seat is not None:
             line["seat"] = seat
         line.update(details)
-        self._log.write(json.dumps(line) + "\n")
+        self._log.write(json.dumps(line, separators=(",", ":")) + "\n")
 
     def _game_ended(self, rt: _Runtime) -> None:
         table = rt.table
@@ -556,10 +591,24 @@ class PlatformServer:
             rt.written += 1
             winner = match.winner
             outcome = "a draw" if winner is None else f"side {winner} (seats {winner}, {winner + 2}) won"
-            self._event(rt, None, "game_over", game=rt.written, winner=winner, end_reason=match.end_reason,
-                        deals=len(match.results))
-            logger.info("table %d game %d/%d: %s (%s) after %d deals", rt.index, rt.written, table.games, outcome,
-                        match.end_reason, len(match.results))
+            self._event(
+                rt,
+                None,
+                "game_over",
+                game=rt.written,
+                winner=winner,
+                end_reason=match.end_reason,
+                deals=len(match.results),
+            )
+            logger.info(
+                "table %d game %d/%d: %s (%s) after %d deals",
+                rt.index,
+                rt.written,
+                table.games,
+                outcome,
+                match.end_reason,
+                len(match.results),
+            )
 
     def _write_records(self, rt: _Runtime) -> None:
         self._game_ended(rt)
@@ -616,8 +665,12 @@ class PlatformServer:
         return ServeResult(self.seed, self.ruleset, self.games, tables)
 
     async def _finish(self) -> ServeResult:
-        if self._result is not None:
-            return self._result
+        """Stop listening, write the summary, close the log: once, however many callers wait."""
+        if self._finishing is None:
+            self._finishing = asyncio.ensure_future(self._finish_once())
+        return await asyncio.shield(self._finishing)
+
+    async def _finish_once(self) -> ServeResult:
         if self._server is not None:
             self._server.close()
             await self._server.wait_closed()

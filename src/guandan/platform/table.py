@@ -34,6 +34,7 @@ a :class:`~guandan.match.Match` seeded ``derive_seed(seed, g)`` for game ``g`` (
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -87,6 +88,8 @@ class Reply:
 class PlatformTable:
     """A table of four seats that plays ``games`` whole matches under ``ruleset``
     (the ``platform`` rules by default); game ``g`` is dealt from ``derive_seed(seed, g)``.
+    ``new_match``, if given, builds game ``g``'s match instead (a match set up mid-way,
+    with chosen hands or levels: ``lambda g: Match(g, "platform", levels=("A", "K"), level_side=0)``).
 
     >>> table = PlatformTable(games=2, seed=1, ruleset="platform+cap1")
     >>> for name in "abcd":
@@ -100,7 +103,14 @@ class PlatformTable:
     (2, 2, 2)
     """
 
-    def __init__(self, games: int = 1, *, seed: int = 0, ruleset: Ruleset | str | None = PLATFORM) -> None:
+    def __init__(
+        self,
+        games: int = 1,
+        *,
+        seed: int = 0,
+        ruleset: Ruleset | str | None = PLATFORM,
+        new_match: Callable[[int], Match] | None = None,
+    ) -> None:
         if isinstance(games, bool) or not isinstance(games, int) or games < 1:
             raise GuandanError(f"games must be an int >= 1, got {games!r}")
         if isinstance(seed, bool) or not isinstance(seed, int):
@@ -108,6 +118,7 @@ class PlatformTable:
         self.games = games
         self.seed = seed
         self.ruleset = get_ruleset(ruleset)
+        self._new_match = new_match
         self.names: list[str | None] = [None] * 4
         self.matches: list[Match] = []
         self.victories = [0, 0]
@@ -216,7 +227,14 @@ class PlatformTable:
         return messages.parse_answer(text, self._pending["indexRange"])
 
     def _new_game(self) -> None:
-        self.matches.append(Match(self.game_seed(len(self.matches)), self.ruleset))
+        game = len(self.matches)
+        if self._new_match is None:
+            match = Match(self.game_seed(game), self.ruleset)
+        else:
+            match = self._new_match(game)
+            if not isinstance(match, Match) or match.is_over:
+                raise GuandanError(f"new_match({game}) must return a Match that is not over, got {match!r:.80}")
+        self.matches.append(match)
 
     def _deal_start(self) -> list[Send]:
         match = self.matches[-1]

@@ -56,6 +56,10 @@ ACT_FIELDS = {
     "indexRange",
 }
 ACT_STAGES = {"play", "tribute", "back"}
+#: The kinds every whole game shows (all but anti-tribute, which needs both big jokers with the payers).
+EVERY_GAME_KINDS = {f"notify {stage}" for stage in NOTIFY_FIELDS if stage != "anti-tribute"} | {
+    f"act {stage}" for stage in ACT_STAGES
+}
 
 
 class ProtocolViolation(AssertionError):

@@ -9,7 +9,7 @@ import json
 import random
 
 import pytest
-from platform_bots import Checker
+from platform_bots import EVERY_GAME_KINDS, Checker
 
 from guandan import GuandanError, Match, ProtocolError
 from guandan.platform import PlatformTable, TableState
@@ -68,19 +68,7 @@ def test_whole_games_pass_every_check_and_end_with_game_result(seed):
     assert final["victoryNum"] == [wins[0], wins[1], wins[0], wins[1]]
     assert final["draws"] == [table.draws] * 4
     stages = sum((c.stages_seen for c in checkers), start=type(checkers[0].stages_seen)())
-    for kind in (
-        "notify beginning",
-        "notify play",
-        "notify tribute",
-        "notify back",
-        "notify episodeOver",
-        "notify gameOver",
-        "notify gameResult",
-        "act play",
-        "act tribute",
-        "act back",
-    ):
-        assert stages[kind] > 0, kind
+    assert all(stages[kind] > 0 for kind in EVERY_GAME_KINDS), stages
     assert all(replay(m.to_record()) == m for m in table.matches)
 
 

@@ -34,6 +34,10 @@ MODULES = [
     "guandan.search",
     "guandan.registry",
     "guandan.simulate",
+    "guandan.platform",
+    "guandan.platform.messages",
+    "guandan.platform.table",
+    "guandan.platform.server",
 ]
 
 
@@ -44,6 +48,9 @@ def test_every_module_of_the_package_is_listed():
 
     package = pathlib.Path(guandan.__file__).parent
     names = {"guandan" if p.stem == "__init__" else f"guandan.{p.stem}" for p in package.glob("*.py")}
+    for sub in package.glob("*/__init__.py"):  # subpackages
+        prefix = f"guandan.{sub.parent.name}"
+        names |= {prefix if p.stem == "__init__" else f"{prefix}.{p.stem}" for p in sub.parent.glob("*.py")}
     names |= {f"guandan.{p.name.split('.')[0]}" for p in package.glob("_core*.so")}
     assert names - {"guandan.__main__"} <= set(MODULES), sorted(names - set(MODULES))
 

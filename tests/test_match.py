@@ -149,7 +149,7 @@ def test_without_a_deal_cap_the_match_goes_on():
 
 
 def test_rulesets_are_complete_named_presets():
-    assert set(RULESETS) == {"competitive_2022", "huaian", "nanjing"}
+    assert set(RULESETS) == {"competitive_2022", "huaian", "nanjing", "platform"}
     assert COMPETITIVE_2022.failed_a_limit is None and COMPETITIVE_2022.return_rule == "low"
     assert HUAIAN.return_rule == "any" and HUAIAN.failed_a_limit == 3 and HUAIAN.promotion == (3, 2, 1)
     assert NANJING.return_rule == "low" and NANJING.failed_a_limit == 3 and NANJING.promotion == (3, 2, 0)

@@ -55,6 +55,7 @@ from .errors import (
     IllegalMoveError,
     InvalidCardsError,
     InvalidMoveError,
+    ProtocolError,
     RecordError,
 )
 from .history import DealResult, Phase, Play, Return, Tribute
@@ -100,6 +101,7 @@ __all__ = [
     "IllegalMoveError",
     "InvalidCardsError",
     "InvalidMoveError",
+    "ProtocolError",
     "RecordError",
     "MoveList",
     "count_moves",

@@ -176,6 +176,56 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument("--json", action="store_true", help="print the summary as JSON")
     simulate.add_argument("--quiet", action="store_true", help="no progress bar")
     simulate.set_defaults(run=_run_simulate)
+
+    serve = commands.add_parser(
+        "serve",
+        help="host the AI-competition platform's game server for WebSocket bots",
+        description="A drop-in server for the bots of the Guandan AI competition: they connect to\n"
+        "ws://HOST:PORT/game/{name} (seats in connection order; four make a table) and play\n"
+        "--games whole matches, exchanging the platform's JSON messages.",
+        epilog=_SERVE_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=23456, help="the port (default 23456, the platform's; 0: any)")
+    serve.add_argument("--games", type=int, default=1, metavar="N", help="whole matches each table plays (default 1)")
+    serve.add_argument(
+        "--tables", type=int, default=1, metavar="K", help="tables hosted at once; connections 4t..4t+3 sit at table t"
+    )
+    serve.add_argument(
+        "--ruleset",
+        default="platform",
+        help="platform (default), competitive_2022, huaian or nanjing; add +capN for a cap of N deals",
+    )
+    serve.add_argument(
+        "--failed-a-limit",
+        type=int,
+        metavar="N",
+        help="failed deals at its own A after which a side drops back to 2 (platform: 2, the manual;"
+        " a public re-implementation: 4)",
+    )
+    serve.add_argument(
+        "--double-tribute-tie",
+        choices=("next", "previous"),
+        help="who pays 1st place on equal tribute cards: the seat after it (next, default) or before it",
+    )
+    serve.add_argument(
+        "--seed", type=int, default=None, help="the run seed: the same seed, the same deals (default: random)"
+    )
+    serve.add_argument(
+        "--act-timeout",
+        type=float,
+        default=None,
+        metavar="SEC",
+        help="end a table whose bot does not answer within SEC seconds (default: wait, as the platform does)",
+    )
+    serve.add_argument("--records", metavar="DIR", help="write every game as a match record, and summary.json, to DIR")
+    serve.add_argument(
+        "--log", metavar="FILE", help="write every message sent and received, with times, to FILE (JSONL)"
+    )
+    serve.add_argument("--json", action="store_true", help="print the summary at the end as JSON")
+    serve.add_argument("--quiet", action="store_true", help="no progress lines on stderr (connections, games, errors)")
+    serve.set_defaults(run=_run_serve)
     return parser
 
 
@@ -234,6 +284,81 @@ def _run_simulate(args: argparse.Namespace) -> int:
             if path:
                 print(f"wrote {path}")
     return 0
+
+
+_SERVE_EPILOG = """\
+The server prints "Ready for connect." when it listens, then one line per game on
+stderr, and a summary at the end: games, deals, wins per side, each bot's answer
+times. It exits with status 0 when every table played all its games, 1 when a table
+was ended early (a bot disconnected or, with --act-timeout, was too slow; Ctrl-C).
+
+examples:
+  guandan serve --games 10                       # the offline platform: ./server 10
+  guandan serve --games 100 --tables 8 --seed 1 --records runs/ --log runs/messages.jsonl
+  guandan serve --ruleset competitive_2022 --act-timeout 5
+"""
+
+
+def _run_serve(args: argparse.Namespace) -> int:
+    import asyncio
+    import dataclasses
+    import logging
+    import signal
+
+    from .platform import PlatformServer, ServeResult
+    from .rules import get_ruleset
+
+    ruleset = get_ruleset(args.ruleset)
+    changes = {
+        name: value
+        for name, value in (("failed_a_limit", args.failed_a_limit), ("double_tribute_tie", args.double_tribute_tie))
+        if value is not None and value != getattr(ruleset, name)
+    }
+    if changes:
+        suffix = "".join(f"+{name}={value}" for name, value in changes.items())
+        ruleset = dataclasses.replace(ruleset, name=ruleset.name + suffix, **changes)
+    server = PlatformServer(
+        host=args.host,
+        port=args.port,
+        games=args.games,
+        tables=args.tables,
+        ruleset=ruleset,
+        seed=args.seed,
+        act_timeout=args.act_timeout,
+        records=args.records,
+        log=args.log,
+    )
+    log = logging.getLogger("guandan.platform")
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%H:%M:%S"))
+    saved = (log.level, log.propagate)
+    log.addHandler(handler)
+    log.setLevel(logging.ERROR if args.quiet else logging.INFO)
+    log.propagate = False
+
+    async def run() -> ServeResult:
+        await server.start()
+        print("Ready for connect.", flush=True)  # the offline platform's words, on a line of their own
+        print(f"{server.url}{{name}}", flush=True)
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            try:
+                loop.add_signal_handler(sig, lambda: asyncio.ensure_future(server.close()))
+            except (NotImplementedError, RuntimeError):  # not the main thread, or not on this platform
+                pass
+        return await server.wait()
+
+    try:
+        result = asyncio.run(run())
+    finally:
+        log.removeHandler(handler)
+        log.setLevel(saved[0])
+        log.propagate = saved[1]
+    if args.json:
+        print(json.dumps(result.to_json(), indent=2))
+    else:
+        print(result.format())
+    return 0 if result.complete else 1
 
 
 def _run_play(args: argparse.Namespace) -> int:

@@ -23,6 +23,7 @@ __all__ = [
     "IllegalMoveError",
     "AmbiguousMoveError",
     "RecordError",
+    "ProtocolError",
 ]
 
 
@@ -54,6 +55,11 @@ class AmbiguousMoveError(GuandanError):
 class RecordError(GuandanError):
     """A game record that does not replay: malformed, or an action illegal or inconsistent
     with the state it is replayed in (the message names the action and its index)."""
+
+
+class ProtocolError(GuandanError):
+    """A message that does not follow the AI-competition platform's protocol: an answer
+    that is not ``{"actIndex": i}`` with ``i`` in range, or an answer when none was asked."""
 
 
 class _Short(reprlib.Repr):

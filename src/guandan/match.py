@@ -5,7 +5,10 @@ is played at the level of the side that won the previous deal (after its promoti
 the first at 2, led by the holder of the card turned face up (drawn from the match
 seed). The side of the first-place seat wins the deal and advances by its partner's
 place (2nd → 3 levels, 3rd → 2, 4th → 1 by default), stopping at A. A side at A wins
-the match by winning a deal played at its own level A with its partner 2nd or 3rd.
+the match by winning a deal played at its own level A with its partner 2nd or 3rd
+(:attr:`~guandan.rules.Ruleset.pass_a_places`; the platform's rules: 2nd only). Every other
+deal at its own A is a failure; the ruleset may drop a side back to 2 after a number of
+failures, and call the match a draw after a number of such drops.
 
 From the second deal on, the deal starts with the tribute: the match is in phase
 ``TRIBUTE`` (payers choose their tribute card: :meth:`Match.pay_tribute`), then
@@ -32,7 +35,7 @@ run as soon as no choice is left.
   level; the payer chooses among equal-highest faces (:func:`~guandan.rules.tribute_choices`).
   In a double tribute the payers act in play order from the 1st-place seat; the higher
   card goes to 1st, the lower to 2nd; on equal cards (equal in the elevated order) the
-  seat that plays next after 1st pays 1st.
+  seat that plays next after 1st pays 1st (``double_tribute_tie='previous'``: the other payer).
 * return: each receiver gives the seat that paid it one card by the ruleset's return
   rule (:func:`~guandan.rules.return_choices`); receivers act 1st place first.
 * who leads: single — the payer; double — the seat whose card went to 1st.
@@ -268,6 +271,7 @@ class Match:
         )
         self._deal_index = deal_index
         self._deals_played = 0
+        self._drops = 0
         self._summaries: list[DealSummary] = []
         self._archive: list[DealLog] = []
         self._over = False
@@ -342,7 +346,8 @@ class Match:
             (a, ca), (b, cb) = self._paid  # a plays next after 1st
             lvl = self._level_now
             first, second = prev.finish_order[0], prev.finish_order[1]
-            if elevated_order(card_rank(cb), lvl) > elevated_order(card_rank(ca), lvl):
+            higher, lower = elevated_order(card_rank(cb), lvl), elevated_order(card_rank(ca), lvl)
+            if higher > lower or (higher == lower and self.ruleset.double_tribute_tie == "previous"):
                 a, ca, b, cb = b, cb, a, ca
             self._tributes = [(a, first, ca), (b, second, cb)]
             self._lead_after = a
@@ -360,17 +365,18 @@ class Match:
         place = result.partner_place
         own = self._level_side
         at_own_a = self._level_now == Rank.ACE and own is not None
-        passed = at_own_a and own == winner and place in (2, 3)
+        passed = at_own_a and own == winner and place in self.ruleset.pass_a_places
         demoted = None
         if not passed:
             self._levels[winner] = promote(self._levels[winner], self.ruleset.gain(place))
-            if at_own_a and (own != winner or place == 4):
+            if at_own_a:  # a deal at its own A that it did not pass
                 assert own is not None
                 self._failures[own] += 1
                 limit = self.ruleset.failed_a_limit
                 if limit is not None and self._failures[own] >= limit:
                     self._levels[own] = Rank.TWO
                     self._failures[own] = 0
+                    self._drops += 1
                     demoted = own
         self._deals_played += 1
         self._summaries.append(
@@ -393,6 +399,10 @@ class Match:
         if passed:
             self._finish(winner, "passed A")
             return
+        draw = self.ruleset.draw_after_drops
+        if draw is not None and self._drops >= draw:
+            self._finish(None, "draw")
+            return
         cap = self.ruleset.max_deals
         if cap is not None and self._deals_played >= cap:
             a, b = self._levels
@@ -403,7 +413,7 @@ class Match:
         self._deal_index += 1
         self._begin_deal()
 
-    def _finish(self, winner: int, reason: str) -> None:
+    def _finish(self, winner: int | None, reason: str) -> None:
         self._over = True
         self._winner = winner
         self._end_reason = reason
@@ -499,13 +509,18 @@ class Match:
 
     @property
     def winner(self) -> int | None:
-        """The winning side once over."""
+        """The winning side once over (``None`` for a draw)."""
         return self._winner
 
     @property
     def end_reason(self) -> str | None:
-        """``'passed A'`` or ``'deal cap'`` once over."""
+        """``'passed A'``, ``'deal cap'`` or ``'draw'`` once over."""
         return self._end_reason
+
+    @property
+    def drops(self) -> int:
+        """How many times a side has dropped back to 2 after failing at A, both sides counted."""
+        return self._drops
 
     @property
     def hands(self) -> tuple[Cards, ...]:
@@ -865,6 +880,7 @@ class Match:
             self.deal.snapshot() if self.deal is not None else None,
             tuple(self._summaries),
             deals,
+            self._drops,
             self._over,
             self._winner,
             self._end_reason,

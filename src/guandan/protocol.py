@@ -41,6 +41,7 @@ __all__ = [
     "back_action",
     "parse_tribute_action",
     "action_list",
+    "action_choices",
     "apply_action",
 ]
 
@@ -211,19 +212,35 @@ def action_list(state: Any, seat: int) -> list[list[Any]]:
     >>> action_list(deal, 2)
     []
     """
+    return action_choices(state, seat)[0]
+
+
+def action_choices(state: Any, seat: int) -> tuple[list[list[Any]], list[Any]]:
+    """The :func:`action_list` of ``seat`` and, entry for entry, the engine's action each
+    entry stands for: a :class:`~guandan.Move` in play, a card index in the tribute and
+    return phases. A server applies ``choices[i]`` for the answer ``{"actIndex": i}``
+    without parsing the action back.
+
+    >>> from guandan.deal import Deal
+    >>> deal = Deal(["S3", "S5 D5", "D6", "D7"], level=2, leader=0)
+    >>> _ = deal.play(deal.legal_moves()[0])
+    >>> actions, choices = action_choices(deal, 1)
+    >>> actions[0], str(choices[0]), actions[1], str(choices[1])
+    (['PASS', 'PASS', 'PASS'], 'pass', ['Single', '5', ['S5']], 'single 5: S5')
+    """
     if state.is_over or state.turn != seat:
-        return []
+        return [], []
     phase = getattr(state, "phase", None)
     label = getattr(phase, "label", "play")
-    actions = state.legal_actions()
+    legal = state.legal_actions()
     if label == "tribute":
-        return [tribute_action(c) for c in actions]
+        return [tribute_action(c) for c in legal], list(legal)
     if label == "return":
-        return [back_action(c) for c in actions]
-    out = [to_action(m) for m in actions]
-    if out and out[-1][0] == _PASS:
-        out.insert(0, out.pop())
-    return out
+        return [back_action(c) for c in legal], list(legal)
+    moves = list(legal)
+    if moves and moves[-1].type == MoveType.PASS:
+        moves.insert(0, moves.pop())
+    return [to_action(m) for m in moves], moves
 
 
 def apply_action(state: Any, action: Sequence[Any], seat: int | None = None) -> Any:

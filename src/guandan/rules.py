@@ -8,7 +8,7 @@ Guandan Rules (Trial), and every feature of the engine works with it.
 >>> COMPETITIVE_2022.promotion, NANJING.promotion
 ((3, 2, 1), (3, 2, 0))
 >>> sorted(RULESETS)
-['competitive_2022', 'huaian', 'nanjing']
+['competitive_2022', 'huaian', 'nanjing', 'platform']
 >>> RULESETS["huaian"].failed_a_limit, RULESETS["huaian"].return_rule
 (3, 'any')
 
@@ -31,7 +31,8 @@ Decisions where the SPEC and the source texts are silent (they are the project's
   wilds excluded; the payer chooses among equal-highest faces (for example two suits of
   the level rank).
 * **Failed A**: a deal at a side's *own* A (a deal played at level A with that side as the
-  level side) fails when that side loses it or wins it 1st-and-4th. Failures accumulate
+  level side) fails when that side does not pass A in it: when it loses it or wins it
+  1st-and-4th (and, under the platform's rules, 1st-and-3rd). Failures accumulate
   (a deal at the opponents' level neither counts nor resets them) until the side passes
   A or reaches :attr:`Ruleset.failed_a_limit`, when it drops to level 2 and its count
   restarts at 0. ``None`` (the competitive default) never demotes.
@@ -47,6 +48,34 @@ Decisions where the SPEC and the source texts are silent (they are the project's
   granularity, every plain straight whose natural cards share one suit (the same cards
   are then only a straight flush). At rank granularity suits are abstracted away, so
   nothing is dropped there.
+
+**The platform ruleset** (:data:`PLATFORM`, ``"platform"``): the rules of the public
+Guandan AI competition's offline server (its manual: the 2017 Huai'an competition rules,
+with the 2017 Jiangsu simplified rules as a supplement), as far as its manual and public
+re-implementations show them. It differs from the default in three fields; each point
+where the sources disagree is a field, with the default chosen here:
+
+* **Passing A** (:attr:`Ruleset.pass_a_places`, platform ``(2,)``; default ``(2, 3)``): a
+  side at its own A passes only when its partner finishes 2nd, i.e. it finishes 1st and
+  2nd. Every other deal at its own A (lost, or won 1st-and-3rd or 1st-and-4th) is a
+  failure.
+* **Dropping back to 2** (:attr:`Ruleset.failed_a_limit`, platform ``2``): the manual
+  says a side still at A "after two deals" drops to 2; one public re-implementation drops
+  after more than three failures (``failed_a_limit=4``). The default follows the manual.
+* **A draw** (:attr:`Ruleset.draw_after_drops`, platform ``50``; default ``None``, never):
+  every drop of either side back to 2 counts once; when the count reaches this number
+  the match ends as a draw (``winner`` ``None``, ``end_reason`` ``"draw"``).
+* **Equal cards in a double tribute** (:attr:`Ruleset.double_tribute_tie`, ``"next"`` in
+  every preset): ``"next"``, the seat that plays next after the 1st-place seat pays the
+  1st (and leads), as the public re-implementation of the platform and SPEC §7 do;
+  ``"previous"``, the other payer (the seat playing just before the 1st-place seat) does,
+  as some rule sheets read "clockwise". Which one the closed server uses is not known.
+* Tribute, return and resisting are those of the default rules: the highest card other
+  than the heart level wild; a return of rank 10 or below, not of the level rank; both
+  big jokers resist; the previous 1st place leads after resisting.
+
+The new fields are written into a record's ``rules`` only when they differ from their
+defaults, so the records of the other presets are exactly those of earlier versions.
 """
 
 from __future__ import annotations
@@ -64,6 +93,7 @@ __all__ = [
     "COMPETITIVE_2022",
     "HUAIAN",
     "NANJING",
+    "PLATFORM",
     "RULESETS",
     "get_ruleset",
     "promote",
@@ -73,6 +103,10 @@ __all__ = [
 ]
 
 ReturnRule = Literal["low", "any"]
+TieRule = Literal["next", "previous"]
+
+#: Fields added after the first record format: written only when they differ from these defaults.
+_LATER_FIELDS: dict[str, Any] = {"pass_a_places": (2, 3), "draw_after_drops": None, "double_tribute_tie": "next"}
 
 
 def _is_int(value: object) -> bool:
@@ -88,11 +122,18 @@ class Ruleset:
     lowest card) or ``"any"``. ``failed_a_limit``: failed deals at the side's own A before
     it drops to 2 (``None``: never). ``max_deals``: the deal cap (``None``: none).
     ``plain_straight_flush``: whether a same-suit five may also be declared a plain straight.
+    ``pass_a_places``: the places of the partner with which a side at its own A passes it
+    (``(2, 3)``; the platform's ``(2,)``). ``draw_after_drops``: drops back to 2 (both
+    sides counted) after which the match is a draw (``None``: never).
+    ``double_tribute_tie``: who pays the 1st-place seat when the two tribute cards are
+    equal, ``"next"`` (the seat after it) or ``"previous"`` (the seat before it).
 
     >>> COMPETITIVE_2022.gain(2), COMPETITIVE_2022.gain(4), NANJING.gain(4)
     (3, 1, 0)
     >>> COMPETITIVE_2022.with_deal_cap(8).max_deals
     8
+    >>> PLATFORM.pass_a_places, PLATFORM.failed_a_limit, PLATFORM.draw_after_drops
+    ((2,), 2, 50)
     """
 
     name: str
@@ -102,6 +143,9 @@ class Ruleset:
     failed_a_limit: int | None = None
     max_deals: int | None = None
     plain_straight_flush: bool = True
+    pass_a_places: tuple[int, ...] = (2, 3)
+    draw_after_drops: int | None = None
+    double_tribute_tie: TieRule = "next"
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not isinstance(self.title, str):
@@ -122,6 +166,20 @@ class Ruleset:
             raise GuandanError(f"max_deals must be an int >= 1 or None, got {describe(self.max_deals)}")
         if not isinstance(self.plain_straight_flush, bool):
             raise GuandanError(f"plain_straight_flush must be a bool, got {describe(self.plain_straight_flush)}")
+        places = self.pass_a_places
+        if (
+            not isinstance(places, tuple)
+            or not places
+            or not all(_is_int(p) and p in (2, 3, 4) for p in places)
+            or list(places) != sorted(set(places))
+        ):
+            raise GuandanError(f"pass_a_places must be ascending distinct places from 2, 3, 4, got {describe(places)}")
+        if self.draw_after_drops is not None and not (_is_int(self.draw_after_drops) and self.draw_after_drops >= 1):
+            raise GuandanError(f"draw_after_drops must be an int >= 1 or None, got {describe(self.draw_after_drops)}")
+        if not isinstance(self.double_tribute_tie, str) or self.double_tribute_tie not in ("next", "previous"):
+            raise GuandanError(
+                f"double_tribute_tie must be 'next' or 'previous', got {describe(self.double_tribute_tie)}"
+            )
 
     def gain(self, partner_place: int) -> int:
         """Levels gained by the winning side whose second seat finished ``partner_place`` (2, 3 or 4)."""
@@ -136,9 +194,22 @@ class Ruleset:
         return replace(self, name=name, max_deals=max_deals)
 
     def to_json(self) -> dict[str, Any]:
-        """Every field as JSON values (records store it, so a custom ruleset replays too)."""
+        """Every field as JSON values (records store it, so a custom ruleset replays too); the
+        fields added later (``pass_a_places``, ``draw_after_drops``, ``double_tribute_tie``)
+        only when they differ from their defaults.
+
+        >>> sorted(PLATFORM.to_json())[:3], "double_tribute_tie" in PLATFORM.to_json()
+        (['draw_after_drops', 'failed_a_limit', 'max_deals'], False)
+        >>> Ruleset.from_json(PLATFORM.to_json()) == PLATFORM
+        True
+        """
         out = asdict(self)
         out["promotion"] = list(self.promotion)
+        for field, default in _LATER_FIELDS.items():
+            if out[field] == default:
+                del out[field]
+        if "pass_a_places" in out:
+            out["pass_a_places"] = list(self.pass_a_places)
         return out
 
     @classmethod
@@ -151,6 +222,8 @@ class Ruleset:
         if not isinstance(promotion, list | tuple):
             raise GuandanError(f"a ruleset's promotion is a list of three gains, got {describe(promotion)}")
         fields["promotion"] = tuple(promotion)
+        if isinstance(fields.get("pass_a_places"), list):
+            fields["pass_a_places"] = tuple(fields["pass_a_places"])
         names = [f.name for f in dataclass_fields(cls)]
         unknown = [k for k in fields if k not in names]
         missing = [n for n in ("name", "title") if n not in fields]
@@ -182,13 +255,23 @@ NANJING = Ruleset(
     failed_a_limit=3,
 )
 
+#: The AI-competition platform's rules (see the module's description): pass A only 1st and 2nd,
+#: two failures at A drop to 2, a draw after 50 drops.
+PLATFORM = Ruleset(
+    name="platform",
+    title="Guandan AI-competition platform rules",
+    failed_a_limit=2,
+    pass_a_places=(2,),
+    draw_after_drops=50,
+)
+
 #: The presets by name.
-RULESETS: dict[str, Ruleset] = {r.name: r for r in (COMPETITIVE_2022, HUAIAN, NANJING)}
+RULESETS: dict[str, Ruleset] = {r.name: r for r in (COMPETITIVE_2022, HUAIAN, NANJING, PLATFORM)}
 
 
 def get_ruleset(value: Ruleset | str | None) -> Ruleset:
     """A ruleset given as itself, by preset name (``competitive_2022``, ``huaian``, ``nanjing``,
-    optionally with a ``+capN`` deal cap), or ``None`` for the default.
+    ``platform``, optionally with a ``+capN`` deal cap), or ``None`` for the default.
 
     >>> get_ruleset("nanjing") is NANJING, get_ruleset("huaian+cap6").max_deals
     (True, 6)

@@ -1,0 +1,52 @@
+"""The AI-competition platform, both sides: a drop-in game server for the bots written for
+the public Guandan AI competition (``guandan serve``), and — in :mod:`guandan.platform.client`
+— a client that plays any agent of this package on such a server (``guandan connect``).
+
+The protocol (``ws://HOST:PORT/game/{name}``, eleven JSON message kinds, answers
+``{"actIndex": i}``) is built in layers:
+
+* :mod:`~guandan.platform.messages` — each message kind, built from the engine's state,
+  and :func:`~guandan.platform.messages.parse_answer`;
+* :mod:`~guandan.platform.table` — :class:`PlatformTable`, one table without any I/O:
+  seats, games, stages, whose turn, what to send to whom, what an answer does;
+* :mod:`~guandan.platform.server` — :class:`PlatformServer`, the asyncio WebSocket server
+  that moves JSON between tables and connections; :func:`start_server` runs one in a
+  thread; the result (:class:`ServeResult`) holds every game's record.
+
+>>> with start_server(port=0, seed=7) as running:
+...     running.url.startswith("ws://127.0.0.1:")
+True
+"""
+
+from .messages import parse_answer
+from .server import (
+    DEFAULT_HOST,
+    DEFAULT_PORT,
+    PlatformServer,
+    SeatStats,
+    ServeResult,
+    ServerThread,
+    TableResult,
+    serve_platform,
+    start_server,
+)
+from .table import PlatformTable, Reply, Send, TableState
+
+# The client side (guandan.platform.client: ``guandan connect``) is exported here beside the server.
+
+__all__ = [
+    "DEFAULT_HOST",
+    "DEFAULT_PORT",
+    "PlatformServer",
+    "PlatformTable",
+    "Reply",
+    "SeatStats",
+    "Send",
+    "ServeResult",
+    "ServerThread",
+    "TableResult",
+    "TableState",
+    "parse_answer",
+    "serve_platform",
+    "start_server",
+]

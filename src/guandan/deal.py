@@ -330,7 +330,7 @@ def _move_of(lo: int, hi: int, level: Rank) -> Move:
         return _PASSES[level]
     key = _KEYS[(hi >> 56) & 15]
     suit = Suit((hi >> 54) & 3) if move_type == MoveType.STRAIGHT_FLUSH else None
-    return Move(move_type, key, suit, cards_of_bits(lo | ((hi & MASK52) << 64)), level)
+    return Move._trusted(move_type, key, suit, cards_of_bits(lo | ((hi & MASK52) << 64)), level)
 
 
 class _DealMoves(MoveList):

@@ -29,9 +29,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Literal
 
-from .cards import RANKS, Cards, Rank, card_name, parse_card, parse_level
+from .cards import RANKS, Cards, Rank, card_index, card_name, integer, parse_card, parse_level
 from .combos import AnyMove, Move, MoveType, RankMove, classify
-from .errors import IllegalMoveError, InvalidCardsError, InvalidMoveError
+from .errors import GuandanError, IllegalMoveError, InvalidCardsError, InvalidMoveError
 
 __all__ = [
     "ACTION_TYPES",
@@ -211,6 +211,7 @@ def action_list(state: Any, seat: int) -> list[list[Any]]:
     >>> action_list(deal, 2)
     []
     """
+    seat = _seat(seat)
     if state.is_over or state.turn != seat:
         return []
     phase = getattr(state, "phase", None)
@@ -238,6 +239,11 @@ def apply_action(state: Any, action: Sequence[Any], seat: int | None = None) -> 
     seat 0: single 4: S4
     """
     kind = action[0] if isinstance(action, (list, tuple)) and action else None
+    if seat is not None:
+        as_int = integer(seat)
+        if as_int is None:
+            raise GuandanError(f"a seat is an int 0..3, got {seat!r}")
+        seat = as_int  # whether it is this seat's turn is the state's to say
     if kind in _TRIBUTE_KINDS:
         which, card = parse_tribute_action(action)
         phase = getattr(getattr(state, "phase", None), "label", "play")
@@ -272,9 +278,13 @@ def _parse_cards(tokens: Sequence[Any], action: Any) -> Cards:
 
 
 def _card_index(value: int | str) -> int:
-    if isinstance(value, str):
-        return parse_card(value)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidCardsError(f"a card is a card index 0..53 or a card token, got {value!r}")
-    card_name(value)  # raises InvalidCardsError when out of range
-    return value
+    """A card given as a card index (a Python or numpy int 0..53) or a card token."""
+    return parse_card(value) if isinstance(value, str) else card_index(value)
+
+
+def _seat(value: object) -> int:
+    """A seat number: a Python or numpy int 0..3."""
+    seat = integer(value)
+    if seat is None or not 0 <= seat <= 3:
+        raise GuandanError(f"a seat is an int 0..3, got {value!r}")
+    return seat

@@ -38,12 +38,9 @@ _SINGLE, _PAIR, _JOKER_BOMB = 1, 2, 10
 
 # The natural faces a rank-level move's cards are taken from, per rank: both copies of each
 # suit, spades first, the wild (hearts of the level rank) left out.
+_FACES = tuple(tuple(4 * r + s for s in range(4) for _ in range(2)) for r in range(13))
 _FACES_BY_LEVEL: dict[int, tuple[tuple[int, ...], ...]] = {
-    level: tuple(
-        tuple(f for f in (4 * r + s for s in range(4) for _ in range(2)) if f != wild_of(Rank(level)))
-        for r in range(13)
-    )
-    for level in range(2, 15)
+    level: tuple(tuple(f for f in faces if f != 4 * level - 7) for faces in _FACES) for level in range(2, 15)
 }
 
 

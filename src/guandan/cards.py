@@ -25,12 +25,14 @@ import enum
 import numbers
 import re
 from collections.abc import Iterable, Iterator
-from typing import Literal, NoReturn
+from typing import TYPE_CHECKING, Literal, NoReturn
 
 import numpy as np
-import numpy.typing as npt
 
 from .errors import GuandanError, InvalidCardsError
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
 
 __all__ = [
     "Rank",

@@ -174,17 +174,17 @@ def window_ranks(move_type: MoveType | int | str, key: int | str) -> tuple[Rank,
     (<Rank.QUEEN: 12>, <Rank.KING: 13>, <Rank.ACE: 14>)
     """
     move_type = MoveType.parse(move_type)
-    length, _ = _sequence(move_type)
+    _sequence(move_type)
     try:
         rank = parse_rank(key)
     except InvalidCardsError:
         rank = None
     if rank is None or rank.is_joker:
         raise InvalidMoveError(f"a sequence's key is a natural rank 2..14, got {key!r}")
-    start = _window_start(rank)
-    if not 0 <= start <= 14 - length:
+    window = _WINDOWS.get((move_type, rank))
+    if window is None:
         raise InvalidMoveError(f"no {move_type.label} starts at {rank.label}")
-    return tuple(_rank_at(p) for p in range(start, start + length))
+    return window
 
 
 def window_keys(move_type: MoveType | int | str) -> tuple[Rank, ...]:
@@ -193,8 +193,20 @@ def window_keys(move_type: MoveType | int | str) -> tuple[Rank, ...]:
     >>> [k.letter for k in window_keys(MoveType.STRAIGHT)]
     ['A', '2', '3', '4', '5', '6', '7', '8', '9', 'T']
     """
-    length, _ = _sequence(MoveType.parse(move_type))
-    return tuple(_rank_at(p) for p in range(0, 15 - length))
+    move_type = MoveType.parse(move_type)
+    _sequence(move_type)
+    return _KEYS_OF[move_type]
+
+
+#: Each sequence type's keys, lowest window first, and each window's ranks (for parsed values).
+_KEYS_OF: dict[MoveType, tuple[Rank, ...]] = {
+    t: tuple(_rank_at(p) for p in range(0, 15 - length)) for t, (length, _) in SEQUENCE_TYPES.items()
+}
+_WINDOWS: dict[tuple[MoveType, Rank], tuple[Rank, ...]] = {
+    (t, key): tuple(_rank_at(p) for p in range(_window_start(key), _window_start(key) + SEQUENCE_TYPES[t][0]))
+    for t, keys in _KEYS_OF.items()
+    for key in keys
+}
 
 
 def _sequence(move_type: object) -> tuple[int, int]:
@@ -654,7 +666,7 @@ def _group_needs(move: Move) -> list[tuple[Rank, int]]:
         return []  # pass and joker bomb use no wilds
     if t in SEQUENCE_TYPES:
         _, width = SEQUENCE_TYPES[t]
-        return [(r, width) for r in window_ranks(t, key)]
+        return [(r, width) for r in _WINDOWS[t, key]]
     if t == MoveType.FULL_HOUSE:
         wild = wild_of(move.level)
         pair = [CARD_RANKS[c] for c in move.cards if c != wild and CARD_RANKS[c] != key]
@@ -778,8 +790,8 @@ def classify(cards: CardsLike, level: int | str) -> list[Move]:
                 continue
             if move_type == MoveType.STRAIGHT_FLUSH and len(p.suits) != 1:
                 continue
-            for key in window_keys(move_type):
-                window = window_ranks(move_type, key)
+            for key in _KEYS_OF[move_type]:
+                window = _WINDOWS[move_type, key]
                 if p.ranks_present() <= set(window) and all(p.naturals[r] <= width for r in window):
                     # the wilds exactly fill what the naturals leave empty
                     suit = next(iter(p.suits)) if move_type == MoveType.STRAIGHT_FLUSH else None

@@ -36,12 +36,33 @@ _STRAIGHT_FLUSH = 9
 _FULL_HOUSE = 4
 _SINGLE, _PAIR, _JOKER_BOMB = 1, 2, 10
 
-# The natural faces a rank-level move's cards are taken from, per rank: both copies of each
-# suit, spades first, the wild (hearts of the level rank) left out.
-_FACES = tuple(tuple(4 * r + s for s in range(4) for _ in range(2)) for r in range(13))
-_FACES_BY_LEVEL: dict[int, tuple[tuple[int, ...], ...]] = {
-    level: tuple(tuple(f for f in faces if f != 4 * level - 7) for faces in _FACES) for level in range(2, 15)
-}
+
+
+def _blocks(level: int, suit: int | None) -> tuple[tuple[bytes | None, ...], ...]:
+    """The counts of one rank's four faces holding n natural cards, per rank and n = 0..15:
+    in ``suit`` alone (a straight flush's), else both copies of each suit, spades first;
+    never the wild; None when no cards hold n naturals of the rank."""
+    out = []
+    for r in range(13):
+        suits = range(4) if suit is None else (suit,)
+        copies = 2 if suit is None else 1  # a straight flush holds one card of each rank
+        faces = [f for f in (4 * r + s for s in suits for _ in range(copies)) if f != 4 * level - 7]
+        row: list[bytes | None] = []
+        for n in range(16):
+            if n > len(faces):
+                row.append(None)
+                continue
+            block = bytearray(4)
+            for f in faces[:n]:
+                block[f - 4 * r] += 1
+            row.append(bytes(block))
+        out.append(tuple(row))
+    return tuple(out)
+
+
+# A hand of exactly a rank-level move's natural cards is built from these blocks, per level
+# and per suit of a straight flush (None: any other move).
+_BLOCKS = {(level, suit): _blocks(level, suit) for level in range(2, 15) for suit in (None, 0, 1, 2, 3)}
 
 
 def declaration_bits(move_type: int, key: int | None, x: int, wilds: int) -> int:
@@ -118,28 +139,14 @@ def is_rank_move(word: int, level: Rank) -> bool:
         return False
     if word == PASS_WORD:
         return True
-    counts = bytearray(54)
-    if word >> 60 == _STRAIGHT_FLUSH:
-        suit = (word >> 54) & 3
-        for r in range(13):
-            n = (word >> (4 * r)) & 15
-            if n:
-                face = 4 * r + suit
-                if n > 1 or face == wild_of(level):
-                    return False
-                counts[face] = 1
-    else:
-        faces = _FACES_BY_LEVEL[level]
-        for r in range(13):
-            n = (word >> (4 * r)) & 15
-            if n:
-                if n > len(faces[r]):
-                    return False
-                for f in faces[r][:n]:
-                    counts[f] += 1
+    blocks = _BLOCKS[level, (word >> 54) & 3 if word >> 60 == _STRAIGHT_FLUSH else None]
+    naturals = [blocks[r][(word >> (4 * r)) & 15] for r in range(13)]
+    if None in naturals:
+        return False
+    counts = bytearray(b"".join(naturals))  # type: ignore[arg-type]
+    counts += bytes(word_jokers(word))
     counts[wild_of(level)] = (word >> 52) & 3
-    counts[SMALL_JOKER], counts[BIG_JOKER] = word_jokers(word)
-    return _holds(_core.rank_moves(bytes(counts), level), _RANK_ROW.pack(word))
+    return _holds(_core.rank_moves(counts, level), _RANK_ROW.pack(word))
 
 
 _CARD_ROW = struct.Struct("=QQ")  # a row of the core's uint64 arrays, in the machine's byte order

@@ -372,10 +372,19 @@ def _check_card_move(move: Move) -> None:
         )
 
 
+_INT = {int}
+
+
 def _parse_counts(ranks: object) -> tuple[int, ...]:
     """A rank-level move's counts: 15 ints (Python or numpy), 0..8 per natural rank, 0..2 per joker."""
     values: tuple[int, ...]
-    if type(ranks) is tuple and len(ranks) == 15 and all(type(n) is int and 0 <= n <= 8 for n in ranks):
+    if (
+        type(ranks) is tuple
+        and len(ranks) == 15
+        and set(map(type, ranks)) == _INT  # Python ints only: the common case, checked in C
+        and min(ranks) >= 0
+        and max(ranks) <= 8
+    ):
         values = ranks
     else:
         parsed = [integer(n) for n in ranks] if isinstance(ranks, Iterable) and not isinstance(ranks, str) else []

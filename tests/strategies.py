@@ -78,6 +78,16 @@ _KEYS = [None, *Rank]
 _SUITS = [None, *Suit]
 
 
+def _changed_declaration(draw, how: str, move, level: int) -> tuple[MoveType, Rank | None, Suit | None, int]:
+    """A move's type, key, suit and level, one of them redrawn when ``how`` names it."""
+    return (
+        draw(st.sampled_from(_TYPES)) if how == "type" else move.type,
+        draw(st.sampled_from(_KEYS)) if how == "key" else move.key,
+        draw(st.sampled_from(_SUITS)) if how == "suit" else move.suit,
+        draw(st.integers(2, 14)) if how == "level" else level,
+    )
+
+
 @st.composite
 def declared_moves(draw) -> tuple[MoveType, Rank | None, Suit | None, Cards, int]:
     """The fields of a card-level move, ``(type, key, suit, cards, level)``, which may or may not
@@ -95,16 +105,9 @@ def declared_moves(draw) -> tuple[MoveType, Rank | None, Suit | None, Cards, int
         return (draw(st.sampled_from(_TYPES)), draw(st.sampled_from(_KEYS)), draw(st.sampled_from(_SUITS)),
                 Cards(bytes(counts)), level)
     move = draw(st.sampled_from(moves))
-    t, key, suit, counts = move.type, move.key, move.suit, bytearray(move.cards.counts)
-    if how == "type":
-        t = draw(st.sampled_from(_TYPES))
-    elif how == "key":
-        key = draw(st.sampled_from(_KEYS))
-    elif how == "suit":
-        suit = draw(st.sampled_from(_SUITS))
-    elif how == "level":
-        level = draw(st.integers(2, 14))
-    elif how in ("add", "swap"):
+    t, key, suit, level = _changed_declaration(draw, how, move, level)
+    counts = bytearray(move.cards.counts)
+    if how in ("add", "swap"):
         c = draw(st.integers(0, 53))
         counts[c] = min(2, counts[c] + 1)
     if how in ("remove", "swap"):
@@ -127,16 +130,9 @@ def counted_moves(draw) -> tuple[MoveType, Rank | None, Suit | None, tuple[int, 
         return (draw(st.sampled_from(_TYPES)), draw(st.sampled_from(_KEYS)), draw(st.sampled_from(_SUITS)),
                 (*ranks, *jokers), draw(st.integers(0, 2)), level)
     move = draw(st.sampled_from(moves))
-    t, key, suit, ranks, wilds = move.type, move.key, move.suit, list(move.ranks), move.wilds
-    if how == "type":
-        t = draw(st.sampled_from(_TYPES))
-    elif how == "key":
-        key = draw(st.sampled_from(_KEYS))
-    elif how == "suit":
-        suit = draw(st.sampled_from(_SUITS))
-    elif how == "level":
-        level = draw(st.integers(2, 14))
-    elif how == "count":
+    t, key, suit, level = _changed_declaration(draw, how, move, level)
+    ranks, wilds = list(move.ranks), move.wilds
+    if how == "count":
         r = draw(st.integers(0, 12))
         ranks[r] = max(0, min(8, ranks[r] + draw(st.sampled_from([-1, 1, 2]))))
     elif how == "joker":

@@ -173,6 +173,10 @@ class MoveList(Sequence[AnyMove]):
     ``len()``, indexing, iteration and ``in`` work as on a list; :attr:`array` is the
     packed form (``uint64``: shape ``(n,)`` at rank granularity, ``(n, 2)`` at card
     granularity) for code that wants no Python objects at all.
+
+    Made by :func:`legal_moves` and :meth:`~guandan.deal.Deal.legal_moves`: the words in
+    :attr:`array` are the core's, so the moves made from them are not checked again
+    (to read words from elsewhere, use :func:`unpack_move` / :func:`unpack_rank_move`).
     """
 
     __slots__ = ("array", "level", "granularity")

@@ -1,7 +1,8 @@
-"""Random positions for the tests: hypothesis strategies and a seeded corpus builder.
+"""Random positions and moves for the tests: hypothesis strategies and a seeded corpus builder.
 
 Hands are biased toward what makes move generation hard: wilds, second copies,
-runs of neighbouring ranks (the ace at both ends), one suit, jokers.
+runs of neighbouring ranks (the ace at both ends), one suit, jokers. Declared moves are
+biased toward near misses: a legal move with its declaration, cards or level changed a little.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import strategies as st
 
-from guandan import Cards, Rank, card
+from guandan import Cards, MoveType, Rank, Suit, card, legal_moves
 
 # neighbouring ranks on the sequence line, ace at both ends
 _LINE = [Rank.ACE] + [Rank(r) for r in range(2, 15)]
@@ -68,3 +69,74 @@ def random_hand(rng: np.random.Generator, size: int = 27) -> Cards:
     """``size`` cards dealt at random from the double deck."""
     deck = np.repeat(np.arange(54), 2)
     return Cards.from_cards(int(c) for c in rng.choice(deck, size=size, replace=False))
+
+
+# -- declarations with cards or counts, consistent or not ------------------------------------------
+
+_TYPES = list(MoveType)
+_KEYS = [None, *Rank]
+_SUITS = [None, *Suit]
+
+
+def _changed_declaration(draw, how: str, move, level: int) -> tuple[MoveType, Rank | None, Suit | None, int]:
+    """A move's type, key, suit and level, one of them redrawn when ``how`` names it."""
+    return (
+        draw(st.sampled_from(_TYPES)) if how == "type" else move.type,
+        draw(st.sampled_from(_KEYS)) if how == "key" else move.key,
+        draw(st.sampled_from(_SUITS)) if how == "suit" else move.suit,
+        draw(st.integers(2, 14)) if how == "level" else level,
+    )
+
+
+@st.composite
+def declared_moves(draw) -> tuple[MoveType, Rank | None, Suit | None, Cards, int]:
+    """The fields of a card-level move, ``(type, key, suit, cards, level)``, which may or may not
+    make a move: a legal move of a small position kept as it is, or with its type, key, suit,
+    level or cards changed a little, or a declaration drawn at random with a few of the hand's
+    cards (the pass with and without cards among them)."""
+    hand, level = draw(small_positions(max_cards=12))
+    moves = list(legal_moves(hand, level)) if hand else []
+    how = draw(st.sampled_from(["keep", "type", "key", "suit", "level", "add", "remove", "swap", "random"]))
+    if not moves or how == "random":
+        cards = draw(st.lists(st.sampled_from(list(hand) or [0]), max_size=11))
+        counts = bytearray(54)
+        for c in cards:
+            counts[c] = min(2, counts[c] + 1)
+        return (draw(st.sampled_from(_TYPES)), draw(st.sampled_from(_KEYS)), draw(st.sampled_from(_SUITS)),
+                Cards(bytes(counts)), level)
+    move = draw(st.sampled_from(moves))
+    t, key, suit, level = _changed_declaration(draw, how, move, level)
+    counts = bytearray(move.cards.counts)
+    if how in ("add", "swap"):
+        c = draw(st.integers(0, 53))
+        counts[c] = min(2, counts[c] + 1)
+    if how in ("remove", "swap"):
+        held = [c for c in range(54) if counts[c]]
+        counts[draw(st.sampled_from(held))] -= 1
+    return t, key, suit, Cards(bytes(counts)), level
+
+
+@st.composite
+def counted_moves(draw) -> tuple[MoveType, Rank | None, Suit | None, tuple[int, ...], int, int]:
+    """The fields of a rank-level move, ``(type, key, suit, ranks, wilds, level)``, which may or may
+    not make a move: a legal rank-level move of a small position kept as it is, or with its
+    declaration, level, a count or its wilds changed a little, or counts drawn at random."""
+    hand, level = draw(small_positions(max_cards=12))
+    moves = list(legal_moves(hand, level, granularity="rank")) if hand else []
+    how = draw(st.sampled_from(["keep", "type", "key", "suit", "level", "count", "joker", "wilds", "random"]))
+    if not moves or how == "random":
+        ranks = draw(st.lists(st.sampled_from([0, 0, 0, 1, 1, 2, 3, 8]), min_size=13, max_size=13))
+        jokers = draw(st.sampled_from([(0, 0), (0, 0), (1, 0), (0, 2), (2, 2)]))
+        return (draw(st.sampled_from(_TYPES)), draw(st.sampled_from(_KEYS)), draw(st.sampled_from(_SUITS)),
+                (*ranks, *jokers), draw(st.integers(0, 2)), level)
+    move = draw(st.sampled_from(moves))
+    t, key, suit, level = _changed_declaration(draw, how, move, level)
+    ranks, wilds = list(move.ranks), move.wilds
+    if how == "count":
+        r = draw(st.integers(0, 12))
+        ranks[r] = max(0, min(8, ranks[r] + draw(st.sampled_from([-1, 1, 2]))))
+    elif how == "joker":
+        ranks[draw(st.sampled_from([13, 14]))] = draw(st.integers(0, 2))
+    elif how == "wilds":
+        wilds = draw(st.integers(0, 2))
+    return t, key, suit, tuple(ranks), wilds, level

@@ -8,9 +8,11 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 
 import guandan
 from guandan import (
@@ -114,14 +116,14 @@ def test_jokers_have_no_suit():
     assert card_suit(BIG_JOKER) is None
     assert card(Rank.SMALL_JOKER) == SMALL_JOKER
     assert card(Rank.BIG_JOKER) == BIG_JOKER
-    with pytest.raises(ValueError):
+    with pytest.raises(InvalidCardsError):
         card(Rank.BIG_JOKER, Suit.HEARTS)
 
 
 def test_a_natural_card_needs_a_suit():
-    with pytest.raises(ValueError):
+    with pytest.raises(InvalidCardsError):
         card(Rank.FIVE)
-    with pytest.raises(ValueError):
+    with pytest.raises(InvalidCardsError):
         card(1, Suit.SPADES)
 
 
@@ -218,10 +220,10 @@ def test_parsing_keeps_both_copies_of_a_face():
     ["X9", "S1", "S11", "S0", "10S", "H", "3", "SBB", "B", "R", "HB", "SR", "SJ0", "S3;C3", "JK", "♥1", "S3.", "ST1"],
 )
 def test_bad_token_is_a_value_error_naming_the_token(bad):
-    with pytest.raises(ValueError) as info:
+    with pytest.raises(InvalidCardsError) as info:
         Cards.parse(f"S4 {bad} DA")
     assert repr(bad) in str(info.value) or bad in str(info.value)
-    with pytest.raises(ValueError) as info:
+    with pytest.raises(InvalidCardsError) as info:
         parse_card(bad)
     assert bad in str(info.value)
 
@@ -234,7 +236,7 @@ def test_bad_token_error_is_an_invalid_cards_error():
 
 
 def test_bad_token_message_names_only_the_bad_token_not_the_good_ones():
-    with pytest.raises(ValueError) as info:
+    with pytest.raises(InvalidCardsError) as info:
         Cards.parse("S3 C4 Q7 D5")
     message = str(info.value)
     assert "Q7" in message
@@ -242,9 +244,9 @@ def test_bad_token_message_names_only_the_bad_token_not_the_good_ones():
 
 
 def test_parse_rejects_non_strings():
-    with pytest.raises(ValueError):
+    with pytest.raises(InvalidCardsError):
         Cards.parse(None)  # type: ignore[arg-type]
-    with pytest.raises(ValueError):
+    with pytest.raises(InvalidCardsError):
         parse_card(3)  # type: ignore[arg-type]
 
 
@@ -256,7 +258,7 @@ def test_parse_rejects_non_strings():
     "text, face", [("S3 S3 S3", "S3"), ("H10 HT h10", "H10"), ("SB SB BJ", "SB"), ("HR rj HR", "HR")]
 )
 def test_a_hand_holds_at_most_two_copies_of_a_face(text, face):
-    with pytest.raises(ValueError) as info:
+    with pytest.raises(InvalidCardsError) as info:
         Cards.parse(text)
     assert face in str(info.value)
 
@@ -284,7 +286,7 @@ def test_from_counts_with_three_copies_is_rejected_naming_the_face(face):
 
 @pytest.mark.parametrize("bad", [[0] * 53, [0] * 55, [], [-1] + [0] * 53, [0.5] + [0] * 53])
 def test_from_counts_rejects_malformed_vectors(bad):
-    with pytest.raises(ValueError):
+    with pytest.raises(InvalidCardsError):
         Cards.from_counts(bad)
 
 
@@ -297,7 +299,7 @@ def test_from_counts_accepts_zero_one_or_two_of_each_face():
 
 @pytest.mark.parametrize("bad", [-1, 54, 108, "S3", None])
 def test_card_index_out_of_range_is_rejected(bad):
-    with pytest.raises(ValueError):
+    with pytest.raises(InvalidCardsError):
         Cards.from_cards([bad])
 
 
@@ -327,20 +329,20 @@ def test_level_is_a_natural_rank_2_to_ace(value, rank):
 
 @pytest.mark.parametrize("bad", [0, 1, 17, -2, "1", "11", "X", "", "S3", None, True, 2.0])
 def test_bad_level_is_a_value_error(bad):
-    with pytest.raises(ValueError):
+    with pytest.raises(InvalidCardsError):
         parse_level(bad)
 
 
 @pytest.mark.parametrize("joker", [15, 16, "B", "R", "SB", "HR", "BJ", "RJ", Rank.SMALL_JOKER, Rank.BIG_JOKER])
 def test_joker_is_never_a_level(joker):
-    with pytest.raises(ValueError) as info:
+    with pytest.raises(InvalidCardsError) as info:
         parse_level(joker)
     assert "joker" in str(info.value)
 
 
 @pytest.mark.parametrize("bad", [1, 15, 16, "B", "Z"])
 def test_classify_rejects_a_bad_level(bad):
-    with pytest.raises(ValueError):
+    with pytest.raises(InvalidCardsError):
         guandan.classify("S3", bad)
 
 
@@ -348,7 +350,7 @@ def test_parse_rank_accepts_joker_names_and_numbers():
     assert parse_rank("B") == parse_rank("SB") == parse_rank(15) == Rank.SMALL_JOKER
     assert parse_rank("R") == parse_rank("HR") == parse_rank(16) == Rank.BIG_JOKER
     assert parse_rank("10") == parse_rank("T") == Rank.TEN
-    with pytest.raises(ValueError):
+    with pytest.raises(InvalidCardsError):
         parse_rank("11")
 
 
@@ -390,9 +392,9 @@ def test_card_name_in_the_three_styles():
 
 
 def test_unknown_print_style_is_a_value_error():
-    with pytest.raises(ValueError):
+    with pytest.raises(GuandanError, match="card style"):
         Cards.parse("S3").format("fancy")  # type: ignore[arg-type]
-    with pytest.raises(ValueError):
+    with pytest.raises(GuandanError, match="card style"):
         card_name(0, "fancy")  # type: ignore[arg-type]
 
 
@@ -458,11 +460,11 @@ def test_cards_behave_as_a_multiset_with_at_most_two_copies(a_counts, b_counts):
         assert a <= a + b and b <= a + b
         assert (a + b) - b == a
     else:
-        with pytest.raises(ValueError):
+        with pytest.raises(InvalidCardsError):
             a + b
     assert (a <= b) == all(x <= y for x, y in zip(a_counts, b_counts))
     if not a <= b:
-        with pytest.raises(ValueError):
+        with pytest.raises(InvalidCardsError):
             b - a
 
 
@@ -478,3 +480,94 @@ def test_count_rank_counts_suit_ranks_and_wilds():
     assert hand.wilds(2) == 2
     assert hand.wilds(5) == 1
     assert hand.wilds(3) == 0  # S3 and C3 are level cards at level 3 but not wild
+
+
+# ------------------------------------------------------------------------------------------------
+# one rule for numbers (issue 10): Python and numpy ints are accepted, nothing else is converted
+
+
+def test_an_int_is_not_a_count_vector():
+    with pytest.raises(InvalidCardsError, match="count vector"):
+        Cards(54)  # bytes(54) would be 54 zero bytes: an empty hand
+    with pytest.raises(InvalidCardsError, match="count vector"):
+        Cards.from_counts(54)
+
+
+def test_a_count_array_is_read_by_value_never_by_its_bytes():
+    with pytest.raises(InvalidCardsError, match=r"integer dtype and shape \(54,\).*uint16 and shape \(27,\)"):
+        Cards(np.ones(27, np.uint16))  # 54 bytes, which bytes() would have read as 54 counts
+    for bad in (np.ones(54, np.float64), np.ones(54, bool), np.ones((1, 54), np.uint8), np.ones((54, 1), np.int64)):
+        with pytest.raises(InvalidCardsError, match="integer dtype"):
+            Cards(bad)
+    with pytest.raises(InvalidCardsError, match="too many copies of S2: 256"):
+        Cards(np.array([256] + [0] * 53, np.int64))  # not wrapped to 0
+    with pytest.raises(InvalidCardsError, match="count of S2 must be 0, 1 or 2"):
+        Cards(np.array([-1] + [0] * 53, np.int8))
+    counts = np.zeros(54, np.int64)
+    counts[[0, 53]] = 1, 2
+    assert Cards(counts) == Cards.from_counts(counts.astype(np.uint16)) == Cards.parse("S2 HR HR")
+
+
+@pytest.mark.parametrize("bad", [1.0, 0.0, True, False, np.True_, np.float32(1), "1", None, 1 + 0j])
+def test_a_count_that_is_not_an_int_is_refused(bad):
+    with pytest.raises(InvalidCardsError, match="count of HR"):
+        Cards.from_counts([0] * 53 + [bad])
+    with pytest.raises(InvalidCardsError, match="count of HR"):
+        Cards([0] * 53 + [bad])
+
+
+def test_numpy_ints_are_counts_card_indices_ranks_suits_and_levels():
+    assert Cards([np.uint8(1)] * 54) == Cards(bytes([1]) * 54)
+    assert Cards.from_cards([np.int64(0), np.uint16(53)]) == Cards.parse("S2 HR")
+    assert Cards.from_cards(np.array([0, 53], np.int32)) == Cards.parse("S2 HR")
+    hand = Cards.parse("S3 H5")
+    assert hand.count(np.int16(4)) == 1 and np.int64(4) in hand and np.float64(4) not in hand and True not in hand
+    assert hand.suit_ranks(np.uint8(1)) == (Rank.FIVE,) and hand.wilds(np.int64(5)) == 1
+    assert card(np.int64(15)) == SMALL_JOKER and card(np.uint8(3), np.int8(2)) == card(3, 2)
+    assert parse_rank(np.int32(14)) is Rank.ACE and parse_level(np.uint64(2)) is Rank.TWO
+    assert wild_card(np.int8(7)) == wild_card(7) and card_name(np.uint16(53)) == "HR"
+
+
+@pytest.mark.parametrize("bad", [15.0, 3.0, True, np.True_, np.float64(3), "x", None, 2**70, -(2**70)])
+def test_a_rank_that_is_not_an_int_or_a_name_is_refused(bad):
+    with pytest.raises(InvalidCardsError):
+        card(bad) if bad == 15.0 else card(bad, 0)
+    with pytest.raises(InvalidCardsError):
+        parse_rank(bad)
+    with pytest.raises(InvalidCardsError):
+        parse_level(bad)
+
+
+@pytest.mark.parametrize("bad", [1.0, True, np.True_, "1", None, 4, -1, 2**70])
+def test_a_suit_that_is_not_an_int_0_to_3_is_refused(bad):
+    with pytest.raises(InvalidCardsError, match="suit"):
+        card(5, bad)
+    with pytest.raises(InvalidCardsError, match="suit"):
+        Cards.parse("S5").suit_ranks(bad)
+
+
+@pytest.mark.parametrize("bad", [3.0, True, np.True_, np.float32(3), "3", None, 2**70, -1, 54])
+def test_a_card_index_that_is_not_an_int_0_to_53_is_refused(bad):
+    for call in (card_rank, card_suit, card_name, Cards.parse("S3").count, lambda c: Cards.from_cards([c])):
+        with pytest.raises(InvalidCardsError, match="card index"):
+            call(bad)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.one_of(
+        hnp.arrays(
+            st.sampled_from([np.uint8, np.int8, np.uint16, np.int64, np.uint64, np.float64]),
+            st.sampled_from([(54,), (54,), (27,), (108,), (1, 54), (2, 27), ()]),
+            elements=st.integers(0, 3),
+        ),
+        hnp.arrays(np.bool_, st.sampled_from([(54,), (27,)])),
+    )
+)
+def test_an_array_of_any_dtype_and_shape_is_a_count_vector_or_refused(array):
+    try:
+        hand = Cards(array)
+    except InvalidCardsError:
+        assert array.dtype.kind not in "iu" or array.shape != (54,) or (array > 2).any()
+        return
+    assert array.dtype.kind in "iu" and array.shape == (54,) and list(hand.counts) == array.tolist()

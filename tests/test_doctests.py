@@ -12,6 +12,7 @@ MODULES = [
     "guandan.errors",
     "guandan.cards",
     "guandan.combos",
+    "guandan._packed",
     "guandan.reference",
     "guandan._core",
     "guandan.notation",

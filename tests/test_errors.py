@@ -83,7 +83,7 @@ def test_the_hierarchy_is_under_value_error():
         (lambda: Cards.parse("S3\x00"), "bad card token"),
         (lambda: Cards([3] + [0] * 53), "too many copies of S2"),
         (lambda: Cards([-1] + [0] * 53), "count vector"),
-        (lambda: Cards([256] + [0] * 53), "count vector"),
+        (lambda: Cards([256] + [0] * 53), "too many copies of S2: 256"),
         (lambda: Cards("S3"), "not a string"),
         (lambda: Cards(None), "count vector"),
         (lambda: Cards([1.5] * 54), "count vector"),
@@ -111,7 +111,7 @@ def test_the_hierarchy_is_under_value_error():
         (lambda: guandan.card_rank(-1), "card index"),
         (lambda: guandan.card_suit("x"), "card index"),
         (lambda: guandan.card_name(54), "card index"),
-        (lambda: guandan.card(2.0, 1), "rank must be"),
+        (lambda: guandan.card(2.0, 1), "not a rank"),
         (lambda: guandan.card(15, 1), "joker has no suit"),
         (lambda: guandan.card(5, 4), "suit 0..3"),
         (lambda: guandan.parse_card(3), "must be a string"),
@@ -203,16 +203,14 @@ def test_bad_moves_raise(call, error, match):
         (lambda: movegen.pack_move("x"), InvalidMoveError, "not a card-level move"),
         (lambda: movegen.pack_rank_move("x"), InvalidMoveError, "not a rank-level move"),
         (
-            lambda: movegen.pack_move(Move(MoveType.SINGLE, Rank.THREE, None, Cards.parse("S4 S5"), Rank.TWO)),
+            lambda: Move(MoveType.SINGLE, Rank.THREE, None, Cards.parse("S4 S5"), Rank.TWO),
             InvalidMoveError,
-            "malformed",
+            "S4 S5 cannot be played as single:3",
         ),
         (
-            lambda: movegen.pack_rank_move(
-                RankMove(MoveType.SINGLE, Rank.THREE, None, (0, 5) + (0,) * 13, 0, Rank.TWO)
-            ),
+            lambda: RankMove(MoveType.SINGLE, Rank.THREE, None, (0, 5) + (0,) * 13, 0, Rank.TWO),
             InvalidMoveError,
-            "malformed",
+            "cannot be played as single:3",
         ),
     ],
 )
@@ -939,21 +937,44 @@ def test_word_lists_mixing_large_and_small_words_are_not_turned_into_floats():
 
 
 @pytest.mark.parametrize(
-    "make",
+    "make, match",
     [
-        lambda: Move(MoveType.SINGLE, Rank.THREE, None, "S3", Rank.TWO),
-        lambda: Move(1, Rank.THREE, None, Cards.parse("S3"), Rank.TWO),
-        lambda: Move(MoveType.SINGLE, "3", None, Cards.parse("S3"), Rank.TWO),
-        lambda: Move(MoveType.SINGLE, Rank.THREE, 1, Cards.parse("S3"), Rank.TWO),
-        lambda: Move(MoveType.SINGLE, Rank.THREE, None, Cards.parse("S3"), 2),
-        lambda: Move(MoveType.SINGLE, Rank.THREE, None, Cards.parse("S3"), Rank.BIG_JOKER),
-        lambda: RankMove(MoveType.SINGLE, Rank.THREE, None, (0, 1), 0, Rank.TWO),
-        lambda: RankMove(MoveType.SINGLE, Rank.THREE, None, "abc", 0, Rank.TWO),
-        lambda: RankMove(MoveType.SINGLE, Rank.THREE, None, (0, 1.0) + (0,) * 13, 0, Rank.TWO),
-        lambda: RankMove(MoveType.SINGLE, Rank.THREE, None, (0, -1) + (0,) * 13, 0, Rank.TWO),
-        lambda: RankMove(MoveType.SINGLE, Rank.THREE, None, (0,) * 15, 5, Rank.TWO),
-        lambda: RankMove(MoveType.SINGLE, Rank.THREE, None, [0] * 15, 0, Rank.TWO),
+        (lambda: Move(MoveType.SINGLE, Rank.THREE, None, 3, Rank.TWO), "cards are Cards"),
+        (lambda: Move(MoveType.SINGLE, Rank.THREE, None, b"S3", Rank.TWO), "cards are Cards"),
+        (lambda: Move(1.0, Rank.THREE, None, Cards.parse("S3"), Rank.TWO), "unknown move type"),
+        (lambda: Move(True, Rank.THREE, None, Cards.parse("S3"), Rank.TWO), "unknown move type"),
+        (lambda: Move(11, Rank.THREE, None, Cards.parse("S3"), Rank.TWO), "unknown move type"),
+        (lambda: Move(MoveType.SINGLE, 3.0, None, Cards.parse("S3"), Rank.TWO), "move's key"),
+        (lambda: Move(MoveType.SINGLE, "Z", None, Cards.parse("S3"), Rank.TWO), "move's key"),
+        (lambda: Move(MoveType.SINGLE, Rank.THREE, 1.0, Cards.parse("S3"), Rank.TWO), "move's suit"),
+        (lambda: Move(MoveType.SINGLE, Rank.THREE, 4, Cards.parse("S3"), Rank.TWO), "move's suit"),
+        (lambda: Move(MoveType.SINGLE, Rank.THREE, None, Cards.parse("S3"), 2.0), "move's level"),
+        (lambda: Move(MoveType.SINGLE, Rank.THREE, None, Cards.parse("S3"), Rank.BIG_JOKER), "move's level"),
+        (lambda: Move(MoveType.SINGLE, Rank.THREE, None, Cards.parse("S3"), np.bool_(True)), "move's level"),
+        (lambda: RankMove(MoveType.SINGLE, Rank.THREE, None, (0, 1), 0, Rank.TWO), "15 ints"),
+        (lambda: RankMove(MoveType.SINGLE, Rank.THREE, None, "abc", 0, Rank.TWO), "15 ints"),
+        (lambda: RankMove(MoveType.SINGLE, Rank.THREE, None, 5, 0, Rank.TWO), "15 ints"),
+        (lambda: RankMove(MoveType.SINGLE, Rank.THREE, None, (0, 1.0) + (0,) * 13, 0, Rank.TWO), "15 ints"),
+        (lambda: RankMove(MoveType.SINGLE, Rank.THREE, None, (0, True) + (0,) * 13, 0, Rank.TWO), "15 ints"),
+        (lambda: RankMove(MoveType.SINGLE, Rank.THREE, None, (0, -1) + (0,) * 13, 0, Rank.TWO), "15 ints"),
+        (lambda: RankMove(MoveType.SINGLE, Rank.THREE, None, (0, 2**70) + (0,) * 13, 0, Rank.TWO), "15 ints"),
+        (lambda: RankMove(MoveType.SINGLE, Rank.THREE, None, (0,) * 13 + (3, 0), 0, Rank.TWO), "2 of each joker"),
+        (lambda: RankMove(MoveType.SINGLE, Rank.THREE, None, np.ones(15), 0, Rank.TWO), "15 ints"),
+        (lambda: RankMove(MoveType.SINGLE, Rank.THREE, None, (0,) * 15, 5, Rank.TWO), "wilds"),
+        (lambda: RankMove(MoveType.SINGLE, Rank.THREE, None, (0,) * 15, 1.0, Rank.TWO), "wilds"),
+        (lambda: RankMove(MoveType.SINGLE, Rank.THREE, None, (0,) * 15, np.True_, Rank.TWO), "wilds"),
     ],
 )
-def test_moves_are_made_only_of_fields_of_their_types(make):
-    check(make, InvalidMoveError, "move")
+def test_moves_are_made_only_of_fields_of_their_types(make, match):
+    check(make, InvalidMoveError, match)
+
+
+def test_move_fields_take_ints_and_names_and_keep_their_types():
+    made = Move(np.int8(2), "5", None, [np.int64(12), 13], np.uint8(2))
+    assert made == classify("S5 H5", 2)[0]
+    assert type(made.type) is MoveType and type(made.key) is Rank and type(made.level) is Rank
+    flush = Move("straight_flush", np.int16(9), np.uint8(0), "S9 ST SJ SQ SK", "2")
+    assert flush == classify("S9 ST SJ SQ SK", 2)[1] and type(flush.suit) is guandan.Suit
+    counted = RankMove(2, 5, None, np.array([0, 0, 0, 2] + [0] * 11, dtype=np.int32), np.int64(0), "2")
+    assert counted == classify("S5 H5", 2)[0].to_rank() and counted.ranks == (0, 0, 0, 2) + (0,) * 11
+    assert all(type(n) is int for n in counted.ranks) and type(counted.wilds) is int

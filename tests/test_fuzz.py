@@ -26,12 +26,18 @@ from guandan import (
     RecordError,
     _core,
     batch,
+    jsonio,
     movegen,
+    notation,
     playout,
     protocol,
     records,
+    reference,
 )
 from guandan.agents import GreedyAgent, play_out
+from guandan.cards import card_index
+from guandan.combos import is_bomb
+from guandan.deal import Play
 from guandan.movegen import PASS_WORD
 
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -68,6 +74,126 @@ def test_parse_card_rank_and_level_raise_only_invalid_cards_error(value):
             parse(value)
         except InvalidCardsError:
             pass
+
+
+# -- numbers at every door of cards, combos, movegen, protocol, notation, jsonio, reference ---------
+#
+# One rule (issue 10): a Python or numpy int is accepted wherever a number is meant and means
+# what int(value) means; a bool, a float, a numpy bool or float, None, a string where no name is
+# meant, is refused with an error of guandan.errors. Each door below feeds one argument.
+
+_S, _P, _M = guandan.MoveType.SINGLE, guandan.MoveType.PAIR, guandan.MoveType
+_LO, _HI = movegen.pack_move(guandan.classify("S5 H2", 2)[0])
+_PAIR_WORD = movegen.pack_rank_move(guandan.classify("S5 H2", 2)[0].to_rank())
+
+
+_NONE = (0,) * 11  # the counts of the ranks above 5 and the jokers
+_THREE = ["Single", "3", ["S3"]]
+
+
+def _small_deal():
+    return Deal(["S3 S4", "S5 D5", "D5", "D6"], level=2, leader=0)
+
+
+# name: (call with the value, what it raises for a value that is not an int, whether names are read;
+# None: the door reads None, as the play to beat does: a lead)
+DOORS = {
+    "card rank": (lambda v: guandan.card(v, 0), InvalidCardsError, True),
+    "card suit": (lambda v: guandan.card(5, v), InvalidCardsError, False),
+    "card_index": (card_index, InvalidCardsError, False),
+    "card_rank": (guandan.card_rank, InvalidCardsError, False),
+    "card_suit": (guandan.card_suit, InvalidCardsError, False),
+    "card_name": (guandan.card_name, InvalidCardsError, False),
+    "parse_rank": (guandan.parse_rank, InvalidCardsError, True),
+    "parse_level": (guandan.parse_level, InvalidCardsError, True),
+    "wild_card": (guandan.wild_card, InvalidCardsError, True),
+    "Cards count vector": (lambda v: Cards([v] + [0] * 53), InvalidCardsError, False),
+    "Cards.from_counts": (lambda v: Cards.from_counts([0] * 53 + [v]), InvalidCardsError, False),
+    "Cards.from_cards": (lambda v: Cards.from_cards([v]), InvalidCardsError, False),
+    "Cards.count": (lambda v: Cards.parse("S3 HR").count(v), InvalidCardsError, False),
+    "Cards.suit_ranks": (lambda v: Cards.parse("S3 H5").suit_ranks(v), InvalidCardsError, False),
+    "Cards.wilds": (lambda v: Cards.parse("H5 H5").wilds(v), InvalidCardsError, True),
+    "elevated_order rank": (lambda v: guandan.elevated_order(v, 2), InvalidCardsError, True),
+    "elevated_order level": (lambda v: guandan.elevated_order(5, v), InvalidCardsError, True),
+    "window_ranks key": (lambda v: guandan.window_ranks(_M.STRAIGHT, v), InvalidMoveError, True),
+    "window_keys type": (guandan.window_keys, InvalidMoveError, True),
+    "is_bomb": (is_bomb, InvalidMoveError, True),
+    "MoveType.parse": (_M.parse, InvalidMoveError, True),
+    "classify level": (lambda v: guandan.classify("S5 H5", v), InvalidCardsError, True),
+    "Move type": (lambda v: guandan.Move(v, 5, None, "S5", 2), InvalidMoveError, True),
+    "Move key": (lambda v: guandan.Move(_S, v, None, "S5", 2), InvalidMoveError, True),
+    "Move suit": (lambda v: guandan.Move(_M.STRAIGHT_FLUSH, 9, v, "S9 ST SJ SQ SK", 2), InvalidMoveError, False),
+    "Move level": (lambda v: guandan.Move(_S, 5, None, "S5", v), InvalidMoveError, True),
+    "Move card index": (lambda v: guandan.Move(_S, 5, None, [v], 2), InvalidCardsError, False),
+    "Move.pass_": (guandan.Move.pass_, InvalidCardsError, True),
+    "RankMove count": (lambda v: guandan.RankMove(_S, 5, None, (0, 0, 0, v, *_NONE), 0, 2), InvalidMoveError, False),
+    "RankMove wilds": (lambda v: guandan.RankMove(_P, 5, None, (0, 0, 0, 1, *_NONE), v, 2), InvalidMoveError, False),
+    "RankMove.pass_": (guandan.RankMove.pass_, InvalidCardsError, True),
+    "legal_moves level": (lambda v: guandan.legal_moves("S5 S6 H2", v), InvalidCardsError, True),
+    "legal_moves beat": (lambda v: guandan.legal_moves("S5 S6 H2", 2, beat=v), InvalidMoveError, None),
+    "count_moves level": (lambda v: guandan.count_moves("S5 S6", v, granularity="rank"), InvalidCardsError, True),
+    "unpack_rank_move word": (lambda v: movegen.unpack_rank_move(v, 2), InvalidMoveError, False),
+    "unpack_rank_move level": (lambda v: movegen.unpack_rank_move(_PAIR_WORD, v), InvalidCardsError, True),
+    "unpack_move lo": (lambda v: movegen.unpack_move(v, _HI, 2), InvalidCardsError, False),
+    "unpack_move hi": (lambda v: movegen.unpack_move(_LO, v, 2), InvalidCardsError, False),
+    "unpack_move level": (lambda v: movegen.unpack_move(_LO, _HI, v), InvalidCardsError, True),
+    "from_action level": (lambda v: protocol.from_action(["Single", "5", ["S5"]], v), InvalidCardsError, True),
+    "tribute_action": (protocol.tribute_action, InvalidCardsError, True),
+    "back_action": (protocol.back_action, InvalidCardsError, True),
+    "action_list seat": (lambda v: protocol.action_list(_small_deal(), v), GuandanError, False),
+    "apply_action seat": (lambda v: protocol.apply_action(_small_deal(), _THREE, v), GuandanError, None),
+    "parse_play level": (lambda v: notation.parse_play("S5", v), InvalidCardsError, True),
+    "moves_to_json level": (lambda v: jsonio.moves_to_json([], v, "card"), InvalidCardsError, True),
+    "generate_moves level": (lambda v: reference.generate_moves("S5 H2", v), InvalidCardsError, True),
+}
+
+_NUMPY_INTS = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64]
+
+
+def _numpy_int(n):
+    fits = [t for t in _NUMPY_INTS if np.iinfo(t).min <= n <= np.iinfo(t).max]
+    return st.sampled_from(fits).map(lambda t: t(n)) if fits else st.just(n)
+
+
+NUMBERS = st.one_of(
+    st.integers(-3, 60),
+    st.integers(-(2**70), 2**70),
+    st.sampled_from([2**63, 2**64 - 1, 2**64, _LO, _HI, _PAIR_WORD, PASS_WORD]),
+    st.integers(-3, 60).flatmap(_numpy_int),
+    st.sampled_from([_LO, _HI, _PAIR_WORD, PASS_WORD]).map(np.uint64),
+    st.integers(-3, 60).map(float),
+    st.floats(),
+    st.booleans(),
+    st.sampled_from([np.True_, np.False_, np.float64(5), np.float32(2), None, 2 + 0j, b"5"]),
+    st.integers(-3, 20).map(str),
+)
+
+
+def _outcome(call, value):
+    """What a call does: ('ok', a comparable result) or ('error', the error's class)."""
+    try:
+        result = call(value)
+    except GuandanError as error:
+        return "error", type(error)
+    if isinstance(result, movegen.MoveList):
+        result = result.array.tolist()
+    elif isinstance(result, Play):
+        result = str(result)
+    return "ok", result
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.sampled_from(sorted(DOORS)), NUMBERS)
+def test_every_door_takes_python_and_numpy_ints_alike_and_refuses_other_numbers(door, value):
+    call, error, reads_names = DOORS[door]
+    is_int = (type(value) is int) or isinstance(value, np.integer)
+    if is_int:
+        assert _outcome(call, value) == _outcome(call, int(value)), door
+    elif (isinstance(value, str) and reads_names) or (value is None and reads_names is None):
+        _outcome(call, value)  # a name (or None where it means something): read, or refused by the hierarchy
+    else:
+        with pytest.raises(error):
+            call(value)
 
 
 # -- one position ----------------------------------------------------------------------------------
@@ -141,7 +267,7 @@ def test_classify_and_parse_play_on_any_cards(cards, level, declared):
     for move in moves:
         assert move.cards == hand and protocol.from_action(protocol.to_action(move), level) == move
     try:
-        move = guandan.notation.parse_play(hand, level, declared)
+        move = notation.parse_play(hand, level, declared)
     except GuandanError:
         return
     assert move in moves

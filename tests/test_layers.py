@@ -25,6 +25,7 @@ SOURCE = pathlib.Path(__file__).resolve().parent.parent / "src" / "guandan"
 LAYERS: list[set[str]] = [
     {"errors", "rng", "_core"},
     {"cards"},
+    {"_packed"},
     {"combos"},
     {"notation", "jsonio", "protocol", "reference", "movegen", "batch"},
     {"rules"},

@@ -123,7 +123,7 @@ def test_moves_to_json_is_json_serialisable():
     doc = moves_to_json(generate_moves("S5 C5 H2", "2"), "2", "card")
     assert json.loads(json.dumps(doc)) == doc
     assert [m["type"] for m in doc["moves"]] == ["single", "single", "single", "pair", "pair", "pair", "triple"]
-    with pytest.raises(ValueError, match="granularity"):
+    with pytest.raises(guandan.GuandanError, match="granularity"):
         moves_to_json([], 2, "suit")
 
 

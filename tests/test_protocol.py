@@ -119,7 +119,7 @@ def test_pass_both_ways():
 
 def test_a_rank_move_has_no_action():
     move = classify("S5 C5", 2)[0].to_rank()
-    with pytest.raises(ValueError, match="physical cards"):
+    with pytest.raises(guandan.InvalidMoveError, match="physical cards"):
         to_action(move)
 
 

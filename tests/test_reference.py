@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import corpus_small_positions, random_hand, small_positions
 
-from guandan import Cards, Move, MoveType, RankMove, beats, classify
+from guandan import Cards, InvalidMoveError, Move, MoveType, RankMove, beats, classify
 from guandan.reference import generate_moves
 
 
@@ -140,11 +140,11 @@ def test_two_copies_of_a_face_are_one_way_to_spend_it():
 
 
 def test_pass_is_never_a_play_to_beat():
-    with pytest.raises(ValueError, match="pass"):
+    with pytest.raises(InvalidMoveError, match="pass"):
         generate_moves("S5", 2, beat=Move.pass_(2))
 
 
 def test_play_to_beat_must_be_at_the_same_level():
     play = classify("S9", 3)[0]
-    with pytest.raises(ValueError, match="level"):
+    with pytest.raises(InvalidMoveError, match="level"):
         generate_moves("SK", 2, beat=play)

@@ -22,15 +22,16 @@ S3 S3 H10 H10 SB HR
 from __future__ import annotations
 
 import enum
-import operator
+import numbers
 import re
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, NoReturn
+
+import numpy as np
 
 from .errors import GuandanError, InvalidCardsError
 
 if TYPE_CHECKING:
-    import numpy as np
     import numpy.typing as npt
 
 __all__ = [
@@ -138,21 +139,41 @@ BIG_JOKER = 53
 CardStyle = Literal["text", "unicode", "code"]
 
 
-def card(rank: int, suit: int | None = None) -> int:
+def integer(value: object) -> int | None:
+    """``value`` as an ``int`` when it is a Python or numpy integer, else ``None``.
+
+    The one rule of every door: ints are accepted, never a ``bool`` (nor ``numpy.bool_``),
+    a float or a string where a number is meant.
+
+    >>> import numpy as np
+    >>> integer(5), integer(np.uint8(5)), integer(True), integer(5.0), integer("5")
+    (5, 5, None, None, None)
+    """
+    if type(value) is int:
+        return value
+    if isinstance(value, int):  # a bool, or an int enum such as Rank
+        return None if isinstance(value, bool) else int(value)
+    return int(value) if isinstance(value, numbers.Integral) else None  # numpy integers
+
+
+def card(rank: int | str, suit: int | None = None) -> int:
     """The card index of a face: a natural rank with a suit, or a joker rank.
 
-    >>> card(Rank.TEN, Suit.HEARTS), card(Rank.BIG_JOKER)
-    (33, 53)
+    ``rank`` is anything :func:`parse_rank` reads, ``suit`` a :class:`Suit` or an int 0..3
+    (``None`` for a joker).
+
+    >>> card(Rank.TEN, Suit.HEARTS), card(Rank.BIG_JOKER), card("A", 3)
+    (33, 53, 51)
     """
-    if rank in (Rank.SMALL_JOKER, Rank.BIG_JOKER):
+    r = parse_rank(rank)
+    if r.is_joker:
         if suit is not None:
             raise InvalidCardsError(f"a joker has no suit, got suit {suit!r}")
-        return SMALL_JOKER if rank == Rank.SMALL_JOKER else BIG_JOKER
-    if not (isinstance(rank, int) and 2 <= rank <= 14):
-        raise InvalidCardsError(f"rank must be 2..14 or a joker rank, got {rank!r}")
-    if not (isinstance(suit, int) and 0 <= suit <= 3):
+        return SMALL_JOKER if r == Rank.SMALL_JOKER else BIG_JOKER
+    s = integer(suit)
+    if s is None or not 0 <= s <= 3:
         raise InvalidCardsError(f"a natural card needs a suit 0..3, got {suit!r}")
-    return 4 * (rank - 2) + suit
+    return 4 * (r - 2) + s
 
 
 def card_index(c: object) -> int:
@@ -161,13 +182,8 @@ def card_index(c: object) -> int:
     >>> card_index(53)
     53
     """
-    if type(c) is int and 0 <= c < NUM_FACES:
-        return c
-    try:
-        index = -1 if isinstance(c, bool) else operator.index(c)  # type: ignore[arg-type]
-    except TypeError:
-        index = -1
-    if not 0 <= index < NUM_FACES:  # checked: a negative index would wrap around a table
+    index = integer(c)
+    if index is None or not 0 <= index < NUM_FACES:  # checked: a negative index would wrap around a table
         raise InvalidCardsError(f"card index must be an int 0..53, got {c!r}")
     return index
 
@@ -178,7 +194,7 @@ def card_rank(c: int) -> Rank:
     >>> card_rank(parse_card("HT")), card_rank(SMALL_JOKER)
     (<Rank.TEN: 10>, <Rank.SMALL_JOKER: 15>)
     """
-    return _CARD_RANK[card_index(c)]
+    return CARD_RANKS[card_index(c)]
 
 
 def card_suit(c: int) -> Suit | None:
@@ -190,13 +206,18 @@ def card_suit(c: int) -> Suit | None:
     return _CARD_SUIT[card_index(c)]
 
 
-def wild_card(level: int) -> int:
-    """The wild face at a level: the heart of the level rank.
+def wild_card(level: int | str) -> int:
+    """The wild face at a level (anything :func:`parse_level` reads): the heart of the level rank.
 
-    >>> card_name(wild_card(7))
-    'H7'
+    >>> card_name(wild_card(7)), card_name(wild_card("Q"))
+    ('H7', 'HQ')
     """
-    return card(parse_level(level), Suit.HEARTS)
+    return wild_of(parse_level(level))
+
+
+def wild_of(level: Rank) -> int:
+    """The wild face at a parsed level (no check: for code that holds a :class:`Rank`)."""
+    return 4 * level - 7  # card(level, HEARTS) = 4 * (level - 2) + 1
 
 
 def card_name(c: int, style: CardStyle = "text") -> str:
@@ -216,15 +237,15 @@ def _style_names(style: object) -> tuple[str, ...]:
     return names
 
 
-_CARD_RANK: tuple[Rank, ...] = tuple(Rank(2 + i // 4) for i in range(52)) + (Rank.SMALL_JOKER, Rank.BIG_JOKER)
+#: The rank of each card index (a table, for code that has checked its indices).
+CARD_RANKS: tuple[Rank, ...] = tuple(Rank(2 + i // 4) for i in range(52)) + (Rank.SMALL_JOKER, Rank.BIG_JOKER)
 _CARD_SUIT: tuple[Suit | None, ...] = tuple(Suit(i % 4) for i in range(52)) + (None, None)
 
 
 def _names(style: str) -> tuple[str, ...]:
     out = []
     for i in range(52):
-        rank, suit = _CARD_RANK[i], _CARD_SUIT[i]
-        assert suit is not None
+        rank, suit = CARD_RANKS[i], Suit(i % 4)
         prefix = suit.symbol if style == "unicode" else suit.letter
         out.append(prefix + (rank.letter if style == "code" else rank.label))
     return tuple(out) + ("SB", "HR")
@@ -260,18 +281,14 @@ def parse_card(token: str) -> int:
 
 
 def parse_rank(value: int | str) -> Rank:
-    """Parse a rank given as a number (2..14, 15/16 for the jokers), a
-    :class:`Rank`, or a name (``2``..``10``, ``T``, ``J``, ``Q``, ``K``, ``A``, ``B``/``SB``, ``R``/``HR``).
+    """Parse a rank given as a number (2..14, 15/16 for the jokers; a Python or numpy int),
+    a :class:`Rank`, or a name (``2``..``10``, ``T``, ``J``, ``Q``, ``K``, ``A``, ``B``/``SB``, ``R``/``HR``).
 
     >>> parse_rank("t"), parse_rank(14), parse_rank("R")
     (<Rank.TEN: 10>, <Rank.ACE: 14>, <Rank.BIG_JOKER: 16>)
     """
-    if isinstance(value, bool):
-        raise InvalidCardsError(f"not a rank: {value!r}")
-    if isinstance(value, int):
-        if 2 <= value <= 16:
-            return Rank(value)
-        raise InvalidCardsError(f"rank must be 2..16 (2..14 natural, 15/16 jokers), got {value}")
+    if type(value) is Rank:
+        return value
     if isinstance(value, str):
         t = value.strip().upper()
         if t in _RANK_OF:
@@ -281,15 +298,23 @@ def parse_rank(value: int | str) -> Rank:
         if t in ("R", "HR", "RJ"):
             return Rank.BIG_JOKER
         raise InvalidCardsError(f"bad rank {value!r} (expected 2-10, T, J, Q, K, A, B or R)")
-    raise InvalidCardsError(f"not a rank: {value!r}")
+    n = integer(value)
+    if n is None:
+        raise InvalidCardsError(f"not a rank: {value!r} (a rank is an int 2..16 or a name)")
+    if not 2 <= n <= 16:
+        raise InvalidCardsError(f"rank must be 2..16 (2..14 natural, 15/16 jokers), got {value!r}")
+    return RANKS[n - 2]
 
 
 def parse_level(value: int | str) -> Rank:
-    """Parse a level: a natural rank 2..14 (ace), as a number or a name.
+    """Parse a level: a natural rank 2..14 (ace), as a number (a Python or numpy int),
+    a :class:`Rank` or a name.
 
     >>> parse_level("J"), parse_level(2)
     (<Rank.JACK: 11>, <Rank.TWO: 2>)
     """
+    if type(value) is Rank and value <= Rank.ACE:
+        return value
     try:
         rank = parse_rank(value)
     except InvalidCardsError:
@@ -319,22 +344,19 @@ class Cards:
 
     __slots__ = ("_counts", "_hash")
 
-    def __init__(self, counts: Iterable[int] = ()) -> None:
-        if isinstance(counts, str):
-            raise InvalidCardsError("a count vector is 54 small ints, not a string (use Cards.parse for card text)")
-        try:
-            data = bytes(NUM_FACES) if isinstance(counts, tuple) and not counts else bytes(counts)
-        except (TypeError, ValueError):
-            raise InvalidCardsError(f"a count vector is 54 ints 0..2, got {counts!r:.80}") from None
-        if len(data) != NUM_FACES:
-            raise InvalidCardsError(f"a count vector has {NUM_FACES} entries, got {len(data)}")
-        for i, n in enumerate(data):
-            if n > 2:
-                raise InvalidCardsError(f"too many copies of {_CARD_NAMES['text'][i]}: {n} (the double deck has 2)")
-        self._counts = data
+    def __init__(self, counts: Iterable[int] | bytes | npt.NDArray[np.integer] = ()) -> None:
+        self._counts = _EMPTY if type(counts) is tuple and not counts else _count_vector(counts)
         self._hash: int | None = None
 
     # -- construction ---------------------------------------------------------------------------
+
+    @classmethod
+    def _trusted(cls, counts: bytes) -> Cards:
+        """Cards from a count vector the native core wrote (54 bytes, each 0..2), not re-checked."""
+        cards = object.__new__(cls)
+        cards._counts = counts
+        cards._hash = None
+        return cards
 
     @classmethod
     def parse(cls, text: str) -> Cards:
@@ -350,44 +372,33 @@ class Cards:
 
     @classmethod
     def from_cards(cls, cards: Iterable[int]) -> Cards:
-        """Build from card indices (a face may appear at most twice).
+        """Build from card indices (Python or numpy ints 0..53; a face may appear at most twice).
 
         >>> Cards.from_cards([52, 52]).codes()
         ['SB', 'SB']
         """
         counts = bytearray(NUM_FACES)
-        if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):
+        if isinstance(cards, (str, bytes, bytearray, memoryview)) or not isinstance(cards, Iterable):
             raise InvalidCardsError(f"cards are an iterable of card indices 0..53, got {cards!r:.80}")
         for c in cards:
-            if not (isinstance(c, int) and not isinstance(c, bool) and 0 <= c < NUM_FACES):
-                raise InvalidCardsError(f"card index must be an int 0..53, got {c!r}")
-            counts[c] += 1
-            if counts[c] > 2:
+            i = c if type(c) is int and 0 <= c < NUM_FACES else card_index(c)
+            counts[i] += 1
+            if counts[i] > 2:
                 raise InvalidCardsError(
-                    f"too many copies of {_CARD_NAMES['text'][c]}: more than 2 (the double deck has 2)"
+                    f"too many copies of {_CARD_NAMES['text'][i]}: more than 2 (the double deck has 2)"
                 )
-        return cls(counts)
+        return cls(bytes(counts))
 
     @classmethod
-    def from_counts(cls, counts: Iterable[int]) -> Cards:
-        """Build from a count vector of 54 entries (a list, bytes or a numpy array).
+    def from_counts(cls, counts: Iterable[int] | bytes | npt.NDArray[np.integer]) -> Cards:
+        """Build from a count vector of 54 entries, one per face, each 0, 1 or 2: a sequence
+        of Python or numpy ints, ``bytes`` (one byte per face, as :attr:`counts` gives it) or a
+        numpy array of an integer dtype and shape ``(54,)``. The same as ``Cards(counts)``.
 
         >>> len(Cards.from_counts([2] * 54))
         108
         """
-        if isinstance(counts, str) or not isinstance(counts, Iterable):
-            raise InvalidCardsError(f"a count vector is 54 ints 0..2, got {counts!r:.80}")
-        values = list(counts)
-        if len(values) != NUM_FACES:
-            raise InvalidCardsError(f"a count vector has {NUM_FACES} entries, got {len(values)}")
-        for i, n in enumerate(values):
-            try:
-                ok = n in (0, 1, 2) and not isinstance(n, (bool, str, bytes))
-            except (TypeError, ValueError):  # e.g. an array where a number should be
-                ok = False
-            if not ok:
-                raise InvalidCardsError(f"count of {_CARD_NAMES['text'][i]} must be 0, 1 or 2, got {n!r}")
-        return cls(int(n) for n in values)
+        return cls(counts)
 
     @classmethod
     def deck(cls) -> Cards:
@@ -406,24 +417,25 @@ class Cards:
         return self._counts
 
     def count(self, c: int) -> int:
-        """How many copies of card ``c``."""
-        return self._counts[card_index(c)]
+        """How many copies of card ``c`` (a card index 0..53)."""
+        return self._counts[c if type(c) is int and 0 <= c < NUM_FACES else card_index(c)]
 
     def rank_counts(self) -> dict[Rank, int]:
         """How many cards of each rank (jokers included), as a dict over all 15 ranks."""
         out = dict.fromkeys(RANKS, 0)
         for i, n in enumerate(self._counts):
             if n:
-                out[_CARD_RANK[i]] += n
+                out[CARD_RANKS[i]] += n
         return out
 
     def suit_ranks(self, suit: int) -> tuple[Rank, ...]:
-        """The natural ranks present in a suit, ascending (each once)."""
-        if isinstance(suit, bool) or suit not in (0, 1, 2, 3):
+        """The natural ranks present in a suit (a :class:`Suit` or an int 0..3), ascending (each once)."""
+        s = integer(suit)
+        if s is None or not 0 <= s <= 3:
             raise InvalidCardsError(f"a suit is 0..3, got {suit!r}")
-        return tuple(Rank(r) for r in range(2, 15) if self._counts[4 * (r - 2) + suit])
+        return tuple(r for r in NATURAL_RANKS if self._counts[4 * (r - 2) + s])
 
-    def wilds(self, level: int) -> int:
+    def wilds(self, level: int | str) -> int:
         """How many wild cards (hearts of the level rank) this holds: 0, 1 or 2."""
         return self._counts[wild_card(level)]
 
@@ -444,7 +456,8 @@ class Cards:
                 yield i
 
     def __contains__(self, c: object) -> bool:
-        return isinstance(c, int) and 0 <= c < NUM_FACES and self._counts[c] > 0
+        i = integer(c)
+        return i is not None and 0 <= i < NUM_FACES and self._counts[i] > 0
 
     def __bool__(self) -> bool:
         return any(self._counts)
@@ -462,7 +475,7 @@ class Cards:
     def __add__(self, other: object) -> Cards:
         if not isinstance(other, Cards):
             return NotImplemented
-        return Cards(a + b for a, b in zip(self._counts, other._counts))
+        return Cards(bytes(a + b for a, b in zip(self._counts, other._counts)))
 
     def __sub__(self, other: object) -> Cards:
         if not isinstance(other, Cards):
@@ -470,7 +483,7 @@ class Cards:
         if not other.issubset(self):
             missing = other._missing_from(self)
             raise InvalidCardsError(f"cannot remove {missing}: not all of them are held")
-        return Cards(a - b for a, b in zip(self._counts, other._counts))
+        return Cards(bytes(a - b for a, b in zip(self._counts, other._counts)))
 
     def _missing_from(self, other: Cards) -> str:
         missing = [
@@ -512,6 +525,60 @@ class Cards:
 
 
 CardsLike = Cards | str | Iterable[int]
+
+_EMPTY = bytes(NUM_FACES)
+_COUNT_VALUES = b"\x00\x01\x02"
+
+
+def _count_vector(counts: object) -> bytes:
+    """A count vector checked, as 54 bytes 0..2: ``bytes``/``bytearray`` (a byte per face),
+    a numpy array of an integer dtype and shape (54,), or an iterable of 54 ints."""
+    if isinstance(counts, (bytes, bytearray)):
+        data = bytes(counts)
+    elif isinstance(counts, np.ndarray):
+        if counts.dtype.kind not in "iu" or counts.shape != (NUM_FACES,):
+            raise InvalidCardsError(
+                f"a count vector array has an integer dtype and shape ({NUM_FACES},), "
+                f"got an array of dtype {counts.dtype} and shape {counts.shape}"
+            )
+        bad = np.flatnonzero((counts < 0) | (counts > 2))
+        if len(bad):
+            _bad_count(int(bad[0]), counts[bad[0]])
+        data = counts.astype(np.uint8).tobytes()
+    elif isinstance(counts, str):
+        raise InvalidCardsError("a count vector is 54 small ints, not a string (use Cards.parse for card text)")
+    elif not isinstance(counts, Iterable):
+        raise InvalidCardsError(
+            f"a count vector is {NUM_FACES} ints 0..2 (a sequence, bytes or an integer numpy array), got {counts!r:.80}"
+        )
+    else:
+        try:
+            values = list(counts)
+        except (TypeError, NotImplementedError):  # e.g. a memoryview of several dimensions
+            raise InvalidCardsError(f"a count vector is {NUM_FACES} ints 0..2, got {counts!r:.80}") from None
+        if len(values) != NUM_FACES:
+            raise InvalidCardsError(f"a count vector has {NUM_FACES} entries, got {len(values)}")
+        out = bytearray(NUM_FACES)
+        for i, n in enumerate(values):
+            v = n if type(n) is int else integer(n)
+            if v is None or not 0 <= v <= 2:
+                _bad_count(i, n)
+            out[i] = v
+        return bytes(out)
+    if len(data) != NUM_FACES:
+        raise InvalidCardsError(f"a count vector has {NUM_FACES} entries, got {len(data)}")
+    if data.translate(None, _COUNT_VALUES):
+        i = next(i for i, n in enumerate(data) if n > 2)
+        _bad_count(i, data[i])
+    return data
+
+
+def _bad_count(i: int, n: object) -> NoReturn:
+    name = _CARD_NAMES["text"][i]
+    value = integer(n)
+    if value is not None and value > 2:
+        raise InvalidCardsError(f"too many copies of {name}: {value} (the double deck has 2)")
+    raise InvalidCardsError(f"count of {name} must be 0, 1 or 2 in a count vector, got {n!r}")
 
 
 def as_cards(value: CardsLike) -> Cards:

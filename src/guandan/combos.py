@@ -22,26 +22,28 @@ pair_run 3: S3 C4 D4 C5 D5 H2 (H2 as 3)
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
+from . import _packed
 from .cards import (
     BIG_JOKER,
+    CARD_RANKS,
     NATURAL_RANKS,
+    RANKS,
     SMALL_JOKER,
+    SUITS,
     Cards,
     CardsLike,
     Rank,
     Suit,
     as_cards,
-    card,
     card_name,
-    card_rank,
-    card_suit,
+    integer,
     parse_level,
     parse_rank,
-    wild_card,
+    wild_of,
 )
 from .errors import InvalidCardsError, InvalidMoveError
 
@@ -86,13 +88,25 @@ class MoveType(enum.IntEnum):
         return self.name.lower()
 
     @classmethod
-    def parse(cls, text: str) -> MoveType:
-        """The type named ``text`` (``pair_run``, ``pair-run`` and ``PAIR_RUN`` all work)."""
-        try:
-            return cls[text.strip().upper().replace("-", "_")]
-        except (KeyError, AttributeError):
-            names = ", ".join(t.label for t in cls)
-            raise InvalidMoveError(f"unknown move type {text!r} (one of {names})") from None
+    def parse(cls, value: int | str) -> MoveType:
+        """The type named ``value`` (``pair_run``, ``pair-run`` and ``PAIR_RUN`` all work),
+        or numbered ``value`` (an int 0..10, a Python or numpy int).
+
+        >>> MoveType.parse("pair-run"), MoveType.parse(10)
+        (<MoveType.PAIR_RUN: 6>, <MoveType.JOKER_BOMB: 10>)
+        """
+        if type(value) is cls:
+            return value
+        if isinstance(value, str):
+            found = cls.__members__.get(value.strip().upper().replace("-", "_"))
+            if found is not None:
+                return found
+        else:
+            n = integer(value)
+            if n is not None and 0 <= n <= 10:
+                return cls(n)
+        names = ", ".join(t.label for t in cls)
+        raise InvalidMoveError(f"unknown move type {value!r} (one of {names}, or its number 0..10)")
 
 
 #: The types that beat any non-bomb.
@@ -124,15 +138,17 @@ FIXED_SIZE: dict[MoveType, int] = {
 # -- order ---------------------------------------------------------------------------------------
 
 
-def elevated_order(rank: int, level: int) -> int:
+def elevated_order(rank: int | str, level: int | str) -> int:
     """The place of a rank in the elevated order of singles, pairs, triples, full houses
     and bombs at a level: 0 for the lowest, 12 for the level rank, 13 and 14 for the jokers.
 
     >>> [elevated_order(r, 7) for r in (Rank.TWO, Rank.SIX, Rank.EIGHT, Rank.ACE, Rank.SEVEN)]
     [0, 4, 5, 11, 12]
     """
-    if isinstance(rank, bool) or not isinstance(rank, int) or not 2 <= rank <= 16:
-        raise InvalidCardsError(f"a rank is 2..16 (15, 16: the jokers), got {rank!r}")
+    return _elevated(parse_rank(rank), parse_level(level))
+
+
+def _elevated(rank: Rank, level: Rank) -> int:
     if rank >= Rank.SMALL_JOKER:
         return rank - 2
     if rank == level:
@@ -149,7 +165,7 @@ def _rank_at(position: int) -> Rank:
     return Rank.ACE if position in (0, 13) else Rank(position + 1)
 
 
-def window_ranks(move_type: MoveType, key: int) -> tuple[Rank, ...]:
+def window_ranks(move_type: MoveType | int | str, key: int | str) -> tuple[Rank, ...]:
     """The ranks of a sequence's window, low to high (ace low in ``A`` windows).
 
     >>> window_ranks(MoveType.STRAIGHT, Rank.ACE)
@@ -157,23 +173,40 @@ def window_ranks(move_type: MoveType, key: int) -> tuple[Rank, ...]:
     >>> window_ranks(MoveType.PAIR_RUN, Rank.QUEEN)
     (<Rank.QUEEN: 12>, <Rank.KING: 13>, <Rank.ACE: 14>)
     """
-    length, _ = _sequence(move_type)
-    if isinstance(key, bool) or not isinstance(key, int) or not 2 <= key <= 14:
+    move_type = MoveType.parse(move_type)
+    _sequence(move_type)
+    try:
+        rank = parse_rank(key)
+    except InvalidCardsError:
+        rank = None
+    if rank is None or rank.is_joker:
         raise InvalidMoveError(f"a sequence's key is a natural rank 2..14, got {key!r}")
-    start = _window_start(key)
-    if not 0 <= start <= 14 - length:
-        raise InvalidMoveError(f"no {move_type.label} starts at {Rank(key).label}")
-    return tuple(_rank_at(p) for p in range(start, start + length))
+    window = _WINDOWS.get((move_type, rank))
+    if window is None:
+        raise InvalidMoveError(f"no {move_type.label} starts at {rank.label}")
+    return window
 
 
-def window_keys(move_type: MoveType) -> tuple[Rank, ...]:
+def window_keys(move_type: MoveType | int | str) -> tuple[Rank, ...]:
     """Every key of a sequence type, lowest window first (10 straights, 12 pair runs, 13 triple runs).
 
     >>> [k.letter for k in window_keys(MoveType.STRAIGHT)]
     ['A', '2', '3', '4', '5', '6', '7', '8', '9', 'T']
     """
-    length, _ = _sequence(move_type)
-    return tuple(_rank_at(p) for p in range(0, 15 - length))
+    move_type = MoveType.parse(move_type)
+    _sequence(move_type)
+    return _KEYS_OF[move_type]
+
+
+#: Each sequence type's keys, lowest window first, and each window's ranks (for parsed values).
+_KEYS_OF: dict[MoveType, tuple[Rank, ...]] = {
+    t: tuple(_rank_at(p) for p in range(0, 15 - length)) for t, (length, _) in SEQUENCE_TYPES.items()
+}
+_WINDOWS: dict[tuple[MoveType, Rank], tuple[Rank, ...]] = {
+    (t, key): tuple(_rank_at(p) for p in range(_window_start(key), _window_start(key) + SEQUENCE_TYPES[t][0]))
+    for t, keys in _KEYS_OF.items()
+    for key in keys
+}
 
 
 def _sequence(move_type: object) -> tuple[int, int]:
@@ -184,9 +217,13 @@ def _sequence(move_type: object) -> tuple[int, int]:
     return shape
 
 
-def is_bomb(move_type: MoveType) -> bool:
-    """Whether a type beats every non-bomb (bomb, straight flush, joker bomb)."""
-    return move_type in BOMB_TYPES
+def is_bomb(move_type: MoveType | int | str) -> bool:
+    """Whether a type beats every non-bomb (bomb, straight flush, joker bomb).
+
+    >>> is_bomb(MoveType.STRAIGHT_FLUSH), is_bomb("straight")
+    (True, False)
+    """
+    return MoveType.parse(move_type) in BOMB_TYPES
 
 
 class _Declared(Protocol):
@@ -210,10 +247,13 @@ def _bomb_class(move: _Declared) -> int:
 
 
 def _key_order(move: _Declared) -> int:
-    assert move.key is not None
+    """The key's place in its order (a valid move of a type that is compared by key has a key)."""
+    key = move.key
+    if key is None:  # only the pass and the joker bomb have no key, and neither gets here
+        raise InvalidMoveError(f"{move} has no key to compare")
     if move.type in SEQUENCE_TYPES:
-        return _window_start(move.key)
-    return elevated_order(move.key, move.level)
+        return _window_start(key)
+    return _elevated(key, move.level)
 
 
 def beats(move: _Declared, play: _Declared) -> bool:
@@ -249,9 +289,6 @@ def beats(move: _Declared, play: _Declared) -> bool:
     return move.type == play.type and move.size == play.size and _key_order(move) > _key_order(play)
 
 
-# -- moves ---------------------------------------------------------------------------------------
-
-
 def _key_letter(move_type: MoveType, key: Rank | None) -> str:
     if move_type == MoveType.JOKER_BOMB:
         return "JOKER"
@@ -260,25 +297,142 @@ def _key_letter(move_type: MoveType, key: Rank | None) -> str:
     return key.letter
 
 
-def _check_declaration(move: Move | RankMove) -> None:
-    """The declaration fields of a move are of their types (the cards are checked by
-    :func:`classify`, :func:`~guandan.movegen.pack_move` and the deal, not here)."""
-    if not (
-        isinstance(move.type, MoveType)
-        and (move.key is None or isinstance(move.key, Rank))
-        and (move.suit is None or isinstance(move.suit, Suit))
-        and isinstance(move.level, Rank)
-        and not move.level.is_joker
-    ):
+# -- checking what a move is made of ---------------------------------------------------------------
+#
+# A Move or RankMove is valid when it exists: the constructor parses each field once (ints and
+# names are accepted and turned into MoveType / Rank / Suit) and checks that the declaration is
+# one the cards (or the counts and wilds) make, through the one check of guandan._packed. Moves
+# the engine makes itself (classify, the reference generator, words the core wrote) are built
+# with the private _trusted constructors, without the check.
+
+_set = object.__setattr__
+_NO_CARDS = Cards()
+
+
+def _parse_fields(
+    move_type: object, key: object, suit: object, level: object
+) -> tuple[MoveType, Rank | None, Suit | None, Rank]:
+    """The declaration fields of a move, parsed: the type (a MoveType, its number or name),
+    the key (a Rank, an int 2..16 or a rank name, or None), the suit (a Suit or an int 0..3,
+    or None) and the level (a rank 2..A)."""
+    t = move_type if type(move_type) is MoveType else MoveType.parse(move_type)  # type: ignore[arg-type]
+    k = key if key is None or type(key) is Rank else _parse_field(parse_rank, key, "key")
+    s: Suit | None
+    if suit is None or type(suit) is Suit:
+        s = suit
+    else:
+        n = integer(suit)
+        if n is None or not 0 <= n <= 3:
+            raise InvalidMoveError(f"a move's suit is a Suit, an int 0..3 or None, got {suit!r}")
+        s = SUITS[n]
+    lvl = level if type(level) is Rank and level <= Rank.ACE else _parse_field(parse_level, level, "level")
+    return t, k, s, lvl
+
+
+def _parse_field(parse: Callable[[Any], Rank], value: object, what: str) -> Rank:
+    try:
+        return parse(value)
+    except InvalidCardsError as error:
+        raise InvalidMoveError(f"a move's {what}: {error}") from None
+
+
+def _declaration_text(move_type: MoveType, key: Rank | None, suit: Suit | None) -> str:
+    text = move_type.label if key is None else f"{move_type.label}:{key.label}"
+    return text if suit is None else f"{text} {suit.letter}"
+
+
+def _check_shape(move_type: MoveType, key: Rank | None, suit: Suit | None, spent: str) -> None:
+    """What the declaration alone decides: a pass has no key and no suit and spends nothing
+    (``spent``: the cards, as text); only a straight flush has a suit."""
+    if move_type == MoveType.PASS:
+        if key is not None or suit is not None or spent:
+            raise InvalidMoveError(
+                f"a pass has no key, no suit and spends no cards, got key {key!r}, suit {suit!r}, cards {spent!r}"
+            )
+    elif (suit is None) == (move_type == MoveType.STRAIGHT_FLUSH):
         raise InvalidMoveError(
-            f"a move is declared with a MoveType, a Rank key or None, a Suit or None and a level Rank 2..A, "
-            f"got {move.type!r}, {move.key!r}, {move.suit!r}, {move.level!r}"
+            f"a straight flush is declared with its suit, no other move with one:"
+            f" got {move_type.label} with suit {suit!r}"
         )
+
+
+def _check_card_move(move: Move) -> None:
+    t, key, suit, cards, level = move.type, move.key, move.suit, move.cards, move.level
+    if t == MoveType.PASS:
+        _check_shape(t, key, suit, str(cards))
+        return
+    _check_shape(t, key, suit, "")
+    counts = cards.counts
+    lo, hi = _packed.card_words(t, key, suit, counts, level)
+    if not _packed.is_card_move(lo, hi, counts, level):
+        found = " or ".join(_declaration_text(m.type, m.key, m.suit) for m in classify(cards, level))
+        raise InvalidMoveError(
+            f"{cards or 'no cards'} cannot be played as {_declaration_text(t, key, suit)} at level {level.label}"
+            f" (they make {found or 'no combination'})"
+        )
+
+
+_INT = {int}
+
+
+def _parse_counts(ranks: object) -> tuple[int, ...]:
+    """A rank-level move's counts: 15 ints (Python or numpy), 0..8 per natural rank, 0..2 per joker."""
+    values: tuple[int, ...]
+    if (
+        type(ranks) is tuple
+        and len(ranks) == 15
+        and set(map(type, ranks)) == _INT  # Python ints only: the common case, checked in C
+        and min(ranks) >= 0
+        and max(ranks) <= 8
+    ):
+        values = ranks
+    else:
+        parsed = [integer(n) for n in ranks] if isinstance(ranks, Iterable) and not isinstance(ranks, str) else []
+        if len(parsed) != 15 or any(n is None or not 0 <= n <= 8 for n in parsed):
+            raise InvalidMoveError(
+                f"a rank-level move's ranks are 15 ints (0..8 per natural rank, then the jokers), got {ranks!r:.80}"
+            )
+        values = tuple(n or 0 for n in parsed)
+    if values[13] > 2 or values[14] > 2:
+        raise InvalidMoveError(f"a move spends at most 2 of each joker, got {values[13]} and {values[14]}")
+    return values
+
+
+def _check_rank_move(move: RankMove) -> None:
+    t, key, suit, ranks, wilds, level = move.type, move.key, move.suit, move.ranks, move.wilds, move.level
+    if t == MoveType.PASS:
+        _check_shape(t, key, suit, _count_text(ranks, wilds))
+        return
+    _check_shape(t, key, suit, "")
+    word = _packed.rank_word(t, key, suit, ranks, wilds)
+    if not _packed.is_rank_move(word, level) or _packed.word_jokers(word) != ranks[13:]:
+        raise InvalidMoveError(
+            f"{_count_text(ranks, wilds) or 'no cards'} cannot be played as {_declaration_text(t, key, suit)}"
+            f" at level {level.label}"
+        )
+
+
+def _count_text(ranks: tuple[int, ...], wilds: int) -> str:
+    parts = [RANKS[i].label for i, n in enumerate(ranks) for _ in range(n)]
+    if wilds:
+        parts.append(f"+{wilds} wild" + ("s" if wilds > 1 else ""))
+    return " ".join(parts)
+
+
+# -- moves ---------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
 class Move:
     """A move at card granularity: a declaration and the physical cards it spends.
+
+    A move is valid when it exists: the constructor takes the type (a :class:`MoveType`, its
+    number or name), the key (a :class:`Rank`, an int or a rank name; ``None`` for the pass and
+    the joker bomb), the suit (a straight flush's :class:`Suit` or int 0..3, else ``None``), the
+    cards (:class:`~guandan.Cards` or anything :func:`~guandan.cards.as_cards` reads) and the
+    level (anything :func:`~guandan.parse_level` reads), and raises
+    :class:`~guandan.InvalidMoveError` unless the declaration is one of the cards' own
+    (:func:`classify`). Every function that takes a move can rely on it.
 
     >>> from guandan import classify
     >>> move = classify("D9 DT DJ H2 H2", 2)[0]
@@ -288,6 +442,12 @@ class Move:
     'H7 H8 D9 D10 DJ'
     >>> print(move.to_rank())
     straight 7: 9 10 J +2 wilds
+    >>> Move(MoveType.PAIR, 5, None, "S5 H2", 2) == classify("S5 H2", 2)[0]
+    True
+    >>> Move(MoveType.SINGLE, Rank.THREE, None, "S3 SB", 2)
+    Traceback (most recent call last):
+    ...
+    guandan.errors.InvalidMoveError: S3 SB cannot be played as single:3 at level 2 (they make no combination)
     """
 
     type: MoveType
@@ -297,14 +457,36 @@ class Move:
     level: Rank
 
     def __post_init__(self) -> None:
-        _check_declaration(self)
-        if not isinstance(self.cards, Cards):
-            raise InvalidMoveError(f"a move's cards are Cards, got {self.cards!r:.60}")
+        t, key, suit, level = _parse_fields(self.type, self.key, self.suit, self.level)
+        cards = self.cards if type(self.cards) is Cards else _parse_cards(self.cards)
+        if t is not self.type or key is not self.key or suit is not self.suit or level is not self.level:
+            _set(self, "type", t)
+            _set(self, "key", key)
+            _set(self, "suit", suit)
+            _set(self, "level", level)
+        if cards is not self.cards:
+            _set(self, "cards", cards)
+        _check_card_move(self)
 
     @classmethod
-    def pass_(cls, level: int) -> Move:
-        """The pass at a level."""
-        return cls(MoveType.PASS, None, None, Cards(), parse_level(level))
+    def _trusted(cls, move_type: MoveType, key: Rank | None, suit: Suit | None, cards: Cards, level: Rank) -> Move:
+        """A move made without parsing or checking: only for moves the engine made itself."""
+        move = object.__new__(cls)
+        _set(move, "type", move_type)
+        _set(move, "key", key)
+        _set(move, "suit", suit)
+        _set(move, "cards", cards)
+        _set(move, "level", level)
+        return move
+
+    @classmethod
+    def pass_(cls, level: int | str) -> Move:
+        """The pass at a level.
+
+        >>> print(Move.pass_("K"))
+        pass
+        """
+        return cls._trusted(MoveType.PASS, None, None, _NO_CARDS, parse_level(level))
 
     @property
     def size(self) -> int:
@@ -324,7 +506,7 @@ class Move:
     @property
     def wilds(self) -> int:
         """How many wilds the move spends."""
-        return self.cards.count(wild_card(self.level))
+        return self.cards.counts[wild_of(self.level)]
 
     @property
     def declared(self) -> tuple[int, ...]:
@@ -343,12 +525,12 @@ class Move:
 
     def to_rank(self) -> RankMove:
         """The same move at rank granularity (suits of natural cards forgotten)."""
-        wild = wild_card(self.level)
+        wild = wild_of(self.level)
         ranks = [0] * 15
         for c in self.cards:
             if c != wild:
-                ranks[card_rank(c) - 2] += 1
-        return RankMove(self.type, self.key, self.suit, tuple(ranks), self.wilds, self.level)
+                ranks[_RANK_INDEX[c]] += 1
+        return RankMove._trusted(self.type, self.key, self.suit, tuple(ranks), self.wilds, self.level)
 
     @property
     def key_letter(self) -> str:
@@ -363,12 +545,11 @@ class Move:
         if self.type == MoveType.PASS:
             return "pass"
         head = self.type.label
-        if self.type != MoveType.JOKER_BOMB:
-            assert self.key is not None
+        if self.key is not None:
             head += f" {self.key.label}"
-            if self.suit is not None:
-                head += f" {self.suit.symbol if style == 'unicode' else self.suit.letter}"
-        wild = wild_card(self.level)
+        if self.suit is not None:
+            head += f" {self.suit.symbol if style == 'unicode' else self.suit.letter}"
+        wild = wild_of(self.level)
         # natural cards in order, then the wilds, then what the wilds stand for
         order = [c for c in self.cards if c != wild] + [wild] * self.cards.count(wild)
         text = f"{head}: " + " ".join(card_name(c, style) for c in order)  # type: ignore[arg-type]
@@ -379,16 +560,30 @@ class Move:
         return text
 
 
+def _parse_cards(cards: object) -> Cards:
+    if isinstance(cards, (str, Cards)) or (isinstance(cards, Iterable) and not isinstance(cards, (bytes, bytearray))):
+        return as_cards(cards)
+    raise InvalidMoveError(f"a move's cards are Cards, card text or card indices, got {cards!r:.60}")
+
+
 @dataclass(frozen=True, slots=True)
 class RankMove:
     """A move at rank granularity: a declaration, how many natural cards of each rank
     it spends (``ranks[rank - 2]``, jokers at 13 and 14), and how many wilds.
+
+    Valid when it exists, as :class:`Move`: the fields are parsed the same way (``ranks`` is
+    any sequence of 15 ints, ``wilds`` an int 0..2), and the counts and wilds must make the
+    declaration, else :class:`~guandan.InvalidMoveError`.
 
     >>> from guandan import classify
     >>> move = classify("S5 H2", 2)[0].to_rank()
     >>> print(move), move.ranks[Rank.FIVE - 2], move.wilds
     pair 5: 5 +1 wild
     (None, 1, 1)
+    >>> RankMove(MoveType.SINGLE, Rank.THREE, None, (0, 1) + (0,) * 11 + (2, 2), 0, 2)
+    Traceback (most recent call last):
+    ...
+    guandan.errors.InvalidMoveError: 3 SB SB HR HR cannot be played as single:3 at level 2
     """
 
     type: MoveType
@@ -399,17 +594,38 @@ class RankMove:
     level: Rank
 
     def __post_init__(self) -> None:
-        _check_declaration(self)
-        ranks = self.ranks
-        if type(ranks) is not tuple or len(ranks) != 15 or not all(type(n) is int and 0 <= n <= 8 for n in ranks):
-            raise InvalidMoveError(f"a rank-level move's ranks are 15 ints 0..8, got {ranks!r:.80}")
-        if type(self.wilds) is not int or not 0 <= self.wilds <= 2:
+        t, key, suit, level = _parse_fields(self.type, self.key, self.suit, self.level)
+        ranks = _parse_counts(self.ranks)
+        wilds = integer(self.wilds)
+        if wilds is None or not 0 <= wilds <= 2:
             raise InvalidMoveError(f"a move spends 0, 1 or 2 wilds, got {self.wilds!r}")
+        for name, value in (("type", t), ("key", key), ("suit", suit), ("ranks", ranks), ("wilds", wilds)):
+            _set(self, name, value)
+        _set(self, "level", level)
+        _check_rank_move(self)
 
     @classmethod
-    def pass_(cls, level: int) -> RankMove:
-        """The pass at a level."""
-        return cls(MoveType.PASS, None, None, (0,) * 15, 0, parse_level(level))
+    def _trusted(
+        cls, move_type: MoveType, key: Rank | None, suit: Suit | None, ranks: tuple[int, ...], wilds: int, level: Rank
+    ) -> RankMove:
+        """A move made without parsing or checking: only for moves the engine made itself."""
+        move = object.__new__(cls)
+        _set(move, "type", move_type)
+        _set(move, "key", key)
+        _set(move, "suit", suit)
+        _set(move, "ranks", ranks)
+        _set(move, "wilds", wilds)
+        _set(move, "level", level)
+        return move
+
+    @classmethod
+    def pass_(cls, level: int | str) -> RankMove:
+        """The pass at a level.
+
+        >>> RankMove.pass_(2).size
+        0
+        """
+        return cls._trusted(MoveType.PASS, None, None, (0,) * 15, 0, parse_level(level))
 
     @property
     def size(self) -> int:
@@ -433,21 +649,17 @@ class RankMove:
 
     def rank_counts(self) -> dict[Rank, int]:
         """The natural cards spent per rank, only ranks with a nonzero count, low to high."""
-        return {Rank(i + 2): n for i, n in enumerate(self.ranks) if n}
+        return {RANKS[i]: n for i, n in enumerate(self.ranks) if n}
 
     def __str__(self) -> str:
         if self.type == MoveType.PASS:
             return "pass"
         head = self.type.label
-        if self.type != MoveType.JOKER_BOMB:
-            assert self.key is not None
+        if self.key is not None:
             head += f" {self.key.label}"
-            if self.suit is not None:
-                head += f" {self.suit.letter}"
-        parts = [r.label for r, n in self.rank_counts().items() for _ in range(n)]
-        if self.wilds:
-            parts.append(f"+{self.wilds} wild" + ("s" if self.wilds > 1 else ""))
-        return f"{head}: {' '.join(parts)}"
+        if self.suit is not None:
+            head += f" {self.suit.letter}"
+        return f"{head}: {_count_text(self.ranks, self.wilds)}"
 
 
 AnyMove = Move | RankMove
@@ -459,47 +671,44 @@ AnyMove = Move | RankMove
 def _group_needs(move: Move) -> list[tuple[Rank, int]]:
     """The (rank, count) groups a declaration is made of, low rank first for sequences."""
     t, key = move.type, move.key
+    if key is None:
+        return []  # pass and joker bomb use no wilds
     if t in SEQUENCE_TYPES:
-        assert key is not None
         _, width = SEQUENCE_TYPES[t]
-        return [(r, width) for r in window_ranks(t, key)]
+        return [(r, width) for r in _WINDOWS[t, key]]
     if t == MoveType.FULL_HOUSE:
-        assert key is not None
-        wild = wild_card(move.level)
-        pair = [card_rank(c) for c in move.cards if c != wild and card_rank(c) != key]
+        wild = wild_of(move.level)
+        pair = [CARD_RANKS[c] for c in move.cards if c != wild and CARD_RANKS[c] != key]
         return [(key, 3), (pair[0] if pair else move.level, 2)]
-    if t in (MoveType.SINGLE, MoveType.PAIR, MoveType.TRIPLE, MoveType.BOMB):
-        assert key is not None
-        return [(key, move.size)]
-    return []  # pass and joker bomb use no wilds
+    return [(key, move.size)]  # single, pair, triple, bomb
 
 
 def _wild_faces(move: Move) -> list[int]:
     """The face each wild of the move stands for: the rank it completes, in the flush's
     suit for a straight flush and in its own heart suit otherwise."""
-    wild = wild_card(move.level)
+    wild = wild_of(move.level)
     n_wild = move.cards.count(wild)
     if n_wild == 0:
         return []
     have = move.cards.rank_counts()
     have[move.level] -= n_wild  # count natural cards only
-    suit = move.suit if move.type == MoveType.STRAIGHT_FLUSH and move.suit is not None else Suit.HEARTS
-    return [card(rank, suit) for rank, need in _group_needs(move) for _ in range(need - have[rank])]
+    suit = move.suit if move.suit is not None else Suit.HEARTS  # only a straight flush has a suit
+    return [4 * (rank - 2) + suit for rank, need in _group_needs(move) for _ in range(need - have[rank])]
 
 
 def _wild_meanings(move: Move, style: str) -> list[str]:
     """``as 3`` notes for the wilds that stand for something other than themselves."""
-    wild = wild_card(move.level)
+    wild = wild_of(move.level)
     notes = []
     for face in _wild_faces(move):
         if face != wild:
-            meaning = card_name(face, style) if move.type == MoveType.STRAIGHT_FLUSH else card_rank(face).label  # type: ignore[arg-type]
+            meaning = card_name(face, style) if move.type == MoveType.STRAIGHT_FLUSH else CARD_RANKS[face].label  # type: ignore[arg-type]
             notes.append(meaning)
     return notes
 
 
 def _declare(move: Move) -> Iterator[int]:
-    wild = wild_card(move.level)
+    wild = wild_of(move.level)
     yield from (c for c in move.cards if c != wild)
     yield from _wild_faces(move)
 
@@ -520,16 +729,14 @@ class _Parts:
 
     @classmethod
     def of(cls, cards: Cards, level: Rank) -> _Parts:
-        wild = wild_card(level)
+        wild = wild_of(level)
         naturals = {r: 0 for r in NATURAL_RANKS}
         suits: set[Suit] = set()
         for c in cards:
             if c in (SMALL_JOKER, BIG_JOKER) or c == wild:
                 continue
-            naturals[card_rank(c)] += 1
-            s = card_suit(c)
-            assert s is not None
-            suits.add(s)
+            naturals[CARD_RANKS[c]] += 1
+            suits.add(SUITS[c % 4])
         return cls(naturals, suits, cards.count(wild), cards.count(SMALL_JOKER), cards.count(BIG_JOKER), len(cards))
 
     def ranks_present(self) -> set[Rank]:
@@ -592,15 +799,18 @@ def classify(cards: CardsLike, level: int | str) -> list[Move]:
                 continue
             if move_type == MoveType.STRAIGHT_FLUSH and len(p.suits) != 1:
                 continue
-            for key in window_keys(move_type):
-                window = window_ranks(move_type, key)
+            for key in _KEYS_OF[move_type]:
+                window = _WINDOWS[move_type, key]
                 if p.ranks_present() <= set(window) and all(p.naturals[r] <= width for r in window):
                     # the wilds exactly fill what the naturals leave empty
                     suit = next(iter(p.suits)) if move_type == MoveType.STRAIGHT_FLUSH else None
                     found.append((move_type, key, suit))
 
     found.sort(key=lambda d: (d[0], _window_start(d[1] or 0) if d[0] in SEQUENCE_TYPES else (d[1] or 0)))
-    return [Move(t, key, suit, cards, lvl) for t, key, suit in found]
+    return [Move._trusted(t, key, suit, cards, lvl) for t, key, suit in found]
+
+
+_RANK_INDEX: tuple[int, ...] = tuple(r - 2 for r in CARD_RANKS)
 
 
 def _full_house_keys(p: _Parts, level: Rank) -> list[Rank]:

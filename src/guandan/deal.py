@@ -57,7 +57,7 @@ import numpy as np
 
 from . import _core
 from .cards import NUM_FACES, Cards, CardsLike, Rank, as_cards, card_name, parse_level, wild_card
-from .combos import AnyMove, Move, MoveType, RankMove, beats, classify
+from .combos import AnyMove, Move, MoveType, RankMove, beats
 from .errors import GuandanError, IllegalMoveError, InvalidCardsError, InvalidMoveError, describe
 from .history import (
     DealResult,
@@ -654,9 +654,6 @@ class Deal:
         if not move.cards <= hand:
             missing = Cards(max(0, a - b) for a, b in zip(move.cards.counts, hand.counts))
             raise IllegalMoveError(f"seat {turn} does not hold {missing}")
-        if move not in classify(move.cards, self._level):
-            found = " or ".join(declaration(m) for m in classify(move.cards, self._level)) or "nothing"
-            raise InvalidMoveError(f"{move.cards} cannot be played as {declaration(move)} (they make {found})")
         if self._last >= 0:
             target = decode_move(self._beat_lo, self._beat_hi, self._level)
             if not beats(move, target):

@@ -25,8 +25,9 @@ from dataclasses import dataclass
 from typing import Any, overload
 
 from . import _core
-from .cards import NUM_FACES, Cards, Rank, Suit, card_name
+from .cards import NUM_FACES, Cards, Rank, card_name
 from .combos import Move, MoveType
+from .movegen import _card_move_of
 
 __all__ = [
     "Phase",
@@ -75,10 +76,7 @@ def cards_of_bits(bits: int) -> Cards:
     >>> cards_of_bits(bits_of_cards(Cards.parse("S3 S3 HR")))
     Cards('S3 S3 HR')
     """
-    cards = Cards.__new__(Cards)
-    object.__setattr__(cards, "_counts", _core.unpack_cards(bits & _MASK64, bits >> 64))
-    object.__setattr__(cards, "_hash", None)
-    return cards
+    return Cards._trusted(_core.unpack_cards(bits & _MASK64, bits >> 64))
 
 
 def bits_of_cards(cards: Cards) -> int:
@@ -206,11 +204,6 @@ class DealResult:
 
 # -- packed moves ----------------------------------------------------------------------------------
 
-_TYPES = tuple(MoveType)
-_KEYS = tuple(Rank(k + 2) for k in range(15)) + (None,)
-_PASSES = {lvl: Move.pass_(lvl) for lvl in range(2, 15)}
-
-
 def decode_move(lo: int, hi: int, level: Rank) -> Move:
     """The card-level move of two words the native core wrote, without re-checking it
     (only for words the core produced: the hot path of a deal's history and legal moves).
@@ -220,12 +213,7 @@ def decode_move(lo: int, hi: int, level: Rank) -> Move:
     >>> print(decode_move(*pack_move(classify("S5 H2", 2)[0]), Rank.TWO))
     pair 5: S5 H2 (H2 as 5)
     """
-    move_type = _TYPES[hi >> 60]
-    if move_type == MoveType.PASS:
-        return _PASSES[level]
-    key = _KEYS[(hi >> 56) & 15]
-    suit = Suit((hi >> 54) & 3) if move_type == MoveType.STRAIGHT_FLUSH else None
-    return Move(move_type, key, suit, cards_of_bits(lo | ((hi & _MASK52) << 64)), level)
+    return _card_move_of(lo, hi, level)
 
 
 def decode_play(seat: int, lo: int, hi: int, level: Rank) -> Play:

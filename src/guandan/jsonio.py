@@ -73,10 +73,17 @@ def moves_to_json(moves: Iterable[AnyMove], level: int | str, granularity: str) 
     {'level': '2', 'granularity': 'card',
      'moves': [{'type': 'single', 'key': '5', 'size': 1, 'suit': None, 'cards': ['S5'], 'as': ['S5']}]}
     """
-    if granularity not in ("card", "rank"):
+    if not isinstance(granularity, str) or granularity not in ("card", "rank"):
         raise GuandanError(f"granularity must be 'card' or 'rank', got {granularity!r}")
-    return {
-        "level": parse_level(level).letter,
-        "granularity": granularity,
-        "moves": [move_to_json(m) for m in moves],
-    }
+    lvl = parse_level(level)
+    kind = Move if granularity == "card" else RankMove
+    out = []
+    for move in moves:
+        data = move_to_json(move)
+        if not isinstance(move, kind) or move.level != lvl:
+            raise InvalidMoveError(
+                f"{move} is a {'card' if isinstance(move, Move) else 'rank'}-level move at level {move.level.label},"
+                f" not a {granularity}-level move at level {lvl.label}"
+            )
+        out.append(data)
+    return {"level": lvl.letter, "granularity": granularity, "moves": out}

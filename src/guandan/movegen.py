@@ -34,8 +34,8 @@ from typing import Literal, overload
 
 import numpy as np
 
-from . import _core
-from .cards import BIG_JOKER, SMALL_JOKER, Cards, CardsLike, Rank, Suit, as_cards, parse_level
+from . import _core, _packed
+from .cards import Cards, CardsLike, Rank, Suit, as_cards, integer, parse_level
 from .combos import AnyMove, Move, MoveType, RankMove
 from .errors import GuandanError, InvalidMoveError
 
@@ -53,99 +53,117 @@ __all__ = [
 Granularity = Literal["card", "rank"]
 
 #: The packed pass; as the play to beat it means "lead".
-PASS_WORD: int = _core.PASS_MOVE
+PASS_WORD: int = _packed.PASS_WORD
 
-_KEY_NONE = 15
-_DECL_SHIFT = 52
-_MASK52 = (1 << 52) - 1
-
-
-def _decl(move_type: int, key: Rank | None, x: int, wilds: int) -> int:
-    k = _KEY_NONE if key is None else key - 2
-    return (move_type << 60) | (k << 56) | (x << 54) | (wilds << 52)
-
-
-def _x_of(move: AnyMove, small: int, big: int) -> int:
-    """The x field: a straight flush's suit, a full house's joker pair."""
-    if move.type == MoveType.STRAIGHT_FLUSH:
-        assert move.suit is not None
-        return int(move.suit)
-    if move.type == MoveType.FULL_HOUSE:
-        return 1 if small == 2 else 2 if big == 2 else 0
-    return 0
+_MASK52 = _packed.MASK52
+_TYPES = tuple(MoveType)
+_KEYS: tuple[Rank | None, ...] = tuple(Rank(k + 2) for k in range(15)) + (None,)
 
 
 def pack_rank_move(move: RankMove) -> int:
-    """The 64-bit word of a rank-level move."""
+    """The 64-bit word of a rank-level move.
+
+    >>> from guandan import classify
+    >>> hex(pack_rank_move(classify("S5 H2", 2)[0].to_rank()))
+    '0x2310000000001000'
+    """
     if not isinstance(move, RankMove):
         raise InvalidMoveError(f"not a rank-level move: {move!r:.80}")
     if move.type == MoveType.PASS:
         return PASS_WORD
-    nibbles = 0
-    for r in range(13):
-        n = move.ranks[r]
-        if not 0 <= n <= 8:
-            raise InvalidMoveError(f"cannot pack {move}: {n} cards of one rank")
-        nibbles |= n << (4 * r)
-    word = _decl(move.type, move.key, _x_of(move, move.ranks[13], move.ranks[14]), move.wilds) | nibbles
-    _core.check_move(word)
-    return word
+    return _packed.rank_word(move.type, move.key, move.suit, move.ranks, move.wilds)
 
 
 def unpack_rank_move(word: int, level: int | str) -> RankMove:
-    """The rank-level move of a 64-bit word at a level."""
+    """The rank-level move of a 64-bit word (a Python or numpy int) at a level.
+
+    Raises :class:`~guandan.InvalidMoveError` unless the word is a rank-level move at that
+    level (well formed, and its counts and wilds make its declaration).
+
+    >>> print(unpack_rank_move(0x2310000000001000, 2))
+    pair 5: 5 +1 wild
+    """
     _core.check_move(word)
     lvl = parse_level(level)
-    move_type = MoveType(word >> 60)
-    key_index = (word >> 56) & 15
-    key = None if key_index == _KEY_NONE else Rank(key_index + 2)
-    x = (word >> 54) & 3
-    ranks = [(word >> (4 * r)) & 15 for r in range(13)] + [0, 0]
-    if move_type in (MoveType.SINGLE, MoveType.PAIR) and key is not None and key.is_joker:
-        ranks[key - 2] = 1 if move_type == MoveType.SINGLE else 2
-    elif move_type == MoveType.FULL_HOUSE and x:
-        ranks[12 + x] = 2
-    elif move_type == MoveType.JOKER_BOMB:
-        ranks[13] = ranks[14] = 2
-    suit = Suit(x) if move_type == MoveType.STRAIGHT_FLUSH else None
-    return RankMove(move_type, key, suit, tuple(ranks), (word >> 52) & 3, lvl)
+    w = int(word)
+    if not _packed.is_rank_move(w, lvl):
+        raise InvalidMoveError(f"the word 0x{w:016x} is not a rank-level move at level {lvl.label}")
+    return _rank_move_of(w, lvl)
+
+
+def _rank_move_of(word: int, level: Rank) -> RankMove:
+    """The rank-level move of a word the core wrote (not checked)."""
+    move_type = _TYPES[word >> 60]
+    if move_type == MoveType.PASS:
+        return RankMove.pass_(level)
+    ranks = [(word >> (4 * r)) & 15 for r in range(13)]
+    ranks += _packed.word_jokers(word)
+    suit = Suit((word >> 54) & 3) if move_type == MoveType.STRAIGHT_FLUSH else None
+    return RankMove._trusted(move_type, _KEYS[(word >> 56) & 15], suit, tuple(ranks), (word >> 52) & 3, level)
 
 
 def pack_move(move: Move) -> tuple[int, int]:
     """The two 64-bit words of a card-level move: the faces spent, the declaration on top.
 
-    The cards are checked against the declaration (:class:`~guandan.InvalidMoveError` when
-    they do not make it).
+    >>> from guandan import classify
+    >>> [hex(w) for w in pack_move(classify("S5 H2", 2)[0])]
+    ['0x1000004', '0x2310000000000000']
     """
     if not isinstance(move, Move):
         raise InvalidMoveError(f"not a card-level move: {move!r:.80}")
     if move.type == MoveType.PASS:
         return 0, PASS_WORD
-    lo, hi = _core.pack_cards(move.cards.counts)
-    x = _x_of(move, move.cards.count(SMALL_JOKER), move.cards.count(BIG_JOKER))
-    decl = _decl(move.type, move.key, x, move.wilds)
-    _core.check_move(_core.card_to_rank(lo, hi | decl, int(move.level)))
-    return lo, hi | decl
+    return _packed.card_words(move.type, move.key, move.suit, move.cards.counts, move.level)
 
 
 def unpack_move(lo: int, hi: int, level: int | str) -> Move:
-    """The card-level move of two 64-bit words at a level."""
+    """The card-level move of two 64-bit words (Python or numpy ints) at a level.
+
+    Raises :class:`~guandan.InvalidCardsError` when the words hold impossible cards and
+    :class:`~guandan.InvalidMoveError` unless the cards make the declaration at that level.
+
+    >>> print(unpack_move(0x1000004, 0x2310000000000000, 2))
+    pair 5: S5 H2 (H2 as 5)
+    """
     lvl = parse_level(level)
-    _core.check_move(_core.card_to_rank(lo, hi, int(lvl)))
-    word = int(hi) & ~_MASK52
-    move_type = MoveType(word >> 60)
-    key_index = (word >> 56) & 15
-    key = None if key_index == _KEY_NONE else Rank(key_index + 2)
-    suit = Suit((word >> 54) & 3) if move_type == MoveType.STRAIGHT_FLUSH else None
-    return Move(move_type, key, suit, Cards(_core.unpack_cards(lo, hi)), lvl)
+    counts = _core.unpack_cards(lo, hi)
+    _core.check_move(_core.card_to_rank(lo, hi, lvl))
+    lo, hi = int(lo), int(hi)
+    if not _packed.is_card_move(lo, hi, counts, lvl):
+        raise InvalidMoveError(
+            f"the words 0x{lo:016x} 0x{hi:016x} are not a card-level move at level {lvl.label}:"
+            f" {Cards(counts) or 'no cards'} do not make their declaration"
+        )
+    return _card_move_of(lo, hi, lvl, counts)
+
+
+_PASSES: dict[Rank, Move] = {}
+
+
+def _card_move_of(lo: int, hi: int, level: Rank, counts: bytes | None = None) -> Move:
+    """The card-level move of two words the core wrote (not checked): the one trusted decoder."""
+    move_type = _TYPES[hi >> 60]
+    if move_type == MoveType.PASS:
+        move = _PASSES.get(level)
+        if move is None:
+            move = _PASSES[level] = Move._trusted(MoveType.PASS, None, None, Cards(), level)
+        return move
+    suit = Suit((hi >> 54) & 3) if move_type == MoveType.STRAIGHT_FLUSH else None
+    cards = Cards._trusted(counts if counts is not None else _core.unpack_cards(lo, hi))
+    return Move._trusted(move_type, _KEYS[(hi >> 56) & 15], suit, cards, level)
 
 
 def _beat_word(beat: AnyMove | int | None, level: Rank) -> int:
     if beat is None:
         return PASS_WORD
-    if isinstance(beat, (int, np.integer)) and not isinstance(beat, bool):
-        _core.check_move(int(beat))
-        return int(beat)
+    word = integer(beat)
+    if word is not None:
+        _core.check_move(word)
+        if word == PASS_WORD:
+            return word  # the pass word as the play to beat: a lead
+        if not _packed.is_rank_move(word, level):
+            raise InvalidMoveError(f"the play to beat 0x{word:016x} is not a rank-level move at level {level.label}")
+        return word
     if isinstance(beat, (Move, RankMove)):
         if beat.level != level:
             raise InvalidMoveError(f"the play to beat is at level {beat.level.label}, the position at {level.label}")
@@ -161,6 +179,10 @@ class MoveList(Sequence[AnyMove]):
     ``len()``, indexing, iteration and ``in`` work as on a list; :attr:`array` is the
     packed form (``uint64``: shape ``(n,)`` at rank granularity, ``(n, 2)`` at card
     granularity) for code that wants no Python objects at all.
+
+    Made by :func:`legal_moves` and :meth:`~guandan.deal.Deal.legal_moves`: the words in
+    :attr:`array` are the core's, so the moves made from them are not checked again
+    (to read words from elsewhere, use :func:`unpack_move` / :func:`unpack_rank_move`).
     """
 
     __slots__ = ("array", "level", "granularity")
@@ -182,9 +204,9 @@ class MoveList(Sequence[AnyMove]):
 
     def _make(self, i: int) -> AnyMove:
         if self.granularity == "rank":
-            return unpack_rank_move(int(self.array[i]), self.level)
-        lo, hi = self.array[i]
-        return unpack_move(int(lo), int(hi), self.level)
+            return _rank_move_of(int(self.array[i]), self.level)
+        lo, hi = self.array[i].tolist()
+        return _card_move_of(lo, hi, self.level)
 
     @overload
     def __getitem__(self, i: int) -> AnyMove: ...
@@ -235,11 +257,9 @@ def legal_moves(
     cards = as_cards(hand)
     lvl = parse_level(level)
     word = _beat_word(beat, lvl)
-    if granularity == "rank":
-        return MoveList(_core.rank_moves(cards.counts, int(lvl), word), lvl, "rank")
-    if granularity == "card":
-        return MoveList(_core.card_moves(cards.counts, int(lvl), word), lvl, "card")
-    raise GuandanError(f"granularity must be 'card' or 'rank', got {granularity!r}")
+    if _granularity(granularity) == "rank":
+        return MoveList(_core.rank_moves(cards.counts, lvl, word), lvl, "rank")
+    return MoveList(_core.card_moves(cards.counts, lvl, word), lvl, "card")
 
 
 def count_moves(
@@ -256,8 +276,12 @@ def count_moves(
     cards = as_cards(hand)
     lvl = parse_level(level)
     word = _beat_word(beat, lvl)
-    if granularity == "rank":
-        return int(_core.count_rank_moves(cards.counts, int(lvl), word))
-    if granularity == "card":
-        return int(_core.count_card_moves(cards.counts, int(lvl), word))
-    raise GuandanError(f"granularity must be 'card' or 'rank', got {granularity!r}")
+    if _granularity(granularity) == "rank":
+        return int(_core.count_rank_moves(cards.counts, lvl, word))
+    return int(_core.count_card_moves(cards.counts, lvl, word))
+
+
+def _granularity(value: object) -> Granularity:
+    if isinstance(value, str) and value in ("card", "rank"):
+        return value  # type: ignore[return-value]
+    raise GuandanError(f"granularity must be 'card' or 'rank', got {value!r:.80}")

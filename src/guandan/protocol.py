@@ -29,9 +29,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Literal
 
-from .cards import RANKS, Cards, Rank, card_name, parse_card, parse_level
+from .cards import RANKS, Cards, Rank, card_index, card_name, integer, parse_card, parse_level
 from .combos import AnyMove, Move, MoveType, RankMove, classify
-from .errors import IllegalMoveError, InvalidCardsError, InvalidMoveError
+from .errors import GuandanError, IllegalMoveError, InvalidCardsError, InvalidMoveError
 
 __all__ = [
     "ACTION_TYPES",
@@ -228,6 +228,7 @@ def action_choices(state: Any, seat: int) -> tuple[list[list[Any]], list[Any]]:
     >>> actions[0], str(choices[0]), actions[1], str(choices[1])
     (['PASS', 'PASS', 'PASS'], 'pass', ['Single', '5', ['S5']], 'single 5: S5')
     """
+    seat = _seat(seat)
     if state.is_over or state.turn != seat:
         return [], []
     phase = getattr(state, "phase", None)
@@ -255,6 +256,11 @@ def apply_action(state: Any, action: Sequence[Any], seat: int | None = None) -> 
     seat 0: single 4: S4
     """
     kind = action[0] if isinstance(action, (list, tuple)) and action else None
+    if seat is not None:
+        as_int = integer(seat)
+        if as_int is None:
+            raise GuandanError(f"a seat is an int 0..3, got {seat!r}")
+        seat = as_int  # whether it is this seat's turn is the state's to say
     if kind in _TRIBUTE_KINDS:
         which, card = parse_tribute_action(action)
         phase = getattr(getattr(state, "phase", None), "label", "play")
@@ -289,9 +295,13 @@ def _parse_cards(tokens: Sequence[Any], action: Any) -> Cards:
 
 
 def _card_index(value: int | str) -> int:
-    if isinstance(value, str):
-        return parse_card(value)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidCardsError(f"a card is a card index 0..53 or a card token, got {value!r}")
-    card_name(value)  # raises InvalidCardsError when out of range
-    return value
+    """A card given as a card index (a Python or numpy int 0..53) or a card token."""
+    return parse_card(value) if isinstance(value, str) else card_index(value)
+
+
+def _seat(value: object) -> int:
+    """A seat number: a Python or numpy int 0..3."""
+    seat = integer(value)
+    if seat is None or not 0 <= seat <= 3:
+        raise GuandanError(f"a seat is an int 0..3, got {value!r}")
+    return seat

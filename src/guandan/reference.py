@@ -62,7 +62,7 @@ from .cards import (
     as_cards,
     card,
     parse_level,
-    wild_card,
+    wild_of,
 )
 from .combos import SEQUENCE_TYPES, AnyMove, Move, MoveType, RankMove, beats, window_keys, window_ranks
 from .errors import GuandanError, InvalidMoveError
@@ -123,7 +123,7 @@ class _Hand:
 
     def __init__(self, cards: Cards, level: Rank) -> None:
         self.level = level
-        self.wild = wild_card(level)
+        self.wild = wild_of(level)
         self.wilds = cards.count(self.wild)
         self.copies: dict[Rank, dict[Suit, int]] = {
             r: {s: cards.count(card(r, s)) for s in SUITS if card(r, s) != self.wild} for r in NATURAL_RANKS
@@ -175,7 +175,7 @@ def _card_moves(hand: _Hand, template: Template) -> Iterator[Move]:
         per_group = [hand.natural_choices(g, g.count - w) for g, w in zip(template.groups, wilds)]
         for naturals in itertools.product(*per_group):
             cards = [c for chosen in naturals for c in chosen] + [hand.wild] * sum(wilds)
-            yield Move(template.type, template.key, template.suit, Cards.from_cards(cards), hand.level)
+            yield Move._trusted(template.type, template.key, template.suit, Cards.from_cards(cards), hand.level)
 
 
 def _rank_moves(hand: _Hand, template: Template) -> Iterator[RankMove]:
@@ -183,7 +183,7 @@ def _rank_moves(hand: _Hand, template: Template) -> Iterator[RankMove]:
         ranks = [0] * 15
         for group, w in zip(template.groups, wilds):
             ranks[group.rank - 2] += group.count - w
-        yield RankMove(template.type, template.key, template.suit, tuple(ranks), sum(wilds), hand.level)
+        yield RankMove._trusted(template.type, template.key, template.suit, tuple(ranks), sum(wilds), hand.level)
 
 
 def generate_moves(
@@ -205,7 +205,7 @@ def generate_moves(
     """
     cards = as_cards(hand)
     lvl = parse_level(level)
-    if granularity not in ("card", "rank"):
+    if not isinstance(granularity, str) or granularity not in ("card", "rank"):
         raise GuandanError(f"granularity must be 'card' or 'rank', got {granularity!r}")
     if beat is not None and not isinstance(beat, Move | RankMove):
         raise InvalidMoveError(f"the play to beat must be a Move, a RankMove or None, got {beat!r:.80}")

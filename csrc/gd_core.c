@@ -141,6 +141,8 @@ GD_INLINE int over_two(uint64_t x) {
 }
 
 int gd_pack_cards(const uint8_t *counts, gd_cards *out) {
+    /* The counts are read once, into chunk[]: the caller's memory may change meanwhile
+     * (another thread), and what is checked must be what is packed. */
     uint64_t chunk[7];
     int bad = 0;
     for (int i = 0; i < 6; i++) {
@@ -151,7 +153,7 @@ int gd_pack_cards(const uint8_t *counts, gd_cards *out) {
     bad |= over_two(chunk[6]);
     if (bad) {
         for (int f = 0; f < GD_FACES; f++)
-            if (counts[f] > 2) return f;
+            if (((chunk[f >> 3] >> (8 * (f & 7))) & 0xFFu) > 2) return f;
     }
     out->w[0] = compress_counts(chunk[0]) | compress_counts(chunk[1]) << 16 | compress_counts(chunk[2]) << 32 |
                 compress_counts(chunk[3]) << 48;

@@ -163,12 +163,22 @@ cdef const uint8_t[::1] _counts_arg(counts, str what="the hand"):
     return view
 
 
-cdef int _view_of(const uint8_t[::1] counts, int level, gd_view *view) except -1:
-    cdef gd_cards packed
-    cdef int bad = gd_pack_cards(&counts[0], &packed)
+cdef int _pack(counts, gd_cards *packed, str what="the hand") except -1:
+    """Pack a count vector argument. Its buffer is read once, into a local copy, and only the
+    copy is checked, packed and named in an error (the caller's memory may change meanwhile)."""
+    cdef const uint8_t[::1] view = _counts_arg(counts, what)
+    cdef uint8_t local[54]
+    memcpy(local, &view[0], GD_FACES)
+    cdef int bad = gd_pack_cards(local, packed)
     if bad >= 0:
         raise _errors().InvalidCardsError(
-            f"too many copies of {_FACE_NAMES[bad]}: {counts[bad]} (the double deck has 2)")
+            f"too many copies of {_FACE_NAMES[bad]}: {local[bad]} (the double deck has 2)")
+    return 0
+
+
+cdef int _view_of(counts, int level, gd_view *view) except -1:
+    cdef gd_cards packed
+    _pack(counts, &packed)
     gd_view_init(view, &packed, level)
     return 0
 
@@ -205,12 +215,8 @@ def pack_cards(counts):
     >>> pack_cards(np.array([1] + [0] * 52 + [2], dtype=np.uint8))
     (1, 8796093022208)
     """
-    cdef const uint8_t[::1] view = _counts_arg(counts, "a count vector")
     cdef gd_cards packed
-    cdef int bad = gd_pack_cards(&view[0], &packed)
-    if bad >= 0:
-        raise _errors().InvalidCardsError(
-            f"too many copies of {_FACE_NAMES[bad]}: {view[bad]} (the double deck has 2)")
+    _pack(counts, &packed, "a count vector")
     return packed.w[0], packed.w[1]
 
 
@@ -246,7 +252,7 @@ cdef gd_move _position(counts, level, beat, gd_view *view) except? 0:
     """Check one position's arguments and prepare its view; the play to beat's word."""
     cdef int lvl = _level_index(level)
     cdef gd_move b = _checked_move(beat)
-    _view_of(_counts_arg(counts), lvl, view)
+    _view_of(counts, lvl, view)
     return b
 
 
@@ -341,16 +347,35 @@ cdef int _check_array_out(out, dtype, tuple shape, str what) except -1:
     return 0
 
 
-cdef int _raise_position(int what, Py_ssize_t i, int detail, const uint8_t[:, ::1] hands,
-                         const uint8_t[::1] levels, const uint64_t[::1] beats) except -1:
-    """Raise the error gd_prepare reported for position i."""
+# One position of a batch, read once. The caller's arrays may change while the core runs
+# (another thread, shared memory), so each position's hand, level and play to beat are
+# copied into a _batch_position first; only that copy is checked, generated from and named
+# in an error (a second read of b[i] after the check let an unchecked word reach the
+# generator).
+cdef struct _batch_position:
+    uint8_t counts[54]
+    uint8_t level
+    gd_move beat
+
+
+cdef inline int _prepare(_batch_position *p, const uint8_t *hand, uint8_t level, gd_move beat, gd_view *view,
+                         int *detail) noexcept nogil:
+    """Copy a position's input (its one read of the caller's memory), check it, prepare the view."""
+    memcpy(p.counts, hand, GD_FACES)
+    p.level = level
+    p.beat = beat
+    return gd_prepare(p.counts, level, beat, view, detail)
+
+
+cdef int _raise_position(int what, Py_ssize_t i, int detail, const _batch_position *p) except -1:
+    """Raise the error gd_prepare reported for position i (naming the values it checked)."""
     if what == GD_POSITION_LEVEL:
-        raise _errors().InvalidCardsError(f"position {i}: level must be a rank number 2..14, got {levels[i]}")
+        raise _errors().InvalidCardsError(f"position {i}: level must be a rank number 2..14, got {p.level}")
     if what == GD_POSITION_COUNTS:
         raise _errors().InvalidCardsError(
-            f"position {i}: too many copies of {_FACE_NAMES[detail]}: {hands[i, detail]} (the double deck has 2)")
+            f"position {i}: too many copies of {_FACE_NAMES[detail]}: {p.counts[detail]} (the double deck has 2)")
     raise _errors().InvalidMoveError(
-        f"position {i}: the play to beat 0x{beats[i]:016x} is malformed: {gd_move_error(detail).decode()}")
+        f"position {i}: the play to beat 0x{p.beat:016x} is malformed: {gd_move_error(detail).decode()}")
 
 
 def batch_count(hands, levels, beats, granularity="rank", start=0, end=None, out=None):
@@ -373,15 +398,16 @@ def batch_count(hands, levels, beats, granularity="rank", start=0, end=None, out
     cdef const uint8_t[::1] lv = levels
     cdef const uint64_t[::1] b = beats
     cdef gd_view view
+    cdef _batch_position p
     cdef int what = GD_POSITION_OK, detail = 0
     with nogil:
         for i in range(s, e):
-            what = gd_prepare(&h[i, 0], lv[i], b[i], &view, &detail)
+            what = _prepare(&p, &h[i, 0], lv[i], b[i], &view, &detail)
             if what != GD_POSITION_OK:
                 break
-            o[i] = gd_count_card_moves(&view, b[i]) if card else gd_count_rank_moves(&view, b[i])
+            o[i] = gd_count_card_moves(&view, p.beat) if card else gd_count_rank_moves(&view, p.beat)
     if what != GD_POSITION_OK:
-        _raise_position(what, i, detail, h, lv, b)
+        _raise_position(what, i, detail, &p)
     return out
 
 
@@ -412,13 +438,14 @@ def batch_rank_moves(hands, levels, beats, start=0, end=None):
     cdef const uint8_t[:, ::1] h = hands
     cdef const uint8_t[::1] lv = levels
     cdef gd_view view
+    cdef _batch_position p
     cdef int what = GD_POSITION_OK, detail = 0
     cdef bint out_of_memory = False
     if buf == NULL:
         raise MemoryError()
     with nogil:
         for i in range(first, e):
-            what = gd_prepare(&h[i, 0], lv[i], b[i], &view, &detail)
+            what = _prepare(&p, &h[i, 0], lv[i], b[i], &view, &detail)
             if what != GD_POSITION_OK:
                 break
             if cap - used < GD_MAX_RANK_MOVES:
@@ -428,13 +455,13 @@ def batch_rank_moves(hands, levels, beats, start=0, end=None):
                     break
                 buf = grown
                 cap *= 2
-            used += gd_rank_moves(&view, b[i], buf + used)
+            used += gd_rank_moves(&view, p.beat, buf + used)
             off[i - first + 1] = used
     if out_of_memory or what != GD_POSITION_OK:
         free(buf)
         if out_of_memory:
             raise MemoryError()
-        _raise_position(what, i, detail, h, lv, b)
+        _raise_position(what, i, detail, &p)
     return _adopt(buf, used), offsets
 
 
@@ -467,16 +494,17 @@ def batch_card_moves(hands, levels, beats, start=0, end=None):
     cdef uint64_t *buf = <uint64_t *>malloc(cap * 2 * sizeof(uint64_t))
     cdef uint64_t *grown
     cdef gd_view view
+    cdef _batch_position p
     cdef int what = GD_POSITION_OK, detail = 0
     cdef bint out_of_memory = False
     if buf == NULL:
         raise MemoryError()
     with nogil:
         for i in range(first, e):
-            what = gd_prepare(&h[i, 0], lv[i], b[i], &view, &detail)
+            what = _prepare(&p, &h[i, 0], lv[i], b[i], &view, &detail)
             if what != GD_POSITION_OK:
                 break
-            k = gd_card_moves(&view, b[i], buf + 2 * used, cap - used)
+            k = gd_card_moves(&view, p.beat, buf + 2 * used, cap - used)
             if k > cap - used:
                 while k > cap - used:
                     cap *= 2
@@ -485,14 +513,14 @@ def batch_card_moves(hands, levels, beats, start=0, end=None):
                     out_of_memory = True
                     break
                 buf = grown
-                gd_card_moves(&view, b[i], buf + 2 * used, cap - used)
+                gd_card_moves(&view, p.beat, buf + 2 * used, cap - used)
             used += k
             off[i - first + 1] = used
     if out_of_memory or what != GD_POSITION_OK:
         free(buf)
         if out_of_memory:
             raise MemoryError()
-        _raise_position(what, i, detail, h, lv, b)
+        _raise_position(what, i, detail, &p)
     return _adopt(buf, 2 * used).reshape(-1, 2), offsets
 
 
@@ -547,30 +575,32 @@ def batch_mask(hands, levels, beats, start=0, end=None, out=None):
     cdef const uint8_t[:, ::1] h = hands
     cdef const uint8_t[::1] lv = levels
     cdef gd_view view
+    cdef _batch_position p
     cdef int what = GD_POSITION_OK, detail = 0
     with nogil:
         for i in range(first, e):
-            what = gd_prepare(&h[i, 0], lv[i], b[i], &view, &detail)
+            what = _prepare(&p, &h[i, 0], lv[i], b[i], &view, &detail)
             if what != GD_POSITION_OK:
                 break
-            k = gd_rank_moves(&view, b[i], buf)
+            k = gd_rank_moves(&view, p.beat, buf)
             for j in range(k):
                 a = _action_index(space, buf[j])
                 if a >= 0:  # always: the whole deck bounds every hand (tested)
                     o[i, a] = 1
     if what != GD_POSITION_OK:
-        _raise_position(what, i, detail, h, lv, b)
+        _raise_position(what, i, detail, &p)
     return out
 
 
 cdef object _words_arg(words, str what):
-    """Rank-level words as a ``uint64`` array: integers 0..2**64-1, never converted silently
-    from floats, bools or strings."""
+    """Rank-level words as a private C-contiguous ``uint64`` array: integers 0..2**64-1, never
+    converted silently from floats, bools or strings. A caller's array is copied first (read
+    once): the checks and the result are of the copy, which nobody else can change."""
     errors = _errors()
     if isinstance(words, np.ndarray):
-        if words.dtype == np.uint64:
-            return words
-        arr = words
+        arr = words.copy(order="C")
+        if arr.dtype == np.uint64:
+            return arr
     else:  # element by element: numpy would turn a list mixing ints >= 2**63 and others into floats
         try:
             arr = np.array(words, dtype=object)
@@ -640,18 +670,19 @@ def fill_rank_moves(hands, levels, beats, start, end, out, offsets):
     cdef const uint64_t[::1] b = beats
     cdef size_t cap = o.shape[0], used = 0
     cdef gd_view view
+    cdef _batch_position p
     cdef int what = GD_POSITION_OK, detail = 0
     off[0] = 0
     with nogil:
         while i < last and cap - used >= GD_MAX_RANK_MOVES:
-            what = gd_prepare(&h[i, 0], lv[i], b[i], &view, &detail)
+            what = _prepare(&p, &h[i, 0], lv[i], b[i], &view, &detail)
             if what != GD_POSITION_OK:
                 break
-            used += gd_rank_moves(&view, b[i], &o[used])
+            used += gd_rank_moves(&view, p.beat, &o[used])
             off[i - first + 1] = used
             i += 1
     if what != GD_POSITION_OK:
-        _raise_position(what, i, detail, h, lv, b)
+        _raise_position(what, i, detail, &p)
     return i
 
 
@@ -672,21 +703,22 @@ def fill_card_moves(hands, levels, beats, start, end, out, offsets):
     cdef const uint64_t[::1] b = beats
     cdef size_t cap = o.shape[0], used = 0, k = 0
     cdef gd_view view
+    cdef _batch_position p
     cdef int what = GD_POSITION_OK, detail = 0
     off[0] = 0
     with nogil:
         while i < last:
-            what = gd_prepare(&h[i, 0], lv[i], b[i], &view, &detail)
+            what = _prepare(&p, &h[i, 0], lv[i], b[i], &view, &detail)
             if what != GD_POSITION_OK:
                 break
-            k = gd_card_moves(&view, b[i], &o[0, 0] + 2 * used if cap else NULL, cap - used)
+            k = gd_card_moves(&view, p.beat, &o[0, 0] + 2 * used if cap else NULL, cap - used)
             if k > cap - used:
                 break
             used += k
             off[i - first + 1] = used
             i += 1
     if what != GD_POSITION_OK:
-        _raise_position(what, i, detail, h, lv, b)
+        _raise_position(what, i, detail, &p)
     if i == first and first < last:
         raise _errors().InvalidCardsError(f"out holds {cap} moves; position {first} alone has {k}")
     return i
@@ -739,14 +771,18 @@ cdef int _deal_from(state, gd_deal *d) except -1:
             "a deal state is (hands, level, turn, last, beat, passes, finished)") from None
     cdef int s, bad
     cdef const uint8_t[:, ::1] counts
+    cdef uint8_t rows[4][54]  # the caller's array read once: only this copy is checked and used
     if isinstance(hands, np.ndarray):
         if hands.dtype != np.uint8 or hands.shape != (4, GD_FACES) or not hands.flags.c_contiguous:
-            raise errors.InvalidCardsError("hands must be a C-contiguous uint8 array of shape (4, 54)")
+            raise errors.InvalidCardsError(
+                f"hands must be a C-contiguous uint8 array of shape (4, 54), got {_describe(hands)}")
         counts = hands
+        memcpy(rows, &counts[0, 0], sizeof(rows))
         for s in range(4):
-            bad = gd_pack_cards(&counts[s, 0], &d.hands[s])
+            bad = gd_pack_cards(rows[s], &d.hands[s])
             if bad >= 0:
-                raise errors.InvalidCardsError(f"seat {s}: too many copies of {_FACE_NAMES[bad]}")
+                raise errors.InvalidCardsError(
+                    f"seat {s}: too many copies of {_FACE_NAMES[bad]}: {rows[s][bad]} (the double deck has 2)")
     else:
         if not isinstance(hands, (tuple, list)) or len(hands) != 4:
             raise errors.InvalidCardsError(
@@ -949,7 +985,7 @@ def spend_cards(counts, level, word):
     chosen canonically (the suits holding the most copies first; see ``gd_spend``)."""
     cdef gd_view view
     cdef int lvl = _level_index(level)
-    _view_of(_counts_arg(counts), lvl, &view)
+    _view_of(counts, lvl, &view)
     cdef gd_move m = _checked_move(word, "the move")
     if m == GD_PASS_MOVE:
         return 0

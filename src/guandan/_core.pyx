@@ -121,22 +121,40 @@ cdef uint64_t _u64(value, str what, int kind) except? 0:
         errors = _errors()
         error = (errors.InvalidCardsError, errors.InvalidMoveError, errors.GuandanError, errors.InvalidMoveError)[kind]
         label = what + " (a packed move)" if kind == _WORD else what
-        raise error(f"{label} must be an int 0..2**64-1, got {value!r}")
+        raise error(f"{label} must be an int 0..2**64-1, got {value!r:.60}")
     return <uint64_t>value
 
 
 cdef uint64_t _seed(value) except? 0:
     """A seed: any int, taken modulo 2**64 (as guandan.rng.SplitMix64 does)."""
     if not _is_int(value):
-        raise _errors().GuandanError(f"a seed is an int, got {value!r}")
+        raise _errors().GuandanError(f"a seed is an int, got {value!r:.60}")
     return <uint64_t>(int(value) & _MASK64)
 
 
 cdef Py_ssize_t _size(value, str what, Py_ssize_t lo, Py_ssize_t hi) except? -1:
     """A count or an index: an int lo..hi."""
     if not _is_int(value) or not lo <= value <= hi:
-        raise _errors().GuandanError(f"{what} must be an int {lo}..{hi}, got {value!r}")
+        raise _errors().GuandanError(f"{what} must be an int {lo}..{hi}, got {value!r:.60}")
     return <Py_ssize_t>value
+
+
+#: The most rows (positions, playouts) one call makes or returns: keeps sizes in range.
+_MAX_ROWS = 2**40
+
+
+def _int_arg(value, str what, Py_ssize_t lo, Py_ssize_t hi):
+    """A count or an index given to the library: a Python or numpy integer lo..hi (never a
+    bool, a float or a string), as a Python int; :class:`~guandan.GuandanError` otherwise.
+
+    >>> _int_arg(np.uint8(3), "n", 0, 10)
+    3
+    >>> _int_arg(3.0, "n", 0, 10)
+    Traceback (most recent call last):
+    ...
+    guandan.errors.GuandanError: n must be an int 0..10, got 3.0
+    """
+    return _size(value, what, lo, hi)
 
 
 cdef gd_move _checked_move(beat, str what="the play to beat") except? 0:
@@ -412,11 +430,12 @@ def batch_count(hands, levels, beats, granularity="rank", start=0, end=None, out
 
 
 cdef bint _card_granularity(granularity) except -1:
-    if granularity == "card":
-        return True
-    if granularity == "rank":
-        return False
-    raise _errors().GuandanError(f"granularity must be 'card' or 'rank', got {granularity!r}")
+    if isinstance(granularity, str):  # first: an array compared with a string is an array
+        if granularity == "card":
+            return True
+        if granularity == "rank":
+            return False
+    raise _errors().GuandanError(f"granularity must be 'card' or 'rank', got {_describe(granularity)}")
 
 
 def batch_rank_moves(hands, levels, beats, start=0, end=None):
@@ -754,8 +773,6 @@ cdef extern from "gd_play.h" nogil:
 
 
 _MASK64 = (1 << 64) - 1
-#: The most rows (playouts) one call returns: keeps the output's size in range.
-_MAX_ROWS = 2**40
 POLICIES = {"random": GD_POLICY_RANDOM, "greedy": GD_POLICY_GREEDY}
 
 
@@ -789,14 +806,15 @@ cdef int _deal_from(state, gd_deal *d) except -1:
                 f"a deal's hands are four packed ints or a uint8 (4, 54) array, got {_describe(hands)}")
         for s in range(4):
             h = hands[s]
-            if isinstance(h, bool) or not isinstance(h, int) or not 0 <= h < 1 << 108:
-                raise errors.InvalidCardsError(f"seat {s}: a packed hand is an int below 2**108, got {h!r}")
+            if not _is_int(h) or not 0 <= h < 1 << 108:
+                raise errors.InvalidCardsError(f"seat {s}: a packed hand is an int below 2**108, got {h!r:.60}")
+            h = int(h)
             d.hands[s].w[0] = h & _MASK64
             d.hands[s].w[1] = h >> 64
     d.level = _level_index(level)
     for name, value, lo, hi in (("turn", turn, 0, 3), ("last", last, -1, 3), ("passes", passes, 0, 3)):
         if not _is_int(value) or not lo <= value <= hi:
-            raise errors.InvalidMoveError(f"{name} must be an int {lo}..{hi}, got {value!r}")
+            raise errors.InvalidMoveError(f"{name} must be an int {lo}..{hi}, got {value!r:.60}")
     d.turn, d.last, d.passes = turn, last, passes
     d.beat = _checked_move(beat)
     if not isinstance(finished, (tuple, list)):

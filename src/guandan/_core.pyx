@@ -20,7 +20,7 @@ True
 from cpython.bytes cimport PyBytes_FromStringAndSize
 from libc.stdint cimport int8_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset
 
 from cython.view cimport array as cvarray
 
@@ -165,11 +165,26 @@ cdef gd_move _checked_move(beat, str what="the play to beat") except? 0:
     return m
 
 
+cdef bint _uint8_buffer(obj):
+    """Whether an object's buffer holds unsigned bytes (format B), not bools or chars."""
+    if isinstance(obj, np.ndarray):
+        return obj.dtype.char == "B"
+    try:
+        with memoryview(obj) as m:
+            return m.format == "B"
+    except TypeError:
+        return False
+
+
 cdef const uint8_t[::1] _counts_arg(counts, str what="the hand"):
     """A count vector of 54 faces as a typed view: bytes, bytearray or a 1-D C-contiguous uint8 array."""
     cdef const uint8_t[::1] view
     if counts is None:
         raise _errors().InvalidCardsError(f"{what} must be a count vector of {GD_FACES} faces, got None")
+    if type(counts) is not bytes and type(counts) is not bytearray and not _uint8_buffer(counts):
+        raise _errors().InvalidCardsError(  # a typed view would take bools ('?') as counts
+            f"{what} must be a count vector of {GD_FACES} faces (bytes, bytearray or a 1-D C-contiguous "
+            f"uint8 array), got {_describe(counts)}")
     try:
         view = counts
     except (TypeError, ValueError, BufferError):
@@ -234,7 +249,7 @@ def pack_cards(counts):
     (1, 8796093022208)
     """
     cdef gd_cards packed
-    _pack(counts, &packed, "a count vector")
+    _pack(counts, &packed, "counts")
     return packed.w[0], packed.w[1]
 
 
@@ -578,11 +593,13 @@ def batch_mask(hands, levels, beats, start=0, end=None, out=None):
     """Legal-move masks of N positions over :data:`ACTION_SPACE`: ``bool (N, len(ACTION_SPACE))``.
 
     ``out[i, a]`` is true when ``ACTION_SPACE[a]`` is a legal rank-level move of position i.
+    With ``out`` given, its rows ``start..end`` are overwritten (whatever they held).
     """
     _check_batch(hands, levels, beats)
     cdef Py_ssize_t n = hands.shape[0], first, e, i, a
     first, e = _range(n, start, end)
     cdef const uint64_t[::1] space = ACTION_SPACE
+    cdef bint clear = out is not None
     if out is None:
         out = np.zeros((n, space.shape[0]), dtype=np.bool_)
     else:
@@ -602,6 +619,8 @@ def batch_mask(hands, levels, beats, start=0, end=None, out=None):
             if what != GD_POSITION_OK:
                 break
             k = gd_rank_moves(&view, p.beat, buf)
+            if clear:
+                memset(&o[i, 0], 0, o.shape[1])
             for j in range(k):
                 a = _action_index(space, buf[j])
                 if a >= 0:  # always: the whole deck bounds every hand (tested)
@@ -626,19 +645,19 @@ cdef object _words_arg(words, str what):
         except (TypeError, ValueError, OverflowError):
             raise errors.InvalidMoveError(
                 f"{what} must be integers (rank-level words), got {_describe(words)}") from None
+    if arr.dtype.kind not in "iuO":
+        raise errors.InvalidMoveError(f"{what} must be integers (rank-level words), got {_describe(arr)}")
     if arr.size == 0:
         return np.zeros(arr.shape, dtype=np.uint64)
     if arr.dtype.kind in "iu":
         if arr.min() < 0:
             raise errors.InvalidMoveError(f"{what} must be integers 0..2**64-1, got {int(arr.min())}")
         return arr.astype(np.uint64)
-    if arr.dtype == object:
-        flat = arr.ravel().tolist()
-        for w in flat:
-            if not _is_int(w) or not 0 <= w < 2**64:
-                raise errors.InvalidMoveError(f"{what} must be integers 0..2**64-1 (rank-level words), got {w!r:.60}")
-        return np.array(flat, dtype=np.uint64).reshape(arr.shape)
-    raise errors.InvalidMoveError(f"{what} must be integers (rank-level words), got {_describe(arr)}")
+    flat = arr.ravel().tolist()
+    for w in flat:
+        if not _is_int(w) or not 0 <= w < 2**64:
+            raise errors.InvalidMoveError(f"{what} must be integers 0..2**64-1 (rank-level words), got {w!r:.60}")
+    return np.array(flat, dtype=np.uint64).reshape(arr.shape)
 
 
 def action_indices(words):
@@ -799,7 +818,7 @@ cdef int _deal_from(state, gd_deal *d) except -1:
             bad = gd_pack_cards(rows[s], &d.hands[s])
             if bad >= 0:
                 raise errors.InvalidCardsError(
-                    f"seat {s}: too many copies of {_FACE_NAMES[bad]}: {rows[s][bad]} (the double deck has 2)")
+                    f"hands[{s}] (seat {s}): too many copies of {_FACE_NAMES[bad]}: {rows[s][bad]} (the double deck has 2)")
     else:
         if not isinstance(hands, (tuple, list)) or len(hands) != 4:
             raise errors.InvalidCardsError(
@@ -807,7 +826,7 @@ cdef int _deal_from(state, gd_deal *d) except -1:
         for s in range(4):
             h = hands[s]
             if not _is_int(h) or not 0 <= h < 1 << 108:
-                raise errors.InvalidCardsError(f"seat {s}: a packed hand is an int below 2**108, got {h!r:.60}")
+                raise errors.InvalidCardsError(f"hands[{s}] (seat {s}): a packed hand is an int below 2**108, got {h!r:.60}")
             h = int(h)
             d.hands[s].w[0] = h & _MASK64
             d.hands[s].w[1] = h >> 64

@@ -114,10 +114,14 @@ void gd_view_init(gd_view *v, const gd_cards *cards, int level);
 /* Check and prepare one position in one step: a count vector of 54 faces, the level as a
  * rank number 2..14, the play to beat. Returns GD_POSITION_OK, or what is wrong with
  * *detail saying where: GD_POSITION_LEVEL, GD_POSITION_COUNTS (*detail = the first face
- * with more than 2 copies), GD_POSITION_BEAT (*detail = the gd_check_move code). The
- * counts are read once; generate with the same `beat` value that was checked here (a
- * local copy, never a second read of the caller's memory). */
+ * with more than 2 copies and its count: GD_DETAIL_FACE, GD_DETAIL_COUNT), GD_POSITION_BEAT
+ * (*detail = the gd_check_move code). Each count is read once (the view is built from what
+ * was checked); generate with the same `beat` value that was checked here (a local copy,
+ * never a second read of the caller's memory). */
 enum { GD_POSITION_OK = 0, GD_POSITION_LEVEL, GD_POSITION_COUNTS, GD_POSITION_BEAT };
+#define GD_COUNTS_DETAIL(face, count) ((int)(face) | (int)(count) << 8)
+#define GD_DETAIL_FACE(detail) ((detail) & 0xFF)
+#define GD_DETAIL_COUNT(detail) ((detail) >> 8)
 int gd_prepare(const uint8_t *counts, int level, gd_move beat, gd_view *v, int *detail);
 
 /* Whether a word is a well-formed rank-level move of some hand at some level (the play to

@@ -2,9 +2,14 @@
 can (for ``test_read_once.py``: the native core must read each input element once).
 
 It runs in a process of its own (``multiprocessing``, spawn), attaches to a
-``multiprocessing.shared_memory`` block by name, signals ``ready``, then copies ``a`` and
+``multiprocessing.shared_memory`` block by name, signals ``ready``, then writes ``a`` and
 ``b`` over the array in turn until ``stop`` is set or ``seconds`` have passed, and stores
-how many copies it made in ``flips``.
+how many times it did in ``flips``.
+
+Only the elements where ``a`` and ``b`` differ are written, one by one through a typed
+``memoryview``: each is one aligned store, so no element is ever seen half written (numpy's
+``copyto`` goes through ``memmove``, which may copy a word in parts — ASan's interceptor,
+preloaded by ``tools/sanitize.sh``, does — and a torn word is the content of neither).
 """
 
 from __future__ import annotations
@@ -30,19 +35,25 @@ def flip(
     """Flip the shared array between ``a`` and ``b`` (its bytes) until told to stop."""
     shm = shared_memory.SharedMemory(name=name)
     try:
-        arr = np.ndarray(shape, dtype=dtype, buffer=shm.buf)
-        first = np.frombuffer(a, dtype=dtype).reshape(shape)
-        second = np.frombuffer(b, dtype=dtype).reshape(shape)
+        first = np.frombuffer(a, dtype=dtype)
+        second = np.frombuffer(b, dtype=dtype)
+        assert np.dtype(dtype).isnative and first.size == int(np.prod(shape))
+        where = np.flatnonzero(first != second).tolist()
+        one, other = first[where].tolist(), second[where].tolist()
+        words = shm.buf.cast(np.dtype(dtype).char)  # the block is page-aligned: aligned stores
         count = 0
         ready.set()
         deadline = time.monotonic() + seconds
         while not stop.is_set() and time.monotonic() < deadline:
             for _ in range(500):
-                np.copyto(arr, first)
-                np.copyto(arr, second)
+                for i, x in zip(where, one):
+                    words[i] = x
+                for i, x in zip(where, other):
+                    words[i] = x
             count += 1000
-        np.copyto(arr, first)
+        for i, x in zip(where, one):
+            words[i] = x
         flips.value = count
-        del arr
+        words.release()
     finally:
         shm.close()

@@ -445,7 +445,9 @@ def test_int_arguments_take_python_and_numpy_ints_and_refuse_the_rest(door_name,
     strategy = int_args(lo, hi, cap)
     if door_name.endswith((" word", " beat", " hi")):
         words = st.sampled_from(WORDS + [_core.PASS_MOVE, 0])  # mostly well-formed words
-        strategy = st.one_of(strategy, words.map(lambda v: (v, v)), words.flatmap(numpy_ints).map(lambda v: (v, int(v))))
+        strategy = st.one_of(
+            strategy, words.map(lambda v: (v, v)), words.flatmap(numpy_ints).map(lambda v: (v, int(v)))
+        )
     value, accepted = data.draw(strategy, label=door_name)
     got = outcome(lambda: call(value))
     if value is None and door_name.endswith(" threads"):  # None: as many as cores

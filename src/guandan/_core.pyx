@@ -47,6 +47,8 @@ cdef extern from "gd_core.h" nogil:
         GD_POSITION_COUNTS
         GD_POSITION_BEAT
     int gd_prepare(const uint8_t *counts, int level, gd_move beat, gd_view *v, int *detail)
+    int GD_DETAIL_FACE(int detail)
+    int GD_DETAIL_COUNT(int detail)
     int gd_check_move(gd_move m)
     const char *gd_move_error(int code)
     unsigned gd_move_size(gd_move m)
@@ -381,23 +383,22 @@ cdef int _check_array_out(out, dtype, tuple shape, str what) except -1:
 
 
 # One position of a batch, read once. The caller's arrays may change while the core runs
-# (another thread, shared memory), so each position's hand, level and play to beat are
-# copied into a _batch_position first; only that copy is checked, generated from and named
-# in an error (a second read of b[i] after the check let an unchecked word reach the
-# generator).
+# (another thread, shared memory), so each position's level and play to beat are copied into
+# a _batch_position (C locals) and its counts are read once by gd_prepare (which packs what
+# it checked, and reports a bad count's value); only these copies are checked, generated
+# from and named in an error (a second read of b[i] after the check let an unchecked word
+# reach the generator).
 cdef struct _batch_position:
-    uint8_t counts[54]
     uint8_t level
     gd_move beat
 
 
 cdef inline int _prepare(_batch_position *p, const uint8_t *hand, uint8_t level, gd_move beat, gd_view *view,
                          int *detail) noexcept nogil:
-    """Copy a position's input (its one read of the caller's memory), check it, prepare the view."""
-    memcpy(p.counts, hand, GD_FACES)
+    """Read a position's level and play to beat once, check them and the hand, prepare the view."""
     p.level = level
     p.beat = beat
-    return gd_prepare(p.counts, level, beat, view, detail)
+    return gd_prepare(hand, level, beat, view, detail)
 
 
 cdef int _raise_position(int what, Py_ssize_t i, int detail, const _batch_position *p) except -1:
@@ -406,7 +407,8 @@ cdef int _raise_position(int what, Py_ssize_t i, int detail, const _batch_positi
         raise _errors().InvalidCardsError(f"position {i}: level must be a rank number 2..14, got {p.level}")
     if what == GD_POSITION_COUNTS:
         raise _errors().InvalidCardsError(
-            f"position {i}: too many copies of {_FACE_NAMES[detail]}: {p.counts[detail]} (the double deck has 2)")
+            f"position {i}: too many copies of {_FACE_NAMES[GD_DETAIL_FACE(detail)]}: {GD_DETAIL_COUNT(detail)} "
+            f"(the double deck has 2)")
     raise _errors().InvalidMoveError(
         f"position {i}: the play to beat 0x{p.beat:016x} is malformed: {gd_move_error(detail).decode()}")
 
@@ -817,8 +819,8 @@ cdef int _deal_from(state, gd_deal *d) except -1:
         for s in range(4):
             bad = gd_pack_cards(rows[s], &d.hands[s])
             if bad >= 0:
-                raise errors.InvalidCardsError(
-                    f"hands[{s}] (seat {s}): too many copies of {_FACE_NAMES[bad]}: {rows[s][bad]} (the double deck has 2)")
+                raise errors.InvalidCardsError(f"hands[{s}] (seat {s}): too many copies of {_FACE_NAMES[bad]}: "
+                                               f"{rows[s][bad]} (the double deck has 2)")
     else:
         if not isinstance(hands, (tuple, list)) or len(hands) != 4:
             raise errors.InvalidCardsError(
@@ -826,7 +828,8 @@ cdef int _deal_from(state, gd_deal *d) except -1:
         for s in range(4):
             h = hands[s]
             if not _is_int(h) or not 0 <= h < 1 << 108:
-                raise errors.InvalidCardsError(f"hands[{s}] (seat {s}): a packed hand is an int below 2**108, got {h!r:.60}")
+                raise errors.InvalidCardsError(
+                    f"hands[{s}] (seat {s}): a packed hand is an int below 2**108, got {h!r:.60}")
             h = int(h)
             d.hands[s].w[0] = h & _MASK64
             d.hands[s].w[1] = h >> 64

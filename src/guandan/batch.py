@@ -75,12 +75,13 @@ def lead_beats(n: Int) -> np.ndarray:
 
 
 def _checked(hands: np.ndarray, levels: np.ndarray, beats: np.ndarray | None) -> tuple[np.ndarray, int]:
-    """Check a batch's arrays (``beats`` None: all leads); the beats and the number of positions."""
-    if beats is None:  # all leads; a malformed hands array is reported by the check below
-        ok = isinstance(hands, np.ndarray) and hands.ndim == 2
-        beats = lead_beats(hands.shape[0] if ok else 0)
-    _core._check_batch(hands, levels, beats)
-    return beats, hands.shape[0]
+    """The beats (``beats`` None: all leads) and the number of positions of a batch whose
+    hands are a 2-D array; any other hands (a 0-d array, a list, ...) raise the core's error
+    naming them. The core checks the arrays in full when it is called."""
+    if not isinstance(hands, np.ndarray) or hands.ndim != 2:
+        _core._check_batch(hands, levels, lead_beats(0) if beats is None else beats)
+    n = hands.shape[0]
+    return lead_beats(n) if beats is None else beats, n
 
 
 def _granularity(granularity: object) -> Granularity:
@@ -93,6 +94,8 @@ def _chunks(n: int, threads: Int | None) -> list[tuple[int, int]]:
     """Split n positions into one slice per thread (threads None: as many as cores)."""
     count = (os.cpu_count() or 1) if threads is None else _core._int_arg(threads, "threads", 1, MAX_THREADS)
     count = min(count, max(n, 1))
+    if count == 1:
+        return [(0, n)]
     bounds = [n * t // count for t in range(count + 1)]
     return list(zip(bounds[:-1], bounds[1:]))
 
@@ -171,12 +174,14 @@ def iter_legal_moves(
     The arguments are checked when it is called, not when the first chunk is asked for.
     """
     beats, _ = _checked(hands, levels, beats)
+    _core._check_batch(hands, levels, beats)  # now: the core's calls come with the first chunk
     size = _core._int_arg(buffer_moves, "buffer_moves", 1, _core._MAX_ROWS)
-    if _granularity(granularity) == "rank":
+    granularity = _granularity(granularity)
+    if granularity == "rank":
         out = np.empty(max(size, _core.MAX_RANK_MOVES), dtype=np.uint64)
     else:
         out = np.empty((size, 2), dtype=np.uint64)
-    return _stream(hands, levels, beats, _granularity(granularity), out)
+    return _stream(hands, levels, beats, granularity, out)
 
 
 def _stream(

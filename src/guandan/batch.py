@@ -198,7 +198,9 @@ def _stream(
             if granularity != "card" or "alone has" not in str(error):
                 raise
             need = _core.count_card_moves(hands[start], int(levels[start]), int(beats[start]))
-            out = np.empty((need, 2), dtype=np.uint64)
+            # at least doubled: the position is read again here, so if the arrays change
+            # meanwhile (another thread) the buffer still grows every round, and the loop ends
+            out = np.empty((max(need, 2 * len(out)), 2), dtype=np.uint64)
             continue
         yield start, stop, out[: offsets[stop - start]], offsets[: stop - start + 1]
         start = stop

@@ -140,7 +140,10 @@ GD_INLINE int over_two(uint64_t x) {
     return (((x & 0x7F7F7F7F7F7F7F7Full) + 0x7D7D7D7D7D7D7D7Dull) | x) & 0x8080808080808080ull ? 1 : 0;
 }
 
-int gd_pack_cards(const uint8_t *counts, gd_cards *out) {
+/* gd_pack_cards, also giving the bad count: the counts are read once, into chunk[] (the
+ * caller's memory may change meanwhile: what is checked must be what is packed, and what an
+ * error names). */
+GD_INLINE int pack_counts(const uint8_t *counts, gd_cards *out, unsigned *bad_count) {
     uint64_t chunk[7];
     int bad = 0;
     for (int i = 0; i < 6; i++) {
@@ -150,13 +153,23 @@ int gd_pack_cards(const uint8_t *counts, gd_cards *out) {
     chunk[6] = load_bytes(counts + 48, 6);
     bad |= over_two(chunk[6]);
     if (bad) {
-        for (int f = 0; f < GD_FACES; f++)
-            if (counts[f] > 2) return f;
+        for (int f = 0; f < GD_FACES; f++) {
+            const unsigned c = (unsigned)(chunk[f >> 3] >> (8 * (f & 7))) & 0xFFu;
+            if (c > 2) {
+                *bad_count = c;
+                return f;
+            }
+        }
     }
     out->w[0] = compress_counts(chunk[0]) | compress_counts(chunk[1]) << 16 | compress_counts(chunk[2]) << 32 |
                 compress_counts(chunk[3]) << 48;
     out->w[1] = compress_counts(chunk[4]) | compress_counts(chunk[5]) << 16 | compress_counts(chunk[6]) << 32;
     return -1;
+}
+
+int gd_pack_cards(const uint8_t *counts, gd_cards *out) {
+    unsigned bad_count;
+    return pack_counts(counts, out, &bad_count);
 }
 
 void gd_unpack_cards(const gd_cards *cards, uint8_t *counts) {
@@ -209,9 +222,10 @@ void gd_view_init(gd_view *v, const gd_cards *cards, int level) {
 int gd_prepare(const uint8_t *counts, int level, gd_move beat, gd_view *v, int *detail) {
     gd_cards packed;
     if (level < 2 || level > 14) return GD_POSITION_LEVEL;
-    int bad = gd_pack_cards(counts, &packed);
+    unsigned bad_count = 0;
+    int bad = pack_counts(counts, &packed, &bad_count);
     if (bad >= 0) {
-        *detail = bad;
+        *detail = GD_COUNTS_DETAIL(bad, bad_count);
         return GD_POSITION_COUNTS;
     }
     int code = gd_check_move(beat);

@@ -97,7 +97,8 @@ typedef struct gd_view {
 void gd_init(void);
 
 /* Pack a count vector of 54 faces. Returns -1 when every count is 0..2, else the index of
- * the first face with a bad count (and leaves *out unchanged). */
+ * the first face with a bad count (and leaves *out unchanged). Each count is read once, so
+ * what is packed is what was checked even if the counts change meanwhile. */
 int gd_pack_cards(const uint8_t *counts, gd_cards *out);
 
 /* Unpack into a count vector of 54 faces. */
@@ -113,8 +114,14 @@ void gd_view_init(gd_view *v, const gd_cards *cards, int level);
 /* Check and prepare one position in one step: a count vector of 54 faces, the level as a
  * rank number 2..14, the play to beat. Returns GD_POSITION_OK, or what is wrong with
  * *detail saying where: GD_POSITION_LEVEL, GD_POSITION_COUNTS (*detail = the first face
- * with more than 2 copies), GD_POSITION_BEAT (*detail = the gd_check_move code). */
+ * with more than 2 copies and its count: GD_DETAIL_FACE, GD_DETAIL_COUNT), GD_POSITION_BEAT
+ * (*detail = the gd_check_move code). Each count is read once (the view is built from what
+ * was checked); generate with the same `beat` value that was checked here (a local copy,
+ * never a second read of the caller's memory). */
 enum { GD_POSITION_OK = 0, GD_POSITION_LEVEL, GD_POSITION_COUNTS, GD_POSITION_BEAT };
+#define GD_COUNTS_DETAIL(face, count) ((int)(face) | (int)(count) << 8)
+#define GD_DETAIL_FACE(detail) ((detail) & 0xFF)
+#define GD_DETAIL_COUNT(detail) ((detail) >> 8)
 int gd_prepare(const uint8_t *counts, int level, gd_move beat, gd_view *v, int *detail);
 
 /* Whether a word is a well-formed rank-level move of some hand at some level (the play to

@@ -3,10 +3,12 @@ builds against the core and agrees with the Python API on what it measures."""
 
 from __future__ import annotations
 
+import importlib.util
 import pathlib
 import shutil
 import subprocess
 
+import numpy as np
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -53,3 +55,38 @@ def test_core_bench_counts_what_it_enumerates(core_bench):
 def test_core_bench_rejects_an_unknown_mode(core_bench):
     run = subprocess.run([str(core_bench), "fast"], capture_output=True, text=True)
     assert run.returncode == 2 and "usage" in run.stderr
+
+
+def _batch_bench():
+    spec = importlib.util.spec_from_file_location("batch_bench", ROOT / "benchmarks/batch_bench.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("api", ["core", "batch"])
+def test_batch_bench_runs_every_mode_through_the_functions_it_names(api, monkeypatch):
+    """benchmarks/batch_bench.py (the batch loops under callgrind) calls what its mode says."""
+    bench = _batch_bench()
+    corpus = np.load(bench.CORPUS)
+    arrays = tuple(corpus[k][:20].copy() for k in ("hands", "levels", "beats"))
+    for mode in bench.MODES:
+        called = []
+        for module in (bench._core, bench.batch):
+            for name in dir(module):
+                fn = getattr(module, name)
+                if callable(fn) and name.startswith(("batch_", "fill_", "count_moves", "legal_", "iter_legal")):
+                    spy = lambda *a, _f=fn, _n=name, _c=called, **k: _c.append(_n) or _f(*a, **k)  # noqa: E731
+                    monkeypatch.setattr(module, name, spy)
+        bench.call(mode, api, *arrays)
+        monkeypatch.undo()
+        want = {
+            "count-rank": ("batch_count", "count_moves"),
+            "count-card": ("batch_count", "count_moves"),
+            "rank-moves": ("batch_rank_moves", "legal_moves"),
+            "card-moves": ("batch_card_moves", "legal_moves"),
+            "mask": ("batch_mask", "legal_mask"),
+            "fill-rank": ("fill_rank_moves", "iter_legal_moves"),
+            "fill-card": ("fill_card_moves", "iter_legal_moves"),
+        }[mode][api == "batch"]
+        assert called and called[0] == want, (mode, api, called)

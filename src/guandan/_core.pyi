@@ -17,19 +17,21 @@ _Counts: TypeAlias = Buffer
 #: A Python or numpy integer.
 _Int: TypeAlias = int | np.integer
 #: A native deal state: (hands, level, turn, last, beat, passes, finished); hands as four
-#: packed 108-bit ints or a ``uint8 (4, 54)`` count array.
+#: packed 108-bit ints (Python or numpy) or a ``uint8 (4, 54)`` count array.
 _DealState: TypeAlias = tuple[
-    tuple[int, int, int, int] | Sequence[int] | npt.NDArray[np.uint8], _Int, _Int, _Int, _Int, _Int, Sequence[_Int]
+    tuple[_Int, _Int, _Int, _Int] | Sequence[_Int] | npt.NDArray[np.uint8], _Int, _Int, _Int, _Int, _Int, Sequence[_Int]
 ]
 _Policy: TypeAlias = Literal["random", "greedy"]
 _Granularity: TypeAlias = Literal["card", "rank"]
 
 PASS_MOVE: int
 MAX_RANK_MOVES: int
+_MAX_ROWS: int
 POLICIES: dict[str, int]
 ACTION_SPACE: npt.NDArray[np.uint64]
 __test__: dict[str, str]  # the docstrings' examples, for doctest
 
+def _int_arg(value: object, what: str, lo: int, hi: int) -> int: ...
 def check_move(beat: _Int) -> None: ...
 def move_size(m: _Int) -> int: ...
 def pack_cards(counts: _Counts) -> tuple[int, int]: ...

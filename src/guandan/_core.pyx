@@ -20,7 +20,7 @@ True
 from cpython.bytes cimport PyBytes_FromStringAndSize
 from libc.stdint cimport int8_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset
 
 from cython.view cimport array as cvarray
 
@@ -47,6 +47,8 @@ cdef extern from "gd_core.h" nogil:
         GD_POSITION_COUNTS
         GD_POSITION_BEAT
     int gd_prepare(const uint8_t *counts, int level, gd_move beat, gd_view *v, int *detail)
+    int GD_DETAIL_FACE(int detail)
+    int GD_DETAIL_COUNT(int detail)
     int gd_check_move(gd_move m)
     const char *gd_move_error(int code)
     unsigned gd_move_size(gd_move m)
@@ -121,22 +123,40 @@ cdef uint64_t _u64(value, str what, int kind) except? 0:
         errors = _errors()
         error = (errors.InvalidCardsError, errors.InvalidMoveError, errors.GuandanError, errors.InvalidMoveError)[kind]
         label = what + " (a packed move)" if kind == _WORD else what
-        raise error(f"{label} must be an int 0..2**64-1, got {value!r}")
+        raise error(f"{label} must be an int 0..2**64-1, got {value!r:.60}")
     return <uint64_t>value
 
 
 cdef uint64_t _seed(value) except? 0:
     """A seed: any int, taken modulo 2**64 (as guandan.rng.SplitMix64 does)."""
     if not _is_int(value):
-        raise _errors().GuandanError(f"a seed is an int, got {value!r}")
+        raise _errors().GuandanError(f"a seed is an int, got {value!r:.60}")
     return <uint64_t>(int(value) & _MASK64)
 
 
 cdef Py_ssize_t _size(value, str what, Py_ssize_t lo, Py_ssize_t hi) except? -1:
     """A count or an index: an int lo..hi."""
     if not _is_int(value) or not lo <= value <= hi:
-        raise _errors().GuandanError(f"{what} must be an int {lo}..{hi}, got {value!r}")
+        raise _errors().GuandanError(f"{what} must be an int {lo}..{hi}, got {value!r:.60}")
     return <Py_ssize_t>value
+
+
+#: The most rows (positions, playouts) one call makes or returns: keeps sizes in range.
+_MAX_ROWS = 2**40
+
+
+def _int_arg(value, str what, Py_ssize_t lo, Py_ssize_t hi):
+    """A count or an index given to the library: a Python or numpy integer lo..hi (never a
+    bool, a float or a string), as a Python int; :class:`~guandan.GuandanError` otherwise.
+
+    >>> _int_arg(np.uint8(3), "n", 0, 10)
+    3
+    >>> _int_arg(3.0, "n", 0, 10)
+    Traceback (most recent call last):
+    ...
+    guandan.errors.GuandanError: n must be an int 0..10, got 3.0
+    """
+    return _size(value, what, lo, hi)
 
 
 cdef gd_move _checked_move(beat, str what="the play to beat") except? 0:
@@ -147,11 +167,26 @@ cdef gd_move _checked_move(beat, str what="the play to beat") except? 0:
     return m
 
 
+cdef bint _uint8_buffer(obj):
+    """Whether an object's buffer holds unsigned bytes (format B), not bools or chars."""
+    if isinstance(obj, np.ndarray):
+        return obj.dtype.char == "B"
+    try:
+        with memoryview(obj) as m:
+            return m.format == "B"
+    except TypeError:
+        return False
+
+
 cdef const uint8_t[::1] _counts_arg(counts, str what="the hand"):
     """A count vector of 54 faces as a typed view: bytes, bytearray or a 1-D C-contiguous uint8 array."""
     cdef const uint8_t[::1] view
     if counts is None:
         raise _errors().InvalidCardsError(f"{what} must be a count vector of {GD_FACES} faces, got None")
+    if type(counts) is not bytes and type(counts) is not bytearray and not _uint8_buffer(counts):
+        raise _errors().InvalidCardsError(  # a typed view would take bools ('?') as counts
+            f"{what} must be a count vector of {GD_FACES} faces (bytes, bytearray or a 1-D C-contiguous "
+            f"uint8 array), got {_describe(counts)}")
     try:
         view = counts
     except (TypeError, ValueError, BufferError):
@@ -163,12 +198,22 @@ cdef const uint8_t[::1] _counts_arg(counts, str what="the hand"):
     return view
 
 
-cdef int _view_of(const uint8_t[::1] counts, int level, gd_view *view) except -1:
-    cdef gd_cards packed
-    cdef int bad = gd_pack_cards(&counts[0], &packed)
+cdef int _pack(counts, gd_cards *packed, str what="the hand") except -1:
+    """Pack a count vector argument. Its buffer is read once, into a local copy, and only the
+    copy is checked, packed and named in an error (the caller's memory may change meanwhile)."""
+    cdef const uint8_t[::1] view = _counts_arg(counts, what)
+    cdef uint8_t local[54]
+    memcpy(local, &view[0], GD_FACES)
+    cdef int bad = gd_pack_cards(local, packed)
     if bad >= 0:
         raise _errors().InvalidCardsError(
-            f"too many copies of {_FACE_NAMES[bad]}: {counts[bad]} (the double deck has 2)")
+            f"too many copies of {_FACE_NAMES[bad]}: {local[bad]} (the double deck has 2)")
+    return 0
+
+
+cdef int _view_of(counts, int level, gd_view *view) except -1:
+    cdef gd_cards packed
+    _pack(counts, &packed)
     gd_view_init(view, &packed, level)
     return 0
 
@@ -205,12 +250,8 @@ def pack_cards(counts):
     >>> pack_cards(np.array([1] + [0] * 52 + [2], dtype=np.uint8))
     (1, 8796093022208)
     """
-    cdef const uint8_t[::1] view = _counts_arg(counts, "a count vector")
     cdef gd_cards packed
-    cdef int bad = gd_pack_cards(&view[0], &packed)
-    if bad >= 0:
-        raise _errors().InvalidCardsError(
-            f"too many copies of {_FACE_NAMES[bad]}: {view[bad]} (the double deck has 2)")
+    _pack(counts, &packed, "counts")
     return packed.w[0], packed.w[1]
 
 
@@ -246,7 +287,7 @@ cdef gd_move _position(counts, level, beat, gd_view *view) except? 0:
     """Check one position's arguments and prepare its view; the play to beat's word."""
     cdef int lvl = _level_index(level)
     cdef gd_move b = _checked_move(beat)
-    _view_of(_counts_arg(counts), lvl, view)
+    _view_of(counts, lvl, view)
     return b
 
 
@@ -341,16 +382,35 @@ cdef int _check_array_out(out, dtype, tuple shape, str what) except -1:
     return 0
 
 
-cdef int _raise_position(int what, Py_ssize_t i, int detail, const uint8_t[:, ::1] hands,
-                         const uint8_t[::1] levels, const uint64_t[::1] beats) except -1:
-    """Raise the error gd_prepare reported for position i."""
+# One position of a batch, read once. The caller's arrays may change while the core runs
+# (another thread, shared memory), so each position's level and play to beat are copied into
+# a _batch_position (C locals) and its counts are read once by gd_prepare (which packs what
+# it checked, and reports a bad count's value); only these copies are checked, generated
+# from and named in an error (a second read of b[i] after the check let an unchecked word
+# reach the generator).
+cdef struct _batch_position:
+    uint8_t level
+    gd_move beat
+
+
+cdef inline int _prepare(_batch_position *p, const uint8_t *hand, uint8_t level, gd_move beat, gd_view *view,
+                         int *detail) noexcept nogil:
+    """Read a position's level and play to beat once, check them and the hand, prepare the view."""
+    p.level = level
+    p.beat = beat
+    return gd_prepare(hand, level, beat, view, detail)
+
+
+cdef int _raise_position(int what, Py_ssize_t i, int detail, const _batch_position *p) except -1:
+    """Raise the error gd_prepare reported for position i (naming the values it checked)."""
     if what == GD_POSITION_LEVEL:
-        raise _errors().InvalidCardsError(f"position {i}: level must be a rank number 2..14, got {levels[i]}")
+        raise _errors().InvalidCardsError(f"position {i}: level must be a rank number 2..14, got {p.level}")
     if what == GD_POSITION_COUNTS:
         raise _errors().InvalidCardsError(
-            f"position {i}: too many copies of {_FACE_NAMES[detail]}: {hands[i, detail]} (the double deck has 2)")
+            f"position {i}: too many copies of {_FACE_NAMES[GD_DETAIL_FACE(detail)]}: {GD_DETAIL_COUNT(detail)} "
+            f"(the double deck has 2)")
     raise _errors().InvalidMoveError(
-        f"position {i}: the play to beat 0x{beats[i]:016x} is malformed: {gd_move_error(detail).decode()}")
+        f"position {i}: the play to beat 0x{p.beat:016x} is malformed: {gd_move_error(detail).decode()}")
 
 
 def batch_count(hands, levels, beats, granularity="rank", start=0, end=None, out=None):
@@ -373,24 +433,26 @@ def batch_count(hands, levels, beats, granularity="rank", start=0, end=None, out
     cdef const uint8_t[::1] lv = levels
     cdef const uint64_t[::1] b = beats
     cdef gd_view view
+    cdef _batch_position p
     cdef int what = GD_POSITION_OK, detail = 0
     with nogil:
         for i in range(s, e):
-            what = gd_prepare(&h[i, 0], lv[i], b[i], &view, &detail)
+            what = _prepare(&p, &h[i, 0], lv[i], b[i], &view, &detail)
             if what != GD_POSITION_OK:
                 break
-            o[i] = gd_count_card_moves(&view, b[i]) if card else gd_count_rank_moves(&view, b[i])
+            o[i] = gd_count_card_moves(&view, p.beat) if card else gd_count_rank_moves(&view, p.beat)
     if what != GD_POSITION_OK:
-        _raise_position(what, i, detail, h, lv, b)
+        _raise_position(what, i, detail, &p)
     return out
 
 
 cdef bint _card_granularity(granularity) except -1:
-    if granularity == "card":
-        return True
-    if granularity == "rank":
-        return False
-    raise _errors().GuandanError(f"granularity must be 'card' or 'rank', got {granularity!r}")
+    if isinstance(granularity, str):  # first: an array compared with a string is an array
+        if granularity == "card":
+            return True
+        if granularity == "rank":
+            return False
+    raise _errors().GuandanError(f"granularity must be 'card' or 'rank', got {_describe(granularity)}")
 
 
 def batch_rank_moves(hands, levels, beats, start=0, end=None):
@@ -412,13 +474,14 @@ def batch_rank_moves(hands, levels, beats, start=0, end=None):
     cdef const uint8_t[:, ::1] h = hands
     cdef const uint8_t[::1] lv = levels
     cdef gd_view view
+    cdef _batch_position p
     cdef int what = GD_POSITION_OK, detail = 0
     cdef bint out_of_memory = False
     if buf == NULL:
         raise MemoryError()
     with nogil:
         for i in range(first, e):
-            what = gd_prepare(&h[i, 0], lv[i], b[i], &view, &detail)
+            what = _prepare(&p, &h[i, 0], lv[i], b[i], &view, &detail)
             if what != GD_POSITION_OK:
                 break
             if cap - used < GD_MAX_RANK_MOVES:
@@ -428,13 +491,13 @@ def batch_rank_moves(hands, levels, beats, start=0, end=None):
                     break
                 buf = grown
                 cap *= 2
-            used += gd_rank_moves(&view, b[i], buf + used)
+            used += gd_rank_moves(&view, p.beat, buf + used)
             off[i - first + 1] = used
     if out_of_memory or what != GD_POSITION_OK:
         free(buf)
         if out_of_memory:
             raise MemoryError()
-        _raise_position(what, i, detail, h, lv, b)
+        _raise_position(what, i, detail, &p)
     return _adopt(buf, used), offsets
 
 
@@ -467,16 +530,17 @@ def batch_card_moves(hands, levels, beats, start=0, end=None):
     cdef uint64_t *buf = <uint64_t *>malloc(cap * 2 * sizeof(uint64_t))
     cdef uint64_t *grown
     cdef gd_view view
+    cdef _batch_position p
     cdef int what = GD_POSITION_OK, detail = 0
     cdef bint out_of_memory = False
     if buf == NULL:
         raise MemoryError()
     with nogil:
         for i in range(first, e):
-            what = gd_prepare(&h[i, 0], lv[i], b[i], &view, &detail)
+            what = _prepare(&p, &h[i, 0], lv[i], b[i], &view, &detail)
             if what != GD_POSITION_OK:
                 break
-            k = gd_card_moves(&view, b[i], buf + 2 * used, cap - used)
+            k = gd_card_moves(&view, p.beat, buf + 2 * used, cap - used)
             if k > cap - used:
                 while k > cap - used:
                     cap *= 2
@@ -485,14 +549,14 @@ def batch_card_moves(hands, levels, beats, start=0, end=None):
                     out_of_memory = True
                     break
                 buf = grown
-                gd_card_moves(&view, b[i], buf + 2 * used, cap - used)
+                gd_card_moves(&view, p.beat, buf + 2 * used, cap - used)
             used += k
             off[i - first + 1] = used
     if out_of_memory or what != GD_POSITION_OK:
         free(buf)
         if out_of_memory:
             raise MemoryError()
-        _raise_position(what, i, detail, h, lv, b)
+        _raise_position(what, i, detail, &p)
     return _adopt(buf, 2 * used).reshape(-1, 2), offsets
 
 
@@ -531,11 +595,13 @@ def batch_mask(hands, levels, beats, start=0, end=None, out=None):
     """Legal-move masks of N positions over :data:`ACTION_SPACE`: ``bool (N, len(ACTION_SPACE))``.
 
     ``out[i, a]`` is true when ``ACTION_SPACE[a]`` is a legal rank-level move of position i.
+    With ``out`` given, its rows ``start..end`` are overwritten (whatever they held).
     """
     _check_batch(hands, levels, beats)
     cdef Py_ssize_t n = hands.shape[0], first, e, i, a
     first, e = _range(n, start, end)
     cdef const uint64_t[::1] space = ACTION_SPACE
+    cdef bint clear = out is not None
     if out is None:
         out = np.zeros((n, space.shape[0]), dtype=np.bool_)
     else:
@@ -547,49 +613,53 @@ def batch_mask(hands, levels, beats, start=0, end=None, out=None):
     cdef const uint8_t[:, ::1] h = hands
     cdef const uint8_t[::1] lv = levels
     cdef gd_view view
+    cdef _batch_position p
     cdef int what = GD_POSITION_OK, detail = 0
     with nogil:
         for i in range(first, e):
-            what = gd_prepare(&h[i, 0], lv[i], b[i], &view, &detail)
+            what = _prepare(&p, &h[i, 0], lv[i], b[i], &view, &detail)
             if what != GD_POSITION_OK:
                 break
-            k = gd_rank_moves(&view, b[i], buf)
+            k = gd_rank_moves(&view, p.beat, buf)
+            if clear:
+                memset(&o[i, 0], 0, o.shape[1])
             for j in range(k):
                 a = _action_index(space, buf[j])
                 if a >= 0:  # always: the whole deck bounds every hand (tested)
                     o[i, a] = 1
     if what != GD_POSITION_OK:
-        _raise_position(what, i, detail, h, lv, b)
+        _raise_position(what, i, detail, &p)
     return out
 
 
 cdef object _words_arg(words, str what):
-    """Rank-level words as a ``uint64`` array: integers 0..2**64-1, never converted silently
-    from floats, bools or strings."""
+    """Rank-level words as a private C-contiguous ``uint64`` array: integers 0..2**64-1, never
+    converted silently from floats, bools or strings. A caller's array is copied first (read
+    once): the checks and the result are of the copy, which nobody else can change."""
     errors = _errors()
     if isinstance(words, np.ndarray):
-        if words.dtype == np.uint64:
-            return words
-        arr = words
+        arr = words.copy(order="C")
+        if arr.dtype == np.uint64:
+            return arr
     else:  # element by element: numpy would turn a list mixing ints >= 2**63 and others into floats
         try:
             arr = np.array(words, dtype=object)
         except (TypeError, ValueError, OverflowError):
             raise errors.InvalidMoveError(
                 f"{what} must be integers (rank-level words), got {_describe(words)}") from None
+    if arr.dtype.kind not in "iuO":
+        raise errors.InvalidMoveError(f"{what} must be integers (rank-level words), got {_describe(arr)}")
     if arr.size == 0:
         return np.zeros(arr.shape, dtype=np.uint64)
     if arr.dtype.kind in "iu":
         if arr.min() < 0:
             raise errors.InvalidMoveError(f"{what} must be integers 0..2**64-1, got {int(arr.min())}")
         return arr.astype(np.uint64)
-    if arr.dtype == object:
-        flat = arr.ravel().tolist()
-        for w in flat:
-            if not _is_int(w) or not 0 <= w < 2**64:
-                raise errors.InvalidMoveError(f"{what} must be integers 0..2**64-1 (rank-level words), got {w!r:.60}")
-        return np.array(flat, dtype=np.uint64).reshape(arr.shape)
-    raise errors.InvalidMoveError(f"{what} must be integers (rank-level words), got {_describe(arr)}")
+    flat = arr.ravel().tolist()
+    for w in flat:
+        if not _is_int(w) or not 0 <= w < 2**64:
+            raise errors.InvalidMoveError(f"{what} must be integers 0..2**64-1 (rank-level words), got {w!r:.60}")
+    return np.array(flat, dtype=np.uint64).reshape(arr.shape)
 
 
 def action_indices(words):
@@ -640,18 +710,19 @@ def fill_rank_moves(hands, levels, beats, start, end, out, offsets):
     cdef const uint64_t[::1] b = beats
     cdef size_t cap = o.shape[0], used = 0
     cdef gd_view view
+    cdef _batch_position p
     cdef int what = GD_POSITION_OK, detail = 0
     off[0] = 0
     with nogil:
         while i < last and cap - used >= GD_MAX_RANK_MOVES:
-            what = gd_prepare(&h[i, 0], lv[i], b[i], &view, &detail)
+            what = _prepare(&p, &h[i, 0], lv[i], b[i], &view, &detail)
             if what != GD_POSITION_OK:
                 break
-            used += gd_rank_moves(&view, b[i], &o[used])
+            used += gd_rank_moves(&view, p.beat, &o[used])
             off[i - first + 1] = used
             i += 1
     if what != GD_POSITION_OK:
-        _raise_position(what, i, detail, h, lv, b)
+        _raise_position(what, i, detail, &p)
     return i
 
 
@@ -672,21 +743,22 @@ def fill_card_moves(hands, levels, beats, start, end, out, offsets):
     cdef const uint64_t[::1] b = beats
     cdef size_t cap = o.shape[0], used = 0, k = 0
     cdef gd_view view
+    cdef _batch_position p
     cdef int what = GD_POSITION_OK, detail = 0
     off[0] = 0
     with nogil:
         while i < last:
-            what = gd_prepare(&h[i, 0], lv[i], b[i], &view, &detail)
+            what = _prepare(&p, &h[i, 0], lv[i], b[i], &view, &detail)
             if what != GD_POSITION_OK:
                 break
-            k = gd_card_moves(&view, b[i], &o[0, 0] + 2 * used if cap else NULL, cap - used)
+            k = gd_card_moves(&view, p.beat, &o[0, 0] + 2 * used if cap else NULL, cap - used)
             if k > cap - used:
                 break
             used += k
             off[i - first + 1] = used
             i += 1
     if what != GD_POSITION_OK:
-        _raise_position(what, i, detail, h, lv, b)
+        _raise_position(what, i, detail, &p)
     if i == first and first < last:
         raise _errors().InvalidCardsError(f"out holds {cap} moves; position {first} alone has {k}")
     return i
@@ -722,8 +794,6 @@ cdef extern from "gd_play.h" nogil:
 
 
 _MASK64 = (1 << 64) - 1
-#: The most rows (playouts) one call returns: keeps the output's size in range.
-_MAX_ROWS = 2**40
 POLICIES = {"random": GD_POLICY_RANDOM, "greedy": GD_POLICY_GREEDY}
 
 
@@ -739,28 +809,34 @@ cdef int _deal_from(state, gd_deal *d) except -1:
             "a deal state is (hands, level, turn, last, beat, passes, finished)") from None
     cdef int s, bad
     cdef const uint8_t[:, ::1] counts
+    cdef uint8_t rows[4][54]  # the caller's array read once: only this copy is checked and used
     if isinstance(hands, np.ndarray):
         if hands.dtype != np.uint8 or hands.shape != (4, GD_FACES) or not hands.flags.c_contiguous:
-            raise errors.InvalidCardsError("hands must be a C-contiguous uint8 array of shape (4, 54)")
+            raise errors.InvalidCardsError(
+                f"hands must be a C-contiguous uint8 array of shape (4, 54), got {_describe(hands)}")
         counts = hands
+        memcpy(rows, &counts[0, 0], sizeof(rows))
         for s in range(4):
-            bad = gd_pack_cards(&counts[s, 0], &d.hands[s])
+            bad = gd_pack_cards(rows[s], &d.hands[s])
             if bad >= 0:
-                raise errors.InvalidCardsError(f"seat {s}: too many copies of {_FACE_NAMES[bad]}")
+                raise errors.InvalidCardsError(f"hands[{s}] (seat {s}): too many copies of {_FACE_NAMES[bad]}: "
+                                               f"{rows[s][bad]} (the double deck has 2)")
     else:
         if not isinstance(hands, (tuple, list)) or len(hands) != 4:
             raise errors.InvalidCardsError(
                 f"a deal's hands are four packed ints or a uint8 (4, 54) array, got {_describe(hands)}")
         for s in range(4):
             h = hands[s]
-            if isinstance(h, bool) or not isinstance(h, int) or not 0 <= h < 1 << 108:
-                raise errors.InvalidCardsError(f"seat {s}: a packed hand is an int below 2**108, got {h!r}")
+            if not _is_int(h) or not 0 <= h < 1 << 108:
+                raise errors.InvalidCardsError(
+                    f"hands[{s}] (seat {s}): a packed hand is an int below 2**108, got {h!r:.60}")
+            h = int(h)
             d.hands[s].w[0] = h & _MASK64
             d.hands[s].w[1] = h >> 64
     d.level = _level_index(level)
     for name, value, lo, hi in (("turn", turn, 0, 3), ("last", last, -1, 3), ("passes", passes, 0, 3)):
         if not _is_int(value) or not lo <= value <= hi:
-            raise errors.InvalidMoveError(f"{name} must be an int {lo}..{hi}, got {value!r}")
+            raise errors.InvalidMoveError(f"{name} must be an int {lo}..{hi}, got {value!r:.60}")
     d.turn, d.last, d.passes = turn, last, passes
     d.beat = _checked_move(beat)
     if not isinstance(finished, (tuple, list)):
@@ -949,7 +1025,7 @@ def spend_cards(counts, level, word):
     chosen canonically (the suits holding the most copies first; see ``gd_spend``)."""
     cdef gd_view view
     cdef int lvl = _level_index(level)
-    _view_of(_counts_arg(counts), lvl, &view)
+    _view_of(counts, lvl, &view)
     cdef gd_move m = _checked_move(word, "the move")
     if m == GD_PASS_MOVE:
         return 0

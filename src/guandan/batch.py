@@ -11,6 +11,12 @@ Arrays, never converted silently (a wrong dtype, shape or layout raises
 * ``beats``: ``uint64 (N,)``, the rank-level word of the play to beat
   (:data:`~guandan.movegen.PASS_WORD` to lead), or ``None`` for all leads.
 
+Each position's hand, level and play to beat is read once, into the core's own copy, which
+alone is checked and used: the arrays may change during a call (another thread, shared
+memory) without ever giving more than the result or the error of one of their contents.
+Counts (``threads``, ``buffer_moves``, ``n``) are Python or numpy integers, never bools,
+floats or strings; ``granularity`` is the string ``"rank"`` or ``"card"``.
+
 >>> import numpy as np
 >>> from guandan import Cards, batch
 >>> hands = np.stack([Cards.parse("S3 C4 D4 C5 D5 H2").numpy(), Cards.parse("SB SB HR HR").numpy()])
@@ -30,7 +36,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 
@@ -53,33 +59,45 @@ ACTION_SPACE: np.ndarray = _core.ACTION_SPACE
 action_indices = _core.action_indices
 
 Granularity = Literal["card", "rank"]
+#: A Python or numpy integer (never a bool).
+Int = int | np.integer[Any]
+#: The most threads one call runs on.
+MAX_THREADS = 1024
 
 
-def lead_beats(n: int) -> np.ndarray:
-    """A ``beats`` array meaning "every position leads"."""
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
-        raise GuandanError(f"n must be an int >= 0, got {n!r}")
-    return np.full(n, _core.PASS_MOVE, dtype=np.uint64)
+def lead_beats(n: Int) -> np.ndarray:
+    """A ``beats`` array meaning "every position leads".
+
+    >>> lead_beats(2)
+    array([1080863910568919040, 1080863910568919040], dtype=uint64)
+    """
+    return np.full(_core._int_arg(n, "n", 0, _core._MAX_ROWS), _core.PASS_MOVE, dtype=np.uint64)
 
 
-def _beats(hands: np.ndarray, beats: np.ndarray | None) -> np.ndarray:
-    if beats is not None:
-        return beats
+def _checked(hands: np.ndarray, levels: np.ndarray, beats: np.ndarray | None) -> tuple[np.ndarray, int]:
+    """The beats (``beats`` None: all leads) and the number of positions of a batch whose
+    hands are a 2-D array; any other hands (a 0-d array, a list, ...) raise the core's error
+    naming them. The core checks the arrays in full when it is called."""
     if not isinstance(hands, np.ndarray) or hands.ndim != 2:
-        raise InvalidCardsError("hands must be a numpy array of shape (N, 54)")
-    return lead_beats(len(hands))
+        _core._check_batch(hands, levels, lead_beats(0) if beats is None else beats)
+    n = hands.shape[0]
+    return lead_beats(n) if beats is None else beats, n
 
 
-def _chunks(n: int, threads: int) -> list[tuple[int, int]]:
-    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
-        raise GuandanError(f"threads must be an int >= 1 or None, got {threads!r}")
-    threads = min(threads, max(n, 1))
-    bounds = [n * t // threads for t in range(threads + 1)]
+def _granularity(granularity: object) -> Granularity:
+    if isinstance(granularity, str) and granularity in ("card", "rank"):  # an array is not a str
+        return "card" if granularity == "card" else "rank"
+    raise GuandanError(f"granularity must be 'card' or 'rank', got {granularity!r:.60}")
+
+
+def _chunks(n: int, threads: Int | None) -> list[tuple[int, int]]:
+    """Split n positions into one slice per thread (threads None: as many as cores)."""
+    count = (os.cpu_count() or 1) if threads is None else _core._int_arg(threads, "threads", 1, MAX_THREADS)
+    count = min(count, max(n, 1))
+    if count == 1:
+        return [(0, n)]
+    bounds = [n * t // count for t in range(count + 1)]
     return list(zip(bounds[:-1], bounds[1:]))
-
-
-def _threads(threads: int | None) -> int:
-    return (os.cpu_count() or 1) if threads is None else threads
 
 
 def count_moves(
@@ -87,14 +105,15 @@ def count_moves(
     levels: np.ndarray,
     beats: np.ndarray | None = None,
     granularity: Granularity = "rank",
-    threads: int | None = 1,
+    threads: Int | None = 1,
 ) -> np.ndarray:
     """How many legal moves each position has: ``int64 (N,)``. ``threads=None``: all cores."""
-    beats = _beats(hands, beats)
-    chunks = _chunks(len(hands) if isinstance(hands, np.ndarray) else 0, _threads(threads))
+    beats, n = _checked(hands, levels, beats)
+    granularity = _granularity(granularity)
+    chunks = _chunks(n, threads)
     if len(chunks) == 1:
         return _core.batch_count(hands, levels, beats, granularity)
-    out = np.zeros(len(hands), dtype=np.int64)
+    out = np.zeros(n, dtype=np.int64)
     with ThreadPoolExecutor(len(chunks)) as pool:
         for f in [pool.submit(_core.batch_count, hands, levels, beats, granularity, a, b, out) for a, b in chunks]:
             f.result()
@@ -106,21 +125,16 @@ def legal_moves(
     levels: np.ndarray,
     beats: np.ndarray | None = None,
     granularity: Granularity = "rank",
-    threads: int | None = 1,
+    threads: Int | None = 1,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The legal moves of each position: ``(moves, offsets)``.
 
     ``moves`` holds every position's moves in turn (``uint64 (M,)`` at rank granularity,
     ``uint64 (M, 2)`` at card granularity); position i's are ``moves[offsets[i]:offsets[i+1]]``.
     """
-    beats = _beats(hands, beats)
-    if granularity == "rank":
-        fn = _core.batch_rank_moves
-    elif granularity == "card":
-        fn = _core.batch_card_moves
-    else:
-        raise GuandanError(f"granularity must be 'card' or 'rank', got {granularity!r}")
-    chunks = _chunks(len(hands) if isinstance(hands, np.ndarray) else 0, _threads(threads))
+    beats, n = _checked(hands, levels, beats)
+    fn = _core.batch_rank_moves if _granularity(granularity) == "rank" else _core.batch_card_moves
+    chunks = _chunks(n, threads)
     if len(chunks) == 1:
         return fn(hands, levels, beats)
     with ThreadPoolExecutor(len(chunks)) as pool:
@@ -139,7 +153,7 @@ def iter_legal_moves(
     levels: np.ndarray,
     beats: np.ndarray | None = None,
     granularity: Granularity = "rank",
-    buffer_moves: int = 1 << 16,
+    buffer_moves: Int = 1 << 16,
 ) -> Iterator[tuple[int, int, np.ndarray, np.ndarray]]:
     """The legal moves of each position, a chunk at a time, written into one reused buffer.
 
@@ -159,16 +173,14 @@ def iter_legal_moves(
 
     The arguments are checked when it is called, not when the first chunk is asked for.
     """
-    beats = _beats(hands, beats)
-    _core._check_batch(hands, levels, beats)
-    if isinstance(buffer_moves, bool) or not isinstance(buffer_moves, int) or buffer_moves < 1:
-        raise GuandanError(f"buffer_moves must be an int >= 1, got {buffer_moves!r}")
+    beats, _ = _checked(hands, levels, beats)
+    _core._check_batch(hands, levels, beats)  # now: the core's calls come with the first chunk
+    size = _core._int_arg(buffer_moves, "buffer_moves", 1, _core._MAX_ROWS)
+    granularity = _granularity(granularity)
     if granularity == "rank":
-        out = np.empty(max(buffer_moves, _core.MAX_RANK_MOVES), dtype=np.uint64)
-    elif granularity == "card":
-        out = np.empty((buffer_moves, 2), dtype=np.uint64)
+        out = np.empty(max(size, _core.MAX_RANK_MOVES), dtype=np.uint64)
     else:
-        raise GuandanError(f"granularity must be 'card' or 'rank', got {granularity!r}")
+        out = np.empty((size, 2), dtype=np.uint64)
     return _stream(hands, levels, beats, granularity, out)
 
 
@@ -186,7 +198,9 @@ def _stream(
             if granularity != "card" or "alone has" not in str(error):
                 raise
             need = _core.count_card_moves(hands[start], int(levels[start]), int(beats[start]))
-            out = np.empty((need, 2), dtype=np.uint64)
+            # at least doubled: the position is read again here, so if the arrays change
+            # meanwhile (another thread) the buffer still grows every round, and the loop ends
+            out = np.empty((max(need, 2 * len(out)), 2), dtype=np.uint64)
             continue
         yield start, stop, out[: offsets[stop - start]], offsets[: stop - start + 1]
         start = stop
@@ -196,14 +210,14 @@ def legal_mask(
     hands: np.ndarray,
     levels: np.ndarray,
     beats: np.ndarray | None = None,
-    threads: int | None = 1,
+    threads: Int | None = 1,
 ) -> np.ndarray:
     """Legal-move masks over :data:`ACTION_SPACE` (rank granularity): ``bool (N, 2213)``."""
-    beats = _beats(hands, beats)
-    chunks = _chunks(len(hands) if isinstance(hands, np.ndarray) else 0, _threads(threads))
+    beats, n = _checked(hands, levels, beats)
+    chunks = _chunks(n, threads)
     if len(chunks) == 1:
         return _core.batch_mask(hands, levels, beats)
-    out = np.zeros((len(hands), len(ACTION_SPACE)), dtype=np.bool_)
+    out = np.zeros((n, len(ACTION_SPACE)), dtype=np.bool_)
     with ThreadPoolExecutor(len(chunks)) as pool:
         for f in [pool.submit(_core.batch_mask, hands, levels, beats, a, b, out) for a, b in chunks]:
             f.result()

@@ -226,6 +226,32 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--json", action="store_true", help="print the summary at the end as JSON")
     serve.add_argument("--quiet", action="store_true", help="no progress lines on stderr (connections, games, errors)")
     serve.set_defaults(run=_run_serve)
+
+    connect = commands.add_parser(
+        "connect",
+        help="play an agent of this package on an AI-competition platform server",
+        description="Connect to a platform server (guandan serve, or the competition's own) as one bot\n"
+        "and play AGENT until the games end: every request is answered with the index of the\n"
+        "agent's choice in the server's actionList.",
+        epilog=_CONNECT_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    connect.add_argument(
+        "url",
+        metavar="URL",
+        help="the server: ws://HOST:PORT/game/ (the bot's name is added) or a full ws://HOST:PORT/game/NAME",
+    )
+    connect.add_argument(
+        "--agent", default="greedy", metavar="SPEC", help="the agent to play: greedy (default), random, mc, ..."
+    )
+    connect.add_argument("--name", help="the bot's name in the URL (default: the agent's spec)")
+    connect.add_argument("--seed", type=int, default=0, help="the agent's seed (default 0)")
+    connect.add_argument("--log", metavar="FILE", help="write every message received and sent, with times, to FILE (JSONL)")
+    connect.add_argument("--json", action="store_true", help="print the result at the end as JSON")
+    connect.add_argument(
+        "--quiet", action="store_true", help="no per-game lines, and no warnings on stderr (errors only)"
+    )
+    connect.set_defaults(run=_run_connect)
     return parser
 
 
@@ -359,6 +385,54 @@ def _run_serve(args: argparse.Namespace) -> int:
     else:
         print(result.format())
     return 0 if result.complete else 1
+
+
+_CONNECT_EPILOG = """\
+It prints the seat it got, a line at the end of each game and the result; warnings
+about the server's messages (a list that disagrees with the engine's, a field it cannot
+read) go to stderr. It exits with status 0 after gameResult, 1 when the connection was
+closed before it or the agent raised (its requests were answered by the fallback), and 2
+when it could not connect.
+
+examples:
+  guandan connect ws://127.0.0.1:23456/game/ --agent greedy     # as the bot named "greedy"
+  guandan connect ws://127.0.0.1:23456/game/team7 --agent mc --seed 3 --log team7.jsonl
+"""
+
+
+def _run_connect(args: argparse.Namespace) -> int:
+    import asyncio
+    import logging
+
+    from .platform import run_client
+    from .registry import agent_factory
+
+    agent_factory(args.agent)  # a bad spec is refused before connecting
+    log = logging.getLogger("guandan.platform.client")
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s", "%H:%M:%S"))
+    saved = (log.level, log.propagate)
+    log.addHandler(handler)
+    log.setLevel(logging.ERROR if args.quiet else logging.WARNING)
+    log.propagate = False
+
+    def report(line: str) -> None:
+        if not args.quiet and not args.json:
+            print(line, flush=True)
+
+    try:
+        result = asyncio.run(
+            run_client(args.url, args.agent, name=args.name, seed=args.seed, log=args.log, report=report)
+        )
+    finally:
+        log.removeHandler(handler)
+        log.setLevel(saved[0])
+        log.propagate = saved[1]
+    if args.json:
+        print(json.dumps(result.to_json(), indent=2))
+    else:
+        print(result.format())
+    return 0 if result.ok else 1
 
 
 def _run_play(args: argparse.Namespace) -> int:

@@ -32,9 +32,28 @@ from .server import (
 )
 from .table import PlatformTable, Reply, Send, TableState
 
-# The client side (guandan.platform.client: ``guandan connect``) is exported here beside the server.
+from .client import (
+    ClientResult,
+    GameSummary,
+    LocalResult,
+    PlatformClient,
+    SeatView,
+    client_url,
+    run_client,
+    run_client_sync,
+    run_local,
+)
 
 __all__ = [
+    "ClientResult",
+    "GameSummary",
+    "LocalResult",
+    "PlatformClient",
+    "SeatView",
+    "client_url",
+    "run_client",
+    "run_client_sync",
+    "run_local",
     "DEFAULT_HOST",
     "DEFAULT_PORT",
     "PlatformServer",

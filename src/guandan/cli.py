@@ -246,7 +246,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     connect.add_argument("--name", help="the bot's name in the URL (default: the agent's spec)")
     connect.add_argument("--seed", type=int, default=0, help="the agent's seed (default 0)")
-    connect.add_argument("--log", metavar="FILE", help="write every message received and sent, with times, to FILE (JSONL)")
+    connect.add_argument(
+        "--log", metavar="FILE", help="write every message received and sent, with times, to FILE (JSONL)"
+    )
     connect.add_argument("--json", action="store_true", help="print the result at the end as JSON")
     connect.add_argument(
         "--quiet", action="store_true", help="no per-game lines, and no warnings on stderr (errors only)"

@@ -339,9 +339,8 @@ def _move_actions(array: np.ndarray, with_text: bool) -> tuple[list[list[Any]], 
     n = len(array)
     if not n:
         return [], "[]" if with_text else None
-    counts = ((np.ascontiguousarray(array, dtype="<u8").view(np.uint8).reshape(n, 16)[:, :, None] >> _TWO_BITS) & 3).reshape(
-        n, 64
-    )[:, :NUM_FACES]
+    octets = np.ascontiguousarray(array, dtype="<u8").view(np.uint8).reshape(n, 16, 1)  # 4 faces an octet
+    counts = ((octets >> _TWO_BITS) & 3).reshape(n, 64)[:, :NUM_FACES]
     rows, faces = np.nonzero(counts)
     copies = counts[rows, faces]
     cards = np.repeat(faces, copies)

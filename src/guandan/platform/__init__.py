@@ -18,6 +18,17 @@ The protocol (``ws://HOST:PORT/game/{name}``, eleven JSON message kinds, answers
 True
 """
 
+from .client import (
+    ClientResult,
+    GameSummary,
+    LocalResult,
+    PlatformClient,
+    SeatView,
+    client_url,
+    run_client,
+    run_client_sync,
+    run_local,
+)
 from .messages import parse_answer
 from .server import (
     DEFAULT_HOST,
@@ -31,18 +42,6 @@ from .server import (
     start_server,
 )
 from .table import PlatformTable, Reply, Send, TableState
-
-from .client import (
-    ClientResult,
-    GameSummary,
-    LocalResult,
-    PlatformClient,
-    SeatView,
-    client_url,
-    run_client,
-    run_client_sync,
-    run_local,
-)
 
 __all__ = [
     "ClientResult",

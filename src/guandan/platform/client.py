@@ -367,7 +367,7 @@ class SeatView:
             if kind == "act" or "actionList" in message:
                 self._act(message)
                 return
-            handler = _NOTIFY.get(stage) if kind == "notify" or kind is None else None
+            handler = _NOTIFY.get(stage) if isinstance(stage, str) and kind in ("notify", None) else None
             if handler is None:
                 self.unknown += 1
                 logger.info("a message of an unknown kind (type %r, stage %r), ignored", kind, stage)
@@ -439,7 +439,9 @@ class SeatView:
         seat = _seat(m.get("curPos"))
         action = _read_action(m.get("curAction"))
         if seat is None or action is None or action.kind not in ("play", "pass"):
-            self.warn("play: cannot read curPos %s / curAction %s", describe(m.get("curPos")), describe(m.get("curAction")))
+            self.warn(
+                "play: cannot read curPos %s / curAction %s", describe(m.get("curPos")), describe(m.get("curAction"))
+            )
             return
         self.actions.append((seat, action))
         if action.kind == "play":
@@ -949,11 +951,14 @@ class PlatformClient:
     def answer(self, message: dict[str, Any]) -> int:
         """The index to answer an ``act`` message with (the agent asked; see the module's description)."""
         try:
-            request = self.view.request(message)
+            return self._answer(message)
         except Exception:  # a bug of this module: still answer
-            logger.exception("could not read a request; answering its first entry")
+            logger.exception("could not answer a request; answering its first entry")
             self.result.fallbacks += 1
             return 0
+
+    def _answer(self, message: dict[str, Any]) -> int:
+        request = self.view.request(message)
         observation = request.observation
         if observation is None or not len(observation.legal_actions):
             if request.index_range >= 0:
@@ -966,8 +971,9 @@ class PlatformClient:
             action = self.agent.act(observation)
         except Exception:
             self.result.agent_errors += 1
-            logger.exception("the agent %s raised on a %s request; the greedy agent answers it", self.agent_name,
-                             request.stage)
+            logger.exception(
+                "the agent %s raised on a %s request; the greedy agent answers it", self.agent_name, request.stage
+            )
             try:
                 action = self._fallback_agent.act(observation)
             except Exception:
@@ -1121,12 +1127,13 @@ async def run_client(
             body = error.response.body.decode("utf-8", "replace").strip() if error.response.body else ""
             raise GuandanError(f"cannot connect to {target}: HTTP {status}{': ' + body if body else ''}") from None
         except (OSError, TimeoutError, InvalidHandshake, InvalidURI) as error:
-            text = str(error) or type(error).__name__
-            raise GuandanError(f"cannot connect to {target}: {text}") from None
+            why = str(error) or type(error).__name__
+            raise GuandanError(f"cannot connect to {target}: {why}") from None
         messages.event("connect", url=target, agent=client.agent_name)
         try:
             async with ws:
                 while True:
+                    text: str | bytes
                     try:
                         if client.result.complete:
                             async with asyncio.timeout(linger):

@@ -227,21 +227,23 @@ def _read_action(value: Any) -> _Action | None:
         return None
     if lowered in ("tribute", "back"):
         return _Action(lowered, faces=tuple(faces)) if len(faces) == 1 else None
-    move_type = _TYPE_OF_NAME.get(lowered)
-    if move_type is None or not faces:
+    if not faces:
         return None
+    move_type = _TYPE_OF_NAME.get(lowered)
+    if move_type is None:  # a type this client does not know: its cards still say what it is
+        return _Action("play", type_name, str(letter), tuple(faces), (-1, -1, _bits(faces)))
     if isinstance(letter, str) and letter.upper() == "JOKER":
         move_type, index, text = MoveType.JOKER_BOMB, _JOKER_KEY_INDEX, "JOKER"
     else:
         rank = _rank(letter)
-        if rank is None:
-            if isinstance(letter, str) and letter.upper() in ("B", "SB"):
-                rank = Rank.SMALL_JOKER
-            elif isinstance(letter, str) and letter.upper() in ("R", "HR"):
-                rank = Rank.BIG_JOKER
-            else:
-                return None
-        index, text = int(rank) - 2, rank.letter
+        if rank is None and isinstance(letter, str):
+            rank = {"B": Rank.SMALL_JOKER, "SB": Rank.SMALL_JOKER, "R": Rank.BIG_JOKER, "HR": Rank.BIG_JOKER}.get(
+                letter.upper()
+            )
+        if rank is None:  # a key this client cannot read
+            index, text = -1, str(letter)
+        else:
+            index, text = int(rank) - 2, rank.letter
     return _Action("play", _NAME_OF_TYPE[move_type], text, tuple(faces), (int(move_type), index, _bits(faces)))
 
 
@@ -422,6 +424,8 @@ class SeatView:
         for payer, receiver, face in self._transfers(m, "tribute"):
             self.prefix.append(Tribute(payer, face))
             self._move_card(payer, receiver, face)
+            if self.last_winner is None:  # no previous deal seen: the receivers won it
+                self.last_winner = receiver % 2
 
     def _back(self, m: dict[str, Any]) -> None:
         for returner, payer, face in self._transfers(m, "back"):
@@ -431,6 +435,8 @@ class SeatView:
     def _anti_tribute(self, m: dict[str, Any]) -> None:
         seats = m.get("antiPos")
         self.anti_tribute = [s for s in (seats if isinstance(seats, list) else []) if _seat(s) is not None]
+        if self.last_winner is None and self.anti_tribute:  # no previous deal seen: the payers lost it
+            self.last_winner = 1 - self.anti_tribute[0] % 2
         count = _int(_pick(m, "antiNums", "antiNum"))
         if count is not None and count != len(self.anti_tribute):
             self.warn("anti-tribute: antiNums %s but antiPos %s", count, seats)

@@ -103,6 +103,7 @@ def main() -> int:
     parser.add_argument(
         "--nice", type=int, default=0, help="run the clients at this niceness (default 0: as the server)"
     )
+    parser.add_argument("--summary", action="store_true", help="print the server's summary (every seat) too")
     parser.add_argument("--timeout", type=float, default=1800, help="seconds before giving up (default 1800)")
     args = parser.parse_args()
 
@@ -138,7 +139,8 @@ def main() -> int:
     for p in procs:
         p.join(60)
     codes = [p.exitcode for p in procs]
-    print(result.format())
+    if args.summary:
+        print(result.format())
     if not result.complete or any(codes):
         print(f"FAILED: complete {result.complete}, client exit codes {sorted(set(codes))}", file=sys.stderr)
         return 1

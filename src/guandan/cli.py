@@ -15,10 +15,12 @@ triple 5: ♠5 ♣5 ♥2 (♥2 as 5)
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import logging
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from . import __version__
 from .cards import Cards, parse_level
@@ -330,7 +332,6 @@ examples:
 def _run_serve(args: argparse.Namespace) -> int:
     import asyncio
     import dataclasses
-    import logging
     import signal
 
     from .platform import PlatformServer, ServeResult
@@ -356,13 +357,6 @@ def _run_serve(args: argparse.Namespace) -> int:
         records=args.records,
         log=args.log,
     )
-    log = logging.getLogger("guandan.platform")
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%H:%M:%S"))
-    saved = (log.level, log.propagate)
-    log.addHandler(handler)
-    log.setLevel(logging.ERROR if args.quiet else logging.INFO)
-    log.propagate = False
 
     async def run() -> ServeResult:
         await server.start()
@@ -376,12 +370,8 @@ def _run_serve(args: argparse.Namespace) -> int:
                 pass
         return await server.wait()
 
-    try:
+    with _stderr_log("guandan.platform", logging.ERROR if args.quiet else logging.INFO, "%(asctime)s %(message)s"):
         result = asyncio.run(run())
-    finally:
-        log.removeHandler(handler)
-        log.setLevel(saved[0])
-        log.propagate = saved[1]
     if args.json:
         print(json.dumps(result.to_json(), indent=2))
     else:
@@ -402,34 +392,41 @@ examples:
 """
 
 
+@contextlib.contextmanager
+def _stderr_log(name: str, level: int, fmt: str) -> Iterator[None]:
+    """The log lines of logger ``name`` from ``level`` on stderr (with their time), for the duration."""
+    log = logging.getLogger(name)
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter(fmt, "%H:%M:%S"))
+    saved = (log.level, log.propagate)
+    log.addHandler(handler)
+    log.setLevel(level)
+    log.propagate = False
+    try:
+        yield
+    finally:
+        log.removeHandler(handler)
+        log.setLevel(saved[0])
+        log.propagate = saved[1]
+
+
 def _run_connect(args: argparse.Namespace) -> int:
     import asyncio
-    import logging
 
     from .platform import run_client
     from .registry import agent_factory
 
     agent_factory(args.agent)  # a bad spec is refused before connecting
-    log = logging.getLogger("guandan.platform.client")
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s", "%H:%M:%S"))
-    saved = (log.level, log.propagate)
-    log.addHandler(handler)
-    log.setLevel(logging.ERROR if args.quiet else logging.WARNING)
-    log.propagate = False
 
     def report(line: str) -> None:
         if not args.quiet and not args.json:
             print(line, flush=True)
 
-    try:
+    level = logging.ERROR if args.quiet else logging.WARNING
+    with _stderr_log("guandan.platform.client", level, "%(asctime)s %(levelname)s %(message)s"):
         result = asyncio.run(
             run_client(args.url, args.agent, name=args.name, seed=args.seed, log=args.log, report=report)
         )
-    finally:
-        log.removeHandler(handler)
-        log.setLevel(saved[0])
-        log.propagate = saved[1]
     if args.json:
         print(json.dumps(result.to_json(), indent=2))
     else:

@@ -76,8 +76,9 @@ from ..history import History, Phase, Return, Tribute, bits_of_cards
 from ..movegen import MoveList, legal_moves, pack_move
 from ..observation import Observation
 from ..protocol import ACTION_TYPES, from_action
-from ..registry import make_agent
+from ..registry import make_agent, seat_specs
 from ..rng import derive_seed
+from .messages import log_body
 
 __all__ = [
     "SeatView",
@@ -1067,12 +1068,7 @@ class _MessageLog:
     def write(self, direction: str, text: str | bytes, **extra: Any) -> None:
         if self._file is None:
             return
-        body = text if isinstance(text, str) else bytes(text).decode("utf-8", "replace")
-        try:
-            value = json.dumps(json.loads(body), separators=(",", ":"))
-            key = "msg"
-        except (ValueError, RecursionError):
-            value, key = json.dumps(body), "raw"
+        key, value = log_body(text)
         more = "".join(f',"{k}":{json.dumps(v)}' for k, v in extra.items())
         self._file.write(f'{{"t":{time.time():.6f},"dir":"{direction}"{more},"{key}":{value}}}\n')
 
@@ -1218,16 +1214,13 @@ def run_local(
     """
     from .server import start_server
 
-    if isinstance(agents, str):
-        specs: list[Agent | str] = [s.strip() for s in agents.split(",")]
-    elif isinstance(agents, Sequence):
+    specs: list[Agent | str]
+    if isinstance(agents, str) or (isinstance(agents, Sequence) and all(isinstance(a, str) for a in agents)):
+        specs = list(seat_specs(agents))  # type: ignore[arg-type]
+    elif isinstance(agents, Sequence) and len(agents) == 4:
         specs = list(agents)
     else:
-        raise GuandanError(f"agents are one spec or four, got {describe(agents)}")
-    if len(specs) == 1:
-        specs = specs * 4
-    if len(specs) != 4:
-        raise GuandanError(f"give one agent for all seats or four, one per seat; got {len(specs)}")
+        raise GuandanError(f"agents are one spec, or four specs or agents (one per seat); got {describe(agents)}")
     base = 0 if seed is None else seed
     players: list[tuple[Agent | str, str]] = []
     for i, a in enumerate(specs):

@@ -83,6 +83,7 @@ __all__ = [
     "public_info",
     "parse_answer",
     "answer",
+    "log_body",
 ]
 
 NOTIFY = "notify"
@@ -319,6 +320,21 @@ def parse_answer(text: str | bytes, index_range: int) -> int:
     if not 0 <= index <= index_range:
         raise ProtocolError(f"actIndex {index} is out of range: the actionList has indices 0 to {index_range}")
     return index
+
+
+def log_body(text: str | bytes) -> tuple[str, str]:
+    """How a message received or sent appears in a JSONL log: ``("msg", its compact JSON)``,
+    or ``("raw", the text as a JSON string)`` when it is not JSON.
+
+    >>> log_body('{"actIndex": 3}'), log_body(b"hello")
+    (('msg', '{"actIndex":3}'), ('raw', '"hello"'))
+    """
+    if not isinstance(text, str):
+        text = bytes(text).decode("utf-8", "replace")
+    try:
+        return "msg", json.dumps(json.loads(text), separators=(",", ":"))
+    except (ValueError, RecursionError):
+        return "raw", json.dumps(text)
 
 
 def answer(index: int) -> str:

@@ -57,6 +57,7 @@ from ..errors import GuandanError
 from ..records import match_record
 from ..rng import derive_seed
 from ..rules import PLATFORM, Ruleset, get_ruleset
+from . import messages
 from .table import PlatformTable, Send, TableState
 
 __all__ = [
@@ -633,12 +634,7 @@ class PlatformServer:
     def _received(self, rt: _Runtime, seat: int, payload: Any, at: float) -> None:
         if self._log is None:
             return
-        text = payload if isinstance(payload, str) else bytes(payload).decode("utf-8", "replace")
-        try:
-            body = json.dumps(json.loads(text), separators=(",", ":"))
-            field_ = "msg"
-        except (ValueError, RecursionError):
-            body, field_ = json.dumps(text), "raw"
+        field_, body = messages.log_body(payload)
         self._log.write(f'{{"t":{time.time():.6f},"table":{rt.index},"dir":"in","seat":{seat},"{field_}":{body}}}\n')
 
     def _event(self, rt: _Runtime | None, seat: int | None, event: str, **details: Any) -> None:

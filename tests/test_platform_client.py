@@ -153,6 +153,10 @@ def test_views_that_follow_every_message_rebuild_the_engines_observation_and_the
     for c in clients:
         assert c.result.complete and c.result.fallbacks == 0 and c.result.agent_errors == 0
         assert c.view.deals == table.deals == 3
+    # the search bot samples deals from what it has seen: over the protocol it sees the same
+    match = Match(table.game_seed(0), "platform+cap3")
+    play_out(match, [MonteCarloAgent(seed=i, determinizations=2, candidates=6) for i in range(4)])
+    assert record(match) == record(table.matches[0])
 
 
 def test_an_anti_tribute_deal_is_followed():
@@ -472,6 +476,15 @@ def test_run_local_plays_whole_games_and_the_records_replay():
     for data in server.records:
         assert replay(json.loads(json.dumps(data))).is_over
     assert "1 table · ruleset platform+cap3 · seed 3 · 2 of 2 games · 6 deals" in run.format()
+    # the server's own measure: every request after an answer (all but the last answer's)
+    answers = sum(s.answers for s in server.tables[0].seats)
+    assert len(server.added) == len(server.added_cpu) == answers - 1
+    assert all(0 <= cpu for cpu in server.added_cpu) and all(0 <= t < LIMIT for t in server.added)
+    summary = server.to_json()
+    assert summary["added_ms"]["n"] == answers - 1 and summary["added_ms"]["p99"] >= summary["added_ms"]["p50"] > 0
+    table = server.tables[0]
+    assert table.messages_received == answers and table.messages_sent == sum(c.messages for c in run.clients)
+    assert server.messages == table.messages_sent + table.messages_received
 
 
 def test_run_client_next_to_other_bots_and_a_closed_table(tmp_path):

@@ -82,6 +82,7 @@ from .messages import log_body
 
 __all__ = [
     "SeatView",
+    "Request",
     "PlatformClient",
     "ClientResult",
     "GameSummary",

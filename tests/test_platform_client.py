@@ -514,6 +514,26 @@ def test_run_client_next_to_other_bots_and_a_closed_table(tmp_path):
     assert lines[1]["msg"]["stage"] == "beginning"
 
 
+@pytest.mark.parametrize(("code", "ended"), [(1000, True), (1001, False), (4001, False)])
+def test_a_server_closing_without_game_result(code, ended):
+    from websockets.asyncio.server import serve
+
+    async def handler(ws):
+        beginning = {"type": "notify", "stage": "beginning", "handCards": ["S3", "S4"], "myPos": 2}
+        await ws.send(json.dumps(beginning))
+        await ws.close(code, "bye")
+
+    async def scenario():
+        async with serve(handler, "127.0.0.1", 0) as server:
+            port = server.sockets[0].getsockname()[1]
+            return await asyncio.wait_for(run_client(f"ws://127.0.0.1:{port}/game/", "greedy"), LIMIT)
+
+    result = asyncio.run(scenario())
+    assert result.seat == 2 and not result.complete and result.close_code == code and result.close_reason == "bye"
+    assert result.ended is ended and result.ok is ended
+    assert ("closed the connection normally" in result.format()) is ended
+
+
 def test_a_refused_connection_is_a_clear_error(capsys):
     with start_server(port=0) as srv:
         port = srv.port

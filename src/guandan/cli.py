@@ -382,9 +382,10 @@ def _run_serve(args: argparse.Namespace) -> int:
 _CONNECT_EPILOG = """\
 It prints the seat it got, a line at the end of each game and the result; warnings
 about the server's messages (a list that disagrees with the engine's, a field it cannot
-read) go to stderr. It exits with status 0 after gameResult, 1 when the connection was
-closed before it or the agent raised (its requests were answered by the fallback), and 2
-when it could not connect.
+read) go to stderr. It exits with status 0 after gameResult (or when the server closes
+the connection normally, code 1000), 1 when the connection was closed otherwise before
+it or the agent raised (its requests were answered by the fallback), and 2 when it could
+not connect.
 
 examples:
   guandan connect ws://127.0.0.1:23456/game/ --agent greedy     # as the bot named "greedy"

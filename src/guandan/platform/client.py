@@ -818,9 +818,15 @@ class ClientResult:
         return len(self.times)
 
     @property
+    def ended(self) -> bool:
+        """Whether the games ended: ``gameResult`` received, or the server closed the
+        connection normally (code 1000) — a server may close without a ``gameResult``."""
+        return self.complete or self.close_code == 1000
+
+    @property
     def ok(self) -> bool:
-        """Complete, and the agent never raised."""
-        return self.complete and not self.agent_errors
+        """The games ended and the agent never raised."""
+        return self.ended and not self.agent_errors
 
     def wins(self) -> tuple[int, int] | None:
         """Games won by this seat's side and by the other side (from ``gameResult``)."""
@@ -873,7 +879,10 @@ class ClientResult:
         else:
             how = f"closed with code {self.close_code}" if self.close_code is not None else "no close code"
             reason = f": {self.close_reason}" if self.close_reason else ""
-            lines.append(f"the games did not end ({how}{reason})")
+            if self.ended:
+                lines.append(f"the server closed the connection normally ({how}{reason}), without gameResult")
+            else:
+                lines.append(f"the games did not end ({how}{reason})")
         if self.times:
             mean = 1000 * sum(self.times) / len(self.times)
             lines.append(

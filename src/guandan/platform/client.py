@@ -291,7 +291,11 @@ def _greater(message: dict[str, Any]) -> tuple[Any, Any]:
 @dataclass
 class GameSummary:
     """One game (match) as a seat saw it: its number, the deals played, the last deal's
-    finish order and level."""
+    finish order and level.
+
+    >>> GameSummary(1, 2, 9, [0, 2, 1, 3], Rank.ACE).format(seat=1)
+    'game 1/2: 9 deals; the last at level A won by seat 0 (the other side), order 0 2 1 3'
+    """
 
     game: int
     games: int | None
@@ -644,6 +648,16 @@ class Request:
     cannot be read), and :meth:`index_of`, the ``actionList`` index of an agent's action.
 
     Made by :meth:`SeatView.request`.
+
+    >>> view = SeatView()
+    >>> view.update({"type": "notify", "stage": "beginning", "handCards": ["S3", "S3", "D9"], "myPos": 0})
+    >>> request = view.request({"type": "act", "stage": "play", "handCards": ["S3", "S3", "D9"],
+    ...     "curRank": "2", "greaterPos": -1, "greaterAction": None, "indexRange": 2,
+    ...     "actionList": [["Pair", "3", ["S3", "S3"]], ["Single", "9", ["D9"]], ["Single", "3", ["S3"]]]})
+    >>> request.observation.legal_actions
+    <MoveList 3 card-level moves at level 2>
+    >>> request.index_of(request.observation.legal_actions[0])  # the engine lists S3 first
+    (2, 'exact')
     """
 
     def __init__(
@@ -791,7 +805,15 @@ class ClientResult:
     """What a client did: its URL, seat, every game's summary, the final result (``victoryNum``
     and ``draws`` per seat, ``None`` if the games did not end), its answers and the agent's
     think times (seconds), the fallbacks taken, the agent's errors, the warnings about what
-    the server sent, and how the connection was closed."""
+    the server sent, and how the connection was closed.
+
+    >>> result = ClientResult(agent="greedy", seat=1, final={"victoryNum": [0, 2, 0, 2], "draws": [0] * 4})
+    >>> result.wins(), result.ok
+    ((2, 0), True)
+    >>> print(result.format())
+    result: my side (seats 1, 3) won 2, the other side 0, draws 0
+    no answers
+    """
 
     url: str = ""
     agent: str = ""

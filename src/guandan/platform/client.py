@@ -28,6 +28,15 @@ thread and four clients — in one call.
 >>> table.state is TableState.FINISHED, clients[0].view.seat, clients[0].result.complete
 (True, 0, True)
 
+**What the platform does not say.** The tribute cards are announced once every payer
+has paid (``notify tribute``) and the returns once all are made (``notify back``), so while
+the tribute and return are under way the rebuilt history holds only what was announced,
+and the card counts are those of ``publicInfo`` (the hands as dealt while the tribute is
+paid); an engine's own observation shows each card as it is paid. From the first play on
+the two are the same. The previous deals' records are not kept (an observation covers
+its deal); the side whose level is played, when both sides' levels are equal, is the side
+that won the previous deal (seen in ``episodeOver``, or read from who receives the tribute).
+
 **Matching the agent's choice to the list.** Each ``actionList`` entry is read as a
 combination type, a key rank and a multiset of cards, and compared on those with the
 moves the engine generates (never by position: the server orders its list as it likes).

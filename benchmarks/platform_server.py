@@ -6,6 +6,12 @@
 request answered at once with a seeded random index — building every message (the
 ``actionList`` from the engine's legal moves), parsing the answer, applying it.
 
+``per request``: the same table's cost of each request after an answer (applying the
+answer, building and encoding the ``notify play`` and the next request, as sent), in
+games where greedy clients (:class:`~guandan.platform.PlatformClient`) answer: every game
+is replayed five times with the same answers and each request's minimum kept (the other
+work on the machine only ever adds time), then p50, p99 and max over all requests.
+
 ``sockets``: a :class:`~guandan.platform.PlatformServer` on 127.0.0.1 with ``K`` tables,
 and ``4K`` minimal bots (websockets clients, random index, no checks) in the same
 process and event loop; the time is from the first table's start to the last game's
@@ -25,7 +31,8 @@ import time
 from websockets.asyncio.client import connect
 
 from guandan import __version__
-from guandan.platform import PlatformServer, PlatformTable, TableState
+from guandan.platform import PlatformClient, PlatformServer, PlatformTable, TableState
+from guandan.platform.server import percentile
 
 
 def bench_table(games: int, seed: int) -> tuple[int, int, float]:
@@ -45,6 +52,46 @@ def bench_table(games: int, seed: int) -> tuple[int, int, float]:
             answers += 1
         deals += table.deals
     return answers, deals, time.perf_counter() - start
+
+
+def greedy_answers(seed: int) -> list[tuple[int, str]]:
+    """The answers greedy clients give in game ``seed``: (seat, text) in order."""
+    table = PlatformTable(seed=seed)
+    for name in "abcd":
+        table.join(name)
+    clients = [PlatformClient("greedy") for _ in range(4)]
+    answers = []
+    queue = list(table.start())
+    while queue:
+        send = queue.pop(0)
+        for seat in send.seats:
+            answer = clients[seat].receive(send.wire)
+            if answer is not None:
+                answers.append((seat, answer))
+                queue.extend(table.receive(seat, answer).sends)
+    return answers
+
+
+def bench_per_request(games: int, seed: int, repeats: int = 5) -> tuple[list[float], int]:
+    best: list[float] = []
+    for g in range(games):
+        answers = greedy_answers(seed + g)
+        runs = []
+        for _ in range(repeats):
+            table = PlatformTable(seed=seed + g)
+            for name in "abcd":
+                table.join(name)
+            for send in table.start():
+                _ = send.wire
+            times = []
+            for seat, answer in answers:
+                start = time.perf_counter()
+                for send in table.receive(seat, answer).sends:
+                    _ = send.wire
+                times.append(time.perf_counter() - start)
+            runs.append(times)
+        best += [min(column) for column in zip(*runs)]
+    return best, len(best)
 
 
 async def bot(url: str, name: str, seed: int) -> int:
@@ -84,6 +131,12 @@ def main() -> None:
     print(
         f"table    1 table  x {args.games} games: {deals} deals, {answers} requests in {elapsed:.2f} s"
         f" = {answers / elapsed:,.0f} requests/s ({1e3 * elapsed / answers:.3f} ms each)"
+    )
+    best, n = bench_per_request(args.games, args.seed)
+    p50, p99 = percentile(best, 50) or 0, percentile(best, 99) or 0
+    print(
+        f"per request, greedy answers, {args.games} games: {n} requests, min of 5 runs each:"
+        f" p50 {p50 * 1e3:.3f} ms, p99 {p99 * 1e3:.3f} ms, max {max(best) * 1e3:.3f} ms"
     )
     answers, deals, elapsed = asyncio.run(bench_sockets(args.games, args.tables, args.seed))
     print(

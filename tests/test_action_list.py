@@ -57,3 +57,26 @@ def test_an_illegal_protocol_action_raises():
         apply_action(deal, ["Single", "5", ["S5"]])
     with pytest.raises(InvalidMoveError):
         apply_action(deal, ["Pair", "3", ["S3", "S4"]])
+
+
+def test_the_bulk_action_list_is_to_action_of_every_move_and_its_text_is_the_json():
+    import json
+
+    import numpy as np
+
+    from guandan import legal_moves
+    from guandan.protocol import move_actions, move_actions_json
+
+    positions = [("SB SB HR HR S3 H2 H2", 2, None), ("S3 S4 S5 S6 S7 H7 H7 C9 C9 D9", 7, None)]
+    for seed in range(12):  # full hands, leading and answering, at several levels
+        deal = Deal.new(seed, level=2 + seed % 13)
+        positions.append((deal.hands[deal.turn], deal.level, None))
+        first = deal.legal_moves()[len(deal.legal_moves()) // 2]
+        positions.append((deal.hands[(deal.turn + 1) % 4], deal.level, first))
+    for hand, level, beat in positions:
+        moves = legal_moves(hand, level, beat=beat)
+        expected = [to_action(m) for m in moves]
+        assert move_actions(moves.array) == expected
+        actions, text = move_actions_json(moves.array)
+        assert actions == expected and text == json.dumps(expected, separators=(",", ":"))
+    assert move_actions_json(np.empty((0, 2), dtype=np.uint64)) == ([], "[]")

@@ -39,6 +39,7 @@ MODULES = [
     "guandan.platform.messages",
     "guandan.platform.table",
     "guandan.platform.server",
+    "guandan.platform.client",
 ]
 
 

@@ -1,4 +1,5 @@
-"""Play whole games on ``guandan serve``'s server with the AI competition organisers' example bot.
+"""Play whole games on ``guandan serve``'s server with the AI competition organisers' example bot,
+alone or mixed at one table with ``guandan connect`` clients.
 
 The organisers ship an example bot with the offline platform (``client1.py`` … ``client4.py``,
 ``state.py``, ``action.py``; Apache-2.0; they need ``ws4py``): every competition bot was
@@ -6,11 +7,14 @@ started from it. It is not part of this repository, so this check is not in the 
 suite: give the directory that holds it.
 
 The script copies those files to a temporary directory (the clients' URL pointed at this
-server's port), starts a platform server in this process, runs the four clients in
-connection order, waits for the end, and checks that every client exited cleanly after
-``gameResult``, that the server saw no bad answer, and that every game's record replays.
+server's port), starts a platform server in this process, starts one client per seat in
+connection order — seat ``s`` is the example's ``client{s+1}.py`` or, with ``--seats``, a
+``guandan connect`` process playing an agent of this package — waits for the end, and
+checks that every client exited cleanly after ``gameResult`` (status 0, closed with code
+1000, no traceback), that the server saw no bad answer, and that every game's record replays.
 
     python tools/platform_example_clients.py /work/shared/platform-clients --games 2 --seed 1
+    python tools/platform_example_clients.py /work/shared/platform-clients --seats example,greedy,example,mc
 
 Exit status 0 when everything holds, 1 otherwise (what failed is printed).
 """
@@ -18,6 +22,7 @@ Exit status 0 when everything holds, 1 otherwise (what failed is printed).
 from __future__ import annotations
 
 import argparse
+import json
 import shutil
 import subprocess
 import sys
@@ -27,9 +32,11 @@ from pathlib import Path
 
 from guandan.platform import start_server
 from guandan.records import replay
+from guandan.registry import agent_factory
 
 FILES = ("client1.py", "client2.py", "client3.py", "client4.py", "state.py", "action.py", "LICENSE")
 ORIGINAL_URL = "ws://127.0.0.1:23456/game/"
+EXAMPLE = "example"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -38,8 +45,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=1, help="whole matches to play (default 1)")
     parser.add_argument("--seed", type=int, default=1, help="the server's seed (default 1)")
     parser.add_argument("--ruleset", default="platform", help="the server's ruleset (default platform)")
+    parser.add_argument(
+        "--seats",
+        default=",".join([EXAMPLE] * 4),
+        help="four comma-separated seats 0-3: 'example' (the organisers' clientN.py) or an agent spec"
+        " for `guandan connect` (default: example at every seat)",
+    )
     parser.add_argument("--timeout", type=float, default=600, help="seconds before giving up (default 600)")
     args = parser.parse_args(argv)
+    seats = [s.strip() for s in args.seats.split(",")]
+    if len(seats) != 4:
+        parser.error(f"--seats names four seats, got {len(seats)}")
+    for spec in seats:
+        if spec != EXAMPLE:
+            agent_factory(spec)
 
     work = Path(tempfile.mkdtemp(prefix="guandan-platform-clients-"))
     for name in FILES:
@@ -51,6 +70,7 @@ def main(argv: list[str] | None = None) -> int:
 
     failures: list[str] = []
     start = time.monotonic()
+    procs = []
     with start_server(port=0, games=args.games, seed=args.seed, ruleset=args.ruleset, records=work / "records") as srv:
         for i in range(1, 5):
             path = work / f"client{i}.py"
@@ -59,13 +79,17 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{path.name} does not connect to {ORIGINAL_URL}", file=sys.stderr)
                 return 1
             path.write_text(text.replace(ORIGINAL_URL, srv.url), encoding="utf-8")
-        procs = []
-        for i in range(1, 5):
-            out = open(work / f"client{i}.out", "w", encoding="utf-8")  # noqa: SIM115 - closed below
-            procs.append((subprocess.Popen([sys.executable, f"client{i}.py"], cwd=work, stdout=out, stderr=out), out))
-            while srv.server.tables[0].names.count(None) > 4 - i:  # connection order makes the seats
-                if time.monotonic() - start > args.timeout:
-                    failures.append(f"client{i} did not connect")
+        for seat, spec in enumerate(seats):
+            if spec == EXAMPLE:
+                command = [sys.executable, f"client{seat + 1}.py"]
+            else:
+                command = [sys.executable, "-m", "guandan", "connect", srv.url, "--agent", spec, "--json"]
+                command += ["--name", f"{spec}{seat}", "--log", str(work / f"seat{seat}.jsonl")]
+            out = open(work / f"seat{seat}.out", "w", encoding="utf-8")  # noqa: SIM115 - closed below
+            procs.append((subprocess.Popen(command, cwd=work, stdout=out, stderr=out), out))
+            while srv.server.tables[0].names.count(None) > 3 - seat:  # connection order makes the seats
+                if time.monotonic() - start > args.timeout or procs[-1][0].poll() is not None:
+                    failures.append(f"seat {seat} ({spec}) did not connect")
                     break
                 time.sleep(0.05)
         try:
@@ -73,22 +97,35 @@ def main(argv: list[str] | None = None) -> int:
         except TimeoutError as error:
             failures.append(str(error))
             result = srv.stop()
-    for i, (proc, out) in enumerate(procs, 1):
+    for seat, (proc, out) in enumerate(procs):
+        spec = seats[seat]
         try:
             code = proc.wait(timeout=30)
         except subprocess.TimeoutExpired:
             proc.kill()
             code = None
         out.close()
-        text = (work / f"client{i}.out").read_text(encoding="utf-8", errors="replace")
+        text = (work / f"seat{seat}.out").read_text(encoding="utf-8", errors="replace")
         if code != 0:
-            failures.append(f"client{i} exited with {code}")
+            failures.append(f"seat {seat} ({spec}) exited with {code}")
         if "Traceback" in text:
-            failures.append(f"client{i} raised:\n{text[text.index('Traceback'):][:2000]}")
-        if "达到设定场次" not in text:  # what the example bot prints on gameResult
-            failures.append(f"client{i} did not receive gameResult")
-        if "Closed down 1000" not in text:
-            failures.append(f"client{i} was not closed with code 1000")
+            failures.append(f"seat {seat} ({spec}) raised:\n{text[text.index('Traceback'):][:2000]}")
+        if spec == EXAMPLE:
+            if "达到设定场次" not in text:  # what the example bot prints on gameResult
+                failures.append(f"seat {seat} (example) did not receive gameResult")
+            if "Closed down 1000" not in text:
+                failures.append(f"seat {seat} (example) was not closed with code 1000")
+        else:
+            summary = json.loads(text[text.index("{") :]) if "{" in text else {}
+            if not summary.get("complete") or summary.get("close_code") != 1000:
+                failures.append(f"seat {seat} ({spec}): did not end after gameResult with code 1000: {summary}")
+            elif summary.get("fallbacks") or summary.get("agent_errors") or summary.get("warnings"):
+                failures.append(f"seat {seat} ({spec}): fallbacks, agent errors or warnings: {summary}")
+            else:
+                print(
+                    f"seat {seat} guandan connect --agent {spec}: {summary['answers']} answers,"
+                    f" agent mean {summary['agent_mean_ms']} ms, no fallback, no warning"
+                )
     table = result.tables[0]
     if not result.complete:
         failures.append(f"the table did not finish: {table.abort_reason}")
@@ -102,7 +139,10 @@ def main(argv: list[str] | None = None) -> int:
     if failures:
         print("FAILED:\n" + "\n".join(failures), file=sys.stderr)
         return 1
-    print(f"OK: the organisers' example clients played {result.games_played} whole game(s), {result.deals} deals")
+    print(
+        f"OK: {', '.join(seats)} played {result.games_played} whole game(s), {result.deals} deals"
+        " to gameResult; every record replays"
+    )
     return 0
 
 

@@ -25,6 +25,7 @@ import enum
 import numbers
 import re
 from collections.abc import Iterable, Iterator
+from itertools import chain, compress
 from typing import TYPE_CHECKING, Literal, NoReturn
 
 import numpy as np
@@ -451,9 +452,10 @@ class Cards:
         return sum(self._counts)
 
     def __iter__(self) -> Iterator[int]:
-        for i, n in enumerate(self._counts):
-            for _ in range(n):
-                yield i
+        counts = self._counts
+        if _TWO not in counts:  # each face once: pick them out of 0..53
+            return compress(_FACES, counts)
+        return iter(sorted(chain(compress(_FACES, counts), compress(_FACES, counts.translate(_SECOND_COPY)))))
 
     def __contains__(self, c: object) -> bool:
         i = integer(c)
@@ -518,6 +520,9 @@ class Cards:
     def codes(self) -> list[str]:
         """The cards as AI-competition protocol codes: ``['S3', 'HT', 'SB']``."""
         names = _CARD_NAMES["code"]
+        counts = self._counts
+        if _TWO not in counts:
+            return list(compress(names, counts))
         return [names[c] for c in self]
 
     def __repr__(self) -> str:
@@ -527,6 +532,10 @@ class Cards:
 CardsLike = Cards | str | Iterable[int]
 
 _EMPTY = bytes(NUM_FACES)
+_FACES = range(NUM_FACES)
+_TWO = b"\x02"
+#: Maps a count byte to 1 when the face has a second copy (count 2), else to 0.
+_SECOND_COPY = bytes(1 if i == 2 else 0 for i in range(256))
 _COUNT_VALUES = b"\x00\x01\x02"
 
 

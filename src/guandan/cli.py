@@ -15,10 +15,12 @@ triple 5: ♠5 ♣5 ♥2 (♥2 as 5)
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import logging
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from . import __version__
 from .cards import Cards, parse_level
@@ -226,6 +228,34 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--json", action="store_true", help="print the summary at the end as JSON")
     serve.add_argument("--quiet", action="store_true", help="no progress lines on stderr (connections, games, errors)")
     serve.set_defaults(run=_run_serve)
+
+    connect = commands.add_parser(
+        "connect",
+        help="play an agent of this package on an AI-competition platform server",
+        description="Connect to a platform server (guandan serve, or the competition's own) as one bot\n"
+        "and play AGENT until the games end: every request is answered with the index of the\n"
+        "agent's choice in the server's actionList.",
+        epilog=_CONNECT_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    connect.add_argument(
+        "url",
+        metavar="URL",
+        help="the server: ws://HOST:PORT/game/ (the bot's name is added) or a full ws://HOST:PORT/game/NAME",
+    )
+    connect.add_argument(
+        "--agent", default="greedy", metavar="SPEC", help="the agent to play: greedy (default), random, mc, ..."
+    )
+    connect.add_argument("--name", help="the bot's name in the URL (default: the agent's spec)")
+    connect.add_argument("--seed", type=int, default=0, help="the agent's seed (default 0)")
+    connect.add_argument(
+        "--log", metavar="FILE", help="write every message received and sent, with times, to FILE (JSONL)"
+    )
+    connect.add_argument("--json", action="store_true", help="print the result at the end as JSON")
+    connect.add_argument(
+        "--quiet", action="store_true", help="no per-game lines, and no warnings on stderr (errors only)"
+    )
+    connect.set_defaults(run=_run_connect)
     return parser
 
 
@@ -302,7 +332,6 @@ examples:
 def _run_serve(args: argparse.Namespace) -> int:
     import asyncio
     import dataclasses
-    import logging
     import signal
 
     from .platform import PlatformServer, ServeResult
@@ -328,13 +357,6 @@ def _run_serve(args: argparse.Namespace) -> int:
         records=args.records,
         log=args.log,
     )
-    log = logging.getLogger("guandan.platform")
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%H:%M:%S"))
-    saved = (log.level, log.propagate)
-    log.addHandler(handler)
-    log.setLevel(logging.ERROR if args.quiet else logging.INFO)
-    log.propagate = False
 
     async def run() -> ServeResult:
         await server.start()
@@ -348,17 +370,69 @@ def _run_serve(args: argparse.Namespace) -> int:
                 pass
         return await server.wait()
 
-    try:
+    with _stderr_log("guandan.platform", logging.ERROR if args.quiet else logging.INFO, "%(asctime)s %(message)s"):
         result = asyncio.run(run())
-    finally:
-        log.removeHandler(handler)
-        log.setLevel(saved[0])
-        log.propagate = saved[1]
     if args.json:
         print(json.dumps(result.to_json(), indent=2))
     else:
         print(result.format())
     return 0 if result.complete else 1
+
+
+_CONNECT_EPILOG = """\
+It prints the seat it got, a line at the end of each game and the result; warnings
+about the server's messages (a list that disagrees with the engine's, a field it cannot
+read) go to stderr. It exits with status 0 after gameResult (or when the server closes
+the connection normally, code 1000), 1 when the connection was closed otherwise before
+it or the agent raised (its requests were answered by the fallback), and 2 when it could
+not connect.
+
+examples:
+  guandan connect ws://127.0.0.1:23456/game/ --agent greedy     # as the bot named "greedy"
+  guandan connect ws://127.0.0.1:23456/game/team7 --agent mc --seed 3 --log team7.jsonl
+"""
+
+
+@contextlib.contextmanager
+def _stderr_log(name: str, level: int, fmt: str) -> Iterator[None]:
+    """The log lines of logger ``name`` from ``level`` on stderr (with their time), for the duration."""
+    log = logging.getLogger(name)
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter(fmt, "%H:%M:%S"))
+    saved = (log.level, log.propagate)
+    log.addHandler(handler)
+    log.setLevel(level)
+    log.propagate = False
+    try:
+        yield
+    finally:
+        log.removeHandler(handler)
+        log.setLevel(saved[0])
+        log.propagate = saved[1]
+
+
+def _run_connect(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from .platform import run_client
+    from .registry import agent_factory
+
+    agent_factory(args.agent)  # a bad spec is refused before connecting
+
+    def report(line: str) -> None:
+        if not args.quiet and not args.json:
+            print(line, flush=True)
+
+    level = logging.ERROR if args.quiet else logging.WARNING
+    with _stderr_log("guandan.platform.client", level, "%(asctime)s %(levelname)s %(message)s"):
+        result = asyncio.run(
+            run_client(args.url, args.agent, name=args.name, seed=args.seed, log=args.log, report=report)
+        )
+    if args.json:
+        print(json.dumps(result.to_json(), indent=2))
+    else:
+        print(result.format())
+    return 0 if result.ok else 1
 
 
 def _run_play(args: argparse.Namespace) -> int:

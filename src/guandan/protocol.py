@@ -26,12 +26,16 @@ True
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any, Literal, overload
 
-from .cards import RANKS, Cards, Rank, card_index, card_name, integer, parse_card, parse_level
+import numpy as np
+
+from .cards import NUM_FACES, RANKS, Cards, Rank, card_index, card_name, integer, parse_card, parse_level
 from .combos import AnyMove, Move, MoveType, RankMove, classify
 from .errors import GuandanError, IllegalMoveError, InvalidCardsError, InvalidMoveError
+from .movegen import MoveList
 
 __all__ = [
     "ACTION_TYPES",
@@ -42,6 +46,9 @@ __all__ = [
     "parse_tribute_action",
     "action_list",
     "action_choices",
+    "action_choices_json",
+    "move_actions",
+    "move_actions_json",
     "apply_action",
 ]
 
@@ -64,6 +71,30 @@ _JOKER = "JOKER"
 _TYPE_OF_NAME = {name: t for t, name in ACTION_TYPES.items() if t != MoveType.JOKER_BOMB}
 _RANK_OF_LETTER = {rank.letter: rank for rank in RANKS}
 _TRIBUTE_KINDS = ("tribute", "back")
+# The packed words of a card-level move, read in bulk: the faces spent, 2 bits each, four to a
+# byte (faces 0..31 in the low word, 32..53 in the high word's low bits), then the type (top 4
+# bits of the high word) and the key index (the next 4: rank - 2; 15 for the joker bomb and the pass).
+_TYPE_NAME_OF_CODE = ("PASS",) + tuple(ACTION_TYPES[MoveType(t)] for t in range(1, len(MoveType)))
+_LETTER_OF_KEY = tuple(Rank(k + 2).letter for k in range(15)) + (_JOKER,)
+_CODE_OF_FACE = np.array([card_name(c, "code") for c in range(NUM_FACES)], dtype=object)
+_QUOTED = np.array([f'"{card_name(c, "code")}",' for c in range(NUM_FACES)], dtype=object)
+_QUOTED_LAST = np.array([f'"{card_name(c, "code")}"]]' for c in range(NUM_FACES)], dtype=object)
+_TWO_BITS = np.array([0, 2, 4, 6], dtype=np.uint8)
+_U56 = np.uint64(56)
+
+
+def _action_prefix(code: int) -> str:
+    """The JSON text of an action up to its cards, by ``type * 16 + key index``."""
+    move_type, key = code >> 4, code & 15
+    if move_type == MoveType.PASS:
+        return '["PASS","PASS","PASS"]'
+    if move_type >= len(_TYPE_NAME_OF_CODE):
+        return ""
+    return f'["{_TYPE_NAME_OF_CODE[move_type]}","{_LETTER_OF_KEY[key]}",['
+
+
+_PREFIX = np.array([_action_prefix(c) for c in range(256)], dtype=object)
+_PREFIX_NEXT = np.array(["," + _action_prefix(c) for c in range(256)], dtype=object)
 
 
 def to_action(move: AnyMove) -> list[Any]:
@@ -215,7 +246,7 @@ def action_list(state: Any, seat: int) -> list[list[Any]]:
     return action_choices(state, seat)[0]
 
 
-def action_choices(state: Any, seat: int) -> tuple[list[list[Any]], list[Any]]:
+def action_choices(state: Any, seat: int) -> tuple[list[list[Any]], Sequence[Any]]:
     """The :func:`action_list` of ``seat`` and, entry for entry, the engine's action each
     entry stands for: a :class:`~guandan.Move` in play, a card index in the tribute and
     return phases. A server applies ``choices[i]`` for the answer ``{"actIndex": i}``
@@ -228,20 +259,144 @@ def action_choices(state: Any, seat: int) -> tuple[list[list[Any]], list[Any]]:
     >>> actions[0], str(choices[0]), actions[1], str(choices[1])
     (['PASS', 'PASS', 'PASS'], 'pass', ['Single', '5', ['S5']], 'single 5: S5')
     """
+    actions, choices, _ = _choices(state, seat, False)
+    return actions, choices
+
+
+def action_choices_json(state: Any, seat: int) -> tuple[list[list[Any]], Sequence[Any], str]:
+    """:func:`action_choices` and the compact JSON text of the actions (what a server sends:
+    ``json.dumps(actions, separators=(",", ":"))``, written from the packed moves in bulk).
+
+    >>> from guandan.deal import Deal
+    >>> actions, choices, text = action_choices_json(Deal(["S3", "S5 D5", "D6", "D7"], level=2, leader=0), 0)
+    >>> text
+    '[["Single","3",["S3"]]]'
+    """
+    actions, choices, text = _choices(state, seat, True)
+    assert text is not None
+    return actions, choices, text
+
+
+def _choices(state: Any, seat: int, with_text: bool) -> tuple[list[list[Any]], Sequence[Any], str | None]:
     seat = _seat(seat)
     if state.is_over or state.turn != seat:
-        return [], []
+        return [], [], "[]" if with_text else None
     phase = getattr(state, "phase", None)
     label = getattr(phase, "label", "play")
     legal = state.legal_actions()
-    if label == "tribute":
-        return [tribute_action(c) for c in legal], list(legal)
-    if label == "return":
-        return [back_action(c) for c in legal], list(legal)
+    if label in ("tribute", "return"):
+        make = tribute_action if label == "tribute" else back_action
+        actions = [make(c) for c in legal]
+        return actions, list(legal), _json(actions) if with_text else None
+    if isinstance(legal, MoveList) and legal.granularity == "card":
+        choices = _PassFirst(legal)
+        actions, text = _move_actions(legal.array[choices.order], with_text)
+        return actions, choices, text
     moves = list(legal)
     if moves and moves[-1].type == MoveType.PASS:
         moves.insert(0, moves.pop())
-    return [to_action(m) for m in moves], moves
+    actions = [to_action(m) for m in moves]
+    return actions, moves, _json(actions) if with_text else None
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+def move_actions(array: np.ndarray) -> list[list[Any]]:
+    """The protocol actions of card-level moves given packed (``MoveList.array``, shape
+    ``(n, 2)``), in that order: :func:`to_action` of each, made without any
+    :class:`~guandan.Move` object (the bulk of an ``actionList``).
+
+    >>> from guandan import legal_moves
+    >>> moves = legal_moves("S5 C5 H2", 2)
+    >>> move_actions(moves.array) == [to_action(m) for m in moves]
+    True
+    >>> move_actions(moves.array)[4]
+    ['Pair', '5', ['H2', 'S5']]
+    """
+    return _move_actions(array, False)[0]
+
+
+def move_actions_json(array: np.ndarray) -> tuple[list[list[Any]], str]:
+    """:func:`move_actions` and its compact JSON text (``json.dumps(actions, separators=(",", ":"))``),
+    the text written from the packed moves in bulk (what a server sends).
+
+    >>> import json
+    >>> from guandan import legal_moves
+    >>> actions, text = move_actions_json(legal_moves("S5 H2", 2, beat=None).array)
+    >>> text
+    '[["Single","2",["H2"]],["Single","5",["S5"]],["Pair","5",["H2","S5"]]]'
+    >>> json.loads(text) == actions
+    True
+    """
+    actions, text = _move_actions(array, True)
+    assert text is not None
+    return actions, text
+
+
+def _move_actions(array: np.ndarray, with_text: bool) -> tuple[list[list[Any]], str | None]:
+    n = len(array)
+    if not n:
+        return [], "[]" if with_text else None
+    octets = np.ascontiguousarray(array, dtype="<u8").view(np.uint8).reshape(n, 16, 1)  # 4 faces an octet
+    counts = ((octets >> _TWO_BITS) & 3).reshape(n, 64)[:, :NUM_FACES]
+    rows, faces = np.nonzero(counts)
+    copies = counts[rows, faces]
+    cards = np.repeat(faces, copies)
+    sizes = counts.sum(axis=1, dtype=np.int64)
+    ends = np.cumsum(sizes)
+    starts = ends - sizes
+    codes = (array[:, 1] >> _U56).astype(np.int64)  # type * 16 + key index
+    text = None
+    if with_text:  # one token per action (up to its cards) and one per card, joined
+        tokens = np.empty(len(cards) + n, dtype=object)
+        prefixes = _PREFIX_NEXT[codes]
+        prefixes[0] = _PREFIX[codes[0]]
+        tokens[starts + np.arange(n)] = prefixes
+        last = np.zeros(len(cards), dtype=bool)
+        last[ends[sizes > 0] - 1] = True
+        tokens[np.arange(len(cards)) + np.repeat(rows, copies) + 1] = np.where(
+            last, _QUOTED_LAST[cards], _QUOTED[cards]
+        )
+        text = "[" + "".join(tokens.tolist()) + "]"
+    names, letters = _TYPE_NAME_OF_CODE, _LETTER_OF_KEY
+    card_codes = _CODE_OF_FACE[cards].tolist()
+    actions = [
+        [names[c >> 4], letters[c & 15], card_codes[a:b]] if c >> 4 else [_PASS, _PASS, _PASS]
+        for c, a, b in zip(codes.tolist(), starts.tolist(), ends.tolist())
+    ]
+    return actions, text
+
+
+class _PassFirst(Sequence[Move]):
+    """The moves of a :class:`~guandan.MoveList` in ``actionList`` order (the pass, which
+    the list holds last when responding, first), made only when read."""
+
+    __slots__ = ("moves", "order")
+
+    def __init__(self, moves: MoveList) -> None:
+        self.moves = moves
+        n = len(moves)
+        array = moves.array
+        if n and int(array[n - 1, 1]) >> 60 == MoveType.PASS:
+            self.order = np.concatenate(([n - 1], np.arange(n - 1)))
+        else:
+            self.order = np.arange(n)
+
+    def __len__(self) -> int:
+        return len(self.order)
+
+    @overload
+    def __getitem__(self, i: int) -> Move: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[Move]: ...
+    def __getitem__(self, i: int | slice) -> Move | list[Move]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        move = self.moves[int(self.order[i])]
+        assert isinstance(move, Move)
+        return move
 
 
 def apply_action(state: Any, action: Sequence[Any], seat: int | None = None) -> Any:

@@ -18,6 +18,17 @@ The protocol (``ws://HOST:PORT/game/{name}``, eleven JSON message kinds, answers
 True
 """
 
+from .client import (
+    ClientResult,
+    GameSummary,
+    LocalResult,
+    PlatformClient,
+    SeatView,
+    client_url,
+    run_client,
+    run_client_sync,
+    run_local,
+)
 from .messages import parse_answer
 from .server import (
     DEFAULT_HOST,
@@ -32,9 +43,16 @@ from .server import (
 )
 from .table import PlatformTable, Reply, Send, TableState
 
-# The client side (guandan.platform.client: ``guandan connect``) is exported here beside the server.
-
 __all__ = [
+    "ClientResult",
+    "GameSummary",
+    "LocalResult",
+    "PlatformClient",
+    "SeatView",
+    "client_url",
+    "run_client",
+    "run_client_sync",
+    "run_local",
     "DEFAULT_HOST",
     "DEFAULT_PORT",
     "PlatformServer",

@@ -62,7 +62,7 @@ from ..deal import Deal, Play
 from ..errors import ProtocolError
 from ..match import Match
 from ..observation import Phase
-from ..protocol import action_choices, to_action
+from ..protocol import action_choices_json, to_action
 
 __all__ = [
     "NOTIFY",
@@ -78,9 +78,12 @@ __all__ = [
     "game_over",
     "game_result",
     "act_message",
+    "act_request",
+    "to_text",
     "public_info",
     "parse_answer",
     "answer",
+    "log_body",
 ]
 
 NOTIFY = "notify"
@@ -222,7 +225,7 @@ def public_info(match: Match) -> list[dict[str, Any]]:
     return [{"rest": counts[s], "playArea": areas[s]} for s in range(4)]
 
 
-def act_message(match: Match, seat: int) -> tuple[dict[str, Any], list[Any]]:
+def act_message(match: Match, seat: int) -> tuple[dict[str, Any], Sequence[Any]]:
     """The ``act`` message asking ``seat`` (the seat to act) for its action, and the
     engine's action each entry of its ``actionList`` stands for (a move, or a card index
     in the tribute and return phases). Raises :class:`~guandan.ProtocolError` when the
@@ -233,9 +236,21 @@ def act_message(match: Match, seat: int) -> tuple[dict[str, Any], list[Any]]:
     >>> message["stage"], message["selfRank"], message["oppoRank"], message["curRank"], message["actionList"]
     ('tribute', '5', '9', '9', [['tribute', 'tribute', ['SA']], ['tribute', 'tribute', ['DA']]])
     """
+    message, choices, _ = act_request(match, seat)
+    return message, choices
+
+
+def act_request(match: Match, seat: int) -> tuple[dict[str, Any], Sequence[Any], str]:
+    """:func:`act_message` and the message's text as sent (:func:`to_text`), its
+    ``actionList`` written from the packed moves in bulk rather than encoded entry by entry.
+
+    >>> message, choices, text = act_request(Match(seed=1), Match(seed=1).turn)
+    >>> text == to_text(message), len(choices) == len(message["actionList"])
+    (True, True)
+    """
     if match.is_over or match.turn != seat:
         raise ProtocolError(f"seat {seat} is not to act now (the seat to act: {match.turn})")
-    actions, choices = action_choices(match, seat)
+    actions, choices, actions_text = action_choices_json(match, seat)
     cur: Play | None = None
     greater: Play | None = None
     if match.phase == Phase.PLAY and match.deal is not None:
@@ -255,10 +270,21 @@ def act_message(match: Match, seat: int) -> tuple[dict[str, Any], list[Any]]:
         "curAction": _action(cur),
         "greaterPos": _seat(greater),
         "greaterAction": _action(greater),
-        "actionList": actions,
-        "indexRange": len(actions) - 1,
     }
-    return message, choices
+    head = to_text(message)
+    message["actionList"] = actions
+    message["indexRange"] = len(actions) - 1
+    text = f'{head[:-1]},"actionList":{actions_text},"indexRange":{len(actions) - 1}}}'
+    return message, choices, text
+
+
+def to_text(message: dict[str, Any]) -> str:
+    """A message as the server sends it: compact JSON.
+
+    >>> to_text(game_over(1, 3))
+    '{"type":"notify","stage":"gameOver","curTimes":1,"settingTimes":3}'
+    """
+    return json.dumps(message, separators=(",", ":"))
 
 
 def parse_answer(text: str | bytes, index_range: int) -> int:
@@ -294,6 +320,21 @@ def parse_answer(text: str | bytes, index_range: int) -> int:
     if not 0 <= index <= index_range:
         raise ProtocolError(f"actIndex {index} is out of range: the actionList has indices 0 to {index_range}")
     return index
+
+
+def log_body(text: str | bytes) -> tuple[str, str]:
+    """How a message received or sent appears in a JSONL log: ``("msg", its compact JSON)``,
+    or ``("raw", the text as a JSON string)`` when it is not JSON.
+
+    >>> log_body('{"actIndex": 3}'), log_body(b"hello")
+    (('msg', '{"actIndex":3}'), ('raw', '"hello"'))
+    """
+    if not isinstance(text, str):
+        text = bytes(text).decode("utf-8", "replace")
+    try:
+        return "msg", json.dumps(json.loads(text), separators=(",", ":"))
+    except (ValueError, RecursionError):
+        return "raw", json.dumps(text)
 
 
 def answer(index: int) -> str:

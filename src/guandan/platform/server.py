@@ -57,6 +57,7 @@ from ..errors import GuandanError
 from ..records import match_record
 from ..rng import derive_seed
 from ..rules import PLATFORM, Ruleset, get_ruleset
+from . import messages
 from .table import PlatformTable, Send, TableState
 
 __all__ = [
@@ -72,6 +73,7 @@ __all__ = [
     "ServeResult",
     "TableResult",
     "SeatStats",
+    "percentile",
     "serve_platform",
     "start_server",
 ]
@@ -91,6 +93,18 @@ _PATH_PREFIX = "/game/"
 _JOIN, _MESSAGE, _LEAVE, _WAKE = "join", "message", "leave", "wake"
 
 logger = logging.getLogger("guandan.platform")
+
+
+def percentile(values: Sequence[float], q: float) -> float | None:
+    """The ``q``-th percentile (0 < q <= 100) of ``values`` by the nearest-rank method; ``None`` if empty.
+
+    >>> percentile([0.3, 0.1, 0.2, 0.4], 50), percentile([0.3, 0.1, 0.2, 0.4], 99), percentile([], 50)
+    (0.2, 0.4, None)
+    """
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(q / 100 * len(ordered)) - 1)]
 
 
 @dataclass
@@ -117,10 +131,7 @@ class SeatStats:
     @property
     def p99(self) -> float | None:
         """The 99th percentile of the answer times (nearest rank), in seconds."""
-        if not self.times:
-            return None
-        ordered = sorted(self.times)
-        return ordered[max(0, math.ceil(0.99 * len(ordered)) - 1)]
+        return percentile(self.times, 99)
 
     def to_json(self) -> dict[str, Any]:
         """The stats as JSON values (times in milliseconds)."""
@@ -153,6 +164,10 @@ class TableResult:
     records: list[dict[str, Any]]
     record_files: list[str]
     abort_reason: str | None
+    added: list[float] = field(default_factory=list)
+    added_cpu: list[float] = field(default_factory=list)
+    messages_sent: int = 0
+    messages_received: int = 0
 
     def to_json(self) -> dict[str, Any]:
         """The result as JSON values (without the records themselves: their files are listed)."""
@@ -167,6 +182,10 @@ class TableResult:
             "draws": self.draws,
             "abort_reason": self.abort_reason,
             "seats": [s.to_json() for s in self.seats],
+            "messages_sent": self.messages_sent,
+            "messages_received": self.messages_received,
+            "added_ms": _latency_json(self.added),
+            "added_cpu_ms": _latency_json(self.added_cpu),
             "records": self.record_files,
         }
 
@@ -206,6 +225,22 @@ class ServeResult:
         return all(t.state == TableState.FINISHED.value for t in self.tables)
 
     @property
+    def added(self) -> list[float]:
+        """The server's added latency of every request after an answer, every table counted
+        (seconds, from receiving a valid answer to having sent the next request)."""
+        return [t for table in self.tables for t in table.added]
+
+    @property
+    def added_cpu(self) -> list[float]:
+        """The server thread's CPU time in each span of :attr:`added` (seconds): its own work."""
+        return [t for table in self.tables for t in table.added_cpu]
+
+    @property
+    def messages(self) -> int:
+        """Messages sent (one per recipient) and received, every table counted."""
+        return sum(t.messages_sent + t.messages_received for t in self.tables)
+
+    @property
     def records(self) -> list[dict[str, Any]]:
         """Every game's record, table by table."""
         return [r for t in self.tables for r in t.records]
@@ -222,6 +257,9 @@ class ServeResult:
             "wins": list(self.victories),
             "draws": self.draws,
             "complete": self.complete,
+            "messages": self.messages,
+            "added_ms": _latency_json(self.added),
+            "added_cpu_ms": _latency_json(self.added_cpu),
             "tables": [t.to_json() for t in self.tables],
         }
 
@@ -234,6 +272,15 @@ class ServeResult:
             f"wins: side 0 (seats 0, 2) {self.victories[0]} · side 1 (seats 1, 3) {self.victories[1]}"
             f" · draws {self.draws}",
         ]
+        added = self.added
+        if added:
+            p50, p99 = percentile(added, 50), percentile(added, 99)
+            assert p50 is not None and p99 is not None
+            cpu = percentile(self.added_cpu, 99)
+            lines.append(
+                f"server: {len(added)} requests after an answer, added p50 {p50 * 1000:.2f} ms,"
+                f" p99 {p99 * 1000:.2f} ms (its own CPU p99 {(cpu or 0) * 1000:.2f} ms)"
+            )
         for t in self.tables:
             head = (
                 f"table {t.index}: {t.games_played}/{t.games} games, {t.deals} deals,"
@@ -256,6 +303,16 @@ class ServeResult:
         return "\n".join(lines)
 
 
+def _latency_json(values: Sequence[float]) -> dict[str, Any]:
+    p50, p99 = percentile(values, 50), percentile(values, 99)
+    return {
+        "n": len(values),
+        "p50": None if p50 is None else round(p50 * 1000, 3),
+        "p99": None if p99 is None else round(p99 * 1000, 3),
+        "max": round(max(values) * 1000, 3) if values else None,
+    }
+
+
 class _Runtime:
     """The I/O state of one table: its connections, its inbox, the answer clock."""
 
@@ -266,6 +323,11 @@ class _Runtime:
         self.inbox: asyncio.Queue[tuple[str, int, Any, float]] = asyncio.Queue()
         self.stats = [SeatStats(s) for s in range(4)]
         self.asked_at = 0.0
+        self.act_sent = 0.0  # when the last request was sent
+        self.added: list[float] = []  # from a valid answer received to the next request sent
+        self.added_cpu: list[float] = []  # the server thread's CPU time in that span
+        self.sent = 0  # messages sent (one per recipient)
+        self.received = 0  # messages received
         self.close_code = CLOSE_DONE
         self.records: list[dict[str, Any]] = []
         self.record_files: list[str] = []
@@ -501,6 +563,8 @@ class PlatformServer:
                     if table.state is TableState.PLAYING:
                         self._abort(rt, f"{self._who(rt, seat)} disconnected", CLOSE_DISCONNECTED)
                 elif kind == _MESSAGE:
+                    cpu = time.thread_time()
+                    rt.received += 1
                     self._received(rt, seat, payload, at)
                     try:
                         reply = table.receive(seat, payload)
@@ -517,6 +581,9 @@ class PlatformServer:
                         continue
                     rt.stats[seat].times.append(max(0.0, at - rt.asked_at))  # an answer sent early counts 0
                     await self._send(rt, reply.sends)
+                    if table.awaiting is not None:
+                        rt.added.append(rt.act_sent - at)
+                        rt.added_cpu.append(time.thread_time() - cpu)
                     self._game_ended(rt)
         finally:
             self._write_records(rt)
@@ -535,7 +602,7 @@ class PlatformServer:
 
     async def _send(self, rt: _Runtime, sends: Sequence[Send]) -> None:
         for send in sends:
-            text = json.dumps(send.message, separators=(",", ":"))
+            text = send.wire
             is_act = send.message["type"] == "act"
             if self._log is not None:
                 self._log.write(
@@ -550,6 +617,9 @@ class PlatformServer:
                 try:
                     async with asyncio.timeout(self.act_timeout):
                         await ws.send(text)
+                    rt.sent += 1
+                    if is_act:
+                        rt.act_sent = time.perf_counter()
                 except ConnectionClosed:
                     self._abort(rt, f"{self._who(rt, seat)} disconnected", CLOSE_DISCONNECTED)
                     return
@@ -564,12 +634,7 @@ class PlatformServer:
     def _received(self, rt: _Runtime, seat: int, payload: Any, at: float) -> None:
         if self._log is None:
             return
-        text = payload if isinstance(payload, str) else bytes(payload).decode("utf-8", "replace")
-        try:
-            body = json.dumps(json.loads(text), separators=(",", ":"))
-            field_ = "msg"
-        except (ValueError, RecursionError):
-            body, field_ = json.dumps(text), "raw"
+        field_, body = messages.log_body(payload)
         self._log.write(f'{{"t":{time.time():.6f},"table":{rt.index},"dir":"in","seat":{seat},"{field_}":{body}}}\n')
 
     def _event(self, rt: _Runtime | None, seat: int | None, event: str, **details: Any) -> None:
@@ -660,6 +725,10 @@ class PlatformServer:
                     records=list(rt.records),
                     record_files=list(rt.record_files),
                     abort_reason=t.abort_reason,
+                    added=list(rt.added),
+                    added_cpu=list(rt.added_cpu),
+                    messages_sent=rt.sent,
+                    messages_received=rt.received,
                 )
             )
         return ServeResult(self.seed, self.ruleset, self.games, tables)

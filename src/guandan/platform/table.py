@@ -34,8 +34,8 @@ a :class:`~guandan.match.Match` seeded ``derive_seed(seed, g)`` for game ``g`` (
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..cards import BIG_JOKER
@@ -66,10 +66,18 @@ class TableState(enum.Enum):
 
 @dataclass(frozen=True)
 class Send:
-    """A message to send, as a JSON object, to each of ``seats`` (in that order)."""
+    """A message to send, as a JSON object, to each of ``seats`` (in that order); ``text``
+    is its JSON text when it was written with the message (a request: its ``actionList``
+    written in bulk), else :attr:`wire` encodes it."""
 
     seats: tuple[int, ...]
     message: dict[str, Any]
+    text: str | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def wire(self) -> str:
+        """The message's text as it goes over the wire (compact JSON)."""
+        return self.text if self.text is not None else messages.to_text(self.message)
 
 
 @dataclass(frozen=True)
@@ -129,7 +137,7 @@ class PlatformTable:
         self._state = TableState.SEATING
         self._awaiting: int | None = None
         self._pending: dict[str, Any] | None = None
-        self._choices: list[Any] = []
+        self._choices: Sequence[Any] = ()
 
     # -- seats -----------------------------------------------------------------------------------
 
@@ -176,7 +184,7 @@ class PlatformTable:
         self.abort_reason = reason
         self._awaiting = None
         self._pending = None
-        self._choices = []
+        self._choices = ()
 
     # -- the games -------------------------------------------------------------------------------
 
@@ -253,10 +261,10 @@ class PlatformTable:
         match = self.matches[-1]
         seat = match.turn
         assert seat is not None
-        message, self._choices = messages.act_message(match, seat)
+        message, self._choices, text = messages.act_request(match, seat)
         self._pending = message
         self._awaiting = seat
-        return [Send((seat,), message)]
+        return [Send((seat,), message, text)]
 
     def _apply(self, seat: int, choice: Any) -> list[Send]:
         match = self.matches[-1]
@@ -301,7 +309,7 @@ class PlatformTable:
         if self.games_played == self.games:
             sends.append(Send(ALL_SEATS, messages.game_result(self.victories, self.draws)))
             self._state = TableState.FINISHED
-            self._choices = []
+            self._choices = ()
             return sends
         self._new_game()
         return sends + self._deal_start()

@@ -355,3 +355,28 @@ def test_python_dash_m_guandan_reports_errors_with_status_2():
     )
     assert result.returncode == 2
     assert result.stderr.startswith("guandan: error: ") and "'ZZ'" in result.stderr
+
+
+def _interrupt(*args, **kwargs):
+    raise KeyboardInterrupt
+
+
+@pytest.mark.parametrize(
+    ("target", "argv"),
+    [
+        ("guandan.simulate.simulate", ["simulate", "2", "--workers", "1", "--quiet"]),
+        ("guandan.cli.legal_moves", ["moves", "S3", "--level", "2"]),
+    ],
+)
+def test_ctrl_c_ends_any_command_with_one_line_and_status_130(monkeypatch, capsys, target, argv):
+    monkeypatch.setattr(target, _interrupt)
+    assert main(argv) == 130
+    assert capsys.readouterr().err == "\nguandan: interrupted\n"
+
+
+def test_ctrl_c_during_a_bots_turn_ends_the_match_with_status_130(monkeypatch, capsys):
+    monkeypatch.setattr("guandan.agents.GreedyAgent.act", _interrupt)
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 50))
+    assert main(["play", "--seed", "3"]) == 130
+    out, err = capsys.readouterr()
+    assert out.endswith("\nInterrupted: the match is left unfinished.\n") and err == ""

@@ -43,9 +43,7 @@ agents: a registered name (greedy, random, mc) or an import path package.module:
   (a class or factory taking seed=; modules in the current directory are found), then
   options as :KEY=VALUE, values read as int, float, true/false, none or text:
     mc:determinizations=20:playouts=2     greedy:bomb_threshold=3
-    mybots.strong:SearchBot:depth=3       mybot:LowestBot
-  One for every seat, two (one per side: seats 0 and 2, then 1 and 3) or four (seats
-  0-3), separated by commas."""
+    mybots.strong:SearchBot:depth=3       mybot:LongestBot"""
 
 _MAIN_EPILOG = """
 
@@ -77,17 +75,26 @@ examples:
 
 _PLAY_EPILOG = """\
 at your turn, type:
-  a number            play that move from the list (1 = the weakest; 'moves' lists them all)
-  cards [as TYPE:KEY] play those cards, e.g.  S3 C3 S5 C5 H9 as full_house:5
-  pass                pass (when responding)
-  moves               list every legal move, numbered
-  help                this help
-  quit                leave the match
+  pair Q, straight 3, bomb 9  play that type and key (asks which cards only when it matters)
+  cards [as TYPE:KEY]         play those cards, e.g.  S3 C3 S5 C5 H9 as full_house:5
+  a number                    play that move of a numbered list (1 = the weakest)
+  pass                        pass (when responding)
+  moves                       your moves, grouped by type and key (numbered when few)
+  moves all, moves pair       every legal move, or those of one type, numbered
+  help                        this help
+  quit                        leave the match (Ctrl-D too)
 in the tribute and return phases: a number from the list, or a card (e.g. HA).
 play passes counter-clockwise: Right plays after you, then Partner, then Left.
+On a terminal, lines can be edited and the arrow keys recall earlier ones (readline).
+Exit status: 0 at the end of the match, on quit or at the end of input; 130 on Ctrl-C.
 
-example:
+""" + _AGENT_SPECS + """
+  --bots: one for all three bots, two (one per side: seats 0 and 2, then 1 and 3) or
+  four (seats 0-3, yours ignored), separated by commas.
+
+examples:
   guandan play --seat 0 --seed 7 --bots greedy
+  guandan play --bots mc,greedy            # your partner (seat 2) mc, the opponents greedy
 """
 
 
@@ -282,11 +289,13 @@ def _importable_current_directory() -> None:
 
 
 _SIMULATE_EPILOG = _AGENT_SPECS + """
+  --agents: one for every seat, two (one per side: seats 0 and 2, then 1 and 3) or four
+  (seats 0-3), separated by commas.
 
 examples:
   guandan simulate 200                                  # greedy vs greedy, 200 matches
   guandan simulate 100 --agents mc,greedy --out runs.jsonl --plot runs.png
-  guandan simulate 100 --agents mybot:LowestBot,greedy  # mybot.py in this directory
+  guandan simulate 100 --agents mybot:LongestBot,greedy # mybot.py in this directory
   guandan simulate 10000 --deals --agents random --workers 2 --json
 """
 

@@ -46,3 +46,12 @@ def everything(**options) -> RandomAgent:
 
 
 NOT_CALLABLE = 3
+
+
+class Passer:
+    """Always passes: illegal when it leads."""
+
+    def act(self, observation):
+        from guandan import Move
+
+        return Move.pass_(observation.level)

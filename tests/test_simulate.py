@@ -6,13 +6,14 @@ import csv
 import functools
 import json
 import pathlib
+import re
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
 import plugin_bots
 import pytest
 
-from guandan import GuandanError
+from guandan import GuandanError, IllegalMoveError
 from guandan.agents import GreedyAgent, RandomAgent
 from guandan.cli import main
 from guandan.simulate import simulate, wilson_interval
@@ -280,3 +281,13 @@ def test_cli_simulate_runs_a_bot_from_the_current_directory_on_two_workers(monke
     summary = json.loads(out)
     assert [side["agents"] for side in summary["sides"]] == ["mybot:LongestBot / mybot:LongestBot", "greedy / greedy"]
     assert sum(side["deals_won"] for side in summary["sides"]) == 4
+
+
+def test_an_illegal_action_stops_the_run_naming_the_task_seat_agent_and_action():
+    with pytest.raises(IllegalMoveError) as caught:
+        simulate(3, "greedy,plugin_bots:Passer", seed=4, kind="deal", workers=2, chunk=1)
+    assert re.fullmatch(
+        r"task [0-2] \(seed \d+\), deal 0: the agent of seat ([13]) \(plugin_bots:Passer\) chose pass "
+        r"in the play phase: seat \1 leads and cannot pass",
+        str(caught.value),
+    ), caught.value

@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .agents import Agent
+from .combos import Move, RankMove
 from .deal import Deal
 from .errors import GuandanError, describe
 from .history import Play
@@ -59,12 +60,23 @@ Row = dict[str, Any]
 _RESULT_NAMES = {3: "1-2", 2: "1-3", 1: "1-4"}
 
 
-def _play(state: Any, agents: list[Agent], counters: dict[int, list[int]], deal_of: Callable[[], int]) -> None:
-    """Let the agents act until the state is over, counting bombs, passes and plies per deal."""
+def _play(
+    state: Any, agents: list[Agent], counters: dict[int, list[int]], deal_of: Callable[[], int], names: list[str]
+) -> None:
+    """Let the agents act until the state is over, counting bombs, passes and plies per deal;
+    an illegal action stops the run with an error naming the seat, its agent and the action."""
     while not state.is_over:
         seat = state.turn
         index = deal_of()
-        record = state.act(agents[seat].act(state.observation(seat)))
+        action = agents[seat].act(state.observation(seat))
+        try:
+            record = state.act(action)
+        except GuandanError as error:
+            shown = str(action) if isinstance(action, Move | RankMove) else describe(action)
+            raise type(error)(
+                f"deal {index}: the agent of seat {seat} ({names[seat]}) chose {shown} in the "
+                f"{state.phase.label} phase: {error}"
+            ) from None
         if isinstance(record, Play):
             c = counters.setdefault(index, [0, 0, 0])
             c[2] += 1
@@ -101,13 +113,20 @@ def run_task(
     seed = derive_seed(run_seed, task)
     agents = make_agents(specs, seed)
     names = names or [agent_name(s) for s in specs]
+    try:
+        return _run(kind, task, seed, agents, names, ruleset)
+    except GuandanError as error:
+        raise type(error)(f"task {task} (seed {seed}), {error}") from None
+
+
+def _run(kind: Kind, task: int, seed: int, agents: list[Agent], names: list[str], ruleset: str) -> list[Row]:
     counters: dict[int, list[int]] = {}
     if kind == "deal":
         deal = Deal.new(seed=seed, level=2, ruleset=ruleset)
-        _play(deal, agents, counters, lambda: 0)
+        _play(deal, agents, counters, lambda: 0, names)
         return [_deal_row(task, seed, names, 0, deal.level.letter, deal.result, counters.get(0, [0, 0, 0]))]
     match = Match(seed=seed, ruleset=ruleset)
-    _play(match, agents, counters, lambda: match.deal_index)
+    _play(match, agents, counters, lambda: match.deal_index, names)
     rows = []
     for summary in match.results:
         counts = counters.get(summary.index, [0, 0, 0])

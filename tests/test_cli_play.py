@@ -239,6 +239,7 @@ def terminal():
         t.close()
 
 
+@pytest.mark.slow
 def test_at_a_terminal_the_prompt_keeps_the_cursor_lines_are_edited_and_recalled_and_ctrl_c_ends_cleanly(terminal):
     t = terminal("--seed", "3")
     screen = t.read_until("Your play> ")  # the cursor waits after the prompt, on its line

@@ -156,7 +156,7 @@ def format_move_groups(moves: Sequence[Move]) -> list[str]:
             key = move.key.label if move.key is not None else ""
         groups.setdefault(move.type, {}).setdefault(key, []).append(move)
     lines = []
-    for move_type, keys in sorted(groups.items()):
+    for move_type, keys in sorted(groups.items(), key=lambda item: (item[0] == MoveType.PASS, item[0])):
         words = []
         for key, group in keys.items():
             word = key + ("*" if all(m.wilds for m in group) else "")

@@ -95,6 +95,7 @@ def test_many_moves_are_grouped_by_type_and_key(monkeypatch, capsys):
         ("straight 9", "straight 9: ♣9 ♥10 ♣J ♠Q ♦K"),  # five more spend the wild: not chosen
         ("pair q", "pair Q: ♠Q ♠Q"),  # the lowest cards; typed out, ♣Q ♦Q would be played
         ("pair-run 4", "pair_run 4: ♠4 ♥4 ♥5 ♦5 ♥6 ♦6"),
+        ("Pair Run 4", "pair_run 4: ♠4 ♥4 ♥5 ♦5 ♥6 ♦6"),
         ("single SB", "single SB: SB"),
         ("triple 5", "triple 5: ♥5 ♦5 ♥2 (♥2 as 5)"),  # only with a wild: it is spent
     ],

@@ -72,6 +72,21 @@ Tribute and return: a number from the list, or a card (e.g. HA)."""
 _TYPE_NAMES = {t.label for t in MoveType if t != MoveType.PASS}
 
 
+def _type_and_key(text: str) -> tuple[str, str] | None:
+    """A short form split into its type's label and its key's text, ``None`` if ``text``
+    names no type: ``pair Q``, ``full_house 5``, ``full house 5``, ``pair-run 3``.
+
+    >>> _type_and_key("Full House 5"), _type_and_key("joker bomb"), _type_and_key("S3 C3")
+    (('full_house', '5'), ('joker_bomb', ''), None)
+    """
+    words = text.split()
+    for n in (2, 1):
+        label = "_".join(words[:n]).lower().replace("-", "_")
+        if len(words) >= n and label in _TYPE_NAMES:
+            return label, "".join(words[n:])
+    return None
+
+
 class _Quit(Exception):
     pass
 
@@ -281,9 +296,9 @@ def _short_form(text: str, moves: list[Move], console: _Console) -> Move | None:
     cards of each suit; the person chooses only when the ranks, size or suit differ (the
     pair of a full house, a bomb's size, a straight flush's suit). ``None`` when nothing is
     chosen (the reason already said)."""
-    words = text.split()
+    label, key_text = _type_and_key(text) or (text, "")
     try:
-        move_type, key = parse_declaration(":".join([words[0], "".join(words[1:])]) if len(words) > 1 else words[0])
+        move_type, key = parse_declaration(f"{label}:{key_text}" if key_text else label)
     except (InvalidMoveError, InvalidCardsError) as error:
         console.say(f"Not understood: {error}.")
         return None
@@ -345,7 +360,7 @@ def _human_turn(match: Match, seat: int, console: _Console) -> None:
                     say("You lead: you cannot pass.")
                     continue
                 move = moves[-1]
-            elif first in _TYPE_NAMES:
+            elif _type_and_key(text) is not None:
                 move = _short_form(text, moves, console)
                 if move is None:
                     continue

@@ -171,7 +171,7 @@ def test_license_is_the_one_pyproject_names():
 
 SEARCH = ROOT / "docs" / "search-bots.md"
 SEARCH_TEXT = SEARCH.read_text(encoding="utf-8")
-EXAMPLES = ROOT / "examples"
+EXAMPLES_DIR = ROOT / "examples"
 
 
 def _anchors(text: str) -> set[str]:
@@ -179,12 +179,12 @@ def _anchors(text: str) -> set[str]:
 
 
 def test_the_search_page_shows_examples_searchbot_whole():
-    module = (EXAMPLES / "searchbot.py").read_text(encoding="utf-8")
+    module = (EXAMPLES_DIR / "searchbot.py").read_text(encoding="utf-8")
     assert module in [body for lang, body in _FENCE.findall(SEARCH_TEXT) if lang == "python"]
 
 
 def test_the_search_pages_examples_run(monkeypatch):
-    monkeypatch.syspath_prepend(str(EXAMPLES))
+    monkeypatch.syspath_prepend(str(EXAMPLES_DIR))
     result = doctest.testfile(
         str(SEARCH), module_relative=False, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
     )
@@ -208,7 +208,7 @@ def test_the_search_pages_links_resolve():
 def test_the_sampled_deal_of_the_search_page_is_the_real_deal_with_the_real_hands(monkeypatch):
     """Rebuilt from any observation of a match (tribute, returns, jiefeng, seats out) with the
     real hands, it is the match's deal: the same hands, history, turn and play to beat."""
-    monkeypatch.syspath_prepend(str(EXAMPLES))
+    monkeypatch.syspath_prepend(str(EXAMPLES_DIR))
     from searchbot import sampled_deal
 
     from guandan import Match, Phase, make_agents
@@ -233,7 +233,7 @@ def test_the_sampled_deal_of_the_search_page_is_the_real_deal_with_the_real_hand
 def test_the_search_bot_plays_by_import_path_on_two_workers_as_in_this_process(monkeypatch):
     from guandan.simulate import simulate
 
-    monkeypatch.syspath_prepend(str(EXAMPLES))
+    monkeypatch.syspath_prepend(str(EXAMPLES_DIR))
     spec = "searchbot:SampleSearchBot:worlds=2:candidates=4,greedy"
     one = simulate(2, spec, seed=3, kind="deal", workers=1)
     two = simulate(2, spec, seed=3, kind="deal", workers=2, chunk=1)

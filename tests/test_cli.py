@@ -282,10 +282,10 @@ def test_help_describes_the_notation_and_gives_an_example(capsys):
         (["simulate", "0"], 2, "N must be at least 1"),
         (["simulate", "x"], 2, "invalid int value"),
         (["simulate", "2", "--agents", "smart", "--workers", "1"], 2, "unknown agent 'smart'"),
-        (["simulate", "2", "--agents", "greedy,mc", "--workers", "1"], 2, "one agent for all seats or four"),
+        (["simulate", "2", "--agents", "greedy,mc,mc", "--workers", "1"], 2, "one agent for every seat, two"),
         (["simulate", "2", "--ruleset", "paris", "--workers", "1"], 2, "unknown ruleset 'paris'"),
         (["simulate", "2", "--workers", "0"], 2, "workers must be an int >= 1"),
-        (["simulate", "2", "--out", "rows.txt"], 2, "--out must end in .jsonl, .json or .csv"),
+        (["simulate", "2", "--out", "rows.txt"], 2, "--out: 'rows.txt' must end in .jsonl (JSON Lines), .json"),
         (["play", "--bots", "smart"], 2, "unknown agent 'smart'"),
         (["play", "--ruleset", "paris"], 2, "unknown ruleset 'paris'"),
         (["play", "--seat", "7"], 2, "invalid choice"),
@@ -355,3 +355,28 @@ def test_python_dash_m_guandan_reports_errors_with_status_2():
     )
     assert result.returncode == 2
     assert result.stderr.startswith("guandan: error: ") and "'ZZ'" in result.stderr
+
+
+def _interrupt(*args, **kwargs):
+    raise KeyboardInterrupt
+
+
+@pytest.mark.parametrize(
+    ("target", "argv"),
+    [
+        ("guandan.simulate.simulate", ["simulate", "2", "--workers", "1", "--quiet"]),
+        ("guandan.cli.legal_moves", ["moves", "S3", "--level", "2"]),
+    ],
+)
+def test_ctrl_c_ends_any_command_with_one_line_and_status_130(monkeypatch, capsys, target, argv):
+    monkeypatch.setattr(target, _interrupt)
+    assert main(argv) == 130
+    assert capsys.readouterr().err == "\nguandan: interrupted\n"
+
+
+def test_ctrl_c_during_a_bots_turn_ends_the_match_with_status_130(monkeypatch, capsys):
+    monkeypatch.setattr("guandan.agents.GreedyAgent.act", _interrupt)
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 50))
+    assert main(["play", "--seed", "3"]) == 130
+    out, err = capsys.readouterr()
+    assert out.endswith("\nInterrupted: the match is left unfinished.\n") and err == ""

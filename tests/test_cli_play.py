@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
+import fcntl
 import io
+import os
+import re
+import select
+import subprocess
+import sys
+import termios
+import time
 
 import pytest
 
@@ -19,19 +27,19 @@ def play(monkeypatch, capsys, script: str, *args: str):
 def test_the_table_shows_hand_counts_levels_and_turn_then_quit(monkeypatch, capsys):
     status, out, err = play(monkeypatch, capsys, "quit\n", "--seed", "3")
     assert status == 0 and err == ""
-    assert "Card turned up: ♦10 — You (seat 0) leads." in out
+    assert "Card turned up: ♦10 — You (seat 0) lead." in out
     assert "Levels: you & partner 2 · opponents 2" in out
     for name in ("Partner (seat 2)", "Left (seat 3)", "Right (seat 1)", "You (seat 0)"):
         assert f"{name:<17} 27 cards" in out
     assert "Your hand (27): ♥3 ♠4 ♥4 ♦4" in out and "♥2* SB SB" in out
-    assert "◀ to act" in out and out.rstrip().endswith("Bye.")
+    assert "◀ to act" in out and out.rstrip().endswith("Your play> quit\nBye.")
 
 
 def test_a_few_turns_choosing_move_1(monkeypatch, capsys):
     status, out, _ = play(monkeypatch, capsys, "1\n1\n1\nquit\n", "--seed", "3")
     assert status == 0
     assert out.count("Your play> ") == 4
-    assert "You (seat 0) plays single 3: ♥3" in out
+    assert "Your play> 1\nYou (seat 0) play single 3: ♥3" in out  # the line read, echoed after its prompt
     assert "To beat: single 7: ♥7 — by Left (seat 3)" in out
     assert "Right (seat 1) plays" in out and "Partner (seat 2) plays" in out
 
@@ -45,15 +53,73 @@ def test_illegal_input_is_explained_and_the_prompt_comes_back(monkeypatch, capsy
     assert "Not legal: bad card token 'XX'" in out
     assert "No move 5000: choose 1 to 1074." in out
     assert "You lead: you cannot pass." in out
-    assert "Not legal: seat 0 does not hold SA." in out
+    assert "Not legal: you do not hold SA." in out
     assert "can be played as full_house:4 or full_house:5 at level 2: add 'as TYPE:KEY'." in out
-    assert "Type a number to play that move" in out
-    assert "You (seat 0) plays full_house 5: ♠4 ♥4 ♥5 ♦5 ♥2 (♥2 as 5)" in out
+    assert "At your turn, type:" in out
+    assert "You (seat 0) play full_house 5: ♠4 ♥4 ♥5 ♦5 ♥2 (♥2 as 5)" in out
 
 
-def test_moves_lists_every_legal_move_numbered(monkeypatch, capsys):
-    _, out, _ = play(monkeypatch, capsys, "moves\nquit\n", "--seed", "3")
+def test_moves_all_lists_every_legal_move_numbered(monkeypatch, capsys):
+    _, out, _ = play(monkeypatch, capsys, "moves all\nquit\n", "--seed", "3")
     assert "   1. single 3: ♥3" in out and "1074. " in out
+
+
+def test_many_moves_are_grouped_by_type_and_key(monkeypatch, capsys):
+    _, out, _ = play(monkeypatch, capsys, "moves\nmoves bomb\nmoves pear\nquit\n", "--seed", "3")
+    grouped = "\n".join(
+        [
+            "1074 legal moves, by type and key (* only with a wild); type e.g. 'pair Q' to play one:",
+            "  single          3 4 5 6 7 8 9 10 J Q K A 2 SB",
+            "  pair            3* 4 5 6 7* 8 9* 10 J* Q K* A* 2 SB",
+            "  triple          4 5* 6* 8* 10* Q 2*",
+            "  full_house      4 5* 6* 8* 10* Q 2*",
+            "  straight        A 2 3 4 5 6 7 8 9 10 (by the lowest rank)",
+            "  pair_run        2* 3* 4 5* 6* 8* 10* (by the lowest rank)",
+            "  triple_run      4* (by the lowest rank)",
+            "  bomb            4* Q (4-6 cards)",
+            "  straight_flush  ♥2* ♥3* ♥4* ♣8* (by the lowest rank)",
+        ]
+    )
+    assert out.count(grouped) == 2  # at the turn, and again for 'moves'
+    assert "1074 legal moves: type" not in out
+    bombs = out.split("Your play> moves bomb\n")[1].split("Your play> ")[0].splitlines()
+    assert len(bombs) == 18 and all(". bomb " in line for line in bombs)  # numbered as in 'moves all'
+    assert bombs[0] == "1053. bomb 4: ♠4 ♥4 ♦4 ♥2 (♥2 as 4)"
+    assert bombs[-1] == "1070. bomb Q: ♠Q ♠Q ♥Q ♣Q ♦Q ♥2 (♥2 as Q)"
+    assert "No move type 'pear': one of bomb, full_house" in out
+
+
+@pytest.mark.parametrize(
+    ("typed", "played"),
+    [
+        ("straight 9", "straight 9: ♣9 ♥10 ♣J ♠Q ♦K"),  # five more spend the wild: not chosen
+        ("pair q", "pair Q: ♠Q ♠Q"),  # the lowest cards; typed out, ♣Q ♦Q would be played
+        ("pair-run 4", "pair_run 4: ♠4 ♥4 ♥5 ♦5 ♥6 ♦6"),
+        ("Pair Run 4", "pair_run 4: ♠4 ♥4 ♥5 ♦5 ♥6 ♦6"),
+        ("single SB", "single SB: SB"),
+        ("triple 5", "triple 5: ♥5 ♦5 ♥2 (♥2 as 5)"),  # only with a wild: it is spent
+    ],
+)
+def test_a_short_form_plays_at_once_when_the_cards_do_not_matter(monkeypatch, capsys, typed, played):
+    _, out, _ = play(monkeypatch, capsys, f"{typed}\nquit\n", "--seed", "3")
+    assert f"Your play> {typed}\nYou (seat 0) play {played}\n" in out
+
+
+def test_a_short_form_asks_which_cards_when_it_matters(monkeypatch, capsys):
+    script = "bomb Q\n3\n\nbomb Q\n2\nquit\n"
+    _, out, _ = play(monkeypatch, capsys, script, "--seed", "3")
+    asked = "bomb Q can be played 2 ways:\n1. bomb Q: ♠Q ♠Q ♥Q ♣Q\n2. bomb Q: ♠Q ♠Q ♥Q ♣Q ♦Q\n"
+    assert out.count(asked) == 2
+    assert "Which (a number; empty to go back)> 3\nChoose 1 to 2, or an empty line to go back." in out
+    assert "Which (a number; empty to go back)> \nYour play> bomb Q" in out  # an empty line goes back
+    assert "You (seat 0) play bomb Q: ♠Q ♠Q ♥Q ♣Q ♦Q" in out
+
+
+def test_a_short_form_that_names_nothing_playable_is_explained(monkeypatch, capsys):
+    _, out, _ = play(monkeypatch, capsys, "triple_run 9\njoker_bomb\npair W\nquit\n", "--seed", "3")
+    assert "You have no triple_run 9 to play now ('moves' lists what you can play)." in out
+    assert "You have no joker_bomb to play now" in out
+    assert "Not understood: bad rank 'W'" in out
 
 
 def test_end_of_input_quits_cleanly(monkeypatch, capsys):
@@ -67,6 +133,11 @@ def test_a_whole_match_always_choosing_move_1(monkeypatch, capsys):
     assert "win the match (passed A)" in out
     assert "Tribute> " in out and "You pay tribute" in out
     assert "Deal 2 at level" in out and "It goes to" in out
+    assert "who pass A!" in out and "level A → A" not in out
+    # every tribute is followed, once settled, by who receives each card
+    settled = [line for line in out.splitlines() if line.startswith("Tribute settled: ")]
+    assert settled and all(" from " in line and " to " in line for line in settled)
+    assert len(settled) == out.count("\nTribute: ") == 5  # each tribute due is settled and said
 
 
 @pytest.mark.parametrize("args", [("--seat", "2", "--bots", "random"), ("--seat", "1", "--ruleset", "nanjing")])
@@ -80,3 +151,121 @@ def test_bad_options_are_errors(monkeypatch, capsys):
     assert status == 2 and "unknown agent 'smart'" in err
     status, _, err = play(monkeypatch, capsys, "", "--ruleset", "paris")
     assert status == 2 and "unknown ruleset 'paris'" in err
+
+
+# -- at a real terminal: a pseudo-terminal, `python -m guandan play` in a process of its own -------
+
+_ESCAPES = re.compile(r"\x1b(\[[0-9;?]*[A-Za-z]|[=>])")  # what readline writes to a terminal
+
+
+class Terminal:
+    """``guandan play`` on a pseudo-terminal it controls (so Ctrl-C is the terminal's SIGINT),
+    read and typed at with a time bound on every wait."""
+
+    def __init__(self, *args: str) -> None:
+        self.master, slave = os.openpty()
+        env = dict(os.environ, TERM="xterm", INPUTRC="/dev/null", PYTHONIOENCODING="utf-8", LC_ALL="C.UTF-8")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "guandan", "play", *args],
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            env=env,
+            start_new_session=True,
+            preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0),
+        )
+        os.close(slave)
+        self.text = ""
+
+    def read_until(self, wanted: str, timeout: float = 60.0) -> str:
+        """The text written since the last call, once it ends with ``wanted`` (escape codes removed)."""
+        deadline = time.monotonic() + timeout
+        raw = b""
+        while True:
+            self.text = _ESCAPES.sub("", raw.decode("utf-8", "replace")).replace("\r\n", "\n")
+            if self.text.endswith(wanted):
+                return self.text
+            left = deadline - time.monotonic()
+            assert left > 0, f"waited {timeout} s for {wanted!r}; the screen ends: {self.text[-400:]!r}"
+            ready, _, _ = select.select([self.master], [], [], min(left, 1.0))
+            if ready:
+                try:
+                    raw += os.read(self.master, 65536)
+                except OSError:  # the process ended and closed the terminal
+                    raise AssertionError(f"ended before {wanted!r}: {self.text[-400:]!r}") from None
+
+    def type(self, keys: str) -> None:
+        os.write(self.master, keys.encode())
+
+    def wait(self, timeout: float = 30.0) -> int:
+        try:
+            status = self.proc.wait(timeout)
+        finally:
+            self.close()
+        return status
+
+    def rest(self) -> str:
+        """Everything still written before the process closed the terminal."""
+        raw = b""
+        while select.select([self.master], [], [], 2.0)[0]:
+            try:
+                chunk = os.read(self.master, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            raw += chunk
+        return _ESCAPES.sub("", raw.decode("utf-8", "replace")).replace("\r\n", "\n")
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+        try:
+            os.close(self.master)
+        except OSError:
+            pass
+
+
+@pytest.fixture
+def terminal():
+    opened: list[Terminal] = []
+
+    def start(*args: str) -> Terminal:
+        opened.append(Terminal(*args))
+        return opened[-1]
+
+    yield start
+    for t in opened:
+        t.close()
+
+
+@pytest.mark.slow
+def test_at_a_terminal_the_prompt_keeps_the_cursor_lines_are_edited_and_recalled_and_ctrl_c_ends_cleanly(terminal):
+    t = terminal("--seed", "3")
+    screen = t.read_until("Your play> ")  # the cursor waits after the prompt, on its line
+    assert "You (seat 0) lead." in screen and "Your play> \n" not in screen
+    t.type("help\r")
+    assert "At your turn, type:" in t.read_until("Your play> ")  # the text since the last prompt
+    t.type("\x1b[A\r")  # the up arrow recalls "help" (readline's history)
+    assert "At your turn, type:" in t.read_until("Your play> ")
+    t.type("ass\x01p\r")  # typed "ass", Ctrl-A to the start of the line, "p": "pass"
+    assert "You lead: you cannot pass." in t.read_until("Your play> ")
+    t.type("pasx\x7fs\r")  # a typo rubbed out
+    assert "You lead: you cannot pass." in t.read_until("Your play> ")
+    # Ctrl-C, as a person types it: not in the instant the prompt appears (CPython's readline
+    # sees a SIGINT that arrives before it starts waiting for a key only at the next key)
+    time.sleep(0.5)
+    t.type("\x03")
+    tail = t.rest()
+    assert t.wait() == 130
+    assert "Interrupted: the match is left unfinished." in tail and "Traceback" not in t.text + tail
+
+
+def test_at_a_terminal_ctrl_d_ends_the_match_with_status_0(terminal):
+    t = terminal("--seed", "3")
+    t.read_until("Your play> ")
+    t.type("\x04")  # Ctrl-D at the start of a line: the end of input
+    tail = t.rest()
+    assert t.wait() == 0
+    assert "(end of input)\nBye." in tail and "Traceback" not in tail

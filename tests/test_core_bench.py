@@ -35,6 +35,7 @@ def core_bench(tmp_path_factory):
     return exe
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "mode", ["lead-rank", "lead-count", "lead-card", "response-rank", "response-count", "mixed-count"]
 )

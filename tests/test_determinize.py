@@ -64,6 +64,7 @@ def small_case(pool_text: str, hand_text: str):
     return hand, seen
 
 
+@pytest.mark.slow
 def test_distinct_unseen_cards_are_dealt_uniformly():
     hand, seen = small_case("S3 C4 D5 H6 S7 C8", "SA DA")
     exact = assert_uniform(0, hand, (2, 2, 2, 2), seen, {})
@@ -71,6 +72,7 @@ def test_distinct_unseen_cards_are_dealt_uniformly():
     assert max(exact.values()) == pytest.approx(min(exact.values()))
 
 
+@pytest.mark.slow
 def test_two_copies_of_a_face_count_as_two_cards():
     hand, seen = small_case("S3 S3 C4 C4 D5 H6", "SA")
     exact = assert_uniform(2, hand, (2, 2, 1, 2), seen, {})
@@ -81,6 +83,7 @@ def test_two_copies_of_a_face_count_as_two_cards():
     assert p_together == pytest.approx(1 / 15) and p_split == pytest.approx(4 / 15)
 
 
+@pytest.mark.slow
 def test_known_tribute_card_stays_with_its_receiver():
     hand, seen = small_case("S3 C4 D5 H6 S7 SB", "SA")
     known = {3: Cards.parse("SB")}

@@ -165,3 +165,76 @@ def test_license_is_the_one_pyproject_names():
     assert license_text.startswith("MIT License\n")
     assert "Copyright (c) 2026 The guandan developers" in license_text
     assert 'THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND' in license_text
+
+
+# -- docs/search-bots.md ---------------------------------------------------------------------------
+
+SEARCH = ROOT / "docs" / "search-bots.md"
+SEARCH_TEXT = SEARCH.read_text(encoding="utf-8")
+EXAMPLES_DIR = ROOT / "examples"
+
+
+def _anchors(text: str) -> set[str]:
+    return {_slug(h) for h in re.findall(r"^#+ (.+)$", re.sub(_FENCE, "", text), flags=re.MULTILINE)}
+
+
+def test_the_search_page_shows_examples_searchbot_whole():
+    module = (EXAMPLES_DIR / "searchbot.py").read_text(encoding="utf-8")
+    assert module in [body for lang, body in _FENCE.findall(SEARCH_TEXT) if lang == "python"]
+
+
+def test_the_search_pages_examples_run(monkeypatch):
+    monkeypatch.syspath_prepend(str(EXAMPLES_DIR))
+    result = doctest.testfile(
+        str(SEARCH), module_relative=False, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+    )
+    assert result.attempted >= 30
+    assert result.failed == 0
+
+
+def test_the_search_pages_links_resolve():
+    links = re.findall(r"\]\(([^)\s]+)\)", re.sub(_FENCE, "", SEARCH_TEXT))
+    assert links
+    for link in links:
+        path, _, anchor = link.partition("#")
+        target = SEARCH.parent / path
+        assert target.exists(), link
+        if anchor:
+            assert anchor in _anchors(target.read_text(encoding="utf-8")), link
+    readme = README.read_text(encoding="utf-8")
+    assert "](docs/search-bots.md)" in readme
+
+
+def test_the_sampled_deal_of_the_search_page_is_the_real_deal_with_the_real_hands(monkeypatch):
+    """Rebuilt from any observation of a match (tribute, returns, jiefeng, seats out) with the
+    real hands, it is the match's deal: the same hands, history, turn and play to beat."""
+    monkeypatch.syspath_prepend(str(EXAMPLES_DIR))
+    from searchbot import sampled_deal
+
+    from guandan import Match, Phase, make_agents
+
+    checked = 0
+    for seed in range(3):
+        match = Match(seed)
+        agents = make_agents("greedy,random", seed)
+        while not match.is_over:
+            seat = match.turn
+            if match.phase == Phase.PLAY and match.deal.ply % 7 == 0:
+                world = sampled_deal(match.observation(seat), match.hands)
+                deal = match.deal
+                assert (world.hands, world.turn, world.to_beat) == (deal.hands, deal.turn, deal.to_beat)
+                assert (world.history, world.finish_order) == (deal.history, deal.finish_order)
+                checked += 1
+            match.act(agents[seat].act(match.observation(seat)))
+    assert checked > 100
+
+
+@pytest.mark.slow
+def test_the_search_bot_plays_by_import_path_on_two_workers_as_in_this_process(monkeypatch):
+    from guandan.simulate import simulate
+
+    monkeypatch.syspath_prepend(str(EXAMPLES_DIR))
+    spec = "searchbot:SampleSearchBot:worlds=2:candidates=4,greedy"
+    one = simulate(2, spec, seed=3, kind="deal", workers=1)
+    two = simulate(2, spec, seed=3, kind="deal", workers=2, chunk=1)
+    assert one.rows == two.rows and len(one.rows) == 2

@@ -182,6 +182,7 @@ def _outcome(call, value):
     return "ok", result
 
 
+@pytest.mark.slow
 @settings(max_examples=1500, deadline=None)
 @given(st.sampled_from(sorted(DOORS)), NUMBERS)
 def test_every_door_takes_python_and_numpy_ints_alike_and_refuses_other_numbers(door, value):
@@ -273,6 +274,7 @@ def test_classify_and_parse_play_on_any_cards(cards, level, declared):
     assert move in moves
 
 
+@pytest.mark.slow
 @FUZZ
 @given(
     st.lists(
@@ -314,6 +316,7 @@ def batch_arrays(draw):
     return hands, levels, beats
 
 
+@pytest.mark.slow
 @FUZZ
 @given(batch_arrays(), st.sampled_from(["rank", "card"]), st.sampled_from([1, 2]))
 def test_batch_calls_on_any_arrays_work_or_raise_the_hierarchy(arrays, granularity, threads):
@@ -384,6 +387,7 @@ def _drive(state, data, steps):
             assert state.snapshot() == before
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 2**64 - 1), st.integers(2, 14), st.data())
 def test_deals_under_random_legal_and_illegal_actions(seed, level, data):
@@ -392,6 +396,7 @@ def test_deals_under_random_legal_and_illegal_actions(seed, level, data):
     assert records.replay(json.loads(json.dumps(records.record(deal)))) == deal
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 2**32), st.sampled_from(["competitive_2022", "huaian", "nanjing"]), st.data())
 def test_matches_under_random_legal_and_illegal_actions(seed, ruleset, data):
@@ -477,6 +482,7 @@ play_out(_MATCH, [GreedyAgent()] * 4, max_actions=12)
 RECORDS = [records.record(_DEAL), records.record(_MATCH)]
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(st.sampled_from(RECORDS), st.data(), st.one_of(JSON, WRONG))
 def test_a_record_with_any_value_changed_replays_or_raises_record_error(record, data, new):

@@ -43,6 +43,7 @@ def run_deal(seed: int, names, level: int, sample: SplitMix64) -> Deal:
     return deal
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("names", ["greedy", "random", ["greedy", "random", "random", "greedy"]])
 def test_deals_conserve_cards_keep_turns_and_play_only_legal_moves(names):
     sample = SplitMix64(77)
@@ -55,6 +56,7 @@ def test_deals_conserve_cards_keep_turns_and_play_only_legal_moves(names):
         assert again == deal and record(again) == data
 
 
+@pytest.mark.slow
 def test_the_fast_loop_agrees_with_the_checked_loop():
     from guandan.agents import play_out
 
@@ -71,6 +73,7 @@ def test_the_fast_loop_agrees_with_the_checked_loop():
         assert sum(fast.card_counts) + sum(p.move.size for p in fast.history) == 108
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset", ["competitive_2022", "huaian", "nanjing"])
 def test_matches_conserve_cards_and_replay(ruleset):
     from guandan import replay
@@ -101,6 +104,7 @@ def test_matches_conserve_cards_and_replay(ruleset):
         assert again == match and record(again) == data
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("names", ["greedy", ["random", "greedy", "greedy", "random"]])
 def test_a_thousand_fast_deals_end_properly_and_a_sample_replays(names):
     from guandan import replay

@@ -8,6 +8,7 @@ source with :mod:`ast`, so an import added anywhere is seen before it is run."""
 from __future__ import annotations
 
 import ast
+import functools
 import pathlib
 
 import pytest
@@ -149,9 +150,15 @@ def test_every_module_has_a_layer():
     assert set(modules(package_dir())) - set(LEVEL) == set()
 
 
+@functools.cache
+def package_graph() -> dict[str, set[str]]:
+    """The package's import graph, read once for the tests that ask about it module by module."""
+    return graph(package_dir())
+
+
 @pytest.mark.parametrize("name", sorted(modules(package_dir())))
 def test_a_module_imports_only_lower_layers(name):
-    higher = {m for m in graph(package_dir())[name] if LEVEL.get(m, -1) > LEVEL.get(name, -1)}
+    higher = {m for m in package_graph()[name] if LEVEL.get(m, -1) > LEVEL.get(name, -1)}
     assert not higher, f"{name} (layer {LEVEL.get(name)}) imports higher layers: {sorted(higher)}"
 
 

@@ -63,6 +63,7 @@ def test_corpus_has_ten_thousand_positions_of_both_kinds():
     assert set(np.unique(CORPUS["levels"])) == set(range(2, 15))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("chunk", range(10))
 def test_native_agrees_with_reference_on_corpus_rank_level(chunk):
     hands, levels, beats = CORPUS["hands"], CORPUS["levels"], CORPUS["beats"]
@@ -70,6 +71,7 @@ def test_native_agrees_with_reference_on_corpus_rank_level(chunk):
         assert_agree(Cards(hands[i].tobytes()), int(levels[i]), int(beats[i]), "rank")
 
 
+@pytest.mark.slow
 def test_native_agrees_with_reference_on_corpus_card_level():
     hands, levels, beats = CORPUS["hands"], CORPUS["levels"], CORPUS["beats"]
     for i in range(0, len(hands), 7):
@@ -149,6 +151,7 @@ def _some_plays(level: int, seed: int) -> list[int]:
     return [pack_rank_move(plays[int(i)]) for i in picks]  # type: ignore[arg-type]
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(adversarial_positions(), st.integers(0, 2**32 - 1))
 def test_native_agrees_with_reference_on_adversarial_positions_rank_level(position, seed):
@@ -158,6 +161,7 @@ def test_native_agrees_with_reference_on_adversarial_positions_rank_level(positi
         assert_agree(hand, level, word, "rank")
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(adversarial_positions(), st.integers(0, 2**32 - 1))
 def test_native_agrees_with_reference_on_adversarial_positions_card_level(position, seed):
@@ -169,6 +173,7 @@ def test_native_agrees_with_reference_on_adversarial_positions_card_level(positi
         assert_agree(hand, level, word, "card")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", range(2, 15))
 def test_every_bomb_and_straight_flush_is_answered_correctly(level):
     """Each bomb class as the play to beat, against a hand holding every kind of bomb."""
@@ -194,6 +199,7 @@ def test_rank_level_buffer_bound_holds_for_the_whole_deck_at_every_level():
     assert most == max(len(generate_moves(Cards.deck(), level, granularity="rank")) for level in (2, 14))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", [2, 9, 14])
 def test_card_level_moves_of_the_whole_deck_equal_the_reference(level):
     """Generation accepts any multiset; the whole deck has 180 physical pairs for its full
@@ -204,6 +210,7 @@ def test_card_level_moves_of_the_whole_deck_equal_the_reference(level):
     assert {(int(lo), int(hi)) for lo, hi in native} == expected and len(expected) == len(native)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("level", "wilds"), [(2, 0), (7, 1), (14, 2)])
 def test_card_level_straights_answer_every_window(level, wilds):
     """Card-level straights are made directly, window by window: answer a straight of every

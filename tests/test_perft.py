@@ -27,6 +27,7 @@ def test_native_perft_matches_the_recorded_value(entry, depth, expected):
 CHEAP = [(e, d, n) for e, d, n in CASES if n <= 600 and e.cards <= 12]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("entry, depth, expected", CHEAP, ids=[f"{e.id}-{d}" for e, d, _ in CHEAP])
 def test_reference_perft_matches_the_recorded_value(entry, depth, expected):
     assert perft(position(entry.seed, entry.cards, entry.level), depth, "reference") == expected

@@ -46,6 +46,7 @@ def play(server_options=None, bots=4, *, limit=LIMIT, during=None, **bot_options
     return asyncio.run(asyncio.wait_for(run(), limit + 10))
 
 
+@pytest.mark.slow
 def test_four_checking_bots_play_a_whole_game_to_game_result():
     result, reports, server = play({"seed": 11, "games": 1})
     assert result.complete and result.games_played == 1 and result.deals > 1
@@ -82,6 +83,7 @@ def full_hands_with_big_jokers(seats, seed=1):
     return [Cards.from_cards(h) for h in hands]
 
 
+@pytest.mark.slow
 def test_an_anti_tribute_over_the_wire():
     hands = full_hands_with_big_jokers([1, 3])  # after a double-down by 0 and 2, seats 1 and 3 resist
     assert [h.count(parse_card("HR")) for h in hands] == [0, 1, 0, 1]
@@ -168,6 +170,7 @@ def test_an_internal_error_ends_its_table_not_the_server(caplog):
     assert any("internal error on a message of seat" in r.getMessage() for r in caplog.records)
 
 
+@pytest.mark.slow
 def test_without_a_timeout_the_server_waits_and_a_shutdown_ends_it():
     async def shut_down_later(server):
         async def later():
@@ -182,6 +185,7 @@ def test_without_a_timeout_the_server_waits_and_a_shutdown_ends_it():
     assert {r.close_code for r in reports} == {CLOSE_SHUTDOWN}
 
 
+@pytest.mark.slow
 def test_several_tables_play_at_once():
     result, reports, server = play({"seed": 2, "tables": 3, "ruleset": "platform+cap3"}, bots=12)
     assert result.complete and len(result.tables) == 3
@@ -319,6 +323,7 @@ def test_serve_refuses_a_bad_ruleset(capsys):
     assert "unknown ruleset 'paris'" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_guandan_serve_plays_games_for_real_bots(tmp_path):
     command = [
         sys.executable,

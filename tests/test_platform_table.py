@@ -52,6 +52,7 @@ def play_table(table: PlatformTable, seed: int = 0, choose: str = "random", log=
     return checkers
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [1, 2])
 def test_whole_games_pass_every_check_and_end_with_game_result(seed):
     table = seated(PlatformTable(games=2, seed=seed))

@@ -127,6 +127,7 @@ def test_the_search_bot_plays_legal_deterministic_games():
     assert all(isinstance(make_agent("mc", s), MonteCarloAgent) for s in range(2))
 
 
+@pytest.mark.slow
 def test_the_search_bot_beats_greedy_more_often_than_not_on_a_sample():
     """A sanity check on strength, not a benchmark: over 40 seeded deals the search side
     wins more than half (the README's figures come from a large run)."""

@@ -1,9 +1,29 @@
-"""The README's Python examples run, against the installed package."""
+"""The README's examples run, against the installed package: its Python examples (doctests),
+the example bot it shows (the same as ``examples/mybot.py``), its ``guandan simulate`` runs of
+that bot by import path, its ``guandan play`` transcript, and its Dask script as written."""
 
 import doctest
+import io
+import json
 import pathlib
+import re
+import shlex
+import subprocess
+import sys
 
-README = pathlib.Path(__file__).resolve().parent.parent / "README.md"
+import pytest
+
+from guandan.cli import main
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+EXAMPLES = ROOT / "examples"
+TEXT = README.read_text(encoding="utf-8")
+_FENCE = re.compile(r"^```(\w*)\n(.*?)^```$", re.MULTILINE | re.DOTALL)
+
+
+def blocks(language: str) -> list[str]:
+    return [body for lang, body in _FENCE.findall(TEXT) if lang == language]
 
 
 def test_readme_examples_run():
@@ -12,3 +32,65 @@ def test_readme_examples_run():
     )
     assert result.attempted > 10
     assert result.failed == 0
+
+
+def test_the_example_bot_of_the_readme_is_examples_mybot():
+    """The class typed at the README's prompts is the class of examples/mybot.py, line for line
+    (blank lines aside: a doctest cannot hold them)."""
+    (source,) = [b for b in blocks("python") if "class LongestBot" in b]
+    lines = [line[4:] for line in source.splitlines() if line.startswith((">>> ", "... "))]
+    start = next(i for i, line in enumerate(lines) if line.startswith("class LongestBot"))
+    end = next(i for i, line in enumerate(lines[start + 1 :], start + 1) if not line.startswith(" "))
+    module = (EXAMPLES / "mybot.py").read_text(encoding="utf-8")
+    in_module = [line for line in module[module.index("class LongestBot") :].splitlines() if line.strip()]
+    assert lines[start:end] == in_module
+    imports = [line for line in lines[:start] if line.startswith("from guandan")]
+    assert "from guandan.notation import sort_moves" in imports and "from guandan.notation import sort_moves" in module
+
+
+def _simulate_runs() -> list[str]:
+    return [
+        line[2:]
+        for body in blocks("text")
+        for line in body.splitlines()
+        if line.startswith("$ guandan simulate ") and "mybot:" in line
+    ]
+
+
+@pytest.mark.parametrize("command", _simulate_runs())
+def test_the_readme_runs_the_example_bot_by_import_path_from_examples(monkeypatch, capsys, command):
+    """Each run, shortened to 3 matches on two workers, from examples/ as the README says."""
+    argv = shlex.split(command)[1:]
+    assert argv[:2] == ["simulate", "200"]
+    monkeypatch.chdir(EXAMPLES)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(EXAMPLES))])
+    assert main(["simulate", "3", *argv[2:], "--workers", "2", "--quiet", "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["sides"][0]["agents"] == "mybot:LongestBot / mybot:LongestBot"
+    assert sum(side["matches_won"] for side in summary["sides"]) == 3
+
+
+def test_the_readme_has_the_runs_of_the_example_bot():
+    assert len(_simulate_runs()) == 2
+
+
+def test_the_play_transcript_is_the_commands_real_output(monkeypatch, capsys):
+    (body,) = [b for b in blocks("text") if b.startswith("$ guandan play ")]
+    command, _, expected = body.partition("\n")
+    typed = re.findall(r"^(?:Your play|Which[^>]*|Tribute|Return)> (.*)$", expected, flags=re.MULTILINE)
+    assert typed and typed[-1] == "quit"
+    monkeypatch.setattr("sys.stdin", io.StringIO("".join(line + "\n" for line in typed)))
+    assert main(shlex.split(command)[2:]) == 0  # "$ guandan play …"
+    assert capsys.readouterr().out == expected
+
+
+@pytest.mark.slow
+def test_the_dask_script_runs_as_written(tmp_path):
+    (script,) = [b for b in blocks("python") if "from distributed import Client" in b]
+    (tmp_path / "run_on_dask.py").write_text(script, encoding="utf-8")
+    (shown,) = [b for b in blocks("text") if b.startswith("$ python run_on_dask.py")]
+    result = subprocess.run(
+        [sys.executable, "run_on_dask.py"], cwd=tmp_path, capture_output=True, text=True, timeout=300, check=False
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "$ python run_on_dask.py\n" + result.stdout == shown

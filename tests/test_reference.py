@@ -64,6 +64,7 @@ def plays_to_beat(hand: Cards, level: int, rng: np.random.Generator, k: int = 3)
 CORPUS = corpus_small_positions(120, seed=20261130)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("index", range(len(CORPUS)))
 def test_generator_matches_brute_force_on_corpus(index):
     hand, level = CORPUS[index]
@@ -73,6 +74,7 @@ def test_generator_matches_brute_force_on_corpus(index):
         check_position(hand, level, beat)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(small_positions(), st.integers(0, 2**32 - 1))
 def test_generator_matches_brute_force(position, seed):

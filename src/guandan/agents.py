@@ -1,11 +1,46 @@
 """Agents: an observation in, an action out; and the loop that runs a deal or match with them.
 
-An :class:`Agent` has one method, ``act(observation)``, returning the action for the
-observation's phase: a :class:`~guandan.Move` in play (one of
-``observation.legal_actions``), a card index (an ``int`` 0..53 from
-``observation.legal_actions``) when paying a tribute or returning a card. Agents are
-deterministic given their seed, and made by name (``random``, ``greedy``, ``mc``) by
-:mod:`guandan.registry` for the command line and simulations.
+**The Agent protocol.** An agent is any object with a method ``act(observation)``
+(:class:`Agent`: a protocol, nothing to inherit). The game calls it whenever its seat is to
+act, with an :class:`~guandan.observation.Observation` — what that seat may know, immutable:
+
+* ``seat`` (0..3; partners sit opposite, seats 0 and 2 against 1 and 3), ``phase``
+  (:class:`~guandan.Phase`: ``PLAY``, ``TRIBUTE`` or ``RETURN``), ``level`` (the deal's
+  level, a :class:`~guandan.Rank`; its two hearts are wild), ``turn`` (the seat to act);
+* ``hand`` (its own :class:`~guandan.Cards`; also ``hand_counts``, a 54-byte count vector,
+  and ``packed_hand``, the native core's 108-bit form);
+* ``to_beat``: the :class:`~guandan.history.Play` to beat (``.seat``, ``.move``), or
+  ``None`` when the seat leads; ``to_beat_seat`` the seat that made it;
+* ``card_counts`` (every seat's, public at all times) and ``finish_order`` (the seats out
+  so far, in order);
+* ``history``: the deal's public records, oldest first — the tribute and return cards
+  (:class:`~guandan.history.Tribute`, :class:`~guandan.history.Return`) and every play and
+  pass (:class:`~guandan.history.Play`);
+* ``levels``, ``level_side`` and ``deal_index``: the match (both sides' levels, whose level
+  is played; ``None`` and 0 for a lone deal);
+* ``legal_actions``: everything it may do now.
+
+It returns one of ``observation.legal_actions``, by phase:
+
+* ``PLAY``: a :class:`~guandan.Move`. ``legal_actions`` is a :class:`~guandan.MoveList` of
+  the card-level moves (each way of spending physical cards; a wild's meaning declared),
+  in the native core's order with the pass last when responding (no pass when leading);
+  ``legal_actions.array`` holds them packed, for agents that score moves with numpy. Any
+  legal :class:`~guandan.Move` or :class:`~guandan.RankMove` is taken, also one the agent
+  built itself (:func:`~guandan.classify`, :func:`guandan.notation.parse_play`).
+* ``TRIBUTE`` (it pays tribute): a card, an ``int`` 0..53; ``legal_actions`` is a tuple of
+  the cards the rules allow (its highest card but a heart wild, one per suit held).
+* ``RETURN`` (it received a tribute card and gives one back to its payer): a card from
+  the tuple ``legal_actions``, the cards the ruleset allows (by default its cards of rank
+  10 or below but the level rank; with none, its lowest).
+
+An illegal action raises :class:`~guandan.IllegalMoveError` and changes nothing (a
+simulation stops, naming the seat and agent). The registry (:mod:`guandan.registry`)
+makes agents for the command line and simulations: it calls the class or factory with
+``seed=`` (when it takes a ``seed``) and the spec's options as keywords. An agent that is
+deterministic given its seed keeps a seeded run reproducible; one that runs in worker
+processes must be picklable (defined at the top level of an importable module). The
+built-in agents: ``random``, ``greedy`` (below) and ``mc`` (:mod:`guandan.search`).
 
 >>> from guandan.deal import Deal
 >>> deal = Deal.new(seed=5, level=2)
@@ -52,7 +87,8 @@ __all__ = ["Agent", "RandomAgent", "GreedyAgent", "play_out"]
 @runtime_checkable
 class Agent(Protocol):
     """Anything with ``act(observation) -> action``: a Move in play, a card index in the
-    tribute and return phases (one of ``observation.legal_actions``).
+    tribute and return phases, one of ``observation.legal_actions`` (see the module's
+    description of the protocol: what an observation holds, what each phase asks).
 
     >>> class FirstChoice:
     ...     def act(self, observation):

@@ -40,6 +40,13 @@ cards: a suit letter S H C D (or ♠ ♥ ♣ ♦) then a rank 2-10, T, J, Q, K, 
   case-insensitive, separated by spaces or commas: "S3 h10 CJ dA SB".
 levels: 2-10, T, J, Q, K, A. The two hearts of the level rank are wild."""
 
+_AGENT_SPECS = """\
+agents: a registered name (greedy, random, mc) or an import path package.module:Class
+  (a class or factory taking seed=; modules in the current directory are found), then
+  options as :KEY=VALUE, values read as int, float, true/false, none or text:
+    mc:determinizations=20:playouts=2     greedy:bomb_threshold=3
+    mybots.strong:SearchBot:depth=3       mybot:LongestBot"""
+
 _MAIN_EPILOG = """
 
 example:
@@ -70,17 +77,26 @@ examples:
 
 _PLAY_EPILOG = """\
 at your turn, type:
-  a number            play that move from the list (1 = the weakest; 'moves' lists them all)
-  cards [as TYPE:KEY] play those cards, e.g.  S3 C3 S5 C5 H9 as full_house:5
-  pass                pass (when responding)
-  moves               list every legal move, numbered
-  help                this help
-  quit                leave the match
+  pair Q, straight 3, bomb 9  play that type and key (asks which cards only when it matters)
+  cards [as TYPE:KEY]         play those cards, e.g.  S3 C3 S5 C5 H9 as full_house:5
+  a number                    play that move of a numbered list (1 = the weakest)
+  pass                        pass (when responding)
+  moves                       your moves, grouped by type and key (numbered when few)
+  moves all, moves pair       every legal move, or those of one type, numbered
+  help                        this help
+  quit                        leave the match (Ctrl-D too)
 in the tribute and return phases: a number from the list, or a card (e.g. HA).
 play passes counter-clockwise: Right plays after you, then Partner, then Left.
+On a terminal, lines can be edited and the arrow keys recall earlier ones (readline).
+Exit status: 0 at the end of the match, on quit or at the end of input; 130 on Ctrl-C.
 
-example:
+""" + _AGENT_SPECS + """
+  --bots: one for all three bots, two (one per side: seats 0 and 2, then 1 and 3) or
+  four (seats 0-3, yours ignored), separated by commas.
+
+examples:
   guandan play --seat 0 --seed 7 --bots greedy
+  guandan play --bots mc,greedy            # your partner (seat 2) mc, the opponents greedy
 """
 
 
@@ -140,7 +156,12 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seat", type=int, choices=range(4), default=0, help="your seat, 0-3 (default 0)")
     play.add_argument("--seed", type=int, default=None, help="the match seed (default: from the clock)")
     play.add_argument(
-        "--bots", default="greedy", help="the bots: greedy, random or mc (the search bot; default greedy)"
+        "--bots",
+        default="greedy",
+        metavar="A[,A[,A,A]]",
+        help="the bots: one agent for all three, two (seats 0 and 2, then 1 and 3) or four (seats 0-3; "
+        "yours is ignored), each greedy, random, mc (the search bot) or package.module:Class, "
+        "options after colons (mc:determinizations=20); default greedy",
     )
     play.add_argument(
         "--ruleset",
@@ -162,8 +183,10 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument(
         "--agents",
         default="greedy",
-        metavar="A[,A,A,A]",
-        help="one agent for every seat or four, seats 0-3: greedy, random, mc (default greedy)",
+        metavar="A[,A[,A,A]]",
+        help="one agent for every seat, two (one per side: seats 0 and 2, then 1 and 3) or four "
+        "(seats 0-3); each greedy, random, mc or package.module:Class, with options after colons "
+        "(mc:determinizations=20); default greedy",
     )
     simulate.add_argument("--deals", action="store_true", help="play single deals at level 2 instead of matches")
     simulate.add_argument("--seed", type=int, default=0, help="the run seed (default 0)")
@@ -171,9 +194,15 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument(
         "--ruleset", default="competitive_2022", help="competitive_2022 (default), huaian, nanjing[+capN]"
     )
-    simulate.add_argument("--out", metavar="FILE", help="write one row per deal: FILE.jsonl or FILE.csv")
     simulate.add_argument(
-        "--plot", metavar="FILE.png", help="draw the win-rate convergence and the results (needs matplotlib)"
+        "--out",
+        metavar="FILE",
+        help="write one row per deal to FILE.jsonl (JSON Lines), FILE.json (a JSON array) or FILE.csv (CSV)",
+    )
+    simulate.add_argument(
+        "--plot",
+        metavar="FILE.png",
+        help="draw the win-rate convergence and the results to FILE.png (.svg, .pdf; needs matplotlib)",
     )
     simulate.add_argument("--json", action="store_true", help="print the summary as JSON")
     simulate.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -266,32 +295,52 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exit_:  # --help, --version, or a usage error already printed
         return exit_.code if isinstance(exit_.code, int) else 2
+    _importable_current_directory()
     try:
         status: int = args.run(args)
         return status
     except GuandanError as error:
         print(f"{PROG}: error: {error}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # Ctrl-C: one line, no traceback, the shell's status for SIGINT
+        print(f"\n{PROG}: interrupted", file=sys.stderr)
+        return 130
     except BrokenPipeError:  # the reader went away (``guandan moves … | head``): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
 
 
-_SIMULATE_EPILOG = """\
+def _importable_current_directory() -> None:
+    """Let agents named by import path (``mybot:MyBot``) be found in the current directory,
+    as ``python -m`` does; searched after the installed packages, so it shadows none."""
+    here = os.getcwd()
+    if "" not in sys.path and here not in sys.path:
+        sys.path.append(here)
+
+
+_SIMULATE_EPILOG = _AGENT_SPECS + """
+  --agents: one for every seat, two (one per side: seats 0 and 2, then 1 and 3) or four
+  (seats 0-3), separated by commas.
+
 examples:
   guandan simulate 200                                  # greedy vs greedy, 200 matches
-  guandan simulate 100 --agents mc,greedy,mc,greedy --out runs.jsonl --plot runs.png
+  guandan simulate 100 --agents mc,greedy --out runs.jsonl --plot runs.png
+  guandan simulate 100 --agents mybot:LongestBot,greedy # mybot.py in this directory
   guandan simulate 10000 --deals --agents random --workers 2 --json
 """
 
 
 def _run_simulate(args: argparse.Namespace) -> int:
-    from .simulate import format_summary, simulate
+    from .registry import seat_specs
+    from .simulate import check_out, check_plot, format_summary, simulate
 
     if args.n < 1:
         raise GuandanError(f"N must be at least 1, got {args.n}")
-    if args.out and not args.out.endswith((".jsonl", ".json", ".csv")):
-        raise GuandanError(f"--out must end in .jsonl, .json or .csv: {args.out!r}")
+    seat_specs(args.agents)  # every check before the run, none after it
+    if args.out:
+        check_out(args.out)
+    if args.plot:
+        check_plot(args.plot)
     result = simulate(
         args.n,
         args.agents,

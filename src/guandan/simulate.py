@@ -1,11 +1,21 @@
 """Monte Carlo at scale: many seeded matches or deals with chosen agents, on any executor.
 
 Task ``i`` of a run seeded ``s`` plays the match (or deal) seeded ``derive_seed(s, i)``
-with agents seeded from it, so a run's results are identical whatever the number of
-workers and whatever the executor: the default process pool on every core, a thread or
-process pool of your own, or a Dask cluster through
-``distributed.Client(...).get_executor()``. Work is sent in chunks of tasks; results come
-back as one row per deal, in task order.
+with agents made afresh for it, seat ``k``'s seeded ``derive_seed(derive_seed(s, i), k)``,
+so a run's results are identical whatever the number of workers and whatever the
+executor: the default process pool on every core, a thread or process pool of your own,
+or a Dask cluster through ``distributed.Client(...).get_executor()``. Work is sent in
+chunks of tasks; results come back as one row per deal, in task order.
+
+The agents are given as in :mod:`guandan.registry`: spec strings (``"greedy"``,
+``"mc:determinizations=20"``, ``"mybots.strong:SearchBot"``), agent classes or factories,
+or agent instances, one for all seats, one per side or one per seat. The agents are made
+in the worker that plays the task, so what travels to a worker is the spec: a string is
+resolved there (an import path must be importable in the worker too), a class, factory or
+instance is pickled — it must be defined at the top level of an importable module (not in
+``__main__`` of an interactive session, not a lambda; ``functools.partial`` of a class is
+fine). An instance is deep-copied for every task and seat: its state is copied, never
+shared between tasks, seats or runs.
 
 >>> result = simulate(4, "greedy", seed=1, kind="deal", workers=1)
 >>> len(result.rows), result.kind, sorted(result.rows[0])[:4]
@@ -24,6 +34,7 @@ import csv
 import json
 import math
 import os
+import pickle
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -32,15 +43,16 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .agents import Agent
+from .combos import Move, RankMove
 from .deal import Deal
 from .errors import GuandanError, describe
 from .history import Play
 from .match import Match
-from .registry import make_agents, seat_specs
+from .registry import AgentSpec, agent_name, make_agents, seat_specs
 from .rng import derive_seed
 from .rules import get_ruleset
 
-__all__ = ["simulate", "Simulation", "run_tasks", "wilson_interval"]
+__all__ = ["simulate", "Simulation", "run_tasks", "wilson_interval", "check_out", "check_plot", "OUT_FORMATS"]
 
 Kind = Literal["match", "deal"]
 #: One row of a run: one deal, as JSON values.
@@ -48,12 +60,23 @@ Row = dict[str, Any]
 _RESULT_NAMES = {3: "1-2", 2: "1-3", 1: "1-4"}
 
 
-def _play(state: Any, agents: list[Agent], counters: dict[int, list[int]], deal_of: Callable[[], int]) -> None:
-    """Let the agents act until the state is over, counting bombs, passes and plies per deal."""
+def _play(
+    state: Any, agents: list[Agent], counters: dict[int, list[int]], deal_of: Callable[[], int], names: list[str]
+) -> None:
+    """Let the agents act until the state is over, counting bombs, passes and plies per deal;
+    an illegal action stops the run with an error naming the seat, its agent and the action."""
     while not state.is_over:
         seat = state.turn
         index = deal_of()
-        record = state.act(agents[seat].act(state.observation(seat)))
+        action = agents[seat].act(state.observation(seat))
+        try:
+            record = state.act(action)
+        except GuandanError as error:
+            shown = str(action) if isinstance(action, Move | RankMove) else describe(action)
+            raise type(error)(
+                f"deal {index}: the agent of seat {seat} ({names[seat]}) chose {shown} in the "
+                f"{state.phase.label} phase: {error}"
+            ) from None
         if isinstance(record, Play):
             c = counters.setdefault(index, [0, 0, 0])
             c[2] += 1
@@ -63,7 +86,7 @@ def _play(state: Any, agents: list[Agent], counters: dict[int, list[int]], deal_
                 c[0] += 1
 
 
-def _deal_row(task: int, seed: int, names: list[str], index: int, level: int, result: Any, counts: list[int]) -> Row:
+def _deal_row(task: int, seed: int, names: list[str], index: int, level: str, result: Any, counts: list[int]) -> Row:
     order = list(result.finish_order)
     gain = 5 - result.partner_place  # partner 2nd: 3 levels, 3rd: 2, 4th: 1
     return {
@@ -82,31 +105,49 @@ def _deal_row(task: int, seed: int, names: list[str], index: int, level: int, re
     }
 
 
-def run_task(kind: Kind, task: int, run_seed: int, names: list[str], ruleset: str) -> list[Row]:
-    """Play task ``task`` of a run: one match or one deal; one row per deal."""
+def run_task(
+    kind: Kind, task: int, run_seed: int, specs: list[AgentSpec], ruleset: str, names: list[str] | None = None
+) -> list[Row]:
+    """Play task ``task`` of a run: one match or one deal, with agents made from ``specs``
+    (one per seat); one row per deal, naming the agents ``names``."""
     seed = derive_seed(run_seed, task)
-    agents = make_agents(names, seed)
+    agents = make_agents(specs, seed)
+    names = names or [agent_name(s) for s in specs]
+    try:
+        return _run(kind, task, seed, agents, names, ruleset)
+    except GuandanError as error:
+        raise type(error)(f"task {task} (seed {seed}), {error}") from None
+
+
+def _run(kind: Kind, task: int, seed: int, agents: list[Agent], names: list[str], ruleset: str) -> list[Row]:
     counters: dict[int, list[int]] = {}
     if kind == "deal":
         deal = Deal.new(seed=seed, level=2, ruleset=ruleset)
-        _play(deal, agents, counters, lambda: 0)
-        return [_deal_row(task, seed, names, 0, 2, deal.result, counters.get(0, [0, 0, 0]))]
+        _play(deal, agents, counters, lambda: 0, names)
+        return [_deal_row(task, seed, names, 0, deal.level.letter, deal.result, counters.get(0, [0, 0, 0]))]
     match = Match(seed=seed, ruleset=ruleset)
-    _play(match, agents, counters, lambda: match.deal_index)
+    _play(match, agents, counters, lambda: match.deal_index, names)
     rows = []
     for summary in match.results:
-        row = _deal_row(
-            task, seed, names, summary.index, int(summary.level), summary.result, counters.get(summary.index, [0, 0, 0])
-        )
-        row["levels_after"] = [int(x) for x in summary.levels_after]
+        counts = counters.get(summary.index, [0, 0, 0])
+        row = _deal_row(task, seed, names, summary.index, summary.level.letter, summary.result, counts)
+        row["levels_after"] = [x.letter for x in summary.levels_after]
         row["match_winner"] = match.winner
         rows.append(row)
     return rows
 
 
-def run_tasks(kind: Kind, start: int, stop: int, run_seed: int, names: list[str], ruleset: str) -> list[list[Row]]:
+def run_tasks(
+    kind: Kind,
+    start: int,
+    stop: int,
+    run_seed: int,
+    specs: list[AgentSpec],
+    ruleset: str,
+    names: list[str] | None = None,
+) -> list[list[Row]]:
     """Play tasks ``start..stop-1`` (the unit of work sent to an executor)."""
-    return [run_task(kind, task, run_seed, names, ruleset) for task in range(start, stop)]
+    return [run_task(kind, task, run_seed, specs, ruleset, names) for task in range(start, stop)]
 
 
 def wilson_interval(wins: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
@@ -184,7 +225,10 @@ class Simulation:
         }
 
     def write(self, path: str) -> None:
-        """Write the rows as JSON lines (``.jsonl``/``.json``) or CSV (``.csv``)."""
+        """Write the rows to ``path`` in the format its suffix names (:data:`OUT_FORMATS`):
+        ``.jsonl`` JSON Lines (one row a line), ``.json`` one JSON array (a row a line),
+        ``.csv`` CSV (a column per key, lists space-separated)."""
+        check_out(path)
         if path.endswith(".csv"):
             keys = sorted({k for row in self.rows for k in row})
             with open(path, "w", newline="", encoding="utf-8") as f:
@@ -192,22 +236,23 @@ class Simulation:
                 writer.writeheader()
                 for row in self.rows:
                     writer.writerow({k: (" ".join(map(str, v)) if isinstance(v, list) else v) for k, v in row.items()})
-        elif path.endswith((".jsonl", ".json")):
+        elif path.endswith(".jsonl"):
             with open(path, "w", encoding="utf-8") as f:
                 for row in self.rows:
                     f.write(json.dumps(row) + "\n")
         else:
-            raise GuandanError(f"--out must end in .jsonl, .json or .csv: {describe(path)}")
+            with open(path, "w", encoding="utf-8") as f:
+                f.write("[\n" + ",\n".join(json.dumps(row) for row in self.rows) + ("\n]\n" if self.rows else "]\n"))
 
     def plot(self, path: str) -> None:
-        """Draw the win-rate convergence (side 0, with its 95% band) and the result distribution."""
-        try:
-            import matplotlib
+        """Draw the win-rate convergence (side 0, with its 95% band) and the result distribution
+        (the format by the suffix: ``.png``, ``.svg``, ``.pdf``; needs matplotlib)."""
+        check_plot(path)
+        import matplotlib
 
-            matplotlib.use("Agg")
-            import matplotlib.pyplot as plt
-        except ImportError as error:  # pragma: no cover - exercised when the extra is missing
-            raise RuntimeError("plotting needs matplotlib: pip install 'guandan[plot]'") from error
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
         summary = self.summary()
         if self.kind == "match":
             outcomes = []
@@ -258,9 +303,55 @@ class Simulation:
         plt.close(fig)
 
 
+#: The formats of :meth:`Simulation.write`, by suffix.
+OUT_FORMATS = {".jsonl": "JSON Lines", ".json": "a JSON array", ".csv": "CSV"}
+
+
+def _check_directory(path: str, option: str) -> None:
+    if not isinstance(path, str) or not path:
+        raise GuandanError(f"{option}: a file name, got {describe(path)}")
+    directory = os.path.dirname(path) or "."
+    if os.path.isdir(path):
+        raise GuandanError(f"{option}: {path!r} is a directory, not a file")
+    if not os.path.isdir(directory):
+        raise GuandanError(f"{option}: no directory {directory!r} to write {os.path.basename(path)!r} in")
+    if not os.access(directory, os.W_OK):
+        raise GuandanError(f"{option}: cannot write in the directory {directory!r}")
+
+
+def check_out(path: str, option: str = "--out") -> None:
+    """Raise :class:`~guandan.GuandanError` unless :meth:`Simulation.write` can write
+    ``path``: a known suffix (:data:`OUT_FORMATS`) in a directory that exists. The
+    command line checks before a run, not after it.
+
+    >>> check_out("runs.txt")
+    Traceback (most recent call last):
+    ...
+    guandan.errors.GuandanError: --out: 'runs.txt' must end in .jsonl (JSON Lines), .json (a JSON array) or .csv (CSV)
+    """
+    if not isinstance(path, str) or not path.endswith(tuple(OUT_FORMATS)):
+        formats = ", ".join(f"{suffix} ({name})" for suffix, name in OUT_FORMATS.items())
+        raise GuandanError(f"{option}: {describe(path)} must end in {formats.replace(', .csv', ' or .csv')}")
+    _check_directory(path, option)
+
+
+def check_plot(path: str, option: str = "--plot") -> None:
+    """Raise :class:`~guandan.GuandanError` unless :meth:`Simulation.plot` can draw to
+    ``path``: matplotlib is installed, it writes the suffix's format, the directory exists."""
+    try:
+        from matplotlib.backend_bases import FigureCanvasBase
+    except ImportError:
+        raise GuandanError(f"{option} needs matplotlib: pip install 'guandan[plot]'") from None
+    _check_directory(path, option)
+    suffix = os.path.splitext(path)[1].lower().lstrip(".")
+    formats = FigureCanvasBase.get_supported_filetypes()
+    if suffix not in formats:
+        raise GuandanError(f"{option}: {path!r} must end in one of .{', .'.join(sorted(formats))}")
+
+
 def simulate(
     n: int,
-    agents: str | Sequence[str] = "greedy",
+    agents: AgentSpec | Sequence[AgentSpec] = "greedy",
     *,
     seed: int = 0,
     kind: Kind = "match",
@@ -272,11 +363,22 @@ def simulate(
 ) -> Simulation:
     """Play ``n`` seeded matches (or deals) with the given agents and collect one row per deal.
 
-    ``agents``: one name for all seats or four (``"mc,greedy,mc,greedy"``; names as in
-    :data:`guandan.registry.AGENTS`). ``executor``: any ``concurrent.futures.Executor``
-    (e.g. ``distributed.Client(...).get_executor()``); without one, ``workers`` processes
+    ``agents``: one for all seats, two (one per side: seats 0 and 2, then 1 and 3) or four
+    (seats 0..3), as a list or one string separated by commas (``"mc,greedy"``); each a
+    spec string (``"greedy"``, ``"mc:determinizations=20"``, ``"mybots:Bot:depth=3"``), an
+    agent class or factory, or an agent instance (see the module's description and
+    :mod:`guandan.registry`). ``executor``: any ``concurrent.futures.Executor`` (e.g.
+    ``distributed.Client(...).get_executor()``); without one, ``workers`` processes
     (default: every core; ``workers=1`` runs in this process). ``progress``: ``True`` for
     a progress bar on stderr, or a callback ``(tasks done, tasks)``.
+
+    >>> from guandan.agents import RandomAgent
+    >>> class Lowest:                                  # leads and answers with its weakest move
+    ...     def act(self, observation):
+    ...         return observation.legal_actions[0]
+    >>> run = simulate(3, [Lowest(), RandomAgent], seed=2, kind="deal", workers=1)
+    >>> run.agents, [r["winner_side"] for r in run.rows]
+    (['guandan.simulate:Lowest', 'random', 'guandan.simulate:Lowest', 'random'], [0, 0, 0])
     """
     if kind not in ("match", "deal"):
         raise GuandanError(f"kind must be 'match' or 'deal', got {describe(kind)}")
@@ -285,7 +387,8 @@ def simulate(
     for name, value in (("workers", workers), ("chunk", chunk)):
         if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
             raise GuandanError(f"{name} must be an int >= 1 or None, got {describe(value)}")
-    names = seat_specs(agents)
+    specs = seat_specs(agents)
+    names = [agent_name(spec) for spec in specs]
     ruleset_name = get_ruleset(ruleset).name
     workers = workers or os.cpu_count() or 1
     chunk = chunk or max(1, min(64, n // (workers * 8) or 1))
@@ -294,16 +397,18 @@ def simulate(
     update = _progress(n, progress)
     started = time.perf_counter()
     own = executor is None and workers > 1
+    if own:
+        _check_picklable(specs, names)
     pool = ProcessPoolExecutor(workers) if own else executor
     try:
         if pool is None:
             for a, b in bounds:
-                for task, task_rows in zip(range(a, b), run_tasks(kind, a, b, seed, names, ruleset_name)):
+                for task, task_rows in zip(range(a, b), run_tasks(kind, a, b, seed, specs, ruleset_name, names)):
                     rows[task] = task_rows
                 update(b - a)
         else:
             futures: dict[Future[list[list[Row]]], tuple[int, int]] = {
-                pool.submit(run_tasks, kind, a, b, seed, names, ruleset_name): (a, b) for a, b in bounds
+                pool.submit(run_tasks, kind, a, b, seed, specs, ruleset_name, names): (a, b) for a, b in bounds
             }
             for future in as_completed(futures):
                 a, b = futures[future]
@@ -312,11 +417,26 @@ def simulate(
                 update(b - a)
     finally:
         if own and pool is not None:
-            pool.shutdown()
+            pool.shutdown(cancel_futures=True)  # after an error, the tasks not started are dropped
         update(0, done=True)
     seconds = time.perf_counter() - started
     flat = [row for task_rows in rows if task_rows for row in task_rows]
     return Simulation(kind, names, seed, ruleset_name, n, seconds, flat)
+
+
+def _check_picklable(specs: list[AgentSpec], names: list[str]) -> None:
+    """Refuse, before the run, an agent that cannot be sent to worker processes."""
+    for seat, (spec, name) in enumerate(zip(specs, names)):
+        if isinstance(spec, str):
+            continue
+        try:
+            pickle.dumps(spec)
+        except (pickle.PicklingError, TypeError, AttributeError) as error:
+            raise GuandanError(
+                f"the agent of seat {seat} ({name}) cannot be sent to worker processes ({error}): define its "
+                "class or factory at the top level of an importable module (not a lambda, not in an "
+                "interactive session), give it as a spec 'module:Class', or run with workers=1"
+            ) from None
 
 
 def _progress(total: int, progress: bool | Callable[[int, int], None]) -> Callable[..., None]:
@@ -347,19 +467,20 @@ def _progress(total: int, progress: bool | Callable[[int, int], None]) -> Callab
 
 
 def format_summary(summary: dict[str, Any]) -> str:
-    """The summary as a table for the terminal."""
+    """The summary as a table for the terminal (the agents' column as wide as their names)."""
     units = summary["units"]
+    width = max([22] + [len(s["agents"]) for s in summary["sides"]])
     lines = [
         f"{summary['tasks']} {units}, {summary['deals']} deals in {summary['seconds']:.1f} s "
         f"({summary['deals_per_s']:.1f} deals/s)",
         "",
-        f"{'side':6} {'agents':22} {units + ' won':>12} {'win rate':>9} {'95% interval':>17} "
+        f"{'side':6} {'agents':{width}} {units + ' won':>12} {'win rate':>9} {'95% interval':>17} "
         f"{'1-2':>6} {'1-3':>6} {'1-4':>6} {'levels':>7}",
     ]
     for s in summary["sides"]:
         low, high = s["ci95"]
         lines.append(
-            f"{s['side']:<6} {s['agents']:22} {s[units + '_won']:>12} {s['win_rate']:>9.3f} "
+            f"{s['side']:<6} {s['agents']:{width}} {s[units + '_won']:>12} {s['win_rate']:>9.3f} "
             f"{f'[{low:.3f}, {high:.3f}]':>17} {s['results']['1-2']:>6} {s['results']['1-3']:>6} "
             f"{s['results']['1-4']:>6} {s['levels_gained']:>7}"
         )

@@ -18,12 +18,23 @@ from collections.abc import Sequence
 from typing import Any
 
 from .cards import Cards, Rank, card_name, card_rank, card_suit, wild_card
-from .combos import Move, elevated_order
+from .combos import Move, MoveType, elevated_order
 from .history import Phase, Play, Return, Tribute
 from .match import DealSummary, Match
 from .notation import sort_moves
 
-__all__ = ["seat_name", "format_hand", "format_card", "format_action", "render_table", "format_moves", "format_summary"]
+__all__ = [
+    "seat_name",
+    "seat_does",
+    "format_hand",
+    "format_card",
+    "format_action",
+    "render_table",
+    "format_moves",
+    "format_move_groups",
+    "format_tributes",
+    "format_summary",
+]
 
 _RELATIVE = ("You", "Right", "Partner", "Left")
 
@@ -31,6 +42,15 @@ _RELATIVE = ("You", "Right", "Partner", "Left")
 def seat_name(seat: int, viewer: int) -> str:
     """A seat named from the viewer's chair: ``You``, ``Right``, ``Partner``, ``Left`` (and its number)."""
     return f"{_RELATIVE[(seat - viewer) % 4]} (seat {seat})"
+
+
+def seat_does(seat: int, viewer: int, does: str, do: str) -> str:
+    """A seat and its verb, the viewer's own in the second person.
+
+    >>> seat_does(3, 0, "leads", "lead"), seat_does(0, 0, "leads", "lead")
+    ('Left (seat 3) leads', 'You (seat 0) lead')
+    """
+    return f"{seat_name(seat, viewer)} {do if seat == viewer else does}"
 
 
 def _card_text(card: int, wild: int) -> str:
@@ -66,17 +86,34 @@ def format_action(action: Any, viewer: int) -> str:
     >>> from guandan import classify
     >>> format_action(Play(1, classify("S5 C5", 2)[0]), viewer=0)
     'Right (seat 1) plays pair 5: ♠5 ♣5'
-    >>> format_action(Tribute(3, 53), viewer=0)
-    'Left (seat 3) pays tribute: HR'
+    >>> format_action(Tribute(3, 53), viewer=0), format_action(Play(0, classify("S5", 2)[0]), viewer=0)
+    ('Left (seat 3) pays tribute: HR', 'You (seat 0) play single 5: ♠5')
     """
-    who = seat_name(action.seat, viewer)
+    seat = action.seat
     if isinstance(action, Play):
-        return f"{who} passes" if action.is_pass else f"{who} plays {format_move(action.move)}"
+        if action.is_pass:
+            return seat_does(seat, viewer, "passes", "pass")
+        return f"{seat_does(seat, viewer, 'plays', 'play')} {format_move(action.move)}"
     if isinstance(action, Tribute):
-        return f"{who} pays tribute: {card_name(action.card, 'unicode')}"
+        return f"{seat_does(seat, viewer, 'pays', 'pay')} tribute: {card_name(action.card, 'unicode')}"
     if isinstance(action, Return):
-        return f"{who} returns {card_name(action.card, 'unicode')} to {seat_name(action.to, viewer)}"
-    return f"{who}: {action}"
+        card = card_name(action.card, "unicode")
+        return f"{seat_does(seat, viewer, 'returns', 'return')} {card} to {seat_name(action.to, viewer)}"
+    return f"{seat_name(seat, viewer)}: {action}"
+
+
+def format_tributes(tributes: Sequence[tuple[int, int, int]], viewer: int) -> str:
+    """Who receives each tribute card, once the tribute is settled (``(payer, receiver, card)``
+    triples, as :attr:`Match.tributes <guandan.match.Match.tributes>` gives them).
+
+    >>> format_tributes([(3, 0, 53), (1, 2, 49)], viewer=0)
+    'Tribute settled: HR from Left (seat 3) to You (seat 0); ♥A from Right (seat 1) to Partner (seat 2).'
+    """
+    parts = [
+        f"{card_name(card, 'unicode')} from {seat_name(payer, viewer)} to {seat_name(receiver, viewer)}"
+        for payer, receiver, card in tributes
+    ]
+    return f"Tribute settled: {'; '.join(parts)}."
 
 
 def format_moves(moves: Sequence[Move]) -> list[str]:
@@ -88,6 +125,48 @@ def format_moves(moves: Sequence[Move]) -> list[str]:
     """
     width = len(str(len(moves)))
     return [f"{i:>{width}}. {format_move(m)}" for i, m in enumerate(moves, 1)]
+
+
+_SEQUENCES = (MoveType.STRAIGHT, MoveType.PAIR_RUN, MoveType.TRIPLE_RUN, MoveType.STRAIGHT_FLUSH)
+
+
+def format_move_groups(moves: Sequence[Move]) -> list[str]:
+    """The moves grouped by type and key, one line a type: the keys in order of strength,
+    ``*`` on a key that only a wild makes, a bomb's sizes when it has several; sequences by
+    their lowest rank.
+
+    >>> from guandan import legal_moves
+    >>> for line in format_move_groups(numbered_moves(legal_moves("S5 C5 D5 H5 S6 S7 S8 S9 H2", 2))):
+    ...     print(line)
+      single          5 6 7 8 9 2*
+      pair            5 6* 7* 8* 9*
+      triple          5
+      full_house      5*
+      straight        4* 5 6* (by the lowest rank)
+      bomb            5 (4-5 cards)
+      straight_flush  ♠4* ♠5 ♠6* (by the lowest rank)
+    """
+    groups: dict[MoveType, dict[str, list[Move]]] = {}
+    for move in moves:
+        if move.type == MoveType.PASS:
+            key = ""
+        elif move.type == MoveType.STRAIGHT_FLUSH and move.suit is not None:
+            key = f"{move.suit.symbol}{move.key.label if move.key is not None else ''}"
+        else:
+            key = move.key.label if move.key is not None else ""
+        groups.setdefault(move.type, {}).setdefault(key, []).append(move)
+    lines = []
+    for move_type, keys in sorted(groups.items(), key=lambda item: (item[0] == MoveType.PASS, item[0])):
+        words = []
+        for key, group in keys.items():
+            word = key + ("*" if all(m.wilds for m in group) else "")
+            sizes = sorted({m.size for m in group})
+            if move_type == MoveType.BOMB and len(sizes) > 1:
+                word += f" ({sizes[0]}-{sizes[-1]} cards)"
+            words.append(word)
+        note = " (by the lowest rank)" if move_type in _SEQUENCES else ""
+        lines.append(f"  {move_type.label:<15} {' '.join(words)}{note}".rstrip())
+    return lines
 
 
 def numbered_moves(moves: Any) -> list[Move]:
@@ -112,12 +191,13 @@ def format_summary(summary: DealSummary, viewer: int) -> list[str]:
         summary.levels_before[summary.result.winning_side],
         summary.levels_after[summary.result.winning_side],
     )
-    lines = [
-        f"Deal {summary.index + 1} over: {places}.",
-        f"It goes to {winners}: level {before.label} → {after.label}.",
-    ]
     if summary.passed_a:
-        lines.append(f"{winners[0].upper() + winners[1:]} passed A!")
+        outcome = f"It goes to {winners}, who pass A!"
+    elif before == after:  # at A, won without passing it
+        outcome = f"It goes to {winners}, who stay at A: A is not passed this deal."
+    else:
+        outcome = f"It goes to {winners}: level {before.label} → {after.label}."
+    lines = [f"Deal {summary.index + 1} over: {places}.", outcome]
     if summary.demoted is not None:
         who = "you and your partner" if summary.demoted == viewer % 2 else "the opponents"
         lines.append(f"After failing at A, {who} drop back to level 2.")
@@ -164,7 +244,7 @@ def render_table(match: Match, viewer: int, recent: int = 6) -> str:
     if match.phase == Phase.PLAY and match.deal is not None:
         beat = match.deal.to_beat
         if beat is None:
-            lines.append(f"{seat_name(turn, viewer) if turn is not None else 'Nobody'} leads.")
+            lines.append(f"{seat_does(turn, viewer, 'leads', 'lead') if turn is not None else 'Nobody leads'}.")
         else:
             lines.append(f"To beat: {format_move(beat.move)} — by {seat_name(beat.seat, viewer)}")
     history = match.deal_history

@@ -7,15 +7,19 @@
  *   response-rank | response-count          the hands answering a random rank-level move
  *                                            of the other 27 cards of the deal
  *   mixed-count                              gd_prepare + count: every 4th position a lead
+ *   playout-random | playout-greedy          n deals (four 27-card hands, seat 0 leads) each
+ *                                            played to the end with a built-in policy
  *
  * Build and run (from the repository root):
- *   gcc -O3 -DNDEBUG -g -Icsrc benchmarks/core_bench.c csrc/gd_core.c -o /tmp/core_bench
+ *   gcc -O3 -DNDEBUG -g -Icsrc benchmarks/core_bench.c csrc/gd_core.c csrc/gd_play.c -o /tmp/core_bench
  *   /tmp/core_bench lead-card 20000
  *   valgrind --tool=callgrind --toggle-collect=gd_card_moves /tmp/core_bench lead-card 500
+ *   valgrind --tool=callgrind --toggle-collect=gd_playout /tmp/core_bench playout-random 200
  * With --toggle-collect on the timed function, callgrind's total / (5 n) is the
- * instructions per position.
+ * instructions per position (per playout in the playout modes).
  */
 #include "gd_core.h"
+#include "gd_play.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,18 +34,55 @@ static uint64_t next(void) {
     return state;
 }
 
+/* n seeded deals played out five times over with a policy (one SplitMix64 stream). */
+static int playouts(int policy, const char *name, int n) {
+    gd_deal *deals = calloc((size_t)n, sizeof(gd_deal));
+    for (int i = 0; i < n; i++) {
+        uint8_t deck[108];
+        for (int k = 0; k < 108; k++) deck[k] = (uint8_t)(k / 2);
+        for (int k = 0; k < 107; k++) {
+            const int j = k + (int)(next() % (uint64_t)(108 - k));
+            const uint8_t t = deck[k];
+            deck[k] = deck[j], deck[j] = t;
+        }
+        for (int k = 0; k < 108; k++) {
+            const int f = deck[k];
+            deals[i].hands[k / 27].w[f >> 5] += (uint64_t)1 << (2 * (f & 31));
+        }
+        deals[i].beat = GD_PASS_MOVE;
+        deals[i].last = -1;
+        deals[i].level = (uint8_t)(next() % 13);
+    }
+    gd_rng rng = {12345};
+    long plies = 0;
+    struct timespec a, b;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    for (int rep = 0; rep < 5; rep++)
+        for (int i = 0; i < n; i++) {
+            gd_deal d = deals[i];
+            plies += gd_playout(&d, policy, &rng);
+        }
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    const double dt = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) * 1e-9;
+    printf("%s: %.0f playouts/s, %.1f plies a playout\n", name, 5.0 * n / dt, (double)plies / (5.0 * n));
+    free(deals);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     static const char *modes[] = {"lead-rank", "lead-count", "lead-card", "response-rank", "response-count",
-                                  "mixed-count"};
+                                  "mixed-count", "playout-random", "playout-greedy"};
     int mode = -1;
-    for (int i = 0; argc > 1 && i < 6; i++)
+    for (int i = 0; argc > 1 && i < 8; i++)
         if (!strcmp(argv[1], modes[i])) mode = i;
     if (mode < 0) {
-        fprintf(stderr, "usage: core_bench lead-rank|lead-count|lead-card|response-rank|response-count|mixed-count [n]\n");
+        fprintf(stderr, "usage: core_bench lead-rank|lead-count|lead-card|response-rank|response-count|mixed-count|"
+                        "playout-random|playout-greedy [n]\n");
         return 2;
     }
     const int n = argc > 2 ? atoi(argv[2]) : 20000;
     gd_init();
+    if (mode >= 6) return playouts(mode == 6 ? GD_POLICY_RANDOM : GD_POLICY_GREEDY, modes[mode], n);
     uint8_t *hands = calloc((size_t)n, GD_FACES), *levels = malloc((size_t)n);
     gd_move *beats = malloc(sizeof(gd_move) * (size_t)n);
     static gd_move rank_buf[GD_MAX_RANK_MOVES];

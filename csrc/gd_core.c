@@ -106,6 +106,12 @@ GD_INLINE unsigned low_nibble_index(uint64_t m) { return (unsigned)__builtin_ctz
 /* How many line nibbles (as 1s) are set: the multiply sums them all into nibble 13. */
 GD_INLINE unsigned count_nibbles(uint64_t ones) { return (unsigned)((ones * ONES14) >> 52) & 15u; }
 
+/* The sum of the 13 rank nibbles of a word (at most 13 * 15). */
+GD_INLINE unsigned nibble_sum(uint64_t x) {
+    const uint64_t bytes = (x & 0x0F0F0F0F0F0F0F0Full) + ((x >> 4) & 0x0F0F0F0F0F0F0F0Full);
+    return (unsigned)((bytes * 0x0101010101010101ull) >> 56);
+}
+
 /* The rank nibbles (as 1s) of a nibble word that are not zero. */
 GD_INLINE uint64_t nonzero_nibbles(uint64_t x) { return (x | (x >> 1) | (x >> 2) | (x >> 3)) & ONES13; }
 
@@ -128,6 +134,57 @@ GD_INLINE uint64_t load_bytes(const uint8_t *p, int n) {
 #endif
 }
 
+/* Two code paths prepare a position: SSE2 (every x86-64 CPU has it) handles 16 bytes, or two
+ * words, per instruction; the portable path does the same with 64-bit words. Define
+ * GD_PORTABLE to build the portable path on x86-64 too (the test suite compares the two). */
+#if defined(__SSE2__) && defined(__x86_64__) && !defined(GD_PORTABLE)
+#define GD_SSE2 1
+#include <emmintrin.h>
+#else
+#define GD_SSE2 0
+#endif
+
+/* The first count above 2 among 54 read into chunk (the face, its count in *bad_count). */
+static int first_bad_count(const uint8_t *chunk, unsigned *bad_count) {
+    for (int f = 0; f < GD_FACES; f++)
+        if (chunk[f] > 2) {
+            *bad_count = chunk[f];
+            return f;
+        }
+    return -1;
+}
+
+#if GD_SSE2
+/* gd_pack_cards, also giving the bad count: each count is read once, into four registers
+ * (the caller's memory may change meanwhile: what is checked must be what is packed, and
+ * what an error names). The counts are checked 16 at a time (an unsigned max with 2), and
+ * packed by two rounds of "merge the two halves of each 16-bit lane, then narrow the lanes
+ * to bytes": 1 face a byte, 2 faces a byte (4 bits each), 4 faces a byte (2 bits each). */
+GD_INLINE int pack_counts(const uint8_t *counts, gd_cards *out, unsigned *bad_count) {
+    const __m128i a = _mm_loadu_si128((const __m128i *)counts), b = _mm_loadu_si128((const __m128i *)(counts + 16)),
+                  c = _mm_loadu_si128((const __m128i *)(counts + 32)),
+                  d = _mm_cvtsi64_si128((long long)load_bytes(counts + 48, 6)); /* faces 48..53, then zeros */
+    const __m128i two = _mm_set1_epi8(2);
+    const __m128i top = _mm_max_epu8(_mm_max_epu8(a, b), _mm_max_epu8(c, d));
+    if (_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(top, two), two)) != 0xFFFF) {
+        uint8_t chunk[64];
+        _mm_storeu_si128((__m128i *)chunk, a);
+        _mm_storeu_si128((__m128i *)(chunk + 16), b);
+        _mm_storeu_si128((__m128i *)(chunk + 32), c);
+        _mm_storeu_si128((__m128i *)(chunk + 48), d);
+        return first_bad_count(chunk, bad_count);
+    }
+    const __m128i low4 = _mm_set1_epi16(0x000F), low8 = _mm_set1_epi16(0x00FF);
+#define GD_MERGE2(x) _mm_and_si128(_mm_or_si128((x), _mm_srli_epi16((x), 6)), low4) /* 2 faces: 4 bits */
+#define GD_MERGE4(x) _mm_and_si128(_mm_or_si128((x), _mm_srli_epi16((x), 4)), low8) /* 4 faces: 8 bits */
+    const __m128i ab = _mm_packus_epi16(GD_MERGE2(a), GD_MERGE2(b)), cd = _mm_packus_epi16(GD_MERGE2(c), GD_MERGE2(d));
+    const __m128i packed = _mm_packus_epi16(GD_MERGE4(ab), GD_MERGE4(cd));
+#undef GD_MERGE2
+#undef GD_MERGE4
+    _mm_storeu_si128((__m128i *)out->w, packed);
+    return -1;
+}
+#else
 /* Eight counts (bytes 0..2) to sixteen bits of 2-bit fields. */
 GD_INLINE uint64_t compress_counts(uint64_t x) {
     x = (x | (x >> 6)) & 0x000F000F000F000Full;
@@ -153,19 +210,16 @@ GD_INLINE int pack_counts(const uint8_t *counts, gd_cards *out, unsigned *bad_co
     chunk[6] = load_bytes(counts + 48, 6);
     bad |= over_two(chunk[6]);
     if (bad) {
-        for (int f = 0; f < GD_FACES; f++) {
-            const unsigned c = (unsigned)(chunk[f >> 3] >> (8 * (f & 7))) & 0xFFu;
-            if (c > 2) {
-                *bad_count = c;
-                return f;
-            }
-        }
+        uint8_t bytes[56];
+        for (int f = 0; f < 56; f++) bytes[f] = (uint8_t)(chunk[f >> 3] >> (8 * (f & 7)));
+        return first_bad_count(bytes, bad_count);
     }
     out->w[0] = compress_counts(chunk[0]) | compress_counts(chunk[1]) << 16 | compress_counts(chunk[2]) << 32 |
                 compress_counts(chunk[3]) << 48;
     out->w[1] = compress_counts(chunk[4]) | compress_counts(chunk[5]) << 16 | compress_counts(chunk[6]) << 32;
     return -1;
 }
+#endif
 
 int gd_pack_cards(const uint8_t *counts, gd_cards *out) {
     unsigned bad_count;
@@ -176,51 +230,94 @@ void gd_unpack_cards(const gd_cards *cards, uint8_t *counts) {
     for (int f = 0; f < GD_FACES; f++) counts[f] = (uint8_t)gd_face_count(cards, f);
 }
 
-int gd_check_cards(const gd_cards *cards) {
-    for (int f = 0; f < GD_FACES; f++)
-        if (gd_face_count(cards, f) == 3) return f;
-    if (cards->w[1] >> 44) return GD_FACES;
+/* gd_check_cards on two words: a face with 3 copies has both bits of its field set. */
+GD_INLINE int check_words(uint64_t lo, uint64_t hi) {
+    const uint64_t three_lo = lo & (lo >> 1) & 0x5555555555555555ull, three_hi = hi & (hi >> 1) & 0x5555555555555555ull;
+    if (three_lo) return __builtin_ctzll(three_lo) >> 1;
+    if (three_hi & 0xFFFFFFFFFFFull) return 32 + (__builtin_ctzll(three_hi) >> 1);
+    if (hi >> 44) return GD_FACES;
     return -1;
 }
 
-/* Bytes (one per rank, the low 8 ranks of a word) to nibbles. */
-GD_INLINE uint64_t bytes_to_nibbles(uint64_t x) {
-    x = (x | (x >> 4)) & 0x00FF00FF00FF00FFull;
-    x = (x | (x >> 8)) & 0x0000FFFF0000FFFFull;
-    return (x | (x >> 16)) & 0xFFFFFFFFull;
-}
+int gd_check_cards(const gd_cards *cards) { return check_words(cards->w[0], cards->w[1]); }
 
-/* Per rank byte: the number of cards (sum of the four 2-bit fields). */
-GD_INLINE uint64_t byte_sums(uint64_t w) {
-    w = (w & 0x3333333333333333ull) + ((w >> 2) & 0x3333333333333333ull);
-    return (w & 0x0F0F0F0F0F0F0F0Full) + ((w >> 4) & 0x0F0F0F0F0F0F0F0Full);
-}
-
-/* Per rank byte (four 2-bit suit fields): bit s set if suit s has a card. */
-GD_INLINE uint64_t suit_bits(uint64_t w) {
-    const uint64_t p = (w | (w >> 1)) & 0x5555555555555555ull; /* bit 2s: suit s present */
-    const uint64_t q = (p & 0x1111111111111111ull) | ((p >> 1) & 0x2222222222222222ull); /* bits 0, 1, 4, 5 */
-    return (q | (q >> 2)) & 0x0F0F0F0F0F0F0F0Full;
-}
-
-void gd_view_init(gd_view *v, const gd_cards *cards, int level) {
+/* The view of a hand given as two words (valid cards) at a level (rank 0..12): the counts of
+ * natural cards per rank and the suits each rank holds naturally, as nibble words. Per rank
+ * byte: the sum of its four 2-bit fields, and a bit per suit present; then each is gathered
+ * from one byte a rank to one nibble a rank. */
+GD_INLINE void view_from(gd_view *v, uint64_t lo, uint64_t hi, int level) {
     const int wild_bit = 8 * (level & 7) + 2 * GD_HEARTS;
-    v->cards = *cards;
-    v->naturals = *cards;
-    v->naturals.w[level >> 3] &= ~((uint64_t)3 << wild_bit);
+    const uint64_t wild_field = (uint64_t)3 << wild_bit;
+    const uint64_t nat_lo = level < 8 ? lo & ~wild_field : lo, nat_hi = level < 8 ? hi : hi & ~wild_field;
+    v->cards.w[0] = lo;
+    v->cards.w[1] = hi;
+    v->naturals.w[0] = nat_lo;
+    v->naturals.w[1] = nat_hi;
     v->level = (uint8_t)level;
-    v->wilds = (uint8_t)((cards->w[level >> 3] >> wild_bit) & 3u);
-    v->small = (uint8_t)((cards->w[1] >> 40) & 3u);
-    v->big = (uint8_t)((cards->w[1] >> 42) & 3u);
-    const uint64_t lo = v->naturals.w[0], hi = v->naturals.w[1] & 0xFFFFFFFFFFull; /* ranks 8..12 */
-    v->count = bytes_to_nibbles(byte_sums(lo)) | bytes_to_nibbles(byte_sums(hi)) << 32;
+    v->wilds = (uint8_t)(((level < 8 ? lo : hi) >> wild_bit) & 3u);
+    v->small = (uint8_t)((hi >> 40) & 3u);
+    v->big = (uint8_t)((hi >> 42) & 3u);
+    uint64_t suits;
+#if GD_SSE2
+    const __m128i n = _mm_set_epi64x((long long)(nat_hi & 0xFFFFFFFFFFull), (long long)nat_lo); /* ranks 0..12 */
+    const __m128i m33 = _mm_set1_epi8(0x33), m0f = _mm_set1_epi8(0x0F), m55 = _mm_set1_epi8(0x55),
+                  low8 = _mm_set1_epi16(0x00FF);
+    __m128i sum = _mm_add_epi64(_mm_and_si128(n, m33), _mm_and_si128(_mm_srli_epi64(n, 2), m33));
+    sum = _mm_add_epi64(_mm_and_si128(sum, m0f), _mm_and_si128(_mm_srli_epi64(sum, 4), m0f));
+    const __m128i p = _mm_and_si128(_mm_or_si128(n, _mm_srli_epi64(n, 1)), m55); /* bit 2s: suit s present */
+    __m128i q = _mm_and_si128(_mm_or_si128(p, _mm_srli_epi64(p, 1)), m33);       /* bits 0, 1, 4, 5 */
+    q = _mm_and_si128(_mm_or_si128(q, _mm_srli_epi64(q, 2)), m0f);               /* bits 0..3 */
+    /* two nibbles a 16-bit lane, then the lanes narrowed to bytes: one nibble a rank */
+    sum = _mm_and_si128(_mm_or_si128(sum, _mm_srli_epi64(sum, 4)), low8);
+    q = _mm_and_si128(_mm_or_si128(q, _mm_srli_epi64(q, 4)), low8);
+    const __m128i both = _mm_packus_epi16(sum, q);
+    v->count = (uint64_t)_mm_cvtsi128_si64(both);
+    suits = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(both, both));
+    /* each suit's ranks as 13 bits: its present bit moved to the top of each rank byte */
+    const uint64_t ranks_of[4] = {(uint64_t)_mm_movemask_epi8(_mm_slli_epi64(p, 7)),
+                                  (uint64_t)_mm_movemask_epi8(_mm_slli_epi64(p, 5)),
+                                  (uint64_t)_mm_movemask_epi8(_mm_slli_epi64(p, 3)),
+                                  (uint64_t)_mm_movemask_epi8(_mm_slli_epi64(p, 1))};
+#else
+    const uint64_t nat[2] = {nat_lo, nat_hi & 0xFFFFFFFFFFull}; /* ranks 0..12 */
+    uint64_t count[2], suit[2];
+    for (int i = 0; i < 2; i++) {
+        uint64_t w = (nat[i] & 0x3333333333333333ull) + ((nat[i] >> 2) & 0x3333333333333333ull);
+        w = (w & 0x0F0F0F0F0F0F0F0Full) + ((w >> 4) & 0x0F0F0F0F0F0F0F0Full);
+        const uint64_t p = (nat[i] | (nat[i] >> 1)) & 0x5555555555555555ull; /* bit 2s: suit s present */
+        uint64_t q = (p | (p >> 1)) & 0x3333333333333333ull;                 /* bits 0, 1, 4, 5 */
+        q = (q | (q >> 2)) & 0x0F0F0F0F0F0F0F0Full;                          /* bits 0..3 */
+        /* bytes to nibbles */
+        w = (w | (w >> 4)) & 0x00FF00FF00FF00FFull;
+        w = (w | (w >> 8)) & 0x0000FFFF0000FFFFull;
+        q = (q | (q >> 4)) & 0x00FF00FF00FF00FFull;
+        q = (q | (q >> 8)) & 0x0000FFFF0000FFFFull;
+        count[i] = (w | (w >> 16)) & 0xFFFFFFFFull;
+        suit[i] = (q | (q >> 16)) & 0xFFFFFFFFull;
+    }
+    v->count = count[0] | count[1] << 32;
+    suits = suit[0] | suit[1] << 32;
+    uint64_t ranks_of[4];
+    for (int s = 0; s < 4; s++) { /* suit s's ranks as 13 bits: bits 4r gathered */
+        uint64_t x = (suits >> s) & ONES13;
+        x = (x | (x >> 3)) & 0x0303030303030303ull;
+        x = (x | (x >> 6)) & 0x000F000F000F000Full;
+        x = (x | (x >> 12)) & 0x000000FF000000FFull;
+        ranks_of[s] = (x | (x >> 24)) & 0xFFFFull;
+    }
+#endif
     /* per rank: bit s set if suit s has a natural; all four suits of a rank in its nibble */
-    const uint64_t suits = bytes_to_nibbles(suit_bits(lo)) | bytes_to_nibbles(suit_bits(hi)) << 32;
     for (int s = 0; s < 4; s++) v->suit_nib[s] = (suits >> s) & ONES13;
+    /* per suit, 16 bits: the line positions held (the ace also at position 0) */
+    uint64_t lines = 0;
+    for (int s = 0; s < 4; s++) lines |= ((ranks_of[s] << 1) | ((ranks_of[s] >> 12) & 1u)) << (16 * s);
+    v->suit_lines = lines;
 }
+
+void gd_view_init(gd_view *v, const gd_cards *cards, int level) { view_from(v, cards->w[0], cards->w[1], level); }
 
 int gd_prepare(const uint8_t *counts, int level, gd_move beat, gd_view *v, int *detail) {
-    gd_cards packed;
+    gd_cards packed = {{0, 0}};
     if (level < 2 || level > 14) return GD_POSITION_LEVEL;
     unsigned bad_count = 0;
     int bad = pack_counts(counts, &packed, &bad_count);
@@ -233,7 +330,25 @@ int gd_prepare(const uint8_t *counts, int level, gd_move beat, gd_view *v, int *
         *detail = code;
         return GD_POSITION_BEAT;
     }
-    gd_view_init(v, &packed, level - 2);
+    view_from(v, packed.w[0], packed.w[1], level - 2);
+    return GD_POSITION_OK;
+}
+
+int gd_prepare_packed(const gd_cards *cards, int level, gd_move beat, gd_view *v, int *detail) {
+    gd_cards packed;
+    memcpy(&packed, cards, sizeof packed); /* read once: only this copy is checked and used */
+    if (level < 2 || level > 14) return GD_POSITION_LEVEL;
+    const int bad = check_words(packed.w[0], packed.w[1]);
+    if (bad >= 0) {
+        *detail = bad;
+        return GD_POSITION_PACKED;
+    }
+    int code = gd_check_move(beat);
+    if (code) {
+        *detail = code;
+        return GD_POSITION_BEAT;
+    }
+    view_from(v, packed.w[0], packed.w[1], level - 2);
     return GD_POSITION_OK;
 }
 
@@ -303,7 +418,10 @@ GD_INLINE size_t emit_groups(const gd_view *v, int type, int r, int g, gd_move *
     int lo, hi;
     group_wilds(v, r, g, &lo, &hi);
     if (!out) return n + (size_t)(hi - lo + 1);
-    for (int j = lo; j <= hi; j++) EMIT(GD_DECL(type, r, 0, j) | (uint64_t)(g - j) << (4 * r));
+    /* each next move: one wild more, one natural fewer */
+    gd_move m = GD_DECL(type, r, 0, lo) | (uint64_t)(g - lo) << (4 * r);
+    const gd_move step = WILD1 - NIB(r);
+    for (int j = lo; j <= hi; j++, m += step) out[n++] = m;
     return n;
 }
 
@@ -318,6 +436,11 @@ GD_INLINE size_t gen_sets(const gd_view *v, int type, int g, int above, gd_move 
         const int most = v->wilds < g - 1 ? v->wilds : g - 1;
         for (int j = 0; j <= most; j++) n += count_nibbles(at_least(v->count, g - j) & allowed);
         return n + (v->wilds >= g && ((allowed >> (4 * v->level)) & 1u));
+    }
+    if (!v->wilds) { /* one move a rank: the ranks with g naturals */
+        const gd_move decl = GD_DECL(type, 0, 0, 0);
+        FOR_EACH_NIBBLE(r, at_least(v->count, g) & allowed) out[n++] = decl | r << 56 | (uint64_t)g << (4 * r);
+        return n;
     }
     FOR_EACH_NIBBLE(r, group_candidates(v, g) & allowed) n = emit_groups(v, type, (int)r, g, out, n);
     return n;
@@ -348,23 +471,30 @@ GD_INLINE size_t gen_full_houses(const gd_view *v, int above, gd_move *out, size
         }
         return n;
     }
+    /* the pairs, by the wilds they use, rank by rank within each: [start[j], start[j + 1]) */
     gd_move pair[GD_RANKS * 2 + 1];
-    uint8_t pair_rank[GD_RANKS * 2 + 1];
-    unsigned upto[3], np = 0;
+    unsigned start[4], np = 0;
     for (int j = 0; j <= 2; j++) {
-        FOR_EACH_NIBBLE(p, with[j]) {
-            pair[np] = (uint64_t)(2 - j) << (4 * p) | (uint64_t)j << 52;
-            pair_rank[np++] = (uint8_t)p;
-        }
-        upto[j] = np;
+        start[j] = np;
+        FOR_EACH_NIBBLE(p, with[j]) pair[np++] = (uint64_t)(2 - j) << (4 * p) | (uint64_t)j << 52;
     }
+    start[3] = np;
     FOR_EACH_NIBBLE(t, group_candidates(v, 3) & allowed) {
         int lo, hi;
         group_wilds(v, (int)t, 3, &lo, &hi);
+        const uint64_t below = NIB(t) - 1; /* the nibbles of the ranks below t */
         for (int jt = lo; jt <= hi; jt++) {
-            const unsigned count = upto[w - jt];
             const gd_move base = GD_DECL(GD_FULL_HOUSE, t, 0, jt) | (uint64_t)(3 - jt) << (4 * t);
-            for (unsigned i = 0; i < count; i++) EMIT_IF(pair_rank[i] != t, base + pair[i]);
+            /* every pair using at most the wilds left, but those of t's own rank (at most one
+             * per wild count): copied in pieces between them */
+            unsigned from = 0;
+            for (int j = 0; j <= w - jt; j++) {
+                if (!((with[j] >> (4 * t)) & 1u)) continue;
+                const unsigned own = start[j] + count_nibbles(with[j] & below);
+                for (unsigned i = from; i < own; i++) out[n++] = base + pair[i];
+                from = own + 1;
+            }
+            for (unsigned i = from, end = start[w - jt + 1]; i < end; i++) out[n++] = base + pair[i];
             if (v->small == 2) EMIT(base | (uint64_t)1 << 54);
             if (v->big == 2) EMIT(base | (uint64_t)2 << 54);
         }
@@ -433,24 +563,68 @@ GD_INLINE size_t gen_sequences(const gd_view *v, int type, int len, int k, int a
     return gen_windows(v, have, type, len, k, 0, above, out, n);
 }
 
+/* Straight flushes, all four suits at once: lane s (16 bits) of v->suit_lines marks the line
+ * positions where suit s has a natural, so the five shifted copies of the lines, added bit by
+ * bit (two full adders: count = s2 + 2 (c1 + c2)), give every window's naturals in every suit.
+ * A window is feasible when they reach 5 less the wilds. Windows start above the line
+ * position `above`, suit by suit, each as gen_windows makes it. */
 GD_INLINE size_t gen_straight_flushes(const gd_view *v, int above, gd_move *out, size_t n) {
-    for (int s = 0; s < 4; s++) {
-        const uint64_t have[2] = {0, v->suit_nib[s]};
-        n = gen_windows(v, have, GD_STRAIGHT_FLUSH, 5, 1, s, above, out, n);
+    const int w = v->wilds;
+    const uint64_t a0 = v->suit_lines, a1 = a0 >> 1, a2 = a0 >> 2, a3 = a0 >> 3, a4 = a0 >> 4;
+    const uint64_t x1 = a0 ^ a1, s1 = x1 ^ a2, c1 = (a0 & a1) | (a2 & x1);
+    const uint64_t x2 = s1 ^ a3, s2 = x2 ^ a4, c2 = (s1 & a3) | (a4 & x2);
+    const uint64_t four = c1 & c2; /* count 4 or 5 */
+    uint64_t feasible = w == 0 ? four & s2 : w == 1 ? four : four | ((c1 ^ c2) & s2);
+    /* starts 0..9 of each lane, above `above` */
+    feasible &= (uint64_t)((0x3FFu << (above + 1)) & 0x3FFu) * 0x0001000100010001ull;
+    if (!feasible) return n;
+    for (uint64_t f = feasible; f; f &= f - 1) {
+        const unsigned bit = (unsigned)__builtin_ctzll(f), suit = bit >> 4, start = bit & 15u;
+        const unsigned present = (unsigned)(a0 >> bit) & 31u; /* the window's positions held */
+        const int q = (int)(((s2 >> bit) & 1u) + 2 * (((c1 ^ c2) >> bit) & 1u) + 4 * ((four >> bit) & 1u));
+        const int spare = w - (5 - q);
+        if (!out) {
+            n += 1 + (spare >= 1 ? (size_t)q : 0) + (spare >= 2 ? (size_t)(q * (q - 1) / 2) : 0);
+            continue;
+        }
+        const gd_move base = GD_DECL(GD_STRAIGHT_FLUSH, rank_at((int)start), suit, 5 - q) |
+                             (v->suit_nib[suit] & window_nibbles[5][start]);
+        EMIT(base);
+        if (spare <= 0) continue;
+        for (unsigned m = present; m; m &= m - 1) {
+            const int p = (int)start + __builtin_ctz(m);
+            const gd_move one = base - NIB(rank_at(p)) + WILD1;
+            EMIT(one);
+            if (spare < 2) continue;
+            for (unsigned m2 = m & (m - 1); m2; m2 &= m2 - 1) EMIT(one - NIB(rank_at((int)start + __builtin_ctz(m2))) + WILD1);
+        }
     }
     return n;
 }
 
-/* The rank bombs of gen_bombs, rank by rank. */
+/* The rank bombs of gen_bombs, rank by rank: sizes 4 .. naturals + wilds (at most 10) of each
+ * rank, from the first that beats (class, key order) (the class grows with the size). */
 GD_INLINE size_t gen_rank_bombs(const gd_view *v, int above_class, int above_key, gd_move *out, size_t n) {
     const int level = v->level, w = v->wilds;
     FOR_EACH_NIBBLE(r, group_candidates(v, 4)) {
-        const int have = N_OF(v, r), order = elevated((int)r, level);
+        const int have = N_OF(v, r);
         const int most = have + w > 10 ? 10 : have + w;
-        for (int g = 4; g <= most; g++) {
-            const int c = bomb_class(g);
-            if (c < above_class || (c == above_class && order <= above_key)) continue;
-            n = emit_groups(v, GD_BOMB, (int)r, g, out, n);
+        int g = 4;
+        if (above_class > 0 || above_key >= 0) {
+            const int order = elevated((int)r, level);
+            while (g <= most && (bomb_class(g) < above_class || (bomb_class(g) == above_class && order <= above_key))) g++;
+        }
+        if (!out) {
+            for (; g <= most; g++) n += (size_t)(w - (g - have > 0 ? g - have : 0) + 1);
+            continue;
+        }
+        /* a bomb of g cards may take 0 .. all the wilds (g >= 4 > wilds), and needs g - wilds
+         * naturals: each next move one wild more, one natural fewer */
+        const gd_move decl = GD_DECL(GD_BOMB, r, 0, 0), step = WILD1 - NIB(r);
+        for (; g <= most; g++) {
+            int j = g - have > 0 ? g - have : 0;
+            gd_move m = decl | (uint64_t)j << 52 | (uint64_t)(g - j) << (4 * r);
+            for (; j <= w; j++, m += step) out[n++] = m;
         }
     }
     return n;
@@ -946,10 +1120,8 @@ const char *gd_move_error(int code) {
 }
 
 unsigned gd_move_size(gd_move m) {
-    unsigned size = GD_MOVE_WILDS(m);
-    for (int r = 0; r < GD_RANKS; r++) size += GD_MOVE_NIBBLE(m, r);
-    unsigned j = joker_byte(m);
-    return size + (j & 3u) + (j >> 2);
+    const unsigned j = joker_byte(m);
+    return nibble_sum(m & ((1ull << 52) - 1)) + GD_MOVE_WILDS(m) + (j & 3u) + (j >> 2);
 }
 
 /* Natural nibbles other than rank r. */
@@ -988,10 +1160,9 @@ int gd_check_move(gd_move m) {
         unsigned pair_wilds = w - (3 - t);
         if (x) return rest == 0 && pair_wilds == 0 ? GD_OK : GD_E_SHAPE;
         if (rest == 0) return pair_wilds == 2 ? GD_OK : GD_E_SHAPE; /* the wilds are the level pair */
-        for (int p = 0; p < GD_RANKS; p++)
-            if (rest == (uint64_t)GD_MOVE_NIBBLE(m, p) << (4 * p))
-                return GD_MOVE_NIBBLE(m, p) + pair_wilds == 2 ? GD_OK : GD_E_SHAPE;
-        return GD_E_SHAPE;
+        const uint64_t ranks = nonzero_nibbles(rest); /* the pair's rank: exactly one */
+        if (ranks & (ranks - 1)) return GD_E_SHAPE;
+        return GD_MOVE_NIBBLE(m, low_nibble_index(ranks)) + pair_wilds == 2 ? GD_OK : GD_E_SHAPE;
     }
     default: { /* sequences */
         const int len = type == GD_PAIR_RUN ? 3 : type == GD_TRIPLE_RUN ? 2 : 5;
@@ -1000,17 +1171,11 @@ int gd_check_move(gd_move m) {
         const int s = window_start((int)key);
         if (s + len > 14) return GD_E_KEY;
         if (x && type != GD_STRAIGHT_FLUSH) return GD_E_X;
-        uint64_t inside = 0;
-        unsigned total = w;
-        for (int i = 0; i < len; i++) {
-            int r = rank_at(s + i);
-            unsigned c = GD_MOVE_NIBBLE(m, r);
-            if (c > k) return GD_E_SHAPE;
-            inside |= (uint64_t)15 << (4 * r);
-            total += c;
-        }
-        if (m & ((1ull << 52) - 1) & ~inside) return GD_E_SHAPE;
-        return total == (unsigned)len * k ? GD_OK : GD_E_SIZE;
+        const uint64_t naturals = m & ((1ull << 52) - 1);
+        if (naturals & ~window_nibbles[len][s]) return GD_E_SHAPE;
+        /* every nibble (0..15) at most k: bit 3 set, or the low three bits plus 7 - k reach 8 */
+        if ((naturals | ((naturals & 0x7777777777777ull) + (7 - k) * ONES13)) & HIGHS13) return GD_E_SHAPE;
+        return nibble_sum(naturals) + w == (unsigned)len * k ? GD_OK : GD_E_SIZE;
     }
     }
 }

@@ -91,6 +91,8 @@ typedef struct gd_view {
     uint64_t count;        /* nibble word: natural (non-wild) cards per rank */
     uint64_t suit_nib[4];  /* nibble word: 1 at each rank held naturally in that suit */
     uint8_t wilds, small, big, level;
+    uint64_t suit_lines;   /* 16 bits a suit (suit s at bit 16s): bit p set when the suit has a
+                              natural at sequence line position p (0: the low ace, p: rank p - 1) */
 } gd_view;
 
 /* Build the tables. Idempotent; call once before anything else. */
@@ -118,11 +120,16 @@ void gd_view_init(gd_view *v, const gd_cards *cards, int level);
  * (*detail = the gd_check_move code). Each count is read once (the view is built from what
  * was checked); generate with the same `beat` value that was checked here (a local copy,
  * never a second read of the caller's memory). */
-enum { GD_POSITION_OK = 0, GD_POSITION_LEVEL, GD_POSITION_COUNTS, GD_POSITION_BEAT };
+enum { GD_POSITION_OK = 0, GD_POSITION_LEVEL, GD_POSITION_COUNTS, GD_POSITION_BEAT, GD_POSITION_PACKED };
 #define GD_COUNTS_DETAIL(face, count) ((int)(face) | (int)(count) << 8)
 #define GD_DETAIL_FACE(detail) ((detail) & 0xFF)
 #define GD_DETAIL_COUNT(detail) ((detail) >> 8)
 int gd_prepare(const uint8_t *counts, int level, gd_move beat, gd_view *v, int *detail);
+
+/* gd_prepare for a hand already packed (two words, the gd_cards layout), read once: returns
+ * GD_POSITION_PACKED with *detail = gd_check_cards's answer (a face with 3 copies, or 54 for
+ * bits beyond the 54 faces) when the words are not valid cards; else as gd_prepare. */
+int gd_prepare_packed(const gd_cards *cards, int level, gd_move beat, gd_view *v, int *detail);
 
 /* Whether a word is a well-formed rank-level move of some hand at some level (the play to
  * beat is checked with this before generation). Returns 0 when valid, else a nonzero code

@@ -27,6 +27,7 @@ def core_bench(tmp_path_factory):
             str(ROOT / "csrc"),
             str(ROOT / "benchmarks/core_bench.c"),
             str(ROOT / "csrc/gd_core.c"),
+            str(ROOT / "csrc/gd_play.c"),
             "-o",
             str(exe),
         ],
@@ -42,6 +43,13 @@ def core_bench(tmp_path_factory):
 def test_core_bench_runs_every_mode(core_bench, mode):
     out = subprocess.run([str(core_bench), mode, "200"], check=True, capture_output=True, text=True).stdout
     assert out.startswith(f"{mode}: ") and "M positions/s" in out
+
+
+@pytest.mark.parametrize("policy", ["random", "greedy"])
+def test_core_bench_plays_deals_out(core_bench, policy):
+    out = subprocess.run([str(core_bench), f"playout-{policy}", "20"], check=True, capture_output=True, text=True)
+    rate, plies = out.stdout.split(": ")[1].split(", ")
+    assert rate.endswith("playouts/s") and 6 <= float(plies.split()[0]) <= 1000  # two seats play out 27 cards each
 
 
 def test_core_bench_counts_what_it_enumerates(core_bench):

@@ -55,16 +55,19 @@ static int playouts(int policy, const char *name, int n) {
     }
     gd_rng rng = {12345};
     long plies = 0;
+    uint64_t digest = 0; /* of every finish order, so that runs (and builds) can be compared */
     struct timespec a, b;
     clock_gettime(CLOCK_MONOTONIC, &a);
     for (int rep = 0; rep < 5; rep++)
         for (int i = 0; i < n; i++) {
             gd_deal d = deals[i];
             plies += gd_playout(&d, policy, &rng);
+            for (int k = 0; k < d.n_finished; k++) digest = (digest ^ d.finished[k]) * 0x100000001B3ull;
         }
     clock_gettime(CLOCK_MONOTONIC, &b);
     const double dt = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) * 1e-9;
-    printf("%s: %.0f playouts/s, %.1f plies a playout\n", name, 5.0 * n / dt, (double)plies / (5.0 * n));
+    printf("%s: %.0f playouts/s, %.1f plies a playout, digest %016llx\n", name, 5.0 * n / dt,
+           (double)plies / (5.0 * n), (unsigned long long)digest);
     free(deals);
     return 0;
 }
@@ -121,7 +124,23 @@ int main(int argc, char **argv) {
         }
     clock_gettime(CLOCK_MONOTONIC, &b);
     const double dt = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) * 1e-9;
-    printf("%s: %.2f M positions/s, %.1f moves a position (gd_prepare included)\n", modes[mode], 5.0 * n / dt / 1e6,
-           (double)total / (5.0 * n));
+    /* after the timing: a digest of what was made (every move word, in order; the counts) */
+    uint64_t digest = 0;
+    for (int i = 0; i < n; i++) {
+        gd_view v;
+        int detail;
+        gd_prepare(hands + GD_FACES * i, levels[i], beats[i], &v, &detail);
+        size_t k, words = 0;
+        const uint64_t *w = rank_buf;
+        switch (mode) {
+        case 0: case 3: k = words = gd_rank_moves(&v, beats[i], rank_buf); break;
+        case 1: case 4: case 5: k = gd_count_rank_moves(&v, beats[i]); break;
+        default: k = gd_card_moves(&v, beats[i], card_buf, 200000), words = 2 * k, w = card_buf; break;
+        }
+        digest = (digest ^ k) * 0x100000001B3ull;
+        for (size_t j = 0; j < words; j++) digest = (digest ^ w[j]) * 0x100000001B3ull;
+    }
+    printf("%s: %.2f M positions/s, %.1f moves a position (gd_prepare included), digest %016llx\n", modes[mode],
+           5.0 * n / dt / 1e6, (double)total / (5.0 * n), (unsigned long long)digest);
     return 0;
 }

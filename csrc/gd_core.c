@@ -630,91 +630,114 @@ GD_INLINE size_t gen_rank_bombs(const gd_view *v, int above_class, int above_key
     return n;
 }
 
-/* Bombs stronger than (class, key order): rank bombs by size then elevated rank, straight
- * flushes by window, the joker bomb above all. A rank with h naturals makes bombs of 4 .. h +
- * wilds cards (at most 10). */
-GD_INLINE size_t gen_bombs(const gd_view *v, int above_class, int above_key, gd_move *out, size_t n) {
-    const int w = v->wilds;
-    if (!out && above_class == 0 && above_key < 0) {
-        /* Every rank bomb, counted for all ranks at once: with j wilds, a rank with `have`
-         * naturals makes one bomb of each size 4 .. have + j (<= 10), max(0, have + j - 3). */
-        uint64_t bytes = 0;
-        for (int j = 0; j <= w; j++) {
-            const uint64_t x = v->count + (uint64_t)j * ONES13; /* <= 10 a lane */
-            const uint64_t big = ((x + 4 * ONES13) & HIGHS13) >> 3; /* lanes with x >= 4 */
-            const uint64_t y = (x & (big * 15)) - 3 * big;
-            bytes += (y & 0x0F0F0F0F0F0F0F0Full) + ((y >> 4) & 0x0F0F0F0F0F0F0F0Full);
-        }
-        n += (size_t)((bytes * 0x0101010101010101ull) >> 56);
-    } else {
-        n = gen_rank_bombs(v, above_class, above_key, out, n);
+/* The rank bombs stronger than (class, key order), as gen_rank_bombs makes them; every rank
+ * bomb counted for all ranks at once. */
+GD_INLINE size_t gen_bombs_of_ranks(const gd_view *v, int above_class, int above_key, gd_move *out, size_t n) {
+    if (out || above_class > 0 || above_key >= 0) return gen_rank_bombs(v, above_class, above_key, out, n);
+    /* with j wilds, a rank with `have` naturals makes one bomb of each size 4 .. have + j (<= 10),
+     * max(0, have + j - 3) */
+    uint64_t bytes = 0;
+    for (int j = 0; j <= v->wilds; j++) {
+        const uint64_t x = v->count + (uint64_t)j * ONES13;        /* <= 10 a lane */
+        const uint64_t big = ((x + 4 * ONES13) & HIGHS13) >> 3;    /* lanes with x >= 4 */
+        const uint64_t y = (x & (big * 15)) - 3 * big;
+        bytes += (y & 0x0F0F0F0F0F0F0F0Full) + ((y >> 4) & 0x0F0F0F0F0F0F0F0Full);
     }
-    if (GD_CLASS_STRAIGHT_FLUSH >= above_class)
-        n = gen_straight_flushes(v, GD_CLASS_STRAIGHT_FLUSH == above_class ? above_key : -1, out, n);
-    if (GD_CLASS_JOKER_BOMB > above_class && v->small == 2 && v->big == 2)
-        EMIT(GD_DECL(GD_JOKER_BOMB, GD_KEY_NONE, 0, 0));
+    return n + (size_t)((bytes * 0x0101010101010101ull) >> 56);
+}
+
+GD_INLINE size_t gen_joker_bomb(const gd_view *v, gd_move *out, size_t n) {
+    if (v->small == 2 && v->big == 2) EMIT(GD_DECL(GD_JOKER_BOMB, GD_KEY_NONE, 0, 0));
     return n;
 }
 
-/* All legal rank-level moves, the pass last when responding; for_cards = 1 leaves out the full
- * houses, the straights and the pass (the card level makes them directly, the pass last). */
+GD_INLINE size_t gen_pass(const gd_view *v, gd_move *out, size_t n) {
+    (void)v;
+    EMIT(GD_PASS_MOVE);
+    return n;
+}
+
+/* The legal rank-level moves of a position as a list of *segments*, in the order gd_rank_moves
+ * lists them: SEG(gen, args...) stands for the generator call gen(args..., out, n). A lead:
+ * singles, pairs, triples (each followed by the joker ones), full houses, straights, pair runs,
+ * triple runs; a response: the combinations of the play's type above it; then the bombs
+ * stronger than the play (rank bombs by size then elevated rank, straight flushes by window,
+ * the joker bomb above all: GD_BOMB_SEGMENTS, the bombs beating (class, key order)); then,
+ * when responding, the pass. for_cards leaves out the full houses, the straights and the pass
+ * (the card level makes them directly, the pass last). */
+#define GD_BOMB_SEGMENTS(v, cls, key, SEG)                                               \
+    do {                                                                                 \
+        if ((cls) < GD_CLASS_JOKER_BOMB) SEG(gen_bombs_of_ranks, v, cls, key);           \
+        if ((cls) <= GD_CLASS_STRAIGHT_FLUSH)                                            \
+            SEG(gen_straight_flushes, v, (cls) == GD_CLASS_STRAIGHT_FLUSH ? (key) : -1); \
+        if ((cls) < GD_CLASS_JOKER_BOMB) SEG(gen_joker_bomb, v);                         \
+    } while (0)
+
+#define GD_SEGMENTS(v, beat, for_cards, SEG)                                                         \
+    do {                                                                                             \
+        const unsigned type_ = GD_MOVE_TYPE(beat), key_ = GD_MOVE_KEY(beat);                         \
+        switch (type_) {                                                                             \
+        case GD_PASS: /* a lead: everything */                                                       \
+            SEG(gen_sets, v, GD_SINGLE, 1, -1);                                                      \
+            SEG(gen_joker_sets, v, GD_SINGLE, 1, -1);                                                \
+            SEG(gen_sets, v, GD_PAIR, 2, -1);                                                        \
+            SEG(gen_joker_sets, v, GD_PAIR, 2, -1);                                                  \
+            SEG(gen_sets, v, GD_TRIPLE, 3, -1);                                                      \
+            if (!(for_cards)) SEG(gen_full_houses, v, -1);                                           \
+            if (!(for_cards)) SEG(gen_sequences, v, GD_STRAIGHT, 5, 1, -1);                          \
+            SEG(gen_sequences, v, GD_PAIR_RUN, 3, 2, -1);                                            \
+            SEG(gen_sequences, v, GD_TRIPLE_RUN, 2, 3, -1);                                          \
+            GD_BOMB_SEGMENTS(v, 0, -1, SEG);                                                         \
+            break;                                                                                   \
+        case GD_SINGLE:                                                                              \
+            SEG(gen_sets, v, GD_SINGLE, 1, elevated((int)key_, (v)->level));                         \
+            SEG(gen_joker_sets, v, GD_SINGLE, 1, elevated((int)key_, (v)->level));                   \
+            GD_BOMB_SEGMENTS(v, 0, -1, SEG);                                                         \
+            break;                                                                                   \
+        case GD_PAIR:                                                                                \
+            SEG(gen_sets, v, GD_PAIR, 2, elevated((int)key_, (v)->level));                           \
+            SEG(gen_joker_sets, v, GD_PAIR, 2, elevated((int)key_, (v)->level));                     \
+            GD_BOMB_SEGMENTS(v, 0, -1, SEG);                                                         \
+            break;                                                                                   \
+        case GD_TRIPLE:                                                                              \
+            SEG(gen_sets, v, GD_TRIPLE, 3, elevated((int)key_, (v)->level));                         \
+            GD_BOMB_SEGMENTS(v, 0, -1, SEG);                                                         \
+            break;                                                                                   \
+        case GD_FULL_HOUSE:                                                                          \
+            if (!(for_cards)) SEG(gen_full_houses, v, elevated((int)key_, (v)->level));              \
+            GD_BOMB_SEGMENTS(v, 0, -1, SEG);                                                         \
+            break;                                                                                   \
+        case GD_STRAIGHT:                                                                            \
+            if (!(for_cards)) SEG(gen_sequences, v, GD_STRAIGHT, 5, 1, window_start((int)key_));     \
+            GD_BOMB_SEGMENTS(v, 0, -1, SEG);                                                         \
+            break;                                                                                   \
+        case GD_PAIR_RUN:                                                                            \
+            SEG(gen_sequences, v, GD_PAIR_RUN, 3, 2, window_start((int)key_));                       \
+            GD_BOMB_SEGMENTS(v, 0, -1, SEG);                                                         \
+            break;                                                                                   \
+        case GD_TRIPLE_RUN:                                                                          \
+            SEG(gen_sequences, v, GD_TRIPLE_RUN, 2, 3, window_start((int)key_));                     \
+            GD_BOMB_SEGMENTS(v, 0, -1, SEG);                                                         \
+            break;                                                                                   \
+        case GD_BOMB:                                                                                \
+            GD_BOMB_SEGMENTS(v, bomb_class((int)(GD_MOVE_NIBBLE(beat, key_) + GD_MOVE_WILDS(beat))), \
+                             elevated((int)key_, (v)->level), SEG);                                  \
+            break;                                                                                   \
+        case GD_STRAIGHT_FLUSH:                                                                      \
+            GD_BOMB_SEGMENTS(v, GD_CLASS_STRAIGHT_FLUSH, window_start((int)key_), SEG);              \
+            break;                                                                                   \
+        default: /* the joker bomb: nothing beats it */                                              \
+            break;                                                                                   \
+        }                                                                                            \
+        if (!(for_cards) && type_ != GD_PASS) SEG(gen_pass, v);                                      \
+    } while (0)
+
+/* All legal rank-level moves, the pass last when responding (see GD_SEGMENTS). */
 GD_INLINE size_t generate(const gd_view *v, gd_move beat, gd_move *out, const int for_cards) {
     size_t n = 0;
-    const unsigned type = GD_MOVE_TYPE(beat), key = GD_MOVE_KEY(beat);
-    const int level = v->level;
-    switch (type) {
-    case GD_PASS: /* a lead: everything */
-        n = gen_sets(v, GD_SINGLE, 1, -1, out, n);
-        n = gen_joker_sets(v, GD_SINGLE, 1, -1, out, n);
-        n = gen_sets(v, GD_PAIR, 2, -1, out, n);
-        n = gen_joker_sets(v, GD_PAIR, 2, -1, out, n);
-        n = gen_sets(v, GD_TRIPLE, 3, -1, out, n);
-        if (!for_cards) n = gen_full_houses(v, -1, out, n);
-        if (!for_cards) n = gen_sequences(v, GD_STRAIGHT, 5, 1, -1, out, n);
-        n = gen_sequences(v, GD_PAIR_RUN, 3, 2, -1, out, n);
-        n = gen_sequences(v, GD_TRIPLE_RUN, 2, 3, -1, out, n);
-        return gen_bombs(v, 0, -1, out, n);
-    case GD_SINGLE:
-        n = gen_sets(v, GD_SINGLE, 1, elevated((int)key, level), out, n);
-        n = gen_joker_sets(v, GD_SINGLE, 1, elevated((int)key, level), out, n);
-        n = gen_bombs(v, 0, -1, out, n);
-        break;
-    case GD_PAIR:
-        n = gen_sets(v, GD_PAIR, 2, elevated((int)key, level), out, n);
-        n = gen_joker_sets(v, GD_PAIR, 2, elevated((int)key, level), out, n);
-        n = gen_bombs(v, 0, -1, out, n);
-        break;
-    case GD_TRIPLE:
-        n = gen_sets(v, GD_TRIPLE, 3, elevated((int)key, level), out, n);
-        n = gen_bombs(v, 0, -1, out, n);
-        break;
-    case GD_FULL_HOUSE:
-        if (!for_cards) n = gen_full_houses(v, elevated((int)key, level), out, n);
-        n = gen_bombs(v, 0, -1, out, n);
-        break;
-    case GD_STRAIGHT:
-        if (!for_cards) n = gen_sequences(v, GD_STRAIGHT, 5, 1, window_start((int)key), out, n);
-        n = gen_bombs(v, 0, -1, out, n);
-        break;
-    case GD_PAIR_RUN:
-        n = gen_sequences(v, GD_PAIR_RUN, 3, 2, window_start((int)key), out, n);
-        n = gen_bombs(v, 0, -1, out, n);
-        break;
-    case GD_TRIPLE_RUN:
-        n = gen_sequences(v, GD_TRIPLE_RUN, 2, 3, window_start((int)key), out, n);
-        n = gen_bombs(v, 0, -1, out, n);
-        break;
-    case GD_BOMB:
-        n = gen_bombs(v, bomb_class((int)(GD_MOVE_NIBBLE(beat, key) + GD_MOVE_WILDS(beat))),
-                      elevated((int)key, level), out, n);
-        break;
-    case GD_STRAIGHT_FLUSH:
-        n = gen_bombs(v, GD_CLASS_STRAIGHT_FLUSH, window_start((int)key), out, n);
-        break;
-    default: /* the joker bomb: nothing beats it */
-        break;
-    }
-    if (!for_cards) EMIT(GD_PASS_MOVE);
+#define SEG(gen, ...) n = gen(__VA_ARGS__, out, n)
+    GD_SEGMENTS(v, beat, for_cards, SEG);
+#undef SEG
     return n;
 }
 
@@ -722,27 +745,33 @@ size_t gd_rank_moves(const gd_view *v, gd_move beat, gd_move *out) { return gene
 
 size_t gd_count_rank_moves(const gd_view *v, gd_move beat) { return generate(v, beat, NULL, 0); }
 
-/* ---- card level ------------------------------------------------------------------------ */
-
-/* Jokers spent by a rank-level move, as the jokers' byte (small in bits 0-1, big in 2-3). */
-static unsigned joker_byte(gd_move m) {
-    const unsigned type = GD_MOVE_TYPE(m), key = GD_MOVE_KEY(m);
-    switch (type) {
-    case GD_SINGLE:
-    case GD_PAIR: {
-        unsigned c = type == GD_SINGLE ? 1u : 2u;
-        if (key == GD_KEY_SMALL_JOKER) return c;
-        if (key == GD_KEY_BIG_JOKER) return c << 2;
-        return 0;
-    }
-    case GD_FULL_HOUSE:
-        return GD_MOVE_X(m) == 1 ? 2u : GD_MOVE_X(m) == 2 ? 8u : 0u;
-    case GD_JOKER_BOMB:
-        return 10u;
-    default:
-        return 0;
-    }
+size_t gd_count_rank_moves_by_kind(const gd_view *v, gd_move beat, gd_move_kinds *kinds) {
+    size_t total = 0;
+    unsigned k = 0;
+#define SEG(gen, ...) total += kinds->count[k++] = (uint32_t)gen(__VA_ARGS__, NULL, 0)
+    GD_SEGMENTS(v, beat, 0, SEG);
+#undef SEG
+    kinds->segments = k;
+    return total;
 }
+
+gd_move gd_rank_move_at(const gd_view *v, gd_move beat, const gd_move_kinds *kinds, size_t i) {
+    gd_move buf[GD_MAX_RANK_MOVES];
+    unsigned k = 0;
+#define SEG(gen, ...)                                       \
+    do {                                                    \
+        if (i < kinds->count[k]) {                          \
+            gen(__VA_ARGS__, buf, 0);          \
+            return buf[i];                                  \
+        }                                                   \
+        i -= kinds->count[k++];                             \
+    } while (0)
+    GD_SEGMENTS(v, beat, 0, SEG);
+#undef SEG
+    return GD_PASS_MOVE; /* i is not below the count */
+}
+
+/* ---- card level ------------------------------------------------------------------------ */
 
 /* A rank's byte placed in the two words of a packed card set. */
 GD_INLINE void add_byte(uint64_t *w, int r, unsigned b) { w[r >> 3] += (uint64_t)b << (8 * (r & 7)); }
@@ -884,7 +913,7 @@ GD_INLINE size_t expand(const gd_view *v, const card_choices *cc, gd_move m, uin
     const uint64_t naturals = nonzero_nibbles(m & ((1ull << 52) - 1));
     if (!naturals || GD_MOVE_TYPE(m) == GD_STRAIGHT_FLUSH) { /* one way: jokers and wilds, or a suit's run */
         const unsigned suit = GD_MOVE_X(m);
-        add_byte(base, 13, joker_byte(m));
+        add_byte(base, 13, gd_move_jokers(m));
         FOR_EACH_NIBBLE(r, naturals) add_byte(base, (int)r, 1u << (2 * suit));
         if (n < cap) STORE(out + 2 * n, base[0], base[1]);
         return n + 1;
@@ -1119,10 +1148,7 @@ const char *gd_move_error(int code) {
     }
 }
 
-unsigned gd_move_size(gd_move m) {
-    const unsigned j = joker_byte(m);
-    return nibble_sum(m & ((1ull << 52) - 1)) + GD_MOVE_WILDS(m) + (j & 3u) + (j >> 2);
-}
+unsigned gd_move_size(gd_move m) { return gd_move_cards(m); }
 
 /* Natural nibbles other than rank r. */
 static uint64_t others(gd_move m, int r) { return m & ((1ull << 52) - 1) & ~((uint64_t)15 << (4 * r)); }

@@ -1029,21 +1029,32 @@ GD_INLINE size_t card_straights(const gd_view *v, const card_choices *cc, int ab
     /* a wild: one more heart of the level, one more wild declared */
     uint64_t wild[2] = {0, WILD1};
     add_byte(wild, v->level, 1u << (2 * GD_HEARTS));
+    if (!feasible) return n;
+    /* line[p][j]: the words of line position p's option j: its naturals (line_k[p] of them),
+     * then the wild; made once for the positions of the feasible windows */
+    uint64_t line[14][5][2];
+    unsigned line_k[14];
+    const uint64_t used = feasible | feasible << 4 | feasible << 8 | feasible << 12 | feasible << 16;
+    FOR_EACH_NIBBLE(p, used) { /* each feasible start and the next four positions */
+        const int r = rank_at((int)p);
+        const uint8_t *ch = cc->choices[r][1];
+        const unsigned k = cc->count[r][1], word = (unsigned)r >> 3, shift = 8 * ((unsigned)r & 7);
+        for (unsigned j = 0; j < k; j++) {
+            line[p][j][word] = (uint64_t)ch[j] << shift;
+            line[p][j][!word] = 0;
+        }
+        line[p][k][0] = wild[0];
+        line[p][k][1] = wild[1];
+        line_k[p] = k;
+    }
     FOR_EACH_NIBBLE(s, feasible) {
         /* opt[i][j]: the words of position i's option j; its naturals k[i], then the wild */
-        uint64_t opt[5][5][2];
+        const uint64_t(*opt[5])[2];
         unsigned k[5];
         size_t ways0 = 1, ways1 = 0, ways2 = 0; /* the window's moves with 0, 1, 2 wilds */
         for (int i = 0; i < 5; i++) {
-            const int r = rank_at((int)s + i);
-            const uint8_t *ch = cc->choices[r][1];
-            k[i] = cc->count[r][1];
-            for (unsigned j = 0; j < k[i]; j++) {
-                opt[i][j][r >> 3] = (uint64_t)ch[j] << (8 * (r & 7));
-                opt[i][j][!(r >> 3)] = 0;
-            }
-            opt[i][k[i]][0] = wild[0];
-            opt[i][k[i]][1] = wild[1];
+            opt[i] = line[s + (unsigned)i];
+            k[i] = line_k[s + (unsigned)i];
             ways2 = ways2 * k[i] + ways1;
             ways1 = ways1 * k[i] + ways0;
             ways0 *= k[i];
@@ -1089,16 +1100,95 @@ GD_INLINE size_t card_straights(const gd_view *v, const card_choices *cc, int ab
     return n;
 }
 
-/* The rank-level moves of a position other than the full houses and straights, expanded; then
- * the full houses and straights made at card level (above the play to beat when it is one);
- * then, when responding, the pass. */
+/* Card-level groups of g cards of one rank (singles, pairs, triples, rank bombs), made
+ * directly: for each rank and count of wilds, the sub-multisets of the rank's natural faces of
+ * the cards left (as expand would list them for each rank-level move, in gen_sets's order). */
+GD_INLINE size_t card_groups(const gd_view *v, const card_choices *cc, int type, int r, int g, uint64_t *out,
+                             size_t cap, size_t n) {
+    int lo, hi;
+    group_wilds(v, r, g, &lo, &hi);
+    const unsigned word = (unsigned)r >> 3, shift = 8 * ((unsigned)r & 7);
+    for (int j = lo; j <= hi; j++) {
+        const unsigned k = cc->count[r][g - j];
+        if (!out || n + k > cap) {
+            n += k;
+            continue;
+        }
+        uint64_t base[2] = {0, GD_DECL(type, r, 0, j)};
+        add_byte(base, v->level, (unsigned)j << (2 * GD_HEARTS));
+        const uint8_t *ch = cc->choices[r][g - j];
+        uint64_t *o = out + 2 * n;
+        if (word == 0)
+            for (unsigned i = 0; i < k; i++, o += 2) STORE(o, base[0] + ((uint64_t)ch[i] << shift), base[1]);
+        else
+            for (unsigned i = 0; i < k; i++, o += 2) STORE(o, base[0], base[1] + ((uint64_t)ch[i] << shift));
+        n += k;
+    }
+    return n;
+}
+
+/* The card-level moves of each kind of rank-level move (a segment of GD_SEGMENTS): groups of
+ * one rank made directly; the others made at rank level into `scratch`, then each expanded. */
+GD_INLINE size_t expand_all(const gd_view *v, const card_choices *cc, const gd_move *moves, size_t k, uint64_t *out,
+                            size_t cap, size_t n) {
+    for (size_t i = 0; i < k; i++) n = out ? expand(v, cc, moves[i], out, cap, n) : n + ways(cc, moves[i]);
+    return n;
+}
+
+#define GD_CARD_ARGS const card_choices *cc, gd_move *scratch, uint64_t *out, size_t cap, size_t n, const gd_view *v
+GD_INLINE size_t card_gen_joker_sets(GD_CARD_ARGS, int type, int g, int above) {
+    return expand_all(v, cc, scratch, gen_joker_sets(v, type, g, above, scratch, 0), out, cap, n);
+}
+GD_INLINE size_t card_gen_full_houses(GD_CARD_ARGS, int above) {
+    return expand_all(v, cc, scratch, gen_full_houses(v, above, scratch, 0), out, cap, n);
+}
+GD_INLINE size_t card_gen_sequences(GD_CARD_ARGS, int type, int len, int per, int above) {
+    return expand_all(v, cc, scratch, gen_sequences(v, type, len, per, above, scratch, 0), out, cap, n);
+}
+GD_INLINE size_t card_gen_straight_flushes(GD_CARD_ARGS, int above) {
+    return expand_all(v, cc, scratch, gen_straight_flushes(v, above, scratch, 0), out, cap, n);
+}
+GD_INLINE size_t card_gen_joker_bomb(GD_CARD_ARGS) {
+    return expand_all(v, cc, scratch, gen_joker_bomb(v, scratch, 0), out, cap, n);
+}
+GD_INLINE size_t card_gen_pass(GD_CARD_ARGS) { return expand_all(v, cc, scratch, gen_pass(v, scratch, 0), out, cap, n); }
+
+GD_INLINE size_t card_gen_sets(GD_CARD_ARGS, int type, int g, int above) {
+    (void)scratch;
+    FOR_EACH_NIBBLE(r, group_candidates(v, g) & ranks_above(above, v->level))
+        n = card_groups(v, cc, type, (int)r, g, out, cap, n);
+    return n;
+}
+
+GD_INLINE size_t card_gen_bombs_of_ranks(GD_CARD_ARGS, int above_class, int above_key) {
+    (void)scratch;
+    const int w = v->wilds;
+    FOR_EACH_NIBBLE(r, group_candidates(v, 4)) { /* as gen_rank_bombs */
+        const int have = N_OF(v, r);
+        const int most = have + w > 10 ? 10 : have + w;
+        int g = 4;
+        if (above_class > 0 || above_key >= 0) {
+            const int order = elevated((int)r, v->level);
+            while (g <= most && (bomb_class(g) < above_class || (bomb_class(g) == above_class && order <= above_key))) g++;
+        }
+        for (; g <= most; g++) n = card_groups(v, cc, GD_BOMB, (int)r, g, out, cap, n);
+    }
+    return n;
+}
+#undef GD_CARD_ARGS
+
+/* The rank-level moves of a position other than the full houses and straights, expanded (kind
+ * by kind, in GD_SEGMENTS's order); then the full houses and straights made at card level
+ * (above the play to beat when it is one); then, when responding, the pass. */
 static size_t card_level(const gd_view *v, gd_move beat, uint64_t *out, size_t cap) {
     gd_move moves[GD_MAX_RANK_MOVES];
     card_choices cc;
     card_choices_init(&cc, v);
     const unsigned type = GD_MOVE_TYPE(beat);
-    size_t k = generate(v, beat, moves, 1), n = 0;
-    for (size_t i = 0; i < k; i++) n = out ? expand(v, &cc, moves[i], out, cap, n) : n + ways(&cc, moves[i]);
+    size_t n = 0;
+#define SEG(gen, ...) n = card_##gen(&cc, moves, out, cap, n, __VA_ARGS__)
+    GD_SEGMENTS(v, beat, 1, SEG);
+#undef SEG
     if (type == GD_PASS || type == GD_FULL_HOUSE) {
         const int above = type == GD_PASS ? -1 : elevated((int)GD_MOVE_KEY(beat), v->level);
         n = card_full_houses(v, &cc, above, out, cap, n);

@@ -266,10 +266,15 @@ int gd_deal_check(const gd_deal *d) {
     if (d->level > 12) return GD_DEAL_LEVEL;
     for (int s = 0; s < 4; s++)
         if (gd_check_cards(&d->hands[s]) >= 0) return GD_DEAL_CARDS;
-    for (int f = 0; f < GD_FACES; f++) {
-        unsigned total = 0;
-        for (int s = 0; s < 4; s++) total += gd_face_count(&d->hands[s], f);
-        if (total > 2) return GD_DEAL_DECK;
+    for (int w = 0; w < 2; w++) { /* every face's copies in the four hands, summed in 4-bit lanes */
+        uint64_t even = 0, odd = 0; /* the 2-bit fields 0 and 2 of each nibble, then 1 and 3 */
+        for (int s = 0; s < 4; s++) {
+            even += d->hands[s].w[w] & 0x3333333333333333ull;
+            odd += (d->hands[s].w[w] >> 2) & 0x3333333333333333ull;
+        }
+        /* lanes of 0..8: adding 5 sets a lane's top bit when it holds 3 or more */
+        if (((even + 0x5555555555555555ull) | (odd + 0x5555555555555555ull)) & 0x8888888888888888ull)
+            return GD_DEAL_DECK;
     }
     if (d->n_finished > 3) return GD_DEAL_FINISHED;
     unsigned seen = 0;

@@ -892,6 +892,16 @@ _MASK64 = (1 << 64) - 1
 POLICIES = {"random": GD_POLICY_RANDOM, "greedy": GD_POLICY_GREEDY}
 
 
+cdef object _LIMIT108 = 1 << 108
+
+
+cdef int _seat_arg(value, str name, int lo) except -99:
+    """A seat or a count of passes in a deal state: an int lo..3 (a Python or numpy integer)."""
+    if not _is_int(value) or not lo <= value <= 3:
+        raise _errors().InvalidMoveError(f"{name} must be an int {lo}..3, got {value!r:.60}")
+    return <int>value
+
+
 cdef int _deal_from(state, gd_deal *d) except -1:
     """Fill a gd_deal from (hands, level, turn, last, beat, passes, finished): hands as four
     packed ints (2 bits a face, the gd_cards layout) or a uint8 (4, 54) count array, level a
@@ -922,27 +932,30 @@ cdef int _deal_from(state, gd_deal *d) except -1:
                 f"a deal's hands are four packed ints or a uint8 (4, 54) array, got {_describe(hands)}")
         for s in range(4):
             h = hands[s]
-            if not _is_int(h) or not 0 <= h < 1 << 108:
+            if not _is_int(h) or not 0 <= h < _LIMIT108:
                 raise errors.InvalidCardsError(
                     f"hands[{s}] (seat {s}): a packed hand is an int below 2**108, got {h!r:.60}")
             h = int(h)
-            d.hands[s].w[0] = h & _MASK64
-            d.hands[s].w[1] = h >> 64
+            d.hands[s].w[0] = <uint64_t>(h & _MASK64)
+            d.hands[s].w[1] = <uint64_t>(h >> 64)
     d.level = _level_index(level)
-    for name, value, lo, hi in (("turn", turn, 0, 3), ("last", last, -1, 3), ("passes", passes, 0, 3)):
-        if not _is_int(value) or not lo <= value <= hi:
-            raise errors.InvalidMoveError(f"{name} must be an int {lo}..{hi}, got {value!r:.60}")
-    d.turn, d.last, d.passes = turn, last, passes
+    d.turn = _seat_arg(turn, "turn", 0)
+    d.last = _seat_arg(last, "last", -1)
+    d.passes = _seat_arg(passes, "passes", 0)
     d.beat = _checked_move(beat)
-    if not isinstance(finished, (tuple, list)):
-        raise errors.InvalidMoveError(
-            f"finished must be a tuple of at most three seats 0..3, got {_describe(finished)}")
-    finished = tuple(finished)
-    if len(finished) > 3 or not all(_is_int(x) and 0 <= x <= 3 for x in finished):
+    if type(finished) is not tuple:
+        if not isinstance(finished, (tuple, list)):
+            raise errors.InvalidMoveError(
+                f"finished must be a tuple of at most three seats 0..3, got {_describe(finished)}")
+        finished = tuple(finished)
+    if len(finished) > 3:
         raise errors.InvalidMoveError(f"finished must list at most three seats 0..3, got {finished!r}")
     d.n_finished = len(finished)
-    for s in range(len(finished)):
-        d.finished[s] = finished[s]
+    for s in range(d.n_finished):
+        x = finished[s]
+        if not _is_int(x) or not 0 <= x <= 3:
+            raise errors.InvalidMoveError(f"finished must list at most three seats 0..3, got {finished!r}")
+        d.finished[s] = <uint8_t>x
     d.over = 0
     cdef int code = gd_deal_check(d)
     if code:

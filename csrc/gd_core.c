@@ -380,8 +380,9 @@ GD_INLINE int bomb_class(int size) { return size <= 5 ? size - 4 : size - 3; }
 
 /* Each generator writes to out unless out is NULL (then it only counts), and returns the
  * new count. They are inlined into the two entry points, so the NULL tests vanish. The
- * buffer always has room for one more move than the final count (GD_MAX_RANK_MOVES is far
- * above any position's count), so EMIT_IF may store before it knows whether to keep. */
+ * buffer always has room for a few more moves than the final count (GD_MAX_RANK_MOVES is far
+ * above any position's count), so EMIT_IF may store before it knows whether to keep, and a
+ * group of up to three moves is stored whole before counting those kept. */
 #define EMIT(m)                       \
     do {                              \
         if (out) out[n] = (m);        \
@@ -418,11 +419,13 @@ GD_INLINE size_t emit_groups(const gd_view *v, int type, int r, int g, gd_move *
     int lo, hi;
     group_wilds(v, r, g, &lo, &hi);
     if (!out) return n + (size_t)(hi - lo + 1);
-    /* each next move: one wild more, one natural fewer */
-    gd_move m = GD_DECL(type, r, 0, lo) | (uint64_t)(g - lo) << (4 * r);
-    const gd_move step = WILD1 - NIB(r);
-    for (int j = lo; j <= hi; j++, m += step) out[n++] = m;
-    return n;
+    /* each next move: one wild more, one natural fewer; at most three (wilds <= 2), written
+     * whether kept or not, so that no branch depends on how many */
+    const gd_move m = GD_DECL(type, r, 0, lo) | (uint64_t)(g - lo) << (4 * r), step = WILD1 - NIB(r);
+    out[n] = m;
+    out[n + 1] = m + step;
+    out[n + 2] = m + 2 * step;
+    return n + (size_t)(hi - lo + 1);
 }
 
 /* Groups of g cards of one rank (single, pair, triple, bomb of g) with elevated order above
@@ -471,30 +474,26 @@ GD_INLINE size_t gen_full_houses(const gd_view *v, int above, gd_move *out, size
         }
         return n;
     }
-    /* the pairs, by the wilds they use, rank by rank within each: [start[j], start[j + 1]) */
+    /* the pairs, by the wilds they use, rank by rank within each: upto[j] use at most j wilds */
     gd_move pair[GD_RANKS * 2 + 1];
-    unsigned start[4], np = 0;
+    uint8_t pair_rank[GD_RANKS * 2 + 1];
+    unsigned upto[3], np = 0;
     for (int j = 0; j <= 2; j++) {
-        start[j] = np;
-        FOR_EACH_NIBBLE(p, with[j]) pair[np++] = (uint64_t)(2 - j) << (4 * p) | (uint64_t)j << 52;
+        FOR_EACH_NIBBLE(p, with[j]) {
+            pair[np] = (uint64_t)(2 - j) << (4 * p) | (uint64_t)j << 52;
+            pair_rank[np++] = (uint8_t)p;
+        }
+        upto[j] = np;
     }
-    start[3] = np;
     FOR_EACH_NIBBLE(t, group_candidates(v, 3) & allowed) {
         int lo, hi;
         group_wilds(v, (int)t, 3, &lo, &hi);
-        const uint64_t below = NIB(t) - 1; /* the nibbles of the ranks below t */
         for (int jt = lo; jt <= hi; jt++) {
+            const unsigned count = upto[w - jt];
             const gd_move base = GD_DECL(GD_FULL_HOUSE, t, 0, jt) | (uint64_t)(3 - jt) << (4 * t);
-            /* every pair using at most the wilds left, but those of t's own rank (at most one
-             * per wild count): copied in pieces between them */
-            unsigned from = 0;
-            for (int j = 0; j <= w - jt; j++) {
-                if (!((with[j] >> (4 * t)) & 1u)) continue;
-                const unsigned own = start[j] + count_nibbles(with[j] & below);
-                for (unsigned i = from; i < own; i++) out[n++] = base + pair[i];
-                from = own + 1;
-            }
-            for (unsigned i = from, end = start[w - jt + 1]; i < end; i++) out[n++] = base + pair[i];
+            /* every pair using at most the wilds left but those of t's own rank: one loop of the
+             * same length for every triple (no branch to mispredict), each kept or not */
+            for (unsigned i = 0; i < count; i++) EMIT_IF(pair_rank[i] != t, base + pair[i]);
             if (v->small == 2) EMIT(base | (uint64_t)1 << 54);
             if (v->big == 2) EMIT(base | (uint64_t)2 << 54);
         }
@@ -622,9 +621,12 @@ GD_INLINE size_t gen_rank_bombs(const gd_view *v, int above_class, int above_key
          * naturals: each next move one wild more, one natural fewer */
         const gd_move decl = GD_DECL(GD_BOMB, r, 0, 0), step = WILD1 - NIB(r);
         for (; g <= most; g++) {
-            int j = g - have > 0 ? g - have : 0;
-            gd_move m = decl | (uint64_t)j << 52 | (uint64_t)(g - j) << (4 * r);
-            for (; j <= w; j++, m += step) out[n++] = m;
+            const int j = g - have > 0 ? g - have : 0;
+            const gd_move m = decl | (uint64_t)j << 52 | (uint64_t)(g - j) << (4 * r);
+            out[n] = m; /* j .. wilds: at most three, written whether kept or not (no branch) */
+            out[n + 1] = m + step;
+            out[n + 2] = m + 2 * step;
+            n += (size_t)(w - j + 1);
         }
     }
     return n;

@@ -11,7 +11,8 @@
  *                                            played to the end with a built-in policy
  *
  * Build and run (from the repository root):
- *   gcc -O3 -DNDEBUG -g -Icsrc benchmarks/core_bench.c csrc/gd_core.c csrc/gd_play.c -o /tmp/core_bench
+ *   gcc -O3 -fno-tree-loop-vectorize -DNDEBUG -g -Icsrc benchmarks/core_bench.c csrc/gd_core.c csrc/gd_play.c \
+ *       -o /tmp/core_bench
  *   /tmp/core_bench lead-card 20000
  *   valgrind --tool=callgrind --toggle-collect=gd_card_moves /tmp/core_bench lead-card 500
  *   valgrind --tool=callgrind --toggle-collect=gd_playout /tmp/core_bench playout-random 200

@@ -27,7 +27,7 @@
 /* The sub-multisets of a rank byte (four suits, 2 bits each) with c cards: how many, and
  * which. At most 19 (c = 4 from two copies of each suit). */
 static uint8_t sub_count[256][9];
-static uint8_t sub_list[256][9][19];
+static uint8_t sub_list[256][9][20]; /* 19 at most, and room to read four at a time */
 /* window_nibbles[len][s]: the rank nibbles of the window of len line positions from s. */
 static uint64_t window_nibbles[6][14];
 /* A 7-bit mask with each bit moved to the bottom of a nibble of its own (bit b to bit 4b). */
@@ -781,7 +781,7 @@ GD_INLINE void add_byte(uint64_t *w, int r, unsigned b) { w[r >> 3] += (uint64_t
 /* The physical choices of each rank of a hand: for c natural cards of rank r, the sub-bytes
  * of its natural faces (choices[r][c], count[r][c] of them). */
 typedef struct card_choices {
-    const uint8_t (*choices[GD_RANKS])[19];
+    const uint8_t (*choices[GD_RANKS])[20];
     const uint8_t *count[GD_RANKS];
 } card_choices;
 
@@ -955,6 +955,7 @@ GD_INLINE size_t card_full_houses(const gd_view *v, const card_choices *cc, int 
      * enough for a dealt hand, overflowed for larger multisets such as the whole deck.) */
     enum { MAX_PAIRS = GD_RANKS * (10 + 4) + 1 + 2 };
     uint64_t pair[MAX_PAIRS][2];
+    uint8_t pair_rank[MAX_PAIRS]; /* 13 for a joker pair */
     unsigned upto[3], np = 0;
     /* own[r][j]: where rank r's pairs with j wilds start and end (empty: both at the start of
      * the wild count's pairs) */
@@ -970,13 +971,14 @@ GD_INLINE size_t card_full_houses(const gd_view *v, const card_choices *cc, int 
                 add_byte(e, (int)p, ch[i]);
                 add_byte(e, level, (unsigned)j << (2 * GD_HEARTS));
                 pair[np][0] = e[0];
-                pair[np++][1] = e[1];
+                pair[np][1] = e[1];
+                pair_rank[np++] = (uint8_t)p;
             }
             own[p][j][1] = (uint8_t)np;
         }
         if (j == 0) { /* the joker pairs take no wild */
-            if (v->small == 2) pair[np][0] = 0, pair[np++][1] = (uint64_t)2 << 40 | (uint64_t)1 << 54;
-            if (v->big == 2) pair[np][0] = 0, pair[np++][1] = (uint64_t)8 << 40 | (uint64_t)2 << 54;
+            if (v->small == 2) pair[np][0] = 0, pair[np][1] = (uint64_t)2 << 40 | (uint64_t)1 << 54, pair_rank[np++] = 13;
+            if (v->big == 2) pair[np][0] = 0, pair[np][1] = (uint64_t)8 << 40 | (uint64_t)2 << 54, pair_rank[np++] = 13;
         }
         upto[j] = np;
     }
@@ -1005,12 +1007,24 @@ GD_INLINE size_t card_full_houses(const gd_view *v, const card_choices *cc, int 
             uint64_t base[2] = {0, GD_DECL(GD_FULL_HOUSE, t, 0, jt)};
             add_byte(base, level, (unsigned)jt << (2 * GD_HEARTS));
             uint64_t *o = out + 2 * n;
-            for (unsigned a = 0; a < triples; a++) {
-                uint64_t tw[2] = {base[0], base[1]};
-                add_byte(tw, (int)t, ch[a]);
-                for (unsigned k = 0; k < pieces; k++)
-                    for (unsigned i = cut[2 * k]; i < cut[2 * k + 1]; i++, o += 2)
+            if (n + total < cap) { /* room for one more: each pair stored, kept unless of t's rank */
+                const unsigned count = upto[left];
+                for (unsigned a = 0; a < triples; a++) {
+                    uint64_t tw[2] = {base[0], base[1]};
+                    add_byte(tw, (int)t, ch[a]);
+                    for (unsigned i = 0; i < count; i++) {
                         store_sum(o, tw, pair[i]);
+                        o += 2 * (pair_rank[i] != t);
+                    }
+                }
+            } else { /* exactly the room left: the pieces between t's own pairs */
+                for (unsigned a = 0; a < triples; a++) {
+                    uint64_t tw[2] = {base[0], base[1]};
+                    add_byte(tw, (int)t, ch[a]);
+                    for (unsigned k = 0; k < pieces; k++)
+                        for (unsigned i = cut[2 * k]; i < cut[2 * k + 1]; i++, o += 2)
+                            store_sum(o, tw, pair[i]);
+                }
             }
             n += total;
         }
@@ -1020,8 +1034,10 @@ GD_INLINE size_t card_full_houses(const gd_view *v, const card_choices *cc, int 
 
 /* Card-level straights, made directly. Each position of a feasible window takes one natural
  * face of its rank (one per suit it holds) or a wild, with at most the wilds in hand. The last
- * two positions are listed once as a flat run, fewest wilds first, so that the first three
- * positions, nested, each take the prefix of the run their wilds leave room for. Windows
+ * two positions are listed once as a flat run, fewest wilds first, so that the third position
+ * takes the prefix of that run its wilds leave room for; those are listed once as flat runs
+ * of the last three positions (one for each count of wilds the first two may use), which the
+ * first two positions, nested, take whole (long flat runs: few mispredicted branches). Windows
  * start above the line position `above`. Writes while it fits in cap, returns the new count. */
 GD_INLINE size_t card_straights(const gd_view *v, const card_choices *cc, int above, uint64_t *out, size_t cap,
                                 size_t n) {
@@ -1080,6 +1096,15 @@ GD_INLINE size_t card_straights(const gd_view *v, const card_choices *cc, int ab
         upto[1] = len;
         if (w >= 2) store_sum(run[len++], wild, wild);
         upto[2] = len;
+        /* the runs of positions 2, 3 and 4 after u wilds in positions 0 and 1: each option of
+         * position 2 followed by the prefix of the run its wilds leave room for */
+        uint64_t run3[3][5 * 25][2];
+        unsigned len3[3] = {0, 0, 0};
+        for (unsigned u = 0; u <= w; u++)
+            for (unsigned c = 0; c < k[2] + (u < w); c++) {
+                const unsigned m = upto[w - u - (c == k[2])];
+                for (unsigned i = 0; i < m; i++) store_sum(run3[u][len3[u]++], opt[2][c], run[i]);
+            }
         uint64_t *o = out + 2 * n;
         const uint64_t decl = GD_DECL(GD_STRAIGHT, rank_at((int)s), 0, 0);
         /* u: wilds used so far; a position offers the wild while u < w */
@@ -1088,13 +1113,9 @@ GD_INLINE size_t card_straights(const gd_view *v, const card_choices *cc, int ab
             const uint64_t l1 = opt[0][a][0], h1 = decl + opt[0][a][1];
             for (unsigned b = 0; b < k[1] + (u1 < w); b++) {
                 const unsigned u2 = u1 + (b == k[1]);
-                const uint64_t l2 = l1 + opt[1][b][0], h2 = h1 + opt[1][b][1];
-                for (unsigned c = 0; c < k[2] + (u2 < w); c++) {
-                    const unsigned u3 = u2 + (c == k[2]);
-                    const uint64_t part[2] = {l2 + opt[2][c][0], h2 + opt[2][c][1]};
-                    const unsigned m = upto[w - u3];
-                    for (unsigned i = 0; i < m; i++, o += 2) store_sum(o, part, run[i]);
-                }
+                const uint64_t part[2] = {l1 + opt[1][b][0], h1 + opt[1][b][1]};
+                const uint64_t(*r3)[2] = run3[u2];
+                for (unsigned i = 0, m = len3[u2]; i < m; i++, o += 2) store_sum(o, part, r3[i]);
             }
         }
         n += total;
@@ -1109,7 +1130,8 @@ GD_INLINE size_t card_groups(const gd_view *v, const card_choices *cc, int type,
                              size_t cap, size_t n) {
     int lo, hi;
     group_wilds(v, r, g, &lo, &hi);
-    const unsigned word = (unsigned)r >> 3, shift = 8 * ((unsigned)r & 7);
+    /* a choice's byte goes to word 0 (ranks 0..7) or 1: masks instead of a branch */
+    const uint64_t in_lo = (uint64_t)0 - (r < 8), shift = 8 * ((unsigned)r & 7);
     for (int j = lo; j <= hi; j++) {
         const unsigned k = cc->count[r][g - j];
         if (!out || n + k > cap) {
@@ -1120,10 +1142,18 @@ GD_INLINE size_t card_groups(const gd_view *v, const card_choices *cc, int type,
         add_byte(base, v->level, (unsigned)j << (2 * GD_HEARTS));
         const uint8_t *ch = cc->choices[r][g - j];
         uint64_t *o = out + 2 * n;
-        if (word == 0)
-            for (unsigned i = 0; i < k; i++, o += 2) STORE(o, base[0] + ((uint64_t)ch[i] << shift), base[1]);
-        else
-            for (unsigned i = 0; i < k; i++, o += 2) STORE(o, base[0], base[1] + ((uint64_t)ch[i] << shift));
+        if (n + ((k + 3) & ~3u) <= cap) { /* four at a time (the choices' table has room) */
+            for (unsigned i = 0; i < k; i += 4, o += 8)
+                for (unsigned q = 0; q < 4; q++) {
+                    const uint64_t x = (uint64_t)ch[i + q] << shift;
+                    STORE(o + 2 * q, base[0] + (x & in_lo), base[1] + (x & ~in_lo));
+                }
+        } else {
+            for (unsigned i = 0; i < k; i++, o += 2) {
+                const uint64_t x = (uint64_t)ch[i] << shift;
+                STORE(o, base[0] + (x & in_lo), base[1] + (x & ~in_lo));
+            }
+        }
         n += k;
     }
     return n;

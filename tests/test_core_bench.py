@@ -39,7 +39,7 @@ PLAYOUTS = ["playout-random", "playout-greedy"]
 
 
 def _digest(exe: pathlib.Path, mode: str, n: str) -> str:
-    out = subprocess.run([str(exe), mode, n], check=True, capture_output=True, text=True).stdout
+    out = subprocess.run([str(exe), mode, n, "digest"], check=True, capture_output=True, text=True).stdout
     assert out.startswith(f"{mode}: ") and ", digest " in out, out
     return out.rsplit(", digest ", 1)[1].strip()
 

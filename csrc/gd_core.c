@@ -316,22 +316,28 @@ GD_INLINE void view_from(gd_view *v, uint64_t lo, uint64_t hi, int level) {
 
 void gd_view_init(gd_view *v, const gd_cards *cards, int level) { view_from(v, cards->w[0], cards->w[1], level); }
 
-int gd_prepare(const uint8_t *counts, int level, gd_move beat, gd_view *v, int *detail) {
-    gd_cards packed = {{0, 0}};
-    if (level < 2 || level > 14) return GD_POSITION_LEVEL;
-    unsigned bad_count = 0;
-    int bad = pack_counts(counts, &packed, &bad_count);
-    if (bad >= 0) {
-        *detail = GD_COUNTS_DETAIL(bad, bad_count);
-        return GD_POSITION_COUNTS;
-    }
-    int code = gd_check_move(beat);
+/* The rest of preparing a position whose level and hand are checked: the play to beat, then
+ * the view of the hand's (checked) words. */
+GD_INLINE int prepare_checked(uint64_t lo, uint64_t hi, int level, gd_move beat, gd_view *v, int *detail) {
+    const int code = gd_check_move(beat);
     if (code) {
         *detail = code;
         return GD_POSITION_BEAT;
     }
-    view_from(v, packed.w[0], packed.w[1], level - 2);
+    view_from(v, lo, hi, level - 2);
     return GD_POSITION_OK;
+}
+
+int gd_prepare(const uint8_t *counts, int level, gd_move beat, gd_view *v, int *detail) {
+    gd_cards packed = {{0, 0}};
+    if (level < 2 || level > 14) return GD_POSITION_LEVEL;
+    unsigned bad_count = 0;
+    const int bad = pack_counts(counts, &packed, &bad_count);
+    if (bad >= 0) {
+        *detail = GD_COUNTS_DETAIL(bad, bad_count);
+        return GD_POSITION_COUNTS;
+    }
+    return prepare_checked(packed.w[0], packed.w[1], level, beat, v, detail);
 }
 
 int gd_prepare_packed(const gd_cards *cards, int level, gd_move beat, gd_view *v, int *detail) {
@@ -343,13 +349,7 @@ int gd_prepare_packed(const gd_cards *cards, int level, gd_move beat, gd_view *v
         *detail = bad;
         return GD_POSITION_PACKED;
     }
-    int code = gd_check_move(beat);
-    if (code) {
-        *detail = code;
-        return GD_POSITION_BEAT;
-    }
-    view_from(v, packed.w[0], packed.w[1], level - 2);
-    return GD_POSITION_OK;
+    return prepare_checked(packed.w[0], packed.w[1], level, beat, v, detail);
 }
 
 /* ---- order ---------------------------------------------------------------------------- */
@@ -595,24 +595,35 @@ GD_INLINE size_t gen_straight_flushes(const gd_view *v, int above, gd_move *out,
             const gd_move one = base - NIB(rank_at(p)) + WILD1;
             EMIT(one);
             if (spare < 2) continue;
-            for (unsigned m2 = m & (m - 1); m2; m2 &= m2 - 1) EMIT(one - NIB(rank_at((int)start + __builtin_ctz(m2))) + WILD1);
+            for (unsigned m2 = m & (m - 1); m2; m2 &= m2 - 1)
+                EMIT(one - NIB(rank_at((int)start + __builtin_ctz(m2))) + WILD1);
         }
     }
     return n;
 }
 
-/* The rank bombs of gen_bombs, rank by rank: sizes 4 .. naturals + wilds (at most 10) of each
- * rank, from the first that beats (class, key order) (the class grows with the size). */
+/* The sizes of rank r's bombs (a candidate for a group of 4) stronger than (class, key order):
+ * *first .. the size returned. A rank makes bombs of 4 .. naturals + wilds (at most 10) cards;
+ * the class grows with the size. */
+GD_INLINE int bomb_sizes(const gd_view *v, int r, int above_class, int above_key, int *first) {
+    const int have = N_OF(v, r), most = have + v->wilds > 10 ? 10 : have + v->wilds;
+    int g = 4;
+    if (above_class > 0 || above_key >= 0) {
+        const int order = elevated(r, v->level);
+        while (g <= most && (bomb_class(g) < above_class || (bomb_class(g) == above_class && order <= above_key)))
+            g++;
+    }
+    *first = g;
+    return most;
+}
+
+/* The rank bombs of GD_BOMB_SEGMENTS, rank by rank, each by size (bomb_sizes). */
 GD_INLINE size_t gen_rank_bombs(const gd_view *v, int above_class, int above_key, gd_move *out, size_t n) {
-    const int level = v->level, w = v->wilds;
+    const int w = v->wilds;
     FOR_EACH_NIBBLE(r, group_candidates(v, 4)) {
         const int have = N_OF(v, r);
-        const int most = have + w > 10 ? 10 : have + w;
-        int g = 4;
-        if (above_class > 0 || above_key >= 0) {
-            const int order = elevated((int)r, level);
-            while (g <= most && (bomb_class(g) < above_class || (bomb_class(g) == above_class && order <= above_key))) g++;
-        }
+        int g;
+        const int most = bomb_sizes(v, (int)r, above_class, above_key, &g);
         if (!out) {
             for (; g <= most; g++) n += (size_t)(w - (g - have > 0 ? g - have : 0) + 1);
             continue;
@@ -977,8 +988,10 @@ GD_INLINE size_t card_full_houses(const gd_view *v, const card_choices *cc, int 
             own[p][j][1] = (uint8_t)np;
         }
         if (j == 0) { /* the joker pairs take no wild */
-            if (v->small == 2) pair[np][0] = 0, pair[np][1] = (uint64_t)2 << 40 | (uint64_t)1 << 54, pair_rank[np++] = 13;
-            if (v->big == 2) pair[np][0] = 0, pair[np][1] = (uint64_t)8 << 40 | (uint64_t)2 << 54, pair_rank[np++] = 13;
+            if (v->small == 2)
+                pair[np][0] = 0, pair[np][1] = (uint64_t)2 << 40 | (uint64_t)1 << 54, pair_rank[np++] = 13;
+            if (v->big == 2)
+                pair[np][0] = 0, pair[np][1] = (uint64_t)8 << 40 | (uint64_t)2 << 54, pair_rank[np++] = 13;
         }
         upto[j] = np;
     }
@@ -1183,7 +1196,9 @@ GD_INLINE size_t card_gen_straight_flushes(GD_CARD_ARGS, int above) {
 GD_INLINE size_t card_gen_joker_bomb(GD_CARD_ARGS) {
     return expand_all(v, cc, scratch, gen_joker_bomb(v, scratch, 0), out, cap, n);
 }
-GD_INLINE size_t card_gen_pass(GD_CARD_ARGS) { return expand_all(v, cc, scratch, gen_pass(v, scratch, 0), out, cap, n); }
+GD_INLINE size_t card_gen_pass(GD_CARD_ARGS) {
+    return expand_all(v, cc, scratch, gen_pass(v, scratch, 0), out, cap, n);
+}
 
 GD_INLINE size_t card_gen_sets(GD_CARD_ARGS, int type, int g, int above) {
     (void)scratch;
@@ -1194,15 +1209,9 @@ GD_INLINE size_t card_gen_sets(GD_CARD_ARGS, int type, int g, int above) {
 
 GD_INLINE size_t card_gen_bombs_of_ranks(GD_CARD_ARGS, int above_class, int above_key) {
     (void)scratch;
-    const int w = v->wilds;
     FOR_EACH_NIBBLE(r, group_candidates(v, 4)) { /* as gen_rank_bombs */
-        const int have = N_OF(v, r);
-        const int most = have + w > 10 ? 10 : have + w;
-        int g = 4;
-        if (above_class > 0 || above_key >= 0) {
-            const int order = elevated((int)r, v->level);
-            while (g <= most && (bomb_class(g) < above_class || (bomb_class(g) == above_class && order <= above_key))) g++;
-        }
+        int g;
+        const int most = bomb_sizes(v, (int)r, above_class, above_key, &g);
         for (; g <= most; g++) n = card_groups(v, cc, GD_BOMB, (int)r, g, out, cap, n);
     }
     return n;

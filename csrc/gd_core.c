@@ -318,13 +318,13 @@ void gd_view_init(gd_view *v, const gd_cards *cards, int level) { view_from(v, c
 
 /* The rest of preparing a position whose level and hand are checked: the play to beat, then
  * the view of the hand's (checked) words. */
-GD_INLINE int prepare_checked(uint64_t lo, uint64_t hi, int level, gd_move beat, gd_view *v, int *detail) {
+GD_INLINE int prepare_checked(const gd_cards *hand, int level, gd_move beat, gd_view *v, int *detail) {
     const int code = gd_check_move(beat);
     if (code) {
         *detail = code;
         return GD_POSITION_BEAT;
     }
-    view_from(v, lo, hi, level - 2);
+    view_from(v, hand->w[0], hand->w[1], level - 2);
     return GD_POSITION_OK;
 }
 
@@ -337,7 +337,7 @@ int gd_prepare(const uint8_t *counts, int level, gd_move beat, gd_view *v, int *
         *detail = GD_COUNTS_DETAIL(bad, bad_count);
         return GD_POSITION_COUNTS;
     }
-    return prepare_checked(packed.w[0], packed.w[1], level, beat, v, detail);
+    return prepare_checked(&packed, level, beat, v, detail);
 }
 
 int gd_prepare_packed(const gd_cards *cards, int level, gd_move beat, gd_view *v, int *detail) {
@@ -349,7 +349,7 @@ int gd_prepare_packed(const gd_cards *cards, int level, gd_move beat, gd_view *v
         *detail = bad;
         return GD_POSITION_PACKED;
     }
-    return prepare_checked(packed.w[0], packed.w[1], level, beat, v, detail);
+    return prepare_checked(&packed, level, beat, v, detail);
 }
 
 /* ---- order ---------------------------------------------------------------------------- */

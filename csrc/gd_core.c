@@ -247,14 +247,17 @@ int gd_check_cards(const gd_cards *cards) { return check_words(cards->w[0], card
  * from one byte a rank to one nibble a rank. */
 GD_INLINE void view_from(gd_view *v, uint64_t lo, uint64_t hi, int level) {
     const int wild_bit = 8 * (level & 7) + 2 * GD_HEARTS;
-    const uint64_t wild_field = (uint64_t)3 << wild_bit;
-    const uint64_t nat_lo = level < 8 ? lo & ~wild_field : lo, nat_hi = level < 8 ? hi : hi & ~wild_field;
+    /* the level's hearts are in word 0 or 1: masks, not a branch (the level varies from one
+     * position to the next) */
+    const uint64_t in_lo = (uint64_t)0 - (uint64_t)(level < 8), wild_field = (uint64_t)3 << wild_bit;
+    const uint64_t wild_lo = wild_field & in_lo, wild_hi = wild_field & ~in_lo;
+    const uint64_t nat_lo = lo & ~wild_lo, nat_hi = hi & ~wild_hi;
     v->cards.w[0] = lo;
     v->cards.w[1] = hi;
     v->naturals.w[0] = nat_lo;
     v->naturals.w[1] = nat_hi;
     v->level = (uint8_t)level;
-    v->wilds = (uint8_t)(((level < 8 ? lo : hi) >> wild_bit) & 3u);
+    v->wilds = (uint8_t)((((lo & wild_lo) | (hi & wild_hi)) >> wild_bit) & 3u);
     v->small = (uint8_t)((hi >> 40) & 3u);
     v->big = (uint8_t)((hi >> 42) & 3u);
     uint64_t suits;

@@ -19,6 +19,8 @@ positions; OpenBLAS's spinning threads would add noise)::
 
 (callgrind's total / 10,000). Instructions a call of the Python door: run ``--calls 1``
 and ``--calls 2001`` without ``--toggle-collect`` and divide the difference by 2,000.
+``--packed`` packs the hands first (``batch.pack_hands``, not measured) and passes
+``packed=True``.
 """
 
 from __future__ import annotations
@@ -34,40 +36,40 @@ CORPUS = pathlib.Path(__file__).resolve().parent.parent / "tests" / "data" / "co
 MODES = ("count-rank", "count-card", "rank-moves", "card-moves", "mask", "fill-rank", "fill-card")
 
 
-def _fill(fn, width: int, hands: np.ndarray, levels: np.ndarray, beats: np.ndarray) -> None:
+def _fill(fn, width: int, hands: np.ndarray, levels: np.ndarray, beats: np.ndarray, packed: bool) -> None:
     n = len(hands)
     out = np.empty((1 << 16,) if width == 1 else (1 << 16, 2), np.uint64)
     offsets = np.zeros(n + 1, np.int64)
     start = 0
     while start < n:
-        start = fn(hands, levels, beats, start, n, out, offsets)
+        start = fn(hands, levels, beats, start, n, out, offsets, packed)
 
 
-def call(mode: str, api: str, hands: np.ndarray, levels: np.ndarray, beats: np.ndarray) -> None:
-    """One call of the mode's batch function."""
+def call(mode: str, api: str, hands: np.ndarray, levels: np.ndarray, beats: np.ndarray, packed: bool = False) -> None:
+    """One call of the mode's batch function (``packed``: the hands are packed, ``uint64 (N, 2)``)."""
     if api == "batch":
         if mode.startswith("count"):
-            batch.count_moves(hands, levels, beats, mode.split("-")[1])
+            batch.count_moves(hands, levels, beats, mode.split("-")[1], packed=packed)
         elif mode.endswith("moves"):
-            batch.legal_moves(hands, levels, beats, mode.split("-")[0])
+            batch.legal_moves(hands, levels, beats, mode.split("-")[0], packed=packed)
         elif mode == "mask":
-            batch.legal_mask(hands, levels, beats)
+            batch.legal_mask(hands, levels, beats, packed=packed)
         else:
-            for _ in batch.iter_legal_moves(hands, levels, beats, mode.split("-")[1]):
+            for _ in batch.iter_legal_moves(hands, levels, beats, mode.split("-")[1], packed=packed):
                 pass
         return
     if mode.startswith("count"):
-        _core.batch_count(hands, levels, beats, mode.split("-")[1])
+        _core.batch_count(hands, levels, beats, mode.split("-")[1], packed=packed)
     elif mode == "rank-moves":
-        _core.batch_rank_moves(hands, levels, beats)
+        _core.batch_rank_moves(hands, levels, beats, packed=packed)
     elif mode == "card-moves":
-        _core.batch_card_moves(hands, levels, beats)
+        _core.batch_card_moves(hands, levels, beats, packed=packed)
     elif mode == "mask":
-        _core.batch_mask(hands, levels, beats)
+        _core.batch_mask(hands, levels, beats, packed=packed)
     elif mode == "fill-rank":
-        _fill(_core.fill_rank_moves, 1, hands, levels, beats)
+        _fill(_core.fill_rank_moves, 1, hands, levels, beats, packed)
     else:
-        _fill(_core.fill_card_moves, 2, hands, levels, beats)
+        _fill(_core.fill_card_moves, 2, hands, levels, beats, packed)
 
 
 def main() -> None:
@@ -76,11 +78,14 @@ def main() -> None:
     parser.add_argument("--api", choices=("core", "batch"), default="core")
     parser.add_argument("--positions", type=int, default=10_000, help="the first positions of the corpus")
     parser.add_argument("--calls", type=int, default=1)
+    parser.add_argument("--packed", action="store_true", help="the hands packed first, uint64 (N, 2), packed=True")
     args = parser.parse_args()
     corpus = np.load(CORPUS)
     hands, levels, beats = (corpus[k][: args.positions].copy() for k in ("hands", "levels", "beats"))
+    if args.packed:
+        hands = batch.pack_hands(hands)
     for _ in range(args.calls):
-        call(args.mode, args.api, hands, levels, beats)
+        call(args.mode, args.api, hands, levels, beats, args.packed)
 
 
 if __name__ == "__main__":

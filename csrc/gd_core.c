@@ -27,7 +27,7 @@
 /* The sub-multisets of a rank byte (four suits, 2 bits each) with c cards: how many, and
  * which. At most 19 (c = 4 from two copies of each suit). */
 static uint8_t sub_count[256][9];
-static uint8_t sub_list[256][9][19];
+static uint8_t sub_list[256][9][20]; /* 19 at most, and room to read four at a time */
 /* window_nibbles[len][s]: the rank nibbles of the window of len line positions from s. */
 static uint64_t window_nibbles[6][14];
 /* A 7-bit mask with each bit moved to the bottom of a nibble of its own (bit b to bit 4b). */
@@ -106,6 +106,12 @@ GD_INLINE unsigned low_nibble_index(uint64_t m) { return (unsigned)__builtin_ctz
 /* How many line nibbles (as 1s) are set: the multiply sums them all into nibble 13. */
 GD_INLINE unsigned count_nibbles(uint64_t ones) { return (unsigned)((ones * ONES14) >> 52) & 15u; }
 
+/* The sum of the 13 rank nibbles of a word (at most 13 * 15). */
+GD_INLINE unsigned nibble_sum(uint64_t x) {
+    const uint64_t bytes = (x & 0x0F0F0F0F0F0F0F0Full) + ((x >> 4) & 0x0F0F0F0F0F0F0F0Full);
+    return (unsigned)((bytes * 0x0101010101010101ull) >> 56);
+}
+
 /* The rank nibbles (as 1s) of a nibble word that are not zero. */
 GD_INLINE uint64_t nonzero_nibbles(uint64_t x) { return (x | (x >> 1) | (x >> 2) | (x >> 3)) & ONES13; }
 
@@ -128,6 +134,57 @@ GD_INLINE uint64_t load_bytes(const uint8_t *p, int n) {
 #endif
 }
 
+/* Two code paths prepare a position: SSE2 (every x86-64 CPU has it) handles 16 bytes, or two
+ * words, per instruction; the portable path does the same with 64-bit words. Define
+ * GD_PORTABLE to build the portable path on x86-64 too (the test suite compares the two). */
+#if defined(__SSE2__) && defined(__x86_64__) && !defined(GD_PORTABLE)
+#define GD_SSE2 1
+#include <emmintrin.h>
+#else
+#define GD_SSE2 0
+#endif
+
+/* The first count above 2 among 54 read into chunk (the face, its count in *bad_count). */
+static int first_bad_count(const uint8_t *chunk, unsigned *bad_count) {
+    for (int f = 0; f < GD_FACES; f++)
+        if (chunk[f] > 2) {
+            *bad_count = chunk[f];
+            return f;
+        }
+    return -1;
+}
+
+#if GD_SSE2
+/* gd_pack_cards, also giving the bad count: each count is read once, into four registers
+ * (the caller's memory may change meanwhile: what is checked must be what is packed, and
+ * what an error names). The counts are checked 16 at a time (an unsigned max with 2), and
+ * packed by two rounds of "merge the two halves of each 16-bit lane, then narrow the lanes
+ * to bytes": 1 face a byte, 2 faces a byte (4 bits each), 4 faces a byte (2 bits each). */
+GD_INLINE int pack_counts(const uint8_t *counts, gd_cards *out, unsigned *bad_count) {
+    const __m128i a = _mm_loadu_si128((const __m128i *)counts), b = _mm_loadu_si128((const __m128i *)(counts + 16)),
+                  c = _mm_loadu_si128((const __m128i *)(counts + 32)),
+                  d = _mm_cvtsi64_si128((long long)load_bytes(counts + 48, 6)); /* faces 48..53, then zeros */
+    const __m128i two = _mm_set1_epi8(2);
+    const __m128i top = _mm_max_epu8(_mm_max_epu8(a, b), _mm_max_epu8(c, d));
+    if (_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(top, two), two)) != 0xFFFF) {
+        uint8_t chunk[64];
+        _mm_storeu_si128((__m128i *)chunk, a);
+        _mm_storeu_si128((__m128i *)(chunk + 16), b);
+        _mm_storeu_si128((__m128i *)(chunk + 32), c);
+        _mm_storeu_si128((__m128i *)(chunk + 48), d);
+        return first_bad_count(chunk, bad_count);
+    }
+    const __m128i low4 = _mm_set1_epi16(0x000F), low8 = _mm_set1_epi16(0x00FF);
+#define GD_MERGE2(x) _mm_and_si128(_mm_or_si128((x), _mm_srli_epi16((x), 6)), low4) /* 2 faces: 4 bits */
+#define GD_MERGE4(x) _mm_and_si128(_mm_or_si128((x), _mm_srli_epi16((x), 4)), low8) /* 4 faces: 8 bits */
+    const __m128i ab = _mm_packus_epi16(GD_MERGE2(a), GD_MERGE2(b)), cd = _mm_packus_epi16(GD_MERGE2(c), GD_MERGE2(d));
+    const __m128i packed = _mm_packus_epi16(GD_MERGE4(ab), GD_MERGE4(cd));
+#undef GD_MERGE2
+#undef GD_MERGE4
+    _mm_storeu_si128((__m128i *)out->w, packed);
+    return -1;
+}
+#else
 /* Eight counts (bytes 0..2) to sixteen bits of 2-bit fields. */
 GD_INLINE uint64_t compress_counts(uint64_t x) {
     x = (x | (x >> 6)) & 0x000F000F000F000Full;
@@ -153,19 +210,16 @@ GD_INLINE int pack_counts(const uint8_t *counts, gd_cards *out, unsigned *bad_co
     chunk[6] = load_bytes(counts + 48, 6);
     bad |= over_two(chunk[6]);
     if (bad) {
-        for (int f = 0; f < GD_FACES; f++) {
-            const unsigned c = (unsigned)(chunk[f >> 3] >> (8 * (f & 7))) & 0xFFu;
-            if (c > 2) {
-                *bad_count = c;
-                return f;
-            }
-        }
+        uint8_t bytes[56];
+        for (int f = 0; f < 56; f++) bytes[f] = (uint8_t)(chunk[f >> 3] >> (8 * (f & 7)));
+        return first_bad_count(bytes, bad_count);
     }
     out->w[0] = compress_counts(chunk[0]) | compress_counts(chunk[1]) << 16 | compress_counts(chunk[2]) << 32 |
                 compress_counts(chunk[3]) << 48;
     out->w[1] = compress_counts(chunk[4]) | compress_counts(chunk[5]) << 16 | compress_counts(chunk[6]) << 32;
     return -1;
 }
+#endif
 
 int gd_pack_cards(const uint8_t *counts, gd_cards *out) {
     unsigned bad_count;
@@ -176,65 +230,129 @@ void gd_unpack_cards(const gd_cards *cards, uint8_t *counts) {
     for (int f = 0; f < GD_FACES; f++) counts[f] = (uint8_t)gd_face_count(cards, f);
 }
 
-int gd_check_cards(const gd_cards *cards) {
-    for (int f = 0; f < GD_FACES; f++)
-        if (gd_face_count(cards, f) == 3) return f;
-    if (cards->w[1] >> 44) return GD_FACES;
+/* gd_check_cards on two words: a face with 3 copies has both bits of its field set. */
+GD_INLINE int check_words(uint64_t lo, uint64_t hi) {
+    const uint64_t three_lo = lo & (lo >> 1) & 0x5555555555555555ull, three_hi = hi & (hi >> 1) & 0x5555555555555555ull;
+    if (three_lo) return __builtin_ctzll(three_lo) >> 1;
+    if (three_hi & 0xFFFFFFFFFFFull) return 32 + (__builtin_ctzll(three_hi) >> 1);
+    if (hi >> 44) return GD_FACES;
     return -1;
 }
 
-/* Bytes (one per rank, the low 8 ranks of a word) to nibbles. */
-GD_INLINE uint64_t bytes_to_nibbles(uint64_t x) {
-    x = (x | (x >> 4)) & 0x00FF00FF00FF00FFull;
-    x = (x | (x >> 8)) & 0x0000FFFF0000FFFFull;
-    return (x | (x >> 16)) & 0xFFFFFFFFull;
-}
+int gd_check_cards(const gd_cards *cards) { return check_words(cards->w[0], cards->w[1]); }
 
-/* Per rank byte: the number of cards (sum of the four 2-bit fields). */
-GD_INLINE uint64_t byte_sums(uint64_t w) {
-    w = (w & 0x3333333333333333ull) + ((w >> 2) & 0x3333333333333333ull);
-    return (w & 0x0F0F0F0F0F0F0F0Full) + ((w >> 4) & 0x0F0F0F0F0F0F0F0Full);
-}
-
-/* Per rank byte (four 2-bit suit fields): bit s set if suit s has a card. */
-GD_INLINE uint64_t suit_bits(uint64_t w) {
-    const uint64_t p = (w | (w >> 1)) & 0x5555555555555555ull; /* bit 2s: suit s present */
-    const uint64_t q = (p & 0x1111111111111111ull) | ((p >> 1) & 0x2222222222222222ull); /* bits 0, 1, 4, 5 */
-    return (q | (q >> 2)) & 0x0F0F0F0F0F0F0F0Full;
-}
-
-void gd_view_init(gd_view *v, const gd_cards *cards, int level) {
+/* The view of a hand given as two words (valid cards) at a level (rank 0..12): the counts of
+ * natural cards per rank and the suits each rank holds naturally, as nibble words. Per rank
+ * byte: the sum of its four 2-bit fields, and a bit per suit present; then each is gathered
+ * from one byte a rank to one nibble a rank. */
+GD_INLINE void view_from(gd_view *v, uint64_t lo, uint64_t hi, int level) {
     const int wild_bit = 8 * (level & 7) + 2 * GD_HEARTS;
-    v->cards = *cards;
-    v->naturals = *cards;
-    v->naturals.w[level >> 3] &= ~((uint64_t)3 << wild_bit);
+    /* the level's hearts are in word 0 or 1: masks, not a branch (the level varies from one
+     * position to the next) */
+    const uint64_t in_lo = (uint64_t)0 - (uint64_t)(level < 8), wild_field = (uint64_t)3 << wild_bit;
+    const uint64_t wild_lo = wild_field & in_lo, wild_hi = wild_field & ~in_lo;
+    const uint64_t nat_lo = lo & ~wild_lo, nat_hi = hi & ~wild_hi;
+    v->cards.w[0] = lo;
+    v->cards.w[1] = hi;
+    v->naturals.w[0] = nat_lo;
+    v->naturals.w[1] = nat_hi;
     v->level = (uint8_t)level;
-    v->wilds = (uint8_t)((cards->w[level >> 3] >> wild_bit) & 3u);
-    v->small = (uint8_t)((cards->w[1] >> 40) & 3u);
-    v->big = (uint8_t)((cards->w[1] >> 42) & 3u);
-    const uint64_t lo = v->naturals.w[0], hi = v->naturals.w[1] & 0xFFFFFFFFFFull; /* ranks 8..12 */
-    v->count = bytes_to_nibbles(byte_sums(lo)) | bytes_to_nibbles(byte_sums(hi)) << 32;
+    v->wilds = (uint8_t)((((lo & wild_lo) | (hi & wild_hi)) >> wild_bit) & 3u);
+    v->small = (uint8_t)((hi >> 40) & 3u);
+    v->big = (uint8_t)((hi >> 42) & 3u);
+    uint64_t suits;
+#if GD_SSE2
+    const __m128i n = _mm_set_epi64x((long long)(nat_hi & 0xFFFFFFFFFFull), (long long)nat_lo); /* ranks 0..12 */
+    const __m128i m33 = _mm_set1_epi8(0x33), m0f = _mm_set1_epi8(0x0F), m55 = _mm_set1_epi8(0x55),
+                  low8 = _mm_set1_epi16(0x00FF);
+    __m128i sum = _mm_add_epi64(_mm_and_si128(n, m33), _mm_and_si128(_mm_srli_epi64(n, 2), m33));
+    sum = _mm_add_epi64(_mm_and_si128(sum, m0f), _mm_and_si128(_mm_srli_epi64(sum, 4), m0f));
+    const __m128i p = _mm_and_si128(_mm_or_si128(n, _mm_srli_epi64(n, 1)), m55); /* bit 2s: suit s present */
+    __m128i q = _mm_and_si128(_mm_or_si128(p, _mm_srli_epi64(p, 1)), m33);       /* bits 0, 1, 4, 5 */
+    q = _mm_and_si128(_mm_or_si128(q, _mm_srli_epi64(q, 2)), m0f);               /* bits 0..3 */
+    /* two nibbles a 16-bit lane, then the lanes narrowed to bytes: one nibble a rank */
+    sum = _mm_and_si128(_mm_or_si128(sum, _mm_srli_epi64(sum, 4)), low8);
+    q = _mm_and_si128(_mm_or_si128(q, _mm_srli_epi64(q, 4)), low8);
+    const __m128i both = _mm_packus_epi16(sum, q);
+    v->count = (uint64_t)_mm_cvtsi128_si64(both);
+    suits = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(both, both));
+    /* each suit's ranks as 13 bits: its present bit moved to the top of each rank byte */
+    const uint64_t ranks_of[4] = {(uint64_t)_mm_movemask_epi8(_mm_slli_epi64(p, 7)),
+                                  (uint64_t)_mm_movemask_epi8(_mm_slli_epi64(p, 5)),
+                                  (uint64_t)_mm_movemask_epi8(_mm_slli_epi64(p, 3)),
+                                  (uint64_t)_mm_movemask_epi8(_mm_slli_epi64(p, 1))};
+#else
+    const uint64_t nat[2] = {nat_lo, nat_hi & 0xFFFFFFFFFFull}; /* ranks 0..12 */
+    uint64_t count[2], suit[2];
+    for (int i = 0; i < 2; i++) {
+        uint64_t w = (nat[i] & 0x3333333333333333ull) + ((nat[i] >> 2) & 0x3333333333333333ull);
+        w = (w & 0x0F0F0F0F0F0F0F0Full) + ((w >> 4) & 0x0F0F0F0F0F0F0F0Full);
+        const uint64_t p = (nat[i] | (nat[i] >> 1)) & 0x5555555555555555ull; /* bit 2s: suit s present */
+        uint64_t q = (p | (p >> 1)) & 0x3333333333333333ull;                 /* bits 0, 1, 4, 5 */
+        q = (q | (q >> 2)) & 0x0F0F0F0F0F0F0F0Full;                          /* bits 0..3 */
+        /* bytes to nibbles */
+        w = (w | (w >> 4)) & 0x00FF00FF00FF00FFull;
+        w = (w | (w >> 8)) & 0x0000FFFF0000FFFFull;
+        q = (q | (q >> 4)) & 0x00FF00FF00FF00FFull;
+        q = (q | (q >> 8)) & 0x0000FFFF0000FFFFull;
+        count[i] = (w | (w >> 16)) & 0xFFFFFFFFull;
+        suit[i] = (q | (q >> 16)) & 0xFFFFFFFFull;
+    }
+    v->count = count[0] | count[1] << 32;
+    suits = suit[0] | suit[1] << 32;
+    uint64_t ranks_of[4];
+    for (int s = 0; s < 4; s++) { /* suit s's ranks as 13 bits: bits 4r gathered */
+        uint64_t x = (suits >> s) & ONES13;
+        x = (x | (x >> 3)) & 0x0303030303030303ull;
+        x = (x | (x >> 6)) & 0x000F000F000F000Full;
+        x = (x | (x >> 12)) & 0x000000FF000000FFull;
+        ranks_of[s] = (x | (x >> 24)) & 0xFFFFull;
+    }
+#endif
     /* per rank: bit s set if suit s has a natural; all four suits of a rank in its nibble */
-    const uint64_t suits = bytes_to_nibbles(suit_bits(lo)) | bytes_to_nibbles(suit_bits(hi)) << 32;
     for (int s = 0; s < 4; s++) v->suit_nib[s] = (suits >> s) & ONES13;
+    /* per suit, 16 bits: the line positions held (the ace also at position 0) */
+    uint64_t lines = 0;
+    for (int s = 0; s < 4; s++) lines |= ((ranks_of[s] << 1) | ((ranks_of[s] >> 12) & 1u)) << (16 * s);
+    v->suit_lines = lines;
 }
 
-int gd_prepare(const uint8_t *counts, int level, gd_move beat, gd_view *v, int *detail) {
-    gd_cards packed;
-    if (level < 2 || level > 14) return GD_POSITION_LEVEL;
-    unsigned bad_count = 0;
-    int bad = pack_counts(counts, &packed, &bad_count);
-    if (bad >= 0) {
-        *detail = GD_COUNTS_DETAIL(bad, bad_count);
-        return GD_POSITION_COUNTS;
-    }
-    int code = gd_check_move(beat);
+void gd_view_init(gd_view *v, const gd_cards *cards, int level) { view_from(v, cards->w[0], cards->w[1], level); }
+
+/* The rest of preparing a position whose level and hand are checked: the play to beat, then
+ * the view of the hand's (checked) words. */
+GD_INLINE int prepare_checked(const gd_cards *hand, int level, gd_move beat, gd_view *v, int *detail) {
+    const int code = gd_check_move(beat);
     if (code) {
         *detail = code;
         return GD_POSITION_BEAT;
     }
-    gd_view_init(v, &packed, level - 2);
+    view_from(v, hand->w[0], hand->w[1], level - 2);
     return GD_POSITION_OK;
+}
+
+int gd_prepare(const uint8_t *counts, int level, gd_move beat, gd_view *v, int *detail) {
+    gd_cards packed = {{0, 0}};
+    if (level < 2 || level > 14) return GD_POSITION_LEVEL;
+    unsigned bad_count = 0;
+    const int bad = pack_counts(counts, &packed, &bad_count);
+    if (bad >= 0) {
+        *detail = GD_COUNTS_DETAIL(bad, bad_count);
+        return GD_POSITION_COUNTS;
+    }
+    return prepare_checked(&packed, level, beat, v, detail);
+}
+
+int gd_prepare_packed(const gd_cards *cards, int level, gd_move beat, gd_view *v, int *detail) {
+    gd_cards packed;
+    memcpy(&packed, cards, sizeof packed); /* read once: only this copy is checked and used */
+    if (level < 2 || level > 14) return GD_POSITION_LEVEL;
+    const int bad = check_words(packed.w[0], packed.w[1]);
+    if (bad >= 0) {
+        *detail = bad;
+        return GD_POSITION_PACKED;
+    }
+    return prepare_checked(&packed, level, beat, v, detail);
 }
 
 /* ---- order ---------------------------------------------------------------------------- */
@@ -265,8 +383,9 @@ GD_INLINE int bomb_class(int size) { return size <= 5 ? size - 4 : size - 3; }
 
 /* Each generator writes to out unless out is NULL (then it only counts), and returns the
  * new count. They are inlined into the two entry points, so the NULL tests vanish. The
- * buffer always has room for one more move than the final count (GD_MAX_RANK_MOVES is far
- * above any position's count), so EMIT_IF may store before it knows whether to keep. */
+ * buffer always has room for a few more moves than the final count (GD_MAX_RANK_MOVES is far
+ * above any position's count), so EMIT_IF may store before it knows whether to keep, and a
+ * group of up to three moves is stored whole before counting those kept. */
 #define EMIT(m)                       \
     do {                              \
         if (out) out[n] = (m);        \
@@ -303,8 +422,13 @@ GD_INLINE size_t emit_groups(const gd_view *v, int type, int r, int g, gd_move *
     int lo, hi;
     group_wilds(v, r, g, &lo, &hi);
     if (!out) return n + (size_t)(hi - lo + 1);
-    for (int j = lo; j <= hi; j++) EMIT(GD_DECL(type, r, 0, j) | (uint64_t)(g - j) << (4 * r));
-    return n;
+    /* each next move: one wild more, one natural fewer; at most three (wilds <= 2), written
+     * whether kept or not, so that no branch depends on how many */
+    const gd_move m = GD_DECL(type, r, 0, lo) | (uint64_t)(g - lo) << (4 * r), step = WILD1 - NIB(r);
+    out[n] = m;
+    out[n + 1] = m + step;
+    out[n + 2] = m + 2 * step;
+    return n + (size_t)(hi - lo + 1);
 }
 
 /* Groups of g cards of one rank (single, pair, triple, bomb of g) with elevated order above
@@ -318,6 +442,11 @@ GD_INLINE size_t gen_sets(const gd_view *v, int type, int g, int above, gd_move 
         const int most = v->wilds < g - 1 ? v->wilds : g - 1;
         for (int j = 0; j <= most; j++) n += count_nibbles(at_least(v->count, g - j) & allowed);
         return n + (v->wilds >= g && ((allowed >> (4 * v->level)) & 1u));
+    }
+    if (!v->wilds) { /* one move a rank: the ranks with g naturals */
+        const gd_move decl = GD_DECL(type, 0, 0, 0);
+        FOR_EACH_NIBBLE(r, at_least(v->count, g) & allowed) out[n++] = decl | r << 56 | (uint64_t)g << (4 * r);
+        return n;
     }
     FOR_EACH_NIBBLE(r, group_candidates(v, g) & allowed) n = emit_groups(v, type, (int)r, g, out, n);
     return n;
@@ -348,6 +477,7 @@ GD_INLINE size_t gen_full_houses(const gd_view *v, int above, gd_move *out, size
         }
         return n;
     }
+    /* the pairs, by the wilds they use, rank by rank within each: upto[j] use at most j wilds */
     gd_move pair[GD_RANKS * 2 + 1];
     uint8_t pair_rank[GD_RANKS * 2 + 1];
     unsigned upto[3], np = 0;
@@ -364,6 +494,8 @@ GD_INLINE size_t gen_full_houses(const gd_view *v, int above, gd_move *out, size
         for (int jt = lo; jt <= hi; jt++) {
             const unsigned count = upto[w - jt];
             const gd_move base = GD_DECL(GD_FULL_HOUSE, t, 0, jt) | (uint64_t)(3 - jt) << (4 * t);
+            /* every pair using at most the wilds left but those of t's own rank: one loop of the
+             * same length for every triple (no branch to mispredict), each kept or not */
             for (unsigned i = 0; i < count; i++) EMIT_IF(pair_rank[i] != t, base + pair[i]);
             if (v->small == 2) EMIT(base | (uint64_t)1 << 54);
             if (v->big == 2) EMIT(base | (uint64_t)2 << 54);
@@ -433,114 +565,195 @@ GD_INLINE size_t gen_sequences(const gd_view *v, int type, int len, int k, int a
     return gen_windows(v, have, type, len, k, 0, above, out, n);
 }
 
+/* Straight flushes, all four suits at once: lane s (16 bits) of v->suit_lines marks the line
+ * positions where suit s has a natural, so the five shifted copies of the lines, added bit by
+ * bit (two full adders: count = s2 + 2 (c1 + c2)), give every window's naturals in every suit.
+ * A window is feasible when they reach 5 less the wilds. Windows start above the line
+ * position `above`, suit by suit, each as gen_windows makes it. */
 GD_INLINE size_t gen_straight_flushes(const gd_view *v, int above, gd_move *out, size_t n) {
-    for (int s = 0; s < 4; s++) {
-        const uint64_t have[2] = {0, v->suit_nib[s]};
-        n = gen_windows(v, have, GD_STRAIGHT_FLUSH, 5, 1, s, above, out, n);
-    }
-    return n;
-}
-
-/* The rank bombs of gen_bombs, rank by rank. */
-GD_INLINE size_t gen_rank_bombs(const gd_view *v, int above_class, int above_key, gd_move *out, size_t n) {
-    const int level = v->level, w = v->wilds;
-    FOR_EACH_NIBBLE(r, group_candidates(v, 4)) {
-        const int have = N_OF(v, r), order = elevated((int)r, level);
-        const int most = have + w > 10 ? 10 : have + w;
-        for (int g = 4; g <= most; g++) {
-            const int c = bomb_class(g);
-            if (c < above_class || (c == above_class && order <= above_key)) continue;
-            n = emit_groups(v, GD_BOMB, (int)r, g, out, n);
-        }
-    }
-    return n;
-}
-
-/* Bombs stronger than (class, key order): rank bombs by size then elevated rank, straight
- * flushes by window, the joker bomb above all. A rank with h naturals makes bombs of 4 .. h +
- * wilds cards (at most 10). */
-GD_INLINE size_t gen_bombs(const gd_view *v, int above_class, int above_key, gd_move *out, size_t n) {
     const int w = v->wilds;
-    if (!out && above_class == 0 && above_key < 0) {
-        /* Every rank bomb, counted for all ranks at once: with j wilds, a rank with `have`
-         * naturals makes one bomb of each size 4 .. have + j (<= 10), max(0, have + j - 3). */
-        uint64_t bytes = 0;
-        for (int j = 0; j <= w; j++) {
-            const uint64_t x = v->count + (uint64_t)j * ONES13; /* <= 10 a lane */
-            const uint64_t big = ((x + 4 * ONES13) & HIGHS13) >> 3; /* lanes with x >= 4 */
-            const uint64_t y = (x & (big * 15)) - 3 * big;
-            bytes += (y & 0x0F0F0F0F0F0F0F0Full) + ((y >> 4) & 0x0F0F0F0F0F0F0F0Full);
+    const uint64_t a0 = v->suit_lines, a1 = a0 >> 1, a2 = a0 >> 2, a3 = a0 >> 3, a4 = a0 >> 4;
+    const uint64_t x1 = a0 ^ a1, s1 = x1 ^ a2, c1 = (a0 & a1) | (a2 & x1);
+    const uint64_t x2 = s1 ^ a3, s2 = x2 ^ a4, c2 = (s1 & a3) | (a4 & x2);
+    const uint64_t four = c1 & c2; /* count 4 or 5 */
+    uint64_t feasible = w == 0 ? four & s2 : w == 1 ? four : four | ((c1 ^ c2) & s2);
+    /* starts 0..9 of each lane, above `above` */
+    feasible &= (uint64_t)((0x3FFu << (above + 1)) & 0x3FFu) * 0x0001000100010001ull;
+    if (!feasible) return n;
+    for (uint64_t f = feasible; f; f &= f - 1) {
+        const unsigned bit = (unsigned)__builtin_ctzll(f), suit = bit >> 4, start = bit & 15u;
+        const unsigned present = (unsigned)(a0 >> bit) & 31u; /* the window's positions held */
+        const int q = (int)(((s2 >> bit) & 1u) + 2 * (((c1 ^ c2) >> bit) & 1u) + 4 * ((four >> bit) & 1u));
+        const int spare = w - (5 - q);
+        if (!out) {
+            n += 1 + (spare >= 1 ? (size_t)q : 0) + (spare >= 2 ? (size_t)(q * (q - 1) / 2) : 0);
+            continue;
         }
-        n += (size_t)((bytes * 0x0101010101010101ull) >> 56);
-    } else {
-        n = gen_rank_bombs(v, above_class, above_key, out, n);
+        const gd_move base = GD_DECL(GD_STRAIGHT_FLUSH, rank_at((int)start), suit, 5 - q) |
+                             (v->suit_nib[suit] & window_nibbles[5][start]);
+        EMIT(base);
+        if (spare <= 0) continue;
+        for (unsigned m = present; m; m &= m - 1) {
+            const int p = (int)start + __builtin_ctz(m);
+            const gd_move one = base - NIB(rank_at(p)) + WILD1;
+            EMIT(one);
+            if (spare < 2) continue;
+            for (unsigned m2 = m & (m - 1); m2; m2 &= m2 - 1)
+                EMIT(one - NIB(rank_at((int)start + __builtin_ctz(m2))) + WILD1);
+        }
     }
-    if (GD_CLASS_STRAIGHT_FLUSH >= above_class)
-        n = gen_straight_flushes(v, GD_CLASS_STRAIGHT_FLUSH == above_class ? above_key : -1, out, n);
-    if (GD_CLASS_JOKER_BOMB > above_class && v->small == 2 && v->big == 2)
-        EMIT(GD_DECL(GD_JOKER_BOMB, GD_KEY_NONE, 0, 0));
     return n;
 }
 
-/* All legal rank-level moves, the pass last when responding; for_cards = 1 leaves out the full
- * houses, the straights and the pass (the card level makes them directly, the pass last). */
+/* The sizes of rank r's bombs (a candidate for a group of 4) stronger than (class, key order):
+ * *first .. the size returned. A rank makes bombs of 4 .. naturals + wilds (at most 10) cards;
+ * the class grows with the size. */
+GD_INLINE int bomb_sizes(const gd_view *v, int r, int above_class, int above_key, int *first) {
+    const int have = N_OF(v, r), most = have + v->wilds > 10 ? 10 : have + v->wilds;
+    int g = 4;
+    if (above_class > 0 || above_key >= 0) {
+        const int order = elevated(r, v->level);
+        while (g <= most && (bomb_class(g) < above_class || (bomb_class(g) == above_class && order <= above_key)))
+            g++;
+    }
+    *first = g;
+    return most;
+}
+
+/* The rank bombs of GD_BOMB_SEGMENTS, rank by rank, each by size (bomb_sizes). */
+GD_INLINE size_t gen_rank_bombs(const gd_view *v, int above_class, int above_key, gd_move *out, size_t n) {
+    const int w = v->wilds;
+    FOR_EACH_NIBBLE(r, group_candidates(v, 4)) {
+        const int have = N_OF(v, r);
+        int g;
+        const int most = bomb_sizes(v, (int)r, above_class, above_key, &g);
+        if (!out) {
+            for (; g <= most; g++) n += (size_t)(w - (g - have > 0 ? g - have : 0) + 1);
+            continue;
+        }
+        /* a bomb of g cards may take 0 .. all the wilds (g >= 4 > wilds), and needs g - wilds
+         * naturals: each next move one wild more, one natural fewer */
+        const gd_move decl = GD_DECL(GD_BOMB, r, 0, 0), step = WILD1 - NIB(r);
+        for (; g <= most; g++) {
+            const int j = g - have > 0 ? g - have : 0;
+            const gd_move m = decl | (uint64_t)j << 52 | (uint64_t)(g - j) << (4 * r);
+            out[n] = m; /* j .. wilds: at most three, written whether kept or not (no branch) */
+            out[n + 1] = m + step;
+            out[n + 2] = m + 2 * step;
+            n += (size_t)(w - j + 1);
+        }
+    }
+    return n;
+}
+
+/* The rank bombs stronger than (class, key order), as gen_rank_bombs makes them; every rank
+ * bomb counted for all ranks at once. */
+GD_INLINE size_t gen_bombs_of_ranks(const gd_view *v, int above_class, int above_key, gd_move *out, size_t n) {
+    if (out || above_class > 0 || above_key >= 0) return gen_rank_bombs(v, above_class, above_key, out, n);
+    /* with j wilds, a rank with `have` naturals makes one bomb of each size 4 .. have + j (<= 10),
+     * max(0, have + j - 3) */
+    uint64_t bytes = 0;
+    for (int j = 0; j <= v->wilds; j++) {
+        const uint64_t x = v->count + (uint64_t)j * ONES13;        /* <= 10 a lane */
+        const uint64_t big = ((x + 4 * ONES13) & HIGHS13) >> 3;    /* lanes with x >= 4 */
+        const uint64_t y = (x & (big * 15)) - 3 * big;
+        bytes += (y & 0x0F0F0F0F0F0F0F0Full) + ((y >> 4) & 0x0F0F0F0F0F0F0F0Full);
+    }
+    return n + (size_t)((bytes * 0x0101010101010101ull) >> 56);
+}
+
+GD_INLINE size_t gen_joker_bomb(const gd_view *v, gd_move *out, size_t n) {
+    if (v->small == 2 && v->big == 2) EMIT(GD_DECL(GD_JOKER_BOMB, GD_KEY_NONE, 0, 0));
+    return n;
+}
+
+GD_INLINE size_t gen_pass(const gd_view *v, gd_move *out, size_t n) {
+    (void)v;
+    EMIT(GD_PASS_MOVE);
+    return n;
+}
+
+/* The legal rank-level moves of a position as a list of *segments*, in the order gd_rank_moves
+ * lists them: SEG(gen, args...) stands for the generator call gen(args..., out, n). A lead:
+ * singles, pairs, triples (each followed by the joker ones), full houses, straights, pair runs,
+ * triple runs; a response: the combinations of the play's type above it; then the bombs
+ * stronger than the play (rank bombs by size then elevated rank, straight flushes by window,
+ * the joker bomb above all: GD_BOMB_SEGMENTS, the bombs beating (class, key order)); then,
+ * when responding, the pass. for_cards leaves out the full houses, the straights and the pass
+ * (the card level makes them directly, the pass last). */
+#define GD_BOMB_SEGMENTS(v, cls, key, SEG)                                               \
+    do {                                                                                 \
+        if ((cls) < GD_CLASS_JOKER_BOMB) SEG(gen_bombs_of_ranks, v, cls, key);           \
+        if ((cls) <= GD_CLASS_STRAIGHT_FLUSH)                                            \
+            SEG(gen_straight_flushes, v, (cls) == GD_CLASS_STRAIGHT_FLUSH ? (key) : -1); \
+        if ((cls) < GD_CLASS_JOKER_BOMB) SEG(gen_joker_bomb, v);                         \
+    } while (0)
+
+#define GD_SEGMENTS(v, beat, for_cards, SEG)                                                         \
+    do {                                                                                             \
+        const unsigned type_ = GD_MOVE_TYPE(beat), key_ = GD_MOVE_KEY(beat);                         \
+        switch (type_) {                                                                             \
+        case GD_PASS: /* a lead: everything */                                                       \
+            SEG(gen_sets, v, GD_SINGLE, 1, -1);                                                      \
+            SEG(gen_joker_sets, v, GD_SINGLE, 1, -1);                                                \
+            SEG(gen_sets, v, GD_PAIR, 2, -1);                                                        \
+            SEG(gen_joker_sets, v, GD_PAIR, 2, -1);                                                  \
+            SEG(gen_sets, v, GD_TRIPLE, 3, -1);                                                      \
+            if (!(for_cards)) SEG(gen_full_houses, v, -1);                                           \
+            if (!(for_cards)) SEG(gen_sequences, v, GD_STRAIGHT, 5, 1, -1);                          \
+            SEG(gen_sequences, v, GD_PAIR_RUN, 3, 2, -1);                                            \
+            SEG(gen_sequences, v, GD_TRIPLE_RUN, 2, 3, -1);                                          \
+            GD_BOMB_SEGMENTS(v, 0, -1, SEG);                                                         \
+            break;                                                                                   \
+        case GD_SINGLE:                                                                              \
+            SEG(gen_sets, v, GD_SINGLE, 1, elevated((int)key_, (v)->level));                         \
+            SEG(gen_joker_sets, v, GD_SINGLE, 1, elevated((int)key_, (v)->level));                   \
+            GD_BOMB_SEGMENTS(v, 0, -1, SEG);                                                         \
+            break;                                                                                   \
+        case GD_PAIR:                                                                                \
+            SEG(gen_sets, v, GD_PAIR, 2, elevated((int)key_, (v)->level));                           \
+            SEG(gen_joker_sets, v, GD_PAIR, 2, elevated((int)key_, (v)->level));                     \
+            GD_BOMB_SEGMENTS(v, 0, -1, SEG);                                                         \
+            break;                                                                                   \
+        case GD_TRIPLE:                                                                              \
+            SEG(gen_sets, v, GD_TRIPLE, 3, elevated((int)key_, (v)->level));                         \
+            GD_BOMB_SEGMENTS(v, 0, -1, SEG);                                                         \
+            break;                                                                                   \
+        case GD_FULL_HOUSE:                                                                          \
+            if (!(for_cards)) SEG(gen_full_houses, v, elevated((int)key_, (v)->level));              \
+            GD_BOMB_SEGMENTS(v, 0, -1, SEG);                                                         \
+            break;                                                                                   \
+        case GD_STRAIGHT:                                                                            \
+            if (!(for_cards)) SEG(gen_sequences, v, GD_STRAIGHT, 5, 1, window_start((int)key_));     \
+            GD_BOMB_SEGMENTS(v, 0, -1, SEG);                                                         \
+            break;                                                                                   \
+        case GD_PAIR_RUN:                                                                            \
+            SEG(gen_sequences, v, GD_PAIR_RUN, 3, 2, window_start((int)key_));                       \
+            GD_BOMB_SEGMENTS(v, 0, -1, SEG);                                                         \
+            break;                                                                                   \
+        case GD_TRIPLE_RUN:                                                                          \
+            SEG(gen_sequences, v, GD_TRIPLE_RUN, 2, 3, window_start((int)key_));                     \
+            GD_BOMB_SEGMENTS(v, 0, -1, SEG);                                                         \
+            break;                                                                                   \
+        case GD_BOMB:                                                                                \
+            GD_BOMB_SEGMENTS(v, bomb_class((int)(GD_MOVE_NIBBLE(beat, key_) + GD_MOVE_WILDS(beat))), \
+                             elevated((int)key_, (v)->level), SEG);                                  \
+            break;                                                                                   \
+        case GD_STRAIGHT_FLUSH:                                                                      \
+            GD_BOMB_SEGMENTS(v, GD_CLASS_STRAIGHT_FLUSH, window_start((int)key_), SEG);              \
+            break;                                                                                   \
+        default: /* the joker bomb: nothing beats it */                                              \
+            break;                                                                                   \
+        }                                                                                            \
+        if (!(for_cards) && type_ != GD_PASS) SEG(gen_pass, v);                                      \
+    } while (0)
+
+/* All legal rank-level moves, the pass last when responding (see GD_SEGMENTS). */
 GD_INLINE size_t generate(const gd_view *v, gd_move beat, gd_move *out, const int for_cards) {
     size_t n = 0;
-    const unsigned type = GD_MOVE_TYPE(beat), key = GD_MOVE_KEY(beat);
-    const int level = v->level;
-    switch (type) {
-    case GD_PASS: /* a lead: everything */
-        n = gen_sets(v, GD_SINGLE, 1, -1, out, n);
-        n = gen_joker_sets(v, GD_SINGLE, 1, -1, out, n);
-        n = gen_sets(v, GD_PAIR, 2, -1, out, n);
-        n = gen_joker_sets(v, GD_PAIR, 2, -1, out, n);
-        n = gen_sets(v, GD_TRIPLE, 3, -1, out, n);
-        if (!for_cards) n = gen_full_houses(v, -1, out, n);
-        if (!for_cards) n = gen_sequences(v, GD_STRAIGHT, 5, 1, -1, out, n);
-        n = gen_sequences(v, GD_PAIR_RUN, 3, 2, -1, out, n);
-        n = gen_sequences(v, GD_TRIPLE_RUN, 2, 3, -1, out, n);
-        return gen_bombs(v, 0, -1, out, n);
-    case GD_SINGLE:
-        n = gen_sets(v, GD_SINGLE, 1, elevated((int)key, level), out, n);
-        n = gen_joker_sets(v, GD_SINGLE, 1, elevated((int)key, level), out, n);
-        n = gen_bombs(v, 0, -1, out, n);
-        break;
-    case GD_PAIR:
-        n = gen_sets(v, GD_PAIR, 2, elevated((int)key, level), out, n);
-        n = gen_joker_sets(v, GD_PAIR, 2, elevated((int)key, level), out, n);
-        n = gen_bombs(v, 0, -1, out, n);
-        break;
-    case GD_TRIPLE:
-        n = gen_sets(v, GD_TRIPLE, 3, elevated((int)key, level), out, n);
-        n = gen_bombs(v, 0, -1, out, n);
-        break;
-    case GD_FULL_HOUSE:
-        if (!for_cards) n = gen_full_houses(v, elevated((int)key, level), out, n);
-        n = gen_bombs(v, 0, -1, out, n);
-        break;
-    case GD_STRAIGHT:
-        if (!for_cards) n = gen_sequences(v, GD_STRAIGHT, 5, 1, window_start((int)key), out, n);
-        n = gen_bombs(v, 0, -1, out, n);
-        break;
-    case GD_PAIR_RUN:
-        n = gen_sequences(v, GD_PAIR_RUN, 3, 2, window_start((int)key), out, n);
-        n = gen_bombs(v, 0, -1, out, n);
-        break;
-    case GD_TRIPLE_RUN:
-        n = gen_sequences(v, GD_TRIPLE_RUN, 2, 3, window_start((int)key), out, n);
-        n = gen_bombs(v, 0, -1, out, n);
-        break;
-    case GD_BOMB:
-        n = gen_bombs(v, bomb_class((int)(GD_MOVE_NIBBLE(beat, key) + GD_MOVE_WILDS(beat))),
-                      elevated((int)key, level), out, n);
-        break;
-    case GD_STRAIGHT_FLUSH:
-        n = gen_bombs(v, GD_CLASS_STRAIGHT_FLUSH, window_start((int)key), out, n);
-        break;
-    default: /* the joker bomb: nothing beats it */
-        break;
-    }
-    if (!for_cards) EMIT(GD_PASS_MOVE);
+#define SEG(gen, ...) n = gen(__VA_ARGS__, out, n)
+    GD_SEGMENTS(v, beat, for_cards, SEG);
+#undef SEG
     return n;
 }
 
@@ -548,27 +761,33 @@ size_t gd_rank_moves(const gd_view *v, gd_move beat, gd_move *out) { return gene
 
 size_t gd_count_rank_moves(const gd_view *v, gd_move beat) { return generate(v, beat, NULL, 0); }
 
-/* ---- card level ------------------------------------------------------------------------ */
-
-/* Jokers spent by a rank-level move, as the jokers' byte (small in bits 0-1, big in 2-3). */
-static unsigned joker_byte(gd_move m) {
-    const unsigned type = GD_MOVE_TYPE(m), key = GD_MOVE_KEY(m);
-    switch (type) {
-    case GD_SINGLE:
-    case GD_PAIR: {
-        unsigned c = type == GD_SINGLE ? 1u : 2u;
-        if (key == GD_KEY_SMALL_JOKER) return c;
-        if (key == GD_KEY_BIG_JOKER) return c << 2;
-        return 0;
-    }
-    case GD_FULL_HOUSE:
-        return GD_MOVE_X(m) == 1 ? 2u : GD_MOVE_X(m) == 2 ? 8u : 0u;
-    case GD_JOKER_BOMB:
-        return 10u;
-    default:
-        return 0;
-    }
+size_t gd_count_rank_moves_by_kind(const gd_view *v, gd_move beat, gd_move_kinds *kinds) {
+    size_t total = 0;
+    unsigned k = 0;
+#define SEG(gen, ...) total += kinds->count[k++] = (uint32_t)gen(__VA_ARGS__, NULL, 0)
+    GD_SEGMENTS(v, beat, 0, SEG);
+#undef SEG
+    kinds->segments = k;
+    return total;
 }
+
+gd_move gd_rank_move_at(const gd_view *v, gd_move beat, const gd_move_kinds *kinds, size_t i) {
+    gd_move buf[GD_MAX_RANK_MOVES];
+    unsigned k = 0;
+#define SEG(gen, ...)                                       \
+    do {                                                    \
+        if (i < kinds->count[k]) {                          \
+            gen(__VA_ARGS__, buf, 0);          \
+            return buf[i];                                  \
+        }                                                   \
+        i -= kinds->count[k++];                             \
+    } while (0)
+    GD_SEGMENTS(v, beat, 0, SEG);
+#undef SEG
+    return GD_PASS_MOVE; /* i is not below the count */
+}
+
+/* ---- card level ------------------------------------------------------------------------ */
 
 /* A rank's byte placed in the two words of a packed card set. */
 GD_INLINE void add_byte(uint64_t *w, int r, unsigned b) { w[r >> 3] += (uint64_t)b << (8 * (r & 7)); }
@@ -576,7 +795,7 @@ GD_INLINE void add_byte(uint64_t *w, int r, unsigned b) { w[r >> 3] += (uint64_t
 /* The physical choices of each rank of a hand: for c natural cards of rank r, the sub-bytes
  * of its natural faces (choices[r][c], count[r][c] of them). */
 typedef struct card_choices {
-    const uint8_t (*choices[GD_RANKS])[19];
+    const uint8_t (*choices[GD_RANKS])[20];
     const uint8_t *count[GD_RANKS];
 } card_choices;
 
@@ -710,7 +929,7 @@ GD_INLINE size_t expand(const gd_view *v, const card_choices *cc, gd_move m, uin
     const uint64_t naturals = nonzero_nibbles(m & ((1ull << 52) - 1));
     if (!naturals || GD_MOVE_TYPE(m) == GD_STRAIGHT_FLUSH) { /* one way: jokers and wilds, or a suit's run */
         const unsigned suit = GD_MOVE_X(m);
-        add_byte(base, 13, joker_byte(m));
+        add_byte(base, 13, gd_move_jokers(m));
         FOR_EACH_NIBBLE(r, naturals) add_byte(base, (int)r, 1u << (2 * suit));
         if (n < cap) STORE(out + 2 * n, base[0], base[1]);
         return n + 1;
@@ -750,6 +969,7 @@ GD_INLINE size_t card_full_houses(const gd_view *v, const card_choices *cc, int 
      * enough for a dealt hand, overflowed for larger multisets such as the whole deck.) */
     enum { MAX_PAIRS = GD_RANKS * (10 + 4) + 1 + 2 };
     uint64_t pair[MAX_PAIRS][2];
+    uint8_t pair_rank[MAX_PAIRS]; /* 13 for a joker pair */
     unsigned upto[3], np = 0;
     /* own[r][j]: where rank r's pairs with j wilds start and end (empty: both at the start of
      * the wild count's pairs) */
@@ -765,13 +985,16 @@ GD_INLINE size_t card_full_houses(const gd_view *v, const card_choices *cc, int 
                 add_byte(e, (int)p, ch[i]);
                 add_byte(e, level, (unsigned)j << (2 * GD_HEARTS));
                 pair[np][0] = e[0];
-                pair[np++][1] = e[1];
+                pair[np][1] = e[1];
+                pair_rank[np++] = (uint8_t)p;
             }
             own[p][j][1] = (uint8_t)np;
         }
         if (j == 0) { /* the joker pairs take no wild */
-            if (v->small == 2) pair[np][0] = 0, pair[np++][1] = (uint64_t)2 << 40 | (uint64_t)1 << 54;
-            if (v->big == 2) pair[np][0] = 0, pair[np++][1] = (uint64_t)8 << 40 | (uint64_t)2 << 54;
+            if (v->small == 2)
+                pair[np][0] = 0, pair[np][1] = (uint64_t)2 << 40 | (uint64_t)1 << 54, pair_rank[np++] = 13;
+            if (v->big == 2)
+                pair[np][0] = 0, pair[np][1] = (uint64_t)8 << 40 | (uint64_t)2 << 54, pair_rank[np++] = 13;
         }
         upto[j] = np;
     }
@@ -800,12 +1023,24 @@ GD_INLINE size_t card_full_houses(const gd_view *v, const card_choices *cc, int 
             uint64_t base[2] = {0, GD_DECL(GD_FULL_HOUSE, t, 0, jt)};
             add_byte(base, level, (unsigned)jt << (2 * GD_HEARTS));
             uint64_t *o = out + 2 * n;
-            for (unsigned a = 0; a < triples; a++) {
-                uint64_t tw[2] = {base[0], base[1]};
-                add_byte(tw, (int)t, ch[a]);
-                for (unsigned k = 0; k < pieces; k++)
-                    for (unsigned i = cut[2 * k]; i < cut[2 * k + 1]; i++, o += 2)
+            if (n + total < cap) { /* room for one more: each pair stored, kept unless of t's rank */
+                const unsigned count = upto[left];
+                for (unsigned a = 0; a < triples; a++) {
+                    uint64_t tw[2] = {base[0], base[1]};
+                    add_byte(tw, (int)t, ch[a]);
+                    for (unsigned i = 0; i < count; i++) {
                         store_sum(o, tw, pair[i]);
+                        o += 2 * (pair_rank[i] != t);
+                    }
+                }
+            } else { /* exactly the room left: the pieces between t's own pairs */
+                for (unsigned a = 0; a < triples; a++) {
+                    uint64_t tw[2] = {base[0], base[1]};
+                    add_byte(tw, (int)t, ch[a]);
+                    for (unsigned k = 0; k < pieces; k++)
+                        for (unsigned i = cut[2 * k]; i < cut[2 * k + 1]; i++, o += 2)
+                            store_sum(o, tw, pair[i]);
+                }
             }
             n += total;
         }
@@ -815,8 +1050,10 @@ GD_INLINE size_t card_full_houses(const gd_view *v, const card_choices *cc, int 
 
 /* Card-level straights, made directly. Each position of a feasible window takes one natural
  * face of its rank (one per suit it holds) or a wild, with at most the wilds in hand. The last
- * two positions are listed once as a flat run, fewest wilds first, so that the first three
- * positions, nested, each take the prefix of the run their wilds leave room for. Windows
+ * two positions are listed once as a flat run, fewest wilds first, so that the third position
+ * takes the prefix of that run its wilds leave room for; those are listed once as flat runs
+ * of the last three positions (one for each count of wilds the first two may use), which the
+ * first two positions, nested, take whole (long flat runs: few mispredicted branches). Windows
  * start above the line position `above`. Writes while it fits in cap, returns the new count. */
 GD_INLINE size_t card_straights(const gd_view *v, const card_choices *cc, int above, uint64_t *out, size_t cap,
                                 size_t n) {
@@ -826,21 +1063,32 @@ GD_INLINE size_t card_straights(const gd_view *v, const card_choices *cc, int ab
     /* a wild: one more heart of the level, one more wild declared */
     uint64_t wild[2] = {0, WILD1};
     add_byte(wild, v->level, 1u << (2 * GD_HEARTS));
+    if (!feasible) return n;
+    /* line[p][j]: the words of line position p's option j: its naturals (line_k[p] of them),
+     * then the wild; made once for the positions of the feasible windows */
+    uint64_t line[14][5][2];
+    unsigned line_k[14];
+    const uint64_t used = feasible | feasible << 4 | feasible << 8 | feasible << 12 | feasible << 16;
+    FOR_EACH_NIBBLE(p, used) { /* each feasible start and the next four positions */
+        const int r = rank_at((int)p);
+        const uint8_t *ch = cc->choices[r][1];
+        const unsigned k = cc->count[r][1], word = (unsigned)r >> 3, shift = 8 * ((unsigned)r & 7);
+        for (unsigned j = 0; j < k; j++) {
+            line[p][j][word] = (uint64_t)ch[j] << shift;
+            line[p][j][!word] = 0;
+        }
+        line[p][k][0] = wild[0];
+        line[p][k][1] = wild[1];
+        line_k[p] = k;
+    }
     FOR_EACH_NIBBLE(s, feasible) {
         /* opt[i][j]: the words of position i's option j; its naturals k[i], then the wild */
-        uint64_t opt[5][5][2];
+        const uint64_t(*opt[5])[2];
         unsigned k[5];
         size_t ways0 = 1, ways1 = 0, ways2 = 0; /* the window's moves with 0, 1, 2 wilds */
         for (int i = 0; i < 5; i++) {
-            const int r = rank_at((int)s + i);
-            const uint8_t *ch = cc->choices[r][1];
-            k[i] = cc->count[r][1];
-            for (unsigned j = 0; j < k[i]; j++) {
-                opt[i][j][r >> 3] = (uint64_t)ch[j] << (8 * (r & 7));
-                opt[i][j][!(r >> 3)] = 0;
-            }
-            opt[i][k[i]][0] = wild[0];
-            opt[i][k[i]][1] = wild[1];
+            opt[i] = line[s + (unsigned)i];
+            k[i] = line_k[s + (unsigned)i];
             ways2 = ways2 * k[i] + ways1;
             ways1 = ways1 * k[i] + ways0;
             ways0 *= k[i];
@@ -864,6 +1112,15 @@ GD_INLINE size_t card_straights(const gd_view *v, const card_choices *cc, int ab
         upto[1] = len;
         if (w >= 2) store_sum(run[len++], wild, wild);
         upto[2] = len;
+        /* the runs of positions 2, 3 and 4 after u wilds in positions 0 and 1: each option of
+         * position 2 followed by the prefix of the run its wilds leave room for */
+        uint64_t run3[3][5 * 25][2];
+        unsigned len3[3] = {0, 0, 0};
+        for (unsigned u = 0; u <= w; u++)
+            for (unsigned c = 0; c < k[2] + (u < w); c++) {
+                const unsigned m = upto[w - u - (c == k[2])];
+                for (unsigned i = 0; i < m; i++) store_sum(run3[u][len3[u]++], opt[2][c], run[i]);
+            }
         uint64_t *o = out + 2 * n;
         const uint64_t decl = GD_DECL(GD_STRAIGHT, rank_at((int)s), 0, 0);
         /* u: wilds used so far; a position offers the wild while u < w */
@@ -872,13 +1129,9 @@ GD_INLINE size_t card_straights(const gd_view *v, const card_choices *cc, int ab
             const uint64_t l1 = opt[0][a][0], h1 = decl + opt[0][a][1];
             for (unsigned b = 0; b < k[1] + (u1 < w); b++) {
                 const unsigned u2 = u1 + (b == k[1]);
-                const uint64_t l2 = l1 + opt[1][b][0], h2 = h1 + opt[1][b][1];
-                for (unsigned c = 0; c < k[2] + (u2 < w); c++) {
-                    const unsigned u3 = u2 + (c == k[2]);
-                    const uint64_t part[2] = {l2 + opt[2][c][0], h2 + opt[2][c][1]};
-                    const unsigned m = upto[w - u3];
-                    for (unsigned i = 0; i < m; i++, o += 2) store_sum(o, part, run[i]);
-                }
+                const uint64_t part[2] = {l1 + opt[1][b][0], h1 + opt[1][b][1]};
+                const uint64_t(*r3)[2] = run3[u2];
+                for (unsigned i = 0, m = len3[u2]; i < m; i++, o += 2) store_sum(o, part, r3[i]);
             }
         }
         n += total;
@@ -886,16 +1139,100 @@ GD_INLINE size_t card_straights(const gd_view *v, const card_choices *cc, int ab
     return n;
 }
 
-/* The rank-level moves of a position other than the full houses and straights, expanded; then
- * the full houses and straights made at card level (above the play to beat when it is one);
- * then, when responding, the pass. */
+/* Card-level groups of g cards of one rank (singles, pairs, triples, rank bombs), made
+ * directly: for each rank and count of wilds, the sub-multisets of the rank's natural faces of
+ * the cards left (as expand would list them for each rank-level move, in gen_sets's order). */
+GD_INLINE size_t card_groups(const gd_view *v, const card_choices *cc, int type, int r, int g, uint64_t *out,
+                             size_t cap, size_t n) {
+    int lo, hi;
+    group_wilds(v, r, g, &lo, &hi);
+    /* a choice's byte goes to word 0 (ranks 0..7) or 1: masks instead of a branch */
+    const uint64_t in_lo = (uint64_t)0 - (r < 8), shift = 8 * ((unsigned)r & 7);
+    for (int j = lo; j <= hi; j++) {
+        const unsigned k = cc->count[r][g - j];
+        if (!out || n + k > cap) {
+            n += k;
+            continue;
+        }
+        uint64_t base[2] = {0, GD_DECL(type, r, 0, j)};
+        add_byte(base, v->level, (unsigned)j << (2 * GD_HEARTS));
+        const uint8_t *ch = cc->choices[r][g - j];
+        uint64_t *o = out + 2 * n;
+        if (n + ((k + 3) & ~3u) <= cap) { /* four at a time (the choices' table has room) */
+            for (unsigned i = 0; i < k; i += 4, o += 8)
+                for (unsigned q = 0; q < 4; q++) {
+                    const uint64_t x = (uint64_t)ch[i + q] << shift;
+                    STORE(o + 2 * q, base[0] + (x & in_lo), base[1] + (x & ~in_lo));
+                }
+        } else {
+            for (unsigned i = 0; i < k; i++, o += 2) {
+                const uint64_t x = (uint64_t)ch[i] << shift;
+                STORE(o, base[0] + (x & in_lo), base[1] + (x & ~in_lo));
+            }
+        }
+        n += k;
+    }
+    return n;
+}
+
+/* The card-level moves of each kind of rank-level move (a segment of GD_SEGMENTS): groups of
+ * one rank made directly; the others made at rank level into `scratch`, then each expanded. */
+GD_INLINE size_t expand_all(const gd_view *v, const card_choices *cc, const gd_move *moves, size_t k, uint64_t *out,
+                            size_t cap, size_t n) {
+    for (size_t i = 0; i < k; i++) n = out ? expand(v, cc, moves[i], out, cap, n) : n + ways(cc, moves[i]);
+    return n;
+}
+
+#define GD_CARD_ARGS const card_choices *cc, gd_move *scratch, uint64_t *out, size_t cap, size_t n, const gd_view *v
+GD_INLINE size_t card_gen_joker_sets(GD_CARD_ARGS, int type, int g, int above) {
+    return expand_all(v, cc, scratch, gen_joker_sets(v, type, g, above, scratch, 0), out, cap, n);
+}
+GD_INLINE size_t card_gen_full_houses(GD_CARD_ARGS, int above) {
+    return expand_all(v, cc, scratch, gen_full_houses(v, above, scratch, 0), out, cap, n);
+}
+GD_INLINE size_t card_gen_sequences(GD_CARD_ARGS, int type, int len, int per, int above) {
+    return expand_all(v, cc, scratch, gen_sequences(v, type, len, per, above, scratch, 0), out, cap, n);
+}
+GD_INLINE size_t card_gen_straight_flushes(GD_CARD_ARGS, int above) {
+    return expand_all(v, cc, scratch, gen_straight_flushes(v, above, scratch, 0), out, cap, n);
+}
+GD_INLINE size_t card_gen_joker_bomb(GD_CARD_ARGS) {
+    return expand_all(v, cc, scratch, gen_joker_bomb(v, scratch, 0), out, cap, n);
+}
+GD_INLINE size_t card_gen_pass(GD_CARD_ARGS) {
+    return expand_all(v, cc, scratch, gen_pass(v, scratch, 0), out, cap, n);
+}
+
+GD_INLINE size_t card_gen_sets(GD_CARD_ARGS, int type, int g, int above) {
+    (void)scratch;
+    FOR_EACH_NIBBLE(r, group_candidates(v, g) & ranks_above(above, v->level))
+        n = card_groups(v, cc, type, (int)r, g, out, cap, n);
+    return n;
+}
+
+GD_INLINE size_t card_gen_bombs_of_ranks(GD_CARD_ARGS, int above_class, int above_key) {
+    (void)scratch;
+    FOR_EACH_NIBBLE(r, group_candidates(v, 4)) { /* as gen_rank_bombs */
+        int g;
+        const int most = bomb_sizes(v, (int)r, above_class, above_key, &g);
+        for (; g <= most; g++) n = card_groups(v, cc, GD_BOMB, (int)r, g, out, cap, n);
+    }
+    return n;
+}
+#undef GD_CARD_ARGS
+
+/* The rank-level moves of a position other than the full houses and straights, expanded (kind
+ * by kind, in GD_SEGMENTS's order); then the full houses and straights made at card level
+ * (above the play to beat when it is one); then, when responding, the pass. */
 static size_t card_level(const gd_view *v, gd_move beat, uint64_t *out, size_t cap) {
     gd_move moves[GD_MAX_RANK_MOVES];
     card_choices cc;
     card_choices_init(&cc, v);
     const unsigned type = GD_MOVE_TYPE(beat);
-    size_t k = generate(v, beat, moves, 1), n = 0;
-    for (size_t i = 0; i < k; i++) n = out ? expand(v, &cc, moves[i], out, cap, n) : n + ways(&cc, moves[i]);
+    size_t n = 0;
+#define SEG(gen, ...) n = card_##gen(&cc, moves, out, cap, n, __VA_ARGS__)
+    GD_SEGMENTS(v, beat, 1, SEG);
+#undef SEG
     if (type == GD_PASS || type == GD_FULL_HOUSE) {
         const int above = type == GD_PASS ? -1 : elevated((int)GD_MOVE_KEY(beat), v->level);
         n = card_full_houses(v, &cc, above, out, cap, n);
@@ -945,12 +1282,7 @@ const char *gd_move_error(int code) {
     }
 }
 
-unsigned gd_move_size(gd_move m) {
-    unsigned size = GD_MOVE_WILDS(m);
-    for (int r = 0; r < GD_RANKS; r++) size += GD_MOVE_NIBBLE(m, r);
-    unsigned j = joker_byte(m);
-    return size + (j & 3u) + (j >> 2);
-}
+unsigned gd_move_size(gd_move m) { return gd_move_cards(m); }
 
 /* Natural nibbles other than rank r. */
 static uint64_t others(gd_move m, int r) { return m & ((1ull << 52) - 1) & ~((uint64_t)15 << (4 * r)); }
@@ -988,10 +1320,9 @@ int gd_check_move(gd_move m) {
         unsigned pair_wilds = w - (3 - t);
         if (x) return rest == 0 && pair_wilds == 0 ? GD_OK : GD_E_SHAPE;
         if (rest == 0) return pair_wilds == 2 ? GD_OK : GD_E_SHAPE; /* the wilds are the level pair */
-        for (int p = 0; p < GD_RANKS; p++)
-            if (rest == (uint64_t)GD_MOVE_NIBBLE(m, p) << (4 * p))
-                return GD_MOVE_NIBBLE(m, p) + pair_wilds == 2 ? GD_OK : GD_E_SHAPE;
-        return GD_E_SHAPE;
+        const uint64_t ranks = nonzero_nibbles(rest); /* the pair's rank: exactly one */
+        if (ranks & (ranks - 1)) return GD_E_SHAPE;
+        return GD_MOVE_NIBBLE(m, low_nibble_index(ranks)) + pair_wilds == 2 ? GD_OK : GD_E_SHAPE;
     }
     default: { /* sequences */
         const int len = type == GD_PAIR_RUN ? 3 : type == GD_TRIPLE_RUN ? 2 : 5;
@@ -1000,17 +1331,11 @@ int gd_check_move(gd_move m) {
         const int s = window_start((int)key);
         if (s + len > 14) return GD_E_KEY;
         if (x && type != GD_STRAIGHT_FLUSH) return GD_E_X;
-        uint64_t inside = 0;
-        unsigned total = w;
-        for (int i = 0; i < len; i++) {
-            int r = rank_at(s + i);
-            unsigned c = GD_MOVE_NIBBLE(m, r);
-            if (c > k) return GD_E_SHAPE;
-            inside |= (uint64_t)15 << (4 * r);
-            total += c;
-        }
-        if (m & ((1ull << 52) - 1) & ~inside) return GD_E_SHAPE;
-        return total == (unsigned)len * k ? GD_OK : GD_E_SIZE;
+        const uint64_t naturals = m & ((1ull << 52) - 1);
+        if (naturals & ~window_nibbles[len][s]) return GD_E_SHAPE;
+        /* every nibble (0..15) at most k: bit 3 set, or the low three bits plus 7 - k reach 8 */
+        if ((naturals | ((naturals & 0x7777777777777ull) + (7 - k) * ONES13)) & HIGHS13) return GD_E_SHAPE;
+        return nibble_sum(naturals) + w == (unsigned)len * k ? GD_OK : GD_E_SIZE;
     }
     }
 }

@@ -91,6 +91,8 @@ typedef struct gd_view {
     uint64_t count;        /* nibble word: natural (non-wild) cards per rank */
     uint64_t suit_nib[4];  /* nibble word: 1 at each rank held naturally in that suit */
     uint8_t wilds, small, big, level;
+    uint64_t suit_lines;   /* 16 bits a suit (suit s at bit 16s): bit p set when the suit has a
+                              natural at sequence line position p (0: the low ace, p: rank p - 1) */
 } gd_view;
 
 /* Build the tables. Idempotent; call once before anything else. */
@@ -118,11 +120,16 @@ void gd_view_init(gd_view *v, const gd_cards *cards, int level);
  * (*detail = the gd_check_move code). Each count is read once (the view is built from what
  * was checked); generate with the same `beat` value that was checked here (a local copy,
  * never a second read of the caller's memory). */
-enum { GD_POSITION_OK = 0, GD_POSITION_LEVEL, GD_POSITION_COUNTS, GD_POSITION_BEAT };
+enum { GD_POSITION_OK = 0, GD_POSITION_LEVEL, GD_POSITION_COUNTS, GD_POSITION_BEAT, GD_POSITION_PACKED };
 #define GD_COUNTS_DETAIL(face, count) ((int)(face) | (int)(count) << 8)
 #define GD_DETAIL_FACE(detail) ((detail) & 0xFF)
 #define GD_DETAIL_COUNT(detail) ((detail) >> 8)
 int gd_prepare(const uint8_t *counts, int level, gd_move beat, gd_view *v, int *detail);
+
+/* gd_prepare for a hand already packed (two words, the gd_cards layout), read once: returns
+ * GD_POSITION_PACKED with *detail = gd_check_cards's answer (a face with 3 copies, or 54 for
+ * bits beyond the 54 faces) when the words are not valid cards; else as gd_prepare. */
+int gd_prepare_packed(const gd_cards *cards, int level, gd_move beat, gd_view *v, int *detail);
 
 /* Whether a word is a well-formed rank-level move of some hand at some level (the play to
  * beat is checked with this before generation). Returns 0 when valid, else a nonzero code
@@ -141,6 +148,18 @@ size_t gd_rank_moves(const gd_view *v, gd_move beat, gd_move *out);
 /* The same, only counting. */
 size_t gd_count_rank_moves(const gd_view *v, gd_move beat);
 
+/* Drawing one rank-level move without listing them all (e.g. uniformly: the count, a random
+ * index below it, the move at that index). gd_count_rank_moves_by_kind counts as
+ * gd_count_rank_moves does, keeping the count of each kind of move in *kinds; gd_rank_move_at
+ * returns the move at index i (i below the count) of gd_rank_moves's order, making only the
+ * moves of i's kind. */
+typedef struct gd_move_kinds {
+    uint32_t count[16];
+    unsigned segments;
+} gd_move_kinds;
+size_t gd_count_rank_moves_by_kind(const gd_view *v, gd_move beat, gd_move_kinds *kinds);
+gd_move gd_rank_move_at(const gd_view *v, gd_move beat, const gd_move_kinds *kinds, size_t i);
+
 /* Legal card-level moves: writes at most cap moves (two words each, 2 * cap words) to out
  * and returns how many there are in all (more than cap means the buffer was too small). */
 size_t gd_card_moves(const gd_view *v, gd_move beat, uint64_t *out, size_t cap);
@@ -150,6 +169,33 @@ size_t gd_count_card_moves(const gd_view *v, gd_move beat);
 
 /* The rank-level move of a card-level move at a level. */
 gd_move gd_card_to_rank(uint64_t lo, uint64_t hi, int level);
+
+/* The jokers a rank-level move spends, as the jokers' byte of a gd_cards (small jokers in bits
+ * 0-1, big in 2-3): a single or pair of a joker key, a full house's joker pair, the joker bomb. */
+static inline unsigned gd_move_jokers(gd_move m) {
+    const unsigned type = GD_MOVE_TYPE(m), key = GD_MOVE_KEY(m);
+    switch (type) {
+    case GD_SINGLE:
+    case GD_PAIR: {
+        const unsigned c = type == GD_SINGLE ? 1u : 2u;
+        return key == GD_KEY_SMALL_JOKER ? c : key == GD_KEY_BIG_JOKER ? c << 2 : 0u;
+    }
+    case GD_FULL_HOUSE:
+        return GD_MOVE_X(m) == 1 ? 2u : GD_MOVE_X(m) == 2 ? 8u : 0u;
+    case GD_JOKER_BOMB:
+        return 10u;
+    default:
+        return 0;
+    }
+}
+
+/* Cards spent by a rank-level move (as gd_move_size, inline): the naturals, the wilds, the jokers. */
+static inline unsigned gd_move_cards(gd_move m) {
+    const uint64_t x = m & ((1ull << 52) - 1);
+    const uint64_t bytes = (x & 0x0F0F0F0F0F0F0F0Full) + ((x >> 4) & 0x0F0F0F0F0F0F0F0Full);
+    const unsigned j = gd_move_jokers(m);
+    return (unsigned)((bytes * 0x0101010101010101ull) >> 56) + GD_MOVE_WILDS(m) + (j & 3u) + (j >> 2);
+}
 
 static inline unsigned gd_face_count(const gd_cards *c, int face) {
     return (unsigned)(c->w[face >> 5] >> (2 * (face & 31))) & 3u;

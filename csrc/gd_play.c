@@ -41,11 +41,9 @@ static unsigned card_total(const gd_cards *c) {
     return n;
 }
 
-static int holding(const gd_deal *d, int seat) {
-    for (int i = 0; i < d->n_finished; i++)
-        if (d->finished[i] == seat) return 0;
-    return 1;
-}
+/* Whether a seat still holds cards: in a consistent state (gd_deal_check) the seats out are
+ * exactly those with empty hands. */
+static inline int holding(const gd_deal *d, int seat) { return (d->hands[seat].w[0] | d->hands[seat].w[1]) != 0; }
 
 static int next_holding(const gd_deal *d, int seat) {
     for (int k = 1; k <= 4; k++) {
@@ -58,17 +56,14 @@ static int next_holding(const gd_deal *d, int seat) {
 /* ---- spending physical cards ----------------------------------------------------------- */
 
 /* c cards from a rank byte: one at a time from the suit holding the most copies (lowest
- * suit first on ties). */
-static unsigned canonical_take(unsigned b, unsigned c) {
-    unsigned have[4], take = 0;
-    for (int s = 0; s < 4; s++) have[s] = (b >> (2 * s)) & 3u;
-    while (c--) {
-        int best = 0;
-        for (int s = 1; s < 4; s++)
-            if (have[s] > have[best]) best = s;
-        have[best]--;
-        take += 1u << (2 * best);
-    }
+ * suit first on ties). That is: one from each suit holding two, lowest suit first, then one
+ * from each suit holding any, lowest suit first (a suit left with one copy is tied with the
+ * others holding one). */
+static inline unsigned canonical_take(unsigned b, unsigned c) {
+    const unsigned low = b & 0x55u, high = (b >> 1) & 0x55u; /* bit 2s: the suit's count's bits */
+    unsigned take = 0;
+    for (unsigned two = high; c && two; c--, two &= two - 1) take += two & (0u - two);
+    for (unsigned any = low | high; c && any; c--, any &= any - 1) take += any & (0u - any);
     return take;
 }
 
@@ -77,21 +72,15 @@ static void put_byte(gd_cards *c, int r, unsigned b) { c->w[r >> 3] += (uint64_t
 void gd_spend(const gd_cards *hand, int level, gd_move m, gd_cards *spent) {
     spent->w[0] = spent->w[1] = 0;
     if (m == GD_PASS_MOVE) return;
-    const unsigned type = GD_MOVE_TYPE(m), key = GD_MOVE_KEY(m), x = GD_MOVE_X(m);
+    const unsigned type = GD_MOVE_TYPE(m), x = GD_MOVE_X(m);
     put_byte(spent, level, GD_MOVE_WILDS(m) << (2 * GD_HEARTS));
-    unsigned jokers = 0;
-    if ((type == GD_SINGLE || type == GD_PAIR) && key >= GD_KEY_SMALL_JOKER)
-        jokers = (type == GD_SINGLE ? 1u : 2u) << (key == GD_KEY_BIG_JOKER ? 2 : 0);
-    else if (type == GD_FULL_HOUSE && x)
-        jokers = x == 1 ? 2u : 8u;
-    else if (type == GD_JOKER_BOMB)
-        jokers = 10u;
-    put_byte(spent, 13, jokers);
+    put_byte(spent, 13, gd_move_jokers(m));
     gd_cards naturals = *hand;
     naturals.w[level >> 3] &= ~((uint64_t)3 << (8 * (level & 7) + 2 * GD_HEARTS));
-    for (int r = 0; r < GD_RANKS; r++) {
+    for (uint64_t ranks = m & ((1ull << 52) - 1); ranks;) {
+        const int r = __builtin_ctzll(ranks) >> 2;
         const unsigned c = GD_MOVE_NIBBLE(m, r);
-        if (!c) continue;
+        ranks &= ~((uint64_t)15 << (4 * r));
         put_byte(spent, r, type == GD_STRAIGHT_FLUSH ? 1u << (2 * x) : canonical_take(gd_rank_byte(&naturals, r), c));
     }
 }
@@ -136,7 +125,7 @@ void gd_deal_apply(gd_deal *d, gd_move m, const gd_cards *spent) {
 
 /* ---- policies -------------------------------------------------------------------------- */
 
-static int is_bomb(gd_move m) {
+static inline int is_bomb(gd_move m) {
     const unsigned t = GD_MOVE_TYPE(m);
     return t == GD_BOMB || t == GD_STRAIGHT_FLUSH || t == GD_JOKER_BOMB;
 }
@@ -144,9 +133,9 @@ static int is_bomb(gd_move m) {
 /* Weakness of a move for the greedy policy (smaller is weaker). Non-bombs: key order (the
  * elevated order of the key, a sequence's window position), then more cards first, then
  * fewer wilds. Bombs: their bomb order. */
-static uint32_t weakness(gd_move m, int level) {
+static inline uint32_t weakness(gd_move m, int level) {
     const unsigned type = GD_MOVE_TYPE(m), key = GD_MOVE_KEY(m), wilds = GD_MOVE_WILDS(m);
-    const unsigned size = gd_move_size(m);
+    const unsigned size = gd_move_cards(m);
     if (is_bomb(m)) {
         const unsigned cls = type == GD_JOKER_BOMB ? 8 : type == GD_STRAIGHT_FLUSH ? 2 : size <= 5 ? size - 4 : size - 3;
         const unsigned order = type == GD_STRAIGHT_FLUSH ? (key == 12 ? 0 : key + 1)
@@ -161,77 +150,83 @@ static uint32_t weakness(gd_move m, int level) {
     return order << 16 | (15 - size) << 8 | wilds;
 }
 
-/* Whether a move spends what the greedy policy keeps: a wild, a card of a rank held four or
- * more times (a bomb), a joker when all four are held. */
-static int spends_kept(const gd_view *v, gd_move m) {
-    if (GD_MOVE_WILDS(m)) return 1;
-    uint64_t four = 0;
-    for (int r = 0; r < GD_RANKS; r++)
-        if (((v->count >> (4 * r)) & 15u) >= 4) four |= (uint64_t)15 << (4 * r);
-    if (m & four & ((1ull << 52) - 1)) return 1;
-    if (v->small == 2 && v->big == 2) {
-        const unsigned type = GD_MOVE_TYPE(m), key = GD_MOVE_KEY(m);
-        if (type == GD_JOKER_BOMB || (type == GD_FULL_HOUSE && GD_MOVE_X(m)) ||
-            ((type == GD_SINGLE || type == GD_PAIR) && key >= GD_KEY_SMALL_JOKER && key != GD_KEY_NONE))
-            return 1;
-    }
-    return 0;
+/* What the greedy policy keeps: wilds, the cards of a rank held four or more times (a bomb),
+ * the jokers when all four are held. */
+typedef struct kept {
+    uint64_t ranks; /* nibble mask of the ranks held 4 or more times */
+    int jokers;     /* all four jokers held */
+} kept;
+
+static inline kept kept_of(const gd_view *v) {
+    const uint64_t ones = 0x1111111111111ull, highs = 0x8888888888888ull;
+    const uint64_t four = ((v->count + 4 * ones) & highs) >> 3; /* lanes holding 4..8 naturals */
+    const kept k = {four * 15, v->small == 2 && v->big == 2};
+    return k;
 }
 
-gd_move gd_choose(const gd_deal *d, int policy, gd_rng *rng) {
-    gd_view v;
-    gd_view_init(&v, &d->hands[d->turn], d->level);
-    gd_move moves[GD_MAX_RANK_MOVES];
-    const size_t k = gd_rank_moves(&v, d->beat, moves);
-    if (policy == GD_POLICY_RANDOM) return moves[gd_rng_below(rng, k)];
+/* Whether a move spends what the greedy policy keeps. */
+static inline int spends_kept(const kept *k, gd_move m) {
+    if (GD_MOVE_WILDS(m)) return 1;
+    if (m & k->ranks) return 1;
+    return k->jokers && gd_move_jokers(m);
+}
+
+/* The seat's move by a policy, the seat's view already made. */
+static gd_move choose(const gd_deal *d, const gd_view *v, int policy, gd_rng *rng) {
+    if (policy == GD_POLICY_RANDOM) { /* uniform: count, draw, make only the kind drawn */
+        gd_move_kinds kinds;
+        const size_t k = gd_count_rank_moves_by_kind(v, d->beat, &kinds);
+        return gd_rank_move_at(v, d->beat, &kinds, gd_rng_below(rng, k));
+    }
     /* greedy, as guandan.agents.GreedyAgent at rank granularity */
+    gd_move moves[GD_MAX_RANK_MOVES];
+    const size_t k = gd_rank_moves(v, d->beat, moves);
     const int seat = d->turn, leading = d->beat == GD_PASS_MOVE;
     const int partners_play = !leading && d->last == partner(seat);
     const unsigned mine = card_total(&d->hands[seat]);
     if (!leading && k == 1) return GD_PASS_MOVE;
     if (partners_play && mine > 10) return GD_PASS_MOVE;
-    /* a move that plays out the whole hand */
-    if (mine <= 10) {
-        gd_move out = GD_PASS_MOVE;
-        uint32_t out_w = UINT32_MAX;
-        for (size_t i = 0; i < k; i++)
-            if (moves[i] != GD_PASS_MOVE && gd_move_size(moves[i]) == mine) {
-                const uint32_t w = weakness(moves[i], d->level);
-                if (w < out_w) out_w = w, out = moves[i];
-            }
-        if (out != GD_PASS_MOVE) return out;
-    }
-    if (partners_play) return GD_PASS_MOVE;
-    gd_move clean = GD_PASS_MOVE, any = GD_PASS_MOVE, bomb = GD_PASS_MOVE;
-    uint32_t clean_w = UINT32_MAX, any_w = UINT32_MAX, bomb_w = UINT32_MAX;
-    for (size_t i = 0; i < k; i++) {
+    /* one pass over the moves: the weakest that plays out the whole hand, the weakest non-bomb
+     * spending nothing kept, the weakest non-bomb, the weakest bomb (the first of equals) */
+    const kept keep = kept_of(v);
+    gd_move out = GD_PASS_MOVE, clean = GD_PASS_MOVE, any = GD_PASS_MOVE, bomb = GD_PASS_MOVE;
+    uint32_t out_w = UINT32_MAX, clean_w = UINT32_MAX, any_w = UINT32_MAX, bomb_w = UINT32_MAX;
+    const size_t plays = leading ? k : k - 1; /* the pass is last when responding */
+    for (size_t i = 0; i < plays; i++) {
         const gd_move m = moves[i];
-        if (m == GD_PASS_MOVE) continue;
         const uint32_t w = weakness(m, d->level);
+        if (mine <= 10 && w < out_w && gd_move_cards(m) == mine) out_w = w, out = m;
         if (is_bomb(m)) {
             if (w < bomb_w) bomb_w = w, bomb = m;
         } else {
             if (w < any_w) any_w = w, any = m;
-            if (w < clean_w && !spends_kept(&v, m)) clean_w = w, clean = m;
+            if (w < clean_w && !spends_kept(&keep, m)) clean_w = w, clean = m;
         }
     }
+    if (out != GD_PASS_MOVE) return out;
+    if (partners_play) return GD_PASS_MOVE;
     if (clean != GD_PASS_MOVE) return clean;
     int close = 0; /* an opponent holds at most 5 cards */
-    for (int s = 0; s < 4; s++)
-        if ((s & 1) != (seat & 1) && holding(d, s)) {
-            const unsigned c = card_total(&d->hands[s]);
-            if (c <= 5) close = 1;
-        }
+    for (int s = (seat + 1) & 1; s < 4; s += 2)
+        if (holding(d, s) && card_total(&d->hands[s]) <= 5) close = 1;
     if (leading || close) return any != GD_PASS_MOVE ? any : bomb;
     return GD_PASS_MOVE;
+}
+
+gd_move gd_choose(const gd_deal *d, int policy, gd_rng *rng) {
+    gd_view v;
+    gd_view_init(&v, &d->hands[d->turn], d->level);
+    return choose(d, &v, policy, rng);
 }
 
 int gd_playout(gd_deal *d, int policy, gd_rng *rng) {
     int plies = 0;
     while (!d->over && plies < 100000) {
-        const gd_move m = gd_choose(d, policy, rng);
+        gd_view v;
+        gd_view_init(&v, &d->hands[d->turn], d->level);
+        const gd_move m = choose(d, &v, policy, rng);
         gd_cards spent;
-        gd_spend(&d->hands[d->turn], d->level, m, &spent);
+        gd_spend(&v.cards, d->level, m, &spent);
         gd_deal_apply(d, m, &spent);
         plies++;
     }
@@ -271,10 +266,15 @@ int gd_deal_check(const gd_deal *d) {
     if (d->level > 12) return GD_DEAL_LEVEL;
     for (int s = 0; s < 4; s++)
         if (gd_check_cards(&d->hands[s]) >= 0) return GD_DEAL_CARDS;
-    for (int f = 0; f < GD_FACES; f++) {
-        unsigned total = 0;
-        for (int s = 0; s < 4; s++) total += gd_face_count(&d->hands[s], f);
-        if (total > 2) return GD_DEAL_DECK;
+    for (int w = 0; w < 2; w++) { /* every face's copies in the four hands, summed in 4-bit lanes */
+        uint64_t even = 0, odd = 0; /* the 2-bit fields 0 and 2 of each nibble, then 1 and 3 */
+        for (int s = 0; s < 4; s++) {
+            even += d->hands[s].w[w] & 0x3333333333333333ull;
+            odd += (d->hands[s].w[w] >> 2) & 0x3333333333333333ull;
+        }
+        /* lanes of 0..8: adding 5 sets a lane's top bit when it holds 3 or more */
+        if (((even + 0x5555555555555555ull) | (odd + 0x5555555555555555ull)) & 0x8888888888888888ull)
+            return GD_DEAL_DECK;
     }
     if (d->n_finished > 3) return GD_DEAL_FINISHED;
     unsigned seen = 0;

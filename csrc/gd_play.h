@@ -51,11 +51,15 @@ void gd_spend(const gd_cards *hand, int level, gd_move m, gd_cards *spent);
 
 /* Play a legal rank-level move (or the pass) for the seat whose turn it is, spending the
  * given physical cards; then advance the turn per SPEC §6 (trick ends, going out,
- * jiefeng, the end of the deal). */
+ * jiefeng, the end of the deal). The state must be consistent (gd_deal_check passes): the
+ * seats out are exactly those with empty hands, which is how this tells them apart. */
 void gd_deal_apply(gd_deal *d, gd_move m, const gd_cards *spent);
 
 /* The move a built-in policy plays for the seat to act:
- * random: uniform over the rank-level legal moves (the pass included when responding);
+ * random: uniform over the rank-level legal moves (the pass included when responding),
+ *   drawn without listing them all: the moves counted by kind (gd_count_rank_moves_by_kind),
+ *   one gd_rng_below draw of an index below the count, the move at that index of
+ *   gd_rank_moves's order (gd_rank_move_at, which makes only that kind's moves);
  * greedy: the rules of guandan.agents.GreedyAgent at rank granularity — a move that plays
  *   out the whole hand (10 cards or fewer); let a partner's play stand; otherwise the
  *   weakest non-bomb (lowest key, then most cards, then fewest wilds) that spends no wild,

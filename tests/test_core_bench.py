@@ -14,34 +14,59 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
-@pytest.fixture(scope="module")
-def core_bench(tmp_path_factory):
+def _build(tmp_path_factory, *flags: str) -> pathlib.Path:
     cc = shutil.which("cc") or shutil.which("gcc")
     assert cc, "a C compiler builds the package, so one is on PATH"
     exe = tmp_path_factory.mktemp("bench") / "core_bench"
-    subprocess.run(
-        [
-            cc,
-            "-O2",
-            "-I",
-            str(ROOT / "csrc"),
-            str(ROOT / "benchmarks/core_bench.c"),
-            str(ROOT / "csrc/gd_core.c"),
-            "-o",
-            str(exe),
-        ],
-        check=True,
-    )
+    sources = [str(ROOT / p) for p in ("benchmarks/core_bench.c", "csrc/gd_core.c", "csrc/gd_play.c")]
+    subprocess.run([cc, "-O2", *flags, "-I", str(ROOT / "csrc"), *sources, "-o", str(exe)], check=True)
     return exe
 
 
+@pytest.fixture(scope="module")
+def core_bench(tmp_path_factory):
+    return _build(tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def core_bench_portable(tmp_path_factory):
+    """The core built with its portable code path (GD_PORTABLE: no SSE2 even on x86-64)."""
+    return _build(tmp_path_factory, "-DGD_PORTABLE")
+
+
+MODES = ["lead-rank", "lead-count", "lead-card", "response-rank", "response-count", "mixed-count"]
+PLAYOUTS = ["playout-random", "playout-greedy"]
+
+
+def _digest(exe: pathlib.Path, mode: str, n: str) -> str:
+    out = subprocess.run([str(exe), mode, n, "digest"], check=True, capture_output=True, text=True).stdout
+    assert out.startswith(f"{mode}: ") and ", digest " in out, out
+    return out.rsplit(", digest ", 1)[1].strip()
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize(
-    "mode", ["lead-rank", "lead-count", "lead-card", "response-rank", "response-count", "mixed-count"]
-)
+@pytest.mark.parametrize("mode", MODES)
 def test_core_bench_runs_every_mode(core_bench, mode):
     out = subprocess.run([str(core_bench), mode, "200"], check=True, capture_output=True, text=True).stdout
     assert out.startswith(f"{mode}: ") and "M positions/s" in out
+
+
+@pytest.mark.parametrize("policy", ["random", "greedy"])
+def test_core_bench_plays_deals_out(core_bench, policy):
+    out = subprocess.run([str(core_bench), f"playout-{policy}", "20"], check=True, capture_output=True, text=True)
+    rate, plies, _ = out.stdout.split(": ")[1].split(", ")
+    assert rate.endswith("playouts/s") and 6 <= float(plies.split()[0]) <= 1000  # two seats play out 27 cards each
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", MODES + PLAYOUTS)
+def test_the_portable_code_path_makes_the_same_moves_and_playouts(core_bench, core_bench_portable, mode):
+    """The SSE2 preparation of a position (the default on x86-64) and the portable one make the
+    same moves, in the same order, and the same seeded playouts (digests of every word)."""
+    n = "60" if mode in PLAYOUTS else "400"
+    digest = _digest(core_bench, mode, n)
+    assert digest == _digest(core_bench_portable, mode, n)
+    assert digest != _digest(core_bench, mode, "10")  # the digest depends on what was made
 
 
 def test_core_bench_counts_what_it_enumerates(core_bench):

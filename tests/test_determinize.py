@@ -10,10 +10,10 @@ compared with a chi-square test at a small significance level.
 from __future__ import annotations
 
 import itertools
-import math
 from collections import Counter
 
 import pytest
+from stats import chi_square_critical
 
 from guandan import Cards, Deal, InvalidCardsError
 from guandan.determinize import determinize, sample_hands
@@ -39,12 +39,6 @@ def exact_distribution(seat, hand, counts, seen, known):
         outcomes[tuple(deal)] += 1
     total = sum(outcomes.values())
     return {k: v / total for k, v in outcomes.items()}
-
-
-def chi_square_critical(df: int, alpha: float = 1e-4) -> float:
-    """Wilson–Hilferty approximation of the chi-square quantile 1 - alpha."""
-    z = {1e-3: 3.090, 1e-4: 3.719}[alpha]
-    return df * (1 - 2 / (9 * df) + z * math.sqrt(2 / (9 * df))) ** 3
 
 
 def assert_uniform(seat, hand, counts, seen, known, samples=20_000):

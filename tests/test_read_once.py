@@ -37,8 +37,9 @@ BAD_KEY = (STRAIGHT & ~(15 << 56)) | (15 << 56)  # the same with key 15: malform
 ONE_COPY = 2  # C2: the hand holds one
 
 
-def _batch(hands, levels, beats):
-    """Every batch and fill function, each returning one comparable result per position."""
+def _batch(hands, levels, beats, packed=False):
+    """Every batch and fill function, each returning one comparable result per position
+    (``packed``: the hands are packed, ``uint64 (N, 2)``)."""
 
     def split(moves, offsets, first=0):
         return [moves[offsets[k] : offsets[k + 1]].tobytes() for k in range(len(offsets) - 1)]
@@ -47,20 +48,23 @@ def _batch(hands, levels, beats):
         results, start = [], 0
         offsets = np.zeros(N + 1, np.int64)
         while start < N:
-            stop = fn(hands, levels, beats, start, N, out, offsets)
+            stop = fn(hands, levels, beats, start, N, out, offsets, packed)
             results += split(out, offsets[: stop - start + 1])
             start = stop
         return results
 
-    return {
-        "batch_count rank": lambda: _core.batch_count(hands, levels, beats, "rank").tolist(),
-        "batch_count card": lambda: _core.batch_count(hands, levels, beats, "card").tolist(),
-        "batch_rank_moves": lambda: split(*_core.batch_rank_moves(hands, levels, beats)),
-        "batch_card_moves": lambda: split(*_core.batch_card_moves(hands, levels, beats)),
-        "batch_mask": lambda: [row.tobytes() for row in _core.batch_mask(hands, levels, beats)],
+    calls = {
+        "batch_count rank": lambda: _core.batch_count(hands, levels, beats, "rank", packed=packed).tolist(),
+        "batch_count card": lambda: _core.batch_count(hands, levels, beats, "card", packed=packed).tolist(),
+        "batch_rank_moves": lambda: split(*_core.batch_rank_moves(hands, levels, beats, packed=packed)),
+        "batch_card_moves": lambda: split(*_core.batch_card_moves(hands, levels, beats, packed=packed)),
+        "batch_mask": lambda: [row.tobytes() for row in _core.batch_mask(hands, levels, beats, packed=packed)],
         "fill_rank_moves": lambda: fill(_core.fill_rank_moves, np.empty(3 * _core.MAX_RANK_MOVES, np.uint64)),
         "fill_card_moves": lambda: fill(_core.fill_card_moves, np.empty((4000, 2), np.uint64)),
     }
+    if not packed:
+        calls["batch_pack"] = lambda: [row.tobytes() for row in _core.batch_pack(hands)]
+    return calls
 
 
 def _one_position(hands, levels, beats):
@@ -159,15 +163,18 @@ def _flipped(arr: np.ndarray, where: tuple[Any, ...] | slice, value: int) -> np.
 
 
 BASE_H, BASE_L, BASE_B = _arrays(None, "")
+BASE_P = _core.batch_pack(BASE_H)  # the hands packed, uint64 (N, 2)
+C2 = 2 * ONE_COPY  # the bit of face ONE_COPY's 2-bit field in word 0
 
 
 def _batch_calls(which: str) -> Callable[[np.ndarray], dict[str, Callable]]:
-    """The batch calls with the named array shared (and the one-position calls on its rows)."""
+    """The batch calls with the named array shared (and the one-position calls on its rows);
+    ``packed``: the packed hands shared, the batch calls given ``packed=True``."""
 
     def calls(shared):
         arrays = dict(zip(("hands", "levels", "beats"), (BASE_H, BASE_L, BASE_B)))
-        arrays[which] = shared
-        found = _batch(arrays["hands"], arrays["levels"], arrays["beats"])
+        arrays["hands" if which == "packed" else which] = shared
+        found = _batch(arrays["hands"], arrays["levels"], arrays["beats"], which == "packed")
         if which == "hands":
             found.update(_one_position(arrays["hands"], arrays["levels"], arrays["beats"]))
         return found
@@ -213,6 +220,15 @@ CASES = {
     "level 7 or 15": (BASE_L, _flipped(BASE_L, slice(None), 15), _batch_calls("levels")),
     # the level: 7 and 8
     "level 7 or 8": (BASE_L, _flipped(BASE_L, slice(None), 8), _batch_calls("levels")),
+    # a packed hand's word 0: one copy of C2, or three (its field 3: not a card count)
+    "packed hand 1 or 3 copies": (BASE_P, _flipped(BASE_P, (slice(None), 0), int(BASE_P[0, 0]) | 3 << C2),
+                                  _batch_calls("packed")),
+    # or two copies
+    "packed hand 1 or 2 copies": (BASE_P, _flipped(BASE_P, (slice(None), 0), int(BASE_P[0, 0]) ^ 3 << C2),
+                                  _batch_calls("packed")),
+    # a packed hand's word 1: valid, or a bit set beyond the 54 faces
+    "packed hand stray bit": (BASE_P, _flipped(BASE_P, (slice(None), 1), int(BASE_P[0, 1]) | 1 << 50),
+                              _batch_calls("packed")),
     # a native deal's hands: seat 0 holds one copy of face 1, or three
     "deal hand byte 1 or 3": (DEAL_HANDS, _flipped(DEAL_HANDS, (0, 1), 3), _deal_calls),
     # or none

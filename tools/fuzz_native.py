@@ -133,14 +133,30 @@ def _state(b: Bytes) -> object:
     return hands, b.level(), turn, last, beat, passes, finished
 
 
-def _batch(b: Bytes) -> tuple[object, object, object]:
+def _packed_row(b: Bytes) -> list[int]:
+    """A packed hand's two words: its 2-bit fields from counts (a field of 3 now and then),
+    sometimes bits beyond the 54 faces or any 128 bits."""
+    if b.int(0, 15) == 0:
+        return [b.u64(), b.u64()]
+    bits = sum((c & 3) << (2 * f) for f, c in enumerate(b.counts()))
+    if b.int(0, 15) == 0:
+        bits |= 1 << b.int(108, 127)
+    return [bits & (2**64 - 1), bits >> 64]
+
+
+def _batch(b: Bytes) -> tuple[object, object, object, bool]:
+    """hands (counts, or packed words with the flag true), levels, beats, and the flag."""
     n = b.int(0, 6)
-    hands = b.hands_array(n)
+    packed = b.int(0, 3) == 0
+    if packed:
+        hands = b.shaped(np.array([_packed_row(b) for _ in range(n)], np.uint64).reshape(n, 2))
+    else:
+        hands = b.hands_array(n)
     levels = b.shaped(np.array([b.int(2, 14) if b.int(0, 15) else b.int(0, 255) for _ in range(n)], dtype=np.uint8))
     beats = b.pick([None, "array"])
     if beats is not None:
         beats = b.shaped(np.array([b.word() for _ in range(n)], dtype=np.uint64))
-    return hands, levels, beats
+    return hands, levels, beats, packed
 
 
 def _beats(hands: object, beats: object) -> object:
@@ -182,28 +198,32 @@ def words_and_cards(b: Bytes) -> None:
 
 
 def batches(b: Bytes) -> None:
-    hands, levels, beats = _batch(b)
+    hands, levels, beats, packed = _batch(b)
     beats = _beats(hands, beats)
-    which = b.int(0, 3)
+    which = b.int(0, 4)
     n = hands.shape[0] if isinstance(hands, np.ndarray) and hands.ndim == 2 else 0
     start, end = (0, None) if b.int(0, 3) else (b.int(-1, n + 1), b.pick([None, b.int(-1, n + 1)]))
     if which == 0:
         out = b.pick([None, np.zeros(n, np.int64), np.zeros(max(n - 1, 0), np.int64), np.zeros(n, np.int32)])
-        _core.batch_count(hands, levels, beats, b.pick(["rank", "card", "x"]), start, end, out)
+        _core.batch_count(hands, levels, beats, b.pick(["rank", "card", "x"]), start, end, out, packed)
     elif which == 1:
-        moves, offsets = _core.batch_rank_moves(hands, levels, beats, start, end)
+        moves, offsets = _core.batch_rank_moves(hands, levels, beats, start, end, packed)
         assert offsets[-1] == len(moves)
     elif which == 2:
-        moves, offsets = _core.batch_card_moves(hands, levels, beats, start, end)
+        moves, offsets = _core.batch_card_moves(hands, levels, beats, start, end, packed)
         assert offsets[-1] == len(moves)
-    else:
+    elif which == 3:
         width = len(ACTIONS)
         out = b.pick([None, np.zeros((n, width), np.bool_), np.zeros((n, width - 1), np.bool_)])
-        _core.batch_mask(hands, levels, beats, start, end, out)
+        _core.batch_mask(hands, levels, beats, start, end, out, packed)
+    else:
+        counts = b.hands_array(n)
+        words = _core.batch_pack(counts)  # accepted: counts is a uint8 (m, 54) array
+        assert isinstance(counts, np.ndarray) and words.shape == (counts.shape[0], 2)
 
 
 def fills(b: Bytes) -> None:
-    hands, levels, beats = _batch(b)
+    hands, levels, beats, packed = _batch(b)
     beats = _beats(hands, beats)
     n = hands.shape[0] if isinstance(hands, np.ndarray) and hands.ndim == 2 else 0
     start, end = (0, n) if b.int(0, 3) else (b.int(-1, n + 1), b.int(-1, n + 1))
@@ -211,10 +231,10 @@ def fills(b: Bytes) -> None:
     offsets = b.shaped(np.zeros(n + 1 if b.int(0, 3) else b.int(0, n + 2), dtype=np.int64))
     if b.int(0, 1):
         out = b.shaped(np.zeros(size, dtype=np.uint64))
-        stop = _core.fill_rank_moves(hands, levels, beats, start, end, out, offsets)
+        stop = _core.fill_rank_moves(hands, levels, beats, start, end, out, offsets, packed)
     else:
         out = b.shaped(np.zeros((size, 2), dtype=np.uint64))
-        stop = _core.fill_card_moves(hands, levels, beats, start, end, out, offsets)
+        stop = _core.fill_card_moves(hands, levels, beats, start, end, out, offsets, packed)
     assert start <= stop <= end
 
 

@@ -45,56 +45,63 @@ def card_moves(counts: _Counts, level: _Int, beat: _Int = ...) -> npt.NDArray[np
 def count_card_moves(counts: _Counts, level: _Int, beat: _Int = ...) -> int: ...
 
 # -- batches
-def _check_batch(hands: object, levels: object, beats: object) -> None: ...
+def _check_batch(hands: object, levels: object, beats: object, packed: bool | np.bool_ = False) -> None: ...
 def batch_count(
-    hands: npt.NDArray[np.uint8],
+    hands: npt.NDArray[np.uint8] | npt.NDArray[np.uint64],
     levels: npt.NDArray[np.uint8],
     beats: npt.NDArray[np.uint64],
     granularity: _Granularity = "rank",
     start: _Int = 0,
     end: _Int | None = None,
     out: npt.NDArray[np.int64] | None = None,
+    packed: bool | np.bool_ = False,
 ) -> npt.NDArray[np.int64]: ...
 def batch_rank_moves(
-    hands: npt.NDArray[np.uint8],
+    hands: npt.NDArray[np.uint8] | npt.NDArray[np.uint64],
     levels: npt.NDArray[np.uint8],
     beats: npt.NDArray[np.uint64],
     start: _Int = 0,
     end: _Int | None = None,
+    packed: bool | np.bool_ = False,
 ) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64]]: ...
 def batch_card_moves(
-    hands: npt.NDArray[np.uint8],
+    hands: npt.NDArray[np.uint8] | npt.NDArray[np.uint64],
     levels: npt.NDArray[np.uint8],
     beats: npt.NDArray[np.uint64],
     start: _Int = 0,
     end: _Int | None = None,
+    packed: bool | np.bool_ = False,
 ) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64]]: ...
 def batch_mask(
-    hands: npt.NDArray[np.uint8],
+    hands: npt.NDArray[np.uint8] | npt.NDArray[np.uint64],
     levels: npt.NDArray[np.uint8],
     beats: npt.NDArray[np.uint64],
     start: _Int = 0,
     end: _Int | None = None,
     out: npt.NDArray[np.bool_] | None = None,
+    packed: bool | np.bool_ = False,
 ) -> npt.NDArray[np.bool_]: ...
+def batch_pack(hands: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint64]: ...
 def action_indices(words: npt.ArrayLike) -> npt.NDArray[np.intp]: ...
 def fill_rank_moves(
-    hands: npt.NDArray[np.uint8],
+    hands: npt.NDArray[np.uint8] | npt.NDArray[np.uint64],
     levels: npt.NDArray[np.uint8],
     beats: npt.NDArray[np.uint64],
     start: _Int,
     end: _Int,
     out: npt.NDArray[np.uint64],
     offsets: npt.NDArray[np.int64],
+    packed: bool | np.bool_ = False,
 ) -> int: ...
 def fill_card_moves(
-    hands: npt.NDArray[np.uint8],
+    hands: npt.NDArray[np.uint8] | npt.NDArray[np.uint64],
     levels: npt.NDArray[np.uint8],
     beats: npt.NDArray[np.uint64],
     start: _Int,
     end: _Int,
     out: npt.NDArray[np.uint64],
     offsets: npt.NDArray[np.int64],
+    packed: bool | np.bool_ = False,
 ) -> int: ...
 
 # -- native deals

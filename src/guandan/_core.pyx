@@ -22,6 +22,7 @@ from libc.stdint cimport int8_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
 
+cimport cython
 from cython.view cimport array as cvarray
 
 import numpy as np
@@ -46,7 +47,9 @@ cdef extern from "gd_core.h" nogil:
         GD_POSITION_LEVEL
         GD_POSITION_COUNTS
         GD_POSITION_BEAT
+        GD_POSITION_PACKED
     int gd_prepare(const uint8_t *counts, int level, gd_move beat, gd_view *v, int *detail)
+    int gd_prepare_packed(const gd_cards *cards, int level, gd_move beat, gd_view *v, int *detail)
     int GD_DETAIL_FACE(int detail)
     int GD_DETAIL_COUNT(int detail)
     int gd_check_move(gd_move m)
@@ -341,26 +344,70 @@ def count_card_moves(counts, level, beat=GD_PASS_MOVE):
 # -- batches ----------------------------------------------------------------------------------
 
 
-def _check_batch(hands, levels, beats):
-    """Check the arrays of a batch; return them (never converted silently)."""
+def _check_batch(hands, levels, beats, packed=False):
+    """Check the arrays of a batch (never converted silently): ``hands`` ``uint8 (N, 54)``
+    counts, or with ``packed`` true ``uint64 (N, 2)`` packed hands."""
     errors = _errors()
-    for name, arr, dtype, ndim in (("hands", hands, np.uint8, 2), ("levels", levels, np.uint8, 1),
-                                   ("beats", beats, np.uint64, 1)):
+    cdef bint pk = _packed_arg(packed)
+    for name, arr, dtype, ndim in (("hands", hands, np.uint64 if pk else np.uint8, 2),
+                                   ("levels", levels, np.uint8, 1), ("beats", beats, np.uint64, 1)):
         if not isinstance(arr, np.ndarray):
             raise errors.InvalidCardsError(
                 f"{name} must be a numpy array of {np.dtype(dtype).name}, got {type(arr).__name__}")
         if arr.dtype != dtype:
-            raise errors.InvalidCardsError(f"{name} must have dtype {np.dtype(dtype).name}, got {arr.dtype}")
+            note = ""
+            if name == "hands" and pk:
+                note = " (packed hands)"
+            elif name == "hands" and arr.dtype == np.uint64:
+                note = " (counts; packed hands need packed=True)"
+            raise errors.InvalidCardsError(f"{name} must have dtype {np.dtype(dtype).name}{note}, got {arr.dtype}")
         if arr.ndim != ndim:
             raise errors.InvalidCardsError(f"{name} must have {ndim} dimension(s), got shape {arr.shape}")
         if not arr.flags.c_contiguous:
             raise errors.InvalidCardsError(f"{name} must be C-contiguous (use numpy.ascontiguousarray)")
-    if hands.shape[1] != GD_FACES:
-        raise errors.InvalidCardsError(f"hands must have shape (N, {GD_FACES}), got {hands.shape}")
+    if hands.shape[1] != (2 if pk else GD_FACES):
+        raise errors.InvalidCardsError(
+            f"packed hands must have shape (N, 2), got {hands.shape}" if pk
+            else f"hands must have shape (N, {GD_FACES}), got {hands.shape}")
     n = hands.shape[0]
     if levels.shape[0] != n or beats.shape[0] != n:
         raise errors.InvalidCardsError(
             f"hands, levels and beats must have the same length, got {n}, {levels.shape[0]}, {beats.shape[0]}")
+
+
+cdef bint _packed_arg(packed) except -1:
+    """The ``packed`` flag of a batch call: True or False (a Python or numpy bool), nothing else."""
+    if packed is True or packed is False or isinstance(packed, np.bool_):
+        return bool(packed)
+    raise _errors().GuandanError(f"packed must be True or False, got {_describe(packed)}")
+
+
+cdef struct _hands:
+    bint packed
+    const uint8_t *counts   # row i: counts + 54 i (packed false)
+    const gd_cards *cards   # row i: cards + i (packed true)
+
+
+@cython.auto_pickle(False)
+cdef class _HandRows:
+    """A checked batch's hands, held for the call (its typed view keeps the buffer exported),
+    and where its rows start."""
+    cdef const uint8_t[:, ::1] counts
+    cdef const uint64_t[:, ::1] words
+    cdef _hands src
+
+    def __cinit__(self, hands, bint packed):
+        self.src.packed = packed
+        self.src.counts = NULL
+        self.src.cards = NULL
+        if packed:
+            self.words = hands
+            if self.words.shape[0]:
+                self.src.cards = <const gd_cards *>&self.words[0, 0]
+        else:
+            self.counts = hands
+            if self.counts.shape[0]:
+                self.src.counts = &self.counts[0, 0]
 
 
 cdef object _range(Py_ssize_t n, start, end):
@@ -393,12 +440,14 @@ cdef struct _batch_position:
     gd_move beat
 
 
-cdef inline int _prepare(_batch_position *p, const uint8_t *hand, uint8_t level, gd_move beat, gd_view *view,
-                         int *detail) noexcept nogil:
+cdef inline int _prepare(_batch_position *p, const _hands *src, Py_ssize_t i, uint8_t level, gd_move beat,
+                         gd_view *view, int *detail) noexcept nogil:
     """Read a position's level and play to beat once, check them and the hand, prepare the view."""
     p.level = level
     p.beat = beat
-    return gd_prepare(hand, level, beat, view, detail)
+    if src.packed:
+        return gd_prepare_packed(src.cards + i, level, beat, view, detail)
+    return gd_prepare(src.counts + GD_FACES * i, level, beat, view, detail)
 
 
 cdef int _raise_position(int what, Py_ssize_t i, int detail, const _batch_position *p) except -1:
@@ -409,18 +458,26 @@ cdef int _raise_position(int what, Py_ssize_t i, int detail, const _batch_positi
         raise _errors().InvalidCardsError(
             f"position {i}: too many copies of {_FACE_NAMES[GD_DETAIL_FACE(detail)]}: {GD_DETAIL_COUNT(detail)} "
             f"(the double deck has 2)")
+    if what == GD_POSITION_PACKED:
+        raise _errors().InvalidCardsError(
+            f"position {i}: the packed hand has bits set beyond the 54 faces" if detail == GD_FACES
+            else f"position {i}: the packed hand holds 3 copies of {_FACE_NAMES[detail]} (the double deck has 2)")
     raise _errors().InvalidMoveError(
         f"position {i}: the play to beat 0x{p.beat:016x} is malformed: {gd_move_error(detail).decode()}")
 
 
-def batch_count(hands, levels, beats, granularity="rank", start=0, end=None, out=None):
+def batch_count(hands, levels, beats, granularity="rank", start=0, end=None, out=None, packed=False):
     """Count the legal moves of N positions: an ``int64`` array of shape ``(N,)``.
 
-    ``hands`` is ``uint8 (N, 54)``, ``levels`` ``uint8 (N,)`` (2..14), ``beats`` ``uint64 (N,)``
+    ``hands`` is ``uint8 (N, 54)``, or with ``packed=True`` ``uint64 (N, 2)`` (packed hands,
+    :func:`batch_pack`), ``levels`` ``uint8 (N,)`` (2..14), ``beats`` ``uint64 (N,)``
     (rank-level words, :data:`PASS_MOVE` to lead). ``start``/``end`` restrict the work to a
     slice of the positions and ``out`` receives it (used to split a batch across threads).
+    Every batch call takes ``packed`` the same way.
     """
-    _check_batch(hands, levels, beats)
+    _check_batch(hands, levels, beats, packed)
+    cdef _HandRows rows = _HandRows(hands, packed)
+    cdef const _hands *src = &rows.src
     cdef Py_ssize_t n = hands.shape[0], s, e, i
     s, e = _range(n, start, end)
     cdef bint card = _card_granularity(granularity)
@@ -429,7 +486,6 @@ def batch_count(hands, levels, beats, granularity="rank", start=0, end=None, out
     else:
         _check_array_out(out, np.int64, (n,), "out")
     cdef int64_t[::1] o = out
-    cdef const uint8_t[:, ::1] h = hands
     cdef const uint8_t[::1] lv = levels
     cdef const uint64_t[::1] b = beats
     cdef gd_view view
@@ -437,7 +493,7 @@ def batch_count(hands, levels, beats, granularity="rank", start=0, end=None, out
     cdef int what = GD_POSITION_OK, detail = 0
     with nogil:
         for i in range(s, e):
-            what = _prepare(&p, &h[i, 0], lv[i], b[i], &view, &detail)
+            what = _prepare(&p, src, i, lv[i], b[i], &view, &detail)
             if what != GD_POSITION_OK:
                 break
             o[i] = gd_count_card_moves(&view, p.beat) if card else gd_count_rank_moves(&view, p.beat)
@@ -455,14 +511,16 @@ cdef bint _card_granularity(granularity) except -1:
     raise _errors().GuandanError(f"granularity must be 'card' or 'rank', got {_describe(granularity)}")
 
 
-def batch_rank_moves(hands, levels, beats, start=0, end=None):
+def batch_rank_moves(hands, levels, beats, start=0, end=None, packed=False):
     """The legal rank-level moves of N positions: ``(moves, offsets)``.
 
     ``moves`` is a ``uint64`` array of all the moves, position after position, and
     ``offsets`` an ``int64`` array of N + 1 entries: position i's moves are
     ``moves[offsets[i]:offsets[i + 1]]``. One pass, no per-position allocation.
     """
-    _check_batch(hands, levels, beats)
+    _check_batch(hands, levels, beats, packed)
+    cdef _HandRows rows = _HandRows(hands, packed)
+    cdef const _hands *src = &rows.src
     cdef Py_ssize_t n = hands.shape[0], first, e, i
     first, e = _range(n, start, end)
     offsets = np.zeros(e - first + 1, dtype=np.int64)
@@ -471,7 +529,6 @@ def batch_rank_moves(hands, levels, beats, start=0, end=None):
     cdef size_t cap = 64 * (e - first) + GD_MAX_RANK_MOVES, used = 0
     cdef gd_move *buf = <gd_move *>malloc(cap * sizeof(gd_move))
     cdef gd_move *grown
-    cdef const uint8_t[:, ::1] h = hands
     cdef const uint8_t[::1] lv = levels
     cdef gd_view view
     cdef _batch_position p
@@ -481,7 +538,7 @@ def batch_rank_moves(hands, levels, beats, start=0, end=None):
         raise MemoryError()
     with nogil:
         for i in range(first, e):
-            what = _prepare(&p, &h[i, 0], lv[i], b[i], &view, &detail)
+            what = _prepare(&p, src, i, lv[i], b[i], &view, &detail)
             if what != GD_POSITION_OK:
                 break
             if cap - used < GD_MAX_RANK_MOVES:
@@ -513,17 +570,18 @@ cdef object _adopt(gd_move *buf, size_t used):
     return np.asarray(arr)[:<Py_ssize_t>used]
 
 
-def batch_card_moves(hands, levels, beats, start=0, end=None):
+def batch_card_moves(hands, levels, beats, start=0, end=None, packed=False):
     """The legal card-level moves of N positions: ``(moves, offsets)``, ``moves`` of shape ``(M, 2)``.
 
     One pass into a growing buffer; a position that does not fit is redone after growing it.
     """
-    _check_batch(hands, levels, beats)
+    _check_batch(hands, levels, beats, packed)
+    cdef _HandRows rows = _HandRows(hands, packed)
+    cdef const _hands *src = &rows.src
     cdef Py_ssize_t n = hands.shape[0], first, e, i
     first, e = _range(n, start, end)
     offsets = np.zeros(e - first + 1, dtype=np.int64)
     cdef int64_t[::1] off = offsets
-    cdef const uint8_t[:, ::1] h = hands
     cdef const uint8_t[::1] lv = levels
     cdef const uint64_t[::1] b = beats
     cdef size_t cap = 256 * (e - first) + 4096, used = 0, k  # in moves (2 words each)
@@ -537,7 +595,7 @@ def batch_card_moves(hands, levels, beats, start=0, end=None):
         raise MemoryError()
     with nogil:
         for i in range(first, e):
-            what = _prepare(&p, &h[i, 0], lv[i], b[i], &view, &detail)
+            what = _prepare(&p, src, i, lv[i], b[i], &view, &detail)
             if what != GD_POSITION_OK:
                 break
             k = gd_card_moves(&view, p.beat, buf + 2 * used, cap - used)
@@ -558,6 +616,40 @@ def batch_card_moves(hands, levels, beats, start=0, end=None):
             raise MemoryError()
         _raise_position(what, i, detail, &p)
     return _adopt(buf, 2 * used).reshape(-1, 2), offsets
+
+
+def batch_pack(hands):
+    """Pack N count rows (``uint8 (N, 54)``) into the core's layout: ``uint64 (N, 2)``, 2 bits a
+    face (the words of :func:`pack_cards`), for the batch calls' ``packed=True``.
+
+    >>> batch_pack(np.array([[1] + [0] * 52 + [2]], dtype=np.uint8)).tolist()
+    [[1, 8796093022208]]
+    """
+    errors = _errors()
+    if (not isinstance(hands, np.ndarray) or hands.dtype != np.uint8 or hands.ndim != 2
+            or hands.shape[1] != GD_FACES or not hands.flags.c_contiguous):
+        raise errors.InvalidCardsError(
+            f"hands must be a C-contiguous uint8 array of shape (N, {GD_FACES}), got {_describe(hands)}")
+    cdef Py_ssize_t n = hands.shape[0], i = 0
+    out = np.empty((n, 2), dtype=np.uint64)
+    cdef uint64_t[:, ::1] o = out
+    cdef const uint8_t[:, ::1] h = hands
+    cdef uint8_t row[54]  # each row read once: only this copy is checked, packed and named
+    cdef gd_cards packed
+    cdef int bad = -1
+    with nogil:
+        while i < n:
+            memcpy(row, &h[i, 0], GD_FACES)
+            bad = gd_pack_cards(row, &packed)
+            if bad >= 0:
+                break
+            o[i, 0] = packed.w[0]
+            o[i, 1] = packed.w[1]
+            i += 1
+    if bad >= 0:
+        raise errors.InvalidCardsError(
+            f"position {i}: too many copies of {_FACE_NAMES[bad]}: {row[bad]} (the double deck has 2)")
+    return out
 
 
 # -- a fixed action space for rank-level moves ------------------------------------------------
@@ -591,13 +683,15 @@ def _build_action_space():
 ACTION_SPACE = _build_action_space()
 
 
-def batch_mask(hands, levels, beats, start=0, end=None, out=None):
+def batch_mask(hands, levels, beats, start=0, end=None, out=None, packed=False):
     """Legal-move masks of N positions over :data:`ACTION_SPACE`: ``bool (N, len(ACTION_SPACE))``.
 
     ``out[i, a]`` is true when ``ACTION_SPACE[a]`` is a legal rank-level move of position i.
     With ``out`` given, its rows ``start..end`` are overwritten (whatever they held).
     """
-    _check_batch(hands, levels, beats)
+    _check_batch(hands, levels, beats, packed)
+    cdef _HandRows rows = _HandRows(hands, packed)
+    cdef const _hands *src = &rows.src
     cdef Py_ssize_t n = hands.shape[0], first, e, i, a
     first, e = _range(n, start, end)
     cdef const uint64_t[::1] space = ACTION_SPACE
@@ -610,14 +704,13 @@ def batch_mask(hands, levels, beats, start=0, end=None, out=None):
     cdef const uint64_t[::1] b = beats
     cdef gd_move buf[GD_MAX_RANK_MOVES]
     cdef size_t k, j
-    cdef const uint8_t[:, ::1] h = hands
     cdef const uint8_t[::1] lv = levels
     cdef gd_view view
     cdef _batch_position p
     cdef int what = GD_POSITION_OK, detail = 0
     with nogil:
         for i in range(first, e):
-            what = _prepare(&p, &h[i, 0], lv[i], b[i], &view, &detail)
+            what = _prepare(&p, src, i, lv[i], b[i], &view, &detail)
             if what != GD_POSITION_OK:
                 break
             k = gd_rank_moves(&view, p.beat, buf)
@@ -691,12 +784,14 @@ def _check_out(out, offsets, Py_ssize_t positions, int width):
         raise errors.InvalidCardsError(f"offsets needs room for {positions + 1} entries, has {offsets.shape[0]}")
 
 
-def fill_rank_moves(hands, levels, beats, start, end, out, offsets):
+def fill_rank_moves(hands, levels, beats, start, end, out, offsets, packed=False):
     """Write the rank-level moves of positions ``start``, ``start + 1``, … into ``out`` while
     there is room for any position (:data:`MAX_RANK_MOVES`), and return the position where it
     stopped. ``offsets[k]`` is where position ``start + k``'s moves begin (``offsets[0] = 0``).
     """
-    _check_batch(hands, levels, beats)
+    _check_batch(hands, levels, beats, packed)
+    cdef _HandRows rows = _HandRows(hands, packed)
+    cdef const _hands *src = &rows.src
     cdef Py_ssize_t n = hands.shape[0], first, last, i
     first, last = _range(n, start, end)
     i = first
@@ -705,7 +800,6 @@ def fill_rank_moves(hands, levels, beats, start, end, out, offsets):
         raise _errors().InvalidCardsError(f"out must hold at least {GD_MAX_RANK_MOVES} moves, holds {out.shape[0]}")
     cdef uint64_t[::1] o = out
     cdef int64_t[::1] off = offsets
-    cdef const uint8_t[:, ::1] h = hands
     cdef const uint8_t[::1] lv = levels
     cdef const uint64_t[::1] b = beats
     cdef size_t cap = o.shape[0], used = 0
@@ -715,7 +809,7 @@ def fill_rank_moves(hands, levels, beats, start, end, out, offsets):
     off[0] = 0
     with nogil:
         while i < last and cap - used >= GD_MAX_RANK_MOVES:
-            what = _prepare(&p, &h[i, 0], lv[i], b[i], &view, &detail)
+            what = _prepare(&p, src, i, lv[i], b[i], &view, &detail)
             if what != GD_POSITION_OK:
                 break
             used += gd_rank_moves(&view, p.beat, &o[used])
@@ -726,19 +820,20 @@ def fill_rank_moves(hands, levels, beats, start, end, out, offsets):
     return i
 
 
-def fill_card_moves(hands, levels, beats, start, end, out, offsets):
+def fill_card_moves(hands, levels, beats, start, end, out, offsets, packed=False):
     """Write the card-level moves of positions ``start``, ``start + 1``, … into ``out``
     (``uint64 (M, 2)``) while they fit, and return the position where it stopped; raise if
     the first one alone does not fit. ``offsets`` as for :func:`fill_rank_moves`.
     """
-    _check_batch(hands, levels, beats)
+    _check_batch(hands, levels, beats, packed)
+    cdef _HandRows rows = _HandRows(hands, packed)
+    cdef const _hands *src = &rows.src
     cdef Py_ssize_t n = hands.shape[0], first, last, i
     first, last = _range(n, start, end)
     i = first
     _check_out(out, offsets, last - first, 2)
     cdef uint64_t[:, ::1] o = out
     cdef int64_t[::1] off = offsets
-    cdef const uint8_t[:, ::1] h = hands
     cdef const uint8_t[::1] lv = levels
     cdef const uint64_t[::1] b = beats
     cdef size_t cap = o.shape[0], used = 0, k = 0
@@ -748,7 +843,7 @@ def fill_card_moves(hands, levels, beats, start, end, out, offsets):
     off[0] = 0
     with nogil:
         while i < last:
-            what = _prepare(&p, &h[i, 0], lv[i], b[i], &view, &detail)
+            what = _prepare(&p, src, i, lv[i], b[i], &view, &detail)
             if what != GD_POSITION_OK:
                 break
             k = gd_card_moves(&view, p.beat, &o[0, 0] + 2 * used if cap else NULL, cap - used)
@@ -797,6 +892,16 @@ _MASK64 = (1 << 64) - 1
 POLICIES = {"random": GD_POLICY_RANDOM, "greedy": GD_POLICY_GREEDY}
 
 
+cdef object _LIMIT108 = 1 << 108
+
+
+cdef int _seat_arg(value, str name, int lo) except -99:
+    """A seat or a count of passes in a deal state: an int lo..3 (a Python or numpy integer)."""
+    if not _is_int(value) or not lo <= value <= 3:
+        raise _errors().InvalidMoveError(f"{name} must be an int {lo}..3, got {value!r:.60}")
+    return <int>value
+
+
 cdef int _deal_from(state, gd_deal *d) except -1:
     """Fill a gd_deal from (hands, level, turn, last, beat, passes, finished): hands as four
     packed ints (2 bits a face, the gd_cards layout) or a uint8 (4, 54) count array, level a
@@ -827,27 +932,30 @@ cdef int _deal_from(state, gd_deal *d) except -1:
                 f"a deal's hands are four packed ints or a uint8 (4, 54) array, got {_describe(hands)}")
         for s in range(4):
             h = hands[s]
-            if not _is_int(h) or not 0 <= h < 1 << 108:
+            if not _is_int(h) or not 0 <= h < _LIMIT108:
                 raise errors.InvalidCardsError(
                     f"hands[{s}] (seat {s}): a packed hand is an int below 2**108, got {h!r:.60}")
             h = int(h)
-            d.hands[s].w[0] = h & _MASK64
-            d.hands[s].w[1] = h >> 64
+            d.hands[s].w[0] = <uint64_t>(h & _MASK64)
+            d.hands[s].w[1] = <uint64_t>(h >> 64)
     d.level = _level_index(level)
-    for name, value, lo, hi in (("turn", turn, 0, 3), ("last", last, -1, 3), ("passes", passes, 0, 3)):
-        if not _is_int(value) or not lo <= value <= hi:
-            raise errors.InvalidMoveError(f"{name} must be an int {lo}..{hi}, got {value!r:.60}")
-    d.turn, d.last, d.passes = turn, last, passes
+    d.turn = _seat_arg(turn, "turn", 0)
+    d.last = _seat_arg(last, "last", -1)
+    d.passes = _seat_arg(passes, "passes", 0)
     d.beat = _checked_move(beat)
-    if not isinstance(finished, (tuple, list)):
-        raise errors.InvalidMoveError(
-            f"finished must be a tuple of at most three seats 0..3, got {_describe(finished)}")
-    finished = tuple(finished)
-    if len(finished) > 3 or not all(_is_int(x) and 0 <= x <= 3 for x in finished):
+    if type(finished) is not tuple:
+        if not isinstance(finished, (tuple, list)):
+            raise errors.InvalidMoveError(
+                f"finished must be a tuple of at most three seats 0..3, got {_describe(finished)}")
+        finished = tuple(finished)
+    if len(finished) > 3:
         raise errors.InvalidMoveError(f"finished must list at most three seats 0..3, got {finished!r}")
     d.n_finished = len(finished)
-    for s in range(len(finished)):
-        d.finished[s] = finished[s]
+    for s in range(d.n_finished):
+        x = finished[s]
+        if not _is_int(x) or not 0 <= x <= 3:
+            raise errors.InvalidMoveError(f"finished must list at most three seats 0..3, got {finished!r}")
+        d.finished[s] = <uint8_t>x
     d.over = 0
     cdef int code = gd_deal_check(d)
     if code:

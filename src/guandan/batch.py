@@ -6,7 +6,11 @@ batch over threads that really run in parallel (and callers may use their own th
 Arrays, never converted silently (a wrong dtype, shape or layout raises
 :class:`~guandan.InvalidCardsError` naming the problem):
 
-* ``hands``: ``uint8 (N, 54)``, the count (0..2) of each face;
+* ``hands``: ``uint8 (N, 54)``, the count (0..2) of each face; or, with ``packed=True``,
+  ``uint64 (N, 2)``, each hand already packed in the core's own layout (2 bits a face, the
+  two words of a 108-bit packed hand as :class:`~guandan.Deal` and the playouts hold it;
+  :func:`pack_hands` makes them from counts). Packed hands skip the packing; they are
+  checked all the same (no face with 3 copies, no bits beyond the 54 faces);
 * ``levels``: ``uint8 (N,)``, the level rank 2..14;
 * ``beats``: ``uint64 (N,)``, the rank-level word of the play to beat
   (:data:`~guandan.movegen.PASS_WORD` to lead), or ``None`` for all leads.
@@ -15,7 +19,8 @@ Each position's hand, level and play to beat is read once, into the core's own c
 alone is checked and used: the arrays may change during a call (another thread, shared
 memory) without ever giving more than the result or the error of one of their contents.
 Counts (``threads``, ``buffer_moves``, ``n``) are Python or numpy integers, never bools,
-floats or strings; ``granularity`` is the string ``"rank"`` or ``"card"``.
+floats or strings; ``granularity`` is the string ``"rank"`` or ``"card"``; ``packed`` is
+``True`` or ``False``.
 
 >>> import numpy as np
 >>> from guandan import Cards, batch
@@ -29,6 +34,9 @@ floats or strings; ``granularity`` is the string ``"rank"`` or ``"card"``.
 >>> mask = batch.legal_mask(hands, levels)
 >>> mask.shape == (2, len(batch.ACTION_SPACE)), mask.sum(axis=1).tolist()
 (True, [14, 5])
+>>> packed = batch.pack_hands(hands)
+>>> packed.dtype, packed.shape, batch.count_moves(packed, levels, packed=True).tolist()
+(dtype('uint64'), (2, 2), [14, 5])
 """
 
 from __future__ import annotations
@@ -45,6 +53,7 @@ from .errors import GuandanError, InvalidCardsError
 
 __all__ = [
     "ACTION_SPACE",
+    "pack_hands",
     "count_moves",
     "legal_moves",
     "iter_legal_moves",
@@ -74,12 +83,26 @@ def lead_beats(n: Int) -> np.ndarray:
     return np.full(_core._int_arg(n, "n", 0, _core._MAX_ROWS), _core.PASS_MOVE, dtype=np.uint64)
 
 
-def _checked(hands: np.ndarray, levels: np.ndarray, beats: np.ndarray | None) -> tuple[np.ndarray, int]:
+def pack_hands(hands: np.ndarray) -> np.ndarray:
+    """Pack count rows (``uint8 (N, 54)``) into the core's layout, ``uint64 (N, 2)``, for the
+    batch calls' ``packed=True``: pack once, query many times.
+
+    >>> from guandan import Cards
+    >>> pack_hands(np.stack([Cards.parse("S2 S2 H2").numpy()])).tolist()
+    [[6, 0]]
+    """
+    return _core.batch_pack(hands)
+
+
+def _checked(
+    hands: np.ndarray, levels: np.ndarray, beats: np.ndarray | None, packed: bool = False
+) -> tuple[np.ndarray, int]:
     """The beats (``beats`` None: all leads) and the number of positions of a batch whose
-    hands are a 2-D array; any other hands (a 0-d array, a list, ...) raise the core's error
-    naming them. The core checks the arrays in full when it is called."""
-    if not isinstance(hands, np.ndarray) or hands.ndim != 2:
-        _core._check_batch(hands, levels, lead_beats(0) if beats is None else beats)
+    hands are a 2-D array; any other hands (a 0-d array, a list, ...) or a ``packed`` that
+    is not a bool raise the core's error naming them. The core checks the arrays in full
+    when it is called."""
+    if not isinstance(hands, np.ndarray) or hands.ndim != 2 or not isinstance(packed, (bool, np.bool_)):
+        _core._check_batch(hands, levels, lead_beats(0) if beats is None else beats, packed)
     n = hands.shape[0]
     return lead_beats(n) if beats is None else beats, n
 
@@ -106,16 +129,19 @@ def count_moves(
     beats: np.ndarray | None = None,
     granularity: Granularity = "rank",
     threads: Int | None = 1,
+    packed: bool = False,
 ) -> np.ndarray:
     """How many legal moves each position has: ``int64 (N,)``. ``threads=None``: all cores."""
-    beats, n = _checked(hands, levels, beats)
+    beats, n = _checked(hands, levels, beats, packed)
     granularity = _granularity(granularity)
     chunks = _chunks(n, threads)
     if len(chunks) == 1:
-        return _core.batch_count(hands, levels, beats, granularity)
+        return _core.batch_count(hands, levels, beats, granularity, packed=packed)
     out = np.zeros(n, dtype=np.int64)
     with ThreadPoolExecutor(len(chunks)) as pool:
-        for f in [pool.submit(_core.batch_count, hands, levels, beats, granularity, a, b, out) for a, b in chunks]:
+        for f in [
+            pool.submit(_core.batch_count, hands, levels, beats, granularity, a, b, out, packed) for a, b in chunks
+        ]:
             f.result()
     return out
 
@@ -126,19 +152,20 @@ def legal_moves(
     beats: np.ndarray | None = None,
     granularity: Granularity = "rank",
     threads: Int | None = 1,
+    packed: bool = False,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The legal moves of each position: ``(moves, offsets)``.
 
     ``moves`` holds every position's moves in turn (``uint64 (M,)`` at rank granularity,
     ``uint64 (M, 2)`` at card granularity); position i's are ``moves[offsets[i]:offsets[i+1]]``.
     """
-    beats, n = _checked(hands, levels, beats)
+    beats, n = _checked(hands, levels, beats, packed)
     fn = _core.batch_rank_moves if _granularity(granularity) == "rank" else _core.batch_card_moves
     chunks = _chunks(n, threads)
     if len(chunks) == 1:
-        return fn(hands, levels, beats)
+        return fn(hands, levels, beats, packed=packed)
     with ThreadPoolExecutor(len(chunks)) as pool:
-        parts = [f.result() for f in [pool.submit(fn, hands, levels, beats, a, b) for a, b in chunks]]
+        parts = [f.result() for f in [pool.submit(fn, hands, levels, beats, a, b, packed) for a, b in chunks]]
     moves = np.concatenate([m for m, _ in parts])
     offsets = [np.zeros(1, dtype=np.int64)]
     base = 0
@@ -154,6 +181,7 @@ def iter_legal_moves(
     beats: np.ndarray | None = None,
     granularity: Granularity = "rank",
     buffer_moves: Int = 1 << 16,
+    packed: bool = False,
 ) -> Iterator[tuple[int, int, np.ndarray, np.ndarray]]:
     """The legal moves of each position, a chunk at a time, written into one reused buffer.
 
@@ -173,19 +201,24 @@ def iter_legal_moves(
 
     The arguments are checked when it is called, not when the first chunk is asked for.
     """
-    beats, _ = _checked(hands, levels, beats)
-    _core._check_batch(hands, levels, beats)  # now: the core's calls come with the first chunk
+    beats, _ = _checked(hands, levels, beats, packed)
+    _core._check_batch(hands, levels, beats, packed)  # now: the core's calls come with the first chunk
     size = _core._int_arg(buffer_moves, "buffer_moves", 1, _core._MAX_ROWS)
     granularity = _granularity(granularity)
     if granularity == "rank":
         out = np.empty(max(size, _core.MAX_RANK_MOVES), dtype=np.uint64)
     else:
         out = np.empty((size, 2), dtype=np.uint64)
-    return _stream(hands, levels, beats, granularity, out)
+    return _stream(hands, levels, beats, granularity, out, bool(packed))
 
 
 def _stream(
-    hands: np.ndarray, levels: np.ndarray, beats: np.ndarray, granularity: Granularity, out: np.ndarray
+    hands: np.ndarray,
+    levels: np.ndarray,
+    beats: np.ndarray,
+    granularity: Granularity,
+    out: np.ndarray,
+    packed: bool,
 ) -> Iterator[tuple[int, int, np.ndarray, np.ndarray]]:
     n = len(hands)
     fill = _core.fill_rank_moves if granularity == "rank" else _core.fill_card_moves
@@ -193,11 +226,12 @@ def _stream(
     start = 0
     while start < n:
         try:
-            stop = fill(hands, levels, beats, start, n, out, offsets)
+            stop = fill(hands, levels, beats, start, n, out, offsets, packed)
         except InvalidCardsError as error:
             if granularity != "card" or "alone has" not in str(error):
                 raise
-            need = _core.count_card_moves(hands[start], int(levels[start]), int(beats[start]))
+            one = slice(start, start + 1)
+            need = int(_core.batch_count(hands[one], levels[one], beats[one], "card", packed=packed)[0])
             # at least doubled: the position is read again here, so if the arrays change
             # meanwhile (another thread) the buffer still grows every round, and the loop ends
             out = np.empty((max(need, 2 * len(out)), 2), dtype=np.uint64)
@@ -211,14 +245,15 @@ def legal_mask(
     levels: np.ndarray,
     beats: np.ndarray | None = None,
     threads: Int | None = 1,
+    packed: bool = False,
 ) -> np.ndarray:
     """Legal-move masks over :data:`ACTION_SPACE` (rank granularity): ``bool (N, 2213)``."""
-    beats, n = _checked(hands, levels, beats)
+    beats, n = _checked(hands, levels, beats, packed)
     chunks = _chunks(n, threads)
     if len(chunks) == 1:
-        return _core.batch_mask(hands, levels, beats)
+        return _core.batch_mask(hands, levels, beats, packed=packed)
     out = np.zeros((n, len(ACTION_SPACE)), dtype=np.bool_)
     with ThreadPoolExecutor(len(chunks)) as pool:
-        for f in [pool.submit(_core.batch_mask, hands, levels, beats, a, b, out) for a, b in chunks]:
+        for f in [pool.submit(_core.batch_mask, hands, levels, beats, a, b, out, packed) for a, b in chunks]:
             f.result()
     return out

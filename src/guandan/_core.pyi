@@ -111,3 +111,14 @@ def evaluate(
 ) -> npt.NDArray[np.int8]: ...
 def spend_cards(counts: _Counts, level: _Int, word: _Int) -> int: ...
 def rng_draws(seed: _Int, bounds: Sequence[_Int]) -> list[int]: ...
+
+# -- agents over card-level moves
+def greedy_choose(
+    moves: npt.NDArray[np.uint64],
+    level: _Int,
+    hand: _Int,
+    mine: _Int,
+    responding: bool,
+    partner_play: bool,
+    opponent_low: bool,
+) -> int: ...

@@ -70,7 +70,7 @@ native pass (``csrc/gd_agents.c``; no move object is made except the one it retu
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from . import _core
@@ -80,7 +80,7 @@ from .errors import GuandanError, IllegalMoveError, describe
 from .observation import Observation, Phase
 from .rng import SplitMix64
 
-__all__ = ["Agent", "RandomAgent", "GreedyAgent", "play_out"]
+__all__ = ["Agent", "RandomAgent", "GreedyAgent", "play_out", "index_chooser"]
 
 
 @runtime_checkable
@@ -114,11 +114,20 @@ class RandomAgent:
         self.rng = SplitMix64(seed)
 
     def act(self, observation: Observation) -> Move | int:
-        actions = observation.legal_actions
-        if not len(actions):
-            raise IllegalMoveError(f"seat {observation.seat} has no legal action: it is not its turn")
-        action: Move | int = actions[self.rng.below(len(actions))]
+        action: Move | int = observation.legal_actions[self.choose(observation)]
         return action
+
+    def choose(self, observation: Observation) -> int:
+        """The index of the chosen action in ``observation.legal_actions`` (one draw).
+
+        >>> from guandan.deal import Deal
+        >>> RandomAgent(seed=1).choose(Deal(["S3 S4", "S9", "D5", "D6"], level=2, leader=0).observation(0))
+        1
+        """
+        n = len(observation.legal_actions)
+        if not n:
+            raise IllegalMoveError(f"seat {observation.seat} has no legal action: it is not its turn")
+        return self.rng.below(n)
 
     def __repr__(self) -> str:
         return "RandomAgent()"
@@ -200,8 +209,30 @@ def play_out(state: Any, agents: Sequence[Agent], max_actions: int | None = None
         raise GuandanError(f"four agents, one per seat, got {describe(agents)}")
     if not all(callable(getattr(a, "act", None)) for a in agents):
         raise GuandanError(f"an agent has a method act(observation), got {describe(agents)}")
+    choosers = [index_chooser(agent) for agent in agents]
     taken = 0
     while not state.is_over and (max_actions is None or taken < max_actions):
         seat = state.turn
-        state.act(agents[seat].act(state.observation(seat)))
+        observation = state.observation(seat)
+        choose = choosers[seat]
+        if choose is not None and observation.phase is Phase.PLAY:
+            state.play_index(choose(observation))  # the move the agent's act would return, unmade
+        else:
+            state.act(agents[seat].act(observation))
         taken += 1
+
+
+def index_chooser(agent: Any) -> Callable[[Observation], int] | None:
+    """For an agent whose ``act`` is a built-in one that returns ``legal_actions[choose(observation)]``
+    (:class:`GreedyAgent`, :class:`RandomAgent` and subclasses that keep their ``act``), its
+    ``choose``: a game loop can then play the chosen index without making the move object.
+    ``None`` for any other agent.
+
+    >>> index_chooser(GreedyAgent()) is not None, index_chooser(object())
+    (True, None)
+    """
+    act = getattr(type(agent), "act", None)
+    if (act is GreedyAgent.act or act is RandomAgent.act) and "act" not in getattr(agent, "__dict__", {}):
+        choose: Callable[[Observation], int] = agent.choose
+        return choose
+    return None

@@ -617,12 +617,15 @@ class Deal:
             raise IllegalMoveError("the deal is over")
         if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
             raise IllegalMoveError(f"a move index is an int, got {describe(index)}")
-        moves = self.legal_moves()
-        n = len(moves.array)
+        moves = self._moves
+        if moves is None:
+            moves = self.legal_moves()
+        array = moves.array
+        n = len(array)
         if not -n <= index < n:
             raise IllegalMoveError(f"move index {index} out of range: {n} legal moves")
-        lo, hi = moves.array[index]
-        self._apply(int(lo), int(hi))
+        lo, hi = array[index].tolist()
+        self._apply(lo, hi)
 
     def _resolve(self, move: Any, seat: int | None) -> tuple[int, int]:
         """The packed words of a legal move, or an error naming why it is not legal."""

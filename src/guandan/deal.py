@@ -801,7 +801,8 @@ class Deal:
         >>> obs.hand, [str(m) for m in obs.legal_actions]
         (Cards('S3'), ['single 3: S3'])
         """
-        seat = check_seat(seat)
+        if type(seat) is not int or not 0 <= seat <= 3:
+            seat = check_seat(seat)
         turn = self._turn
         return Observation(
             seat,

@@ -101,22 +101,26 @@ class Observation:
         level_side: int | None = None,
         deal_index: int = 0,
     ) -> None:
-        sa = object.__setattr__
-        sa(self, "seat", seat)
-        sa(self, "phase", phase)
-        sa(self, "level", level)
-        sa(self, "turn", turn)
-        sa(self, "card_counts", card_counts)
-        sa(self, "finish_order", finish_order)
-        sa(self, "legal_actions", legal_actions)
-        sa(self, "packed_hand", packed_hand)
-        sa(self, "_beat", beat)
-        sa(self, "to_beat_seat", None if beat is None else beat[0])
-        sa(self, "_history", history)
-        sa(self, "levels", levels)
-        sa(self, "level_side", level_side)
-        sa(self, "deal_index", deal_index)
-        sa(self, "_cache", {})
+        # Built as a _Filling (the same slots, plain attribute stores: one observation per
+        # action makes 14 object.__setattr__ calls cost more than the rest of it), then
+        # turned into the immutable Observation.
+        object.__setattr__(self, "__class__", _Filling)
+        self.seat = seat
+        self.phase = phase
+        self.level = level
+        self.turn = turn
+        self.card_counts = card_counts
+        self.finish_order = finish_order
+        self.legal_actions = legal_actions
+        self.packed_hand = packed_hand
+        self._beat = beat
+        self.to_beat_seat = None if beat is None else beat[0]
+        self._history = history
+        self.levels = levels
+        self.level_side = level_side
+        self.deal_index = deal_index
+        self._cache = {}
+        self.__class__ = Observation
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("an Observation is immutable")
@@ -163,3 +167,11 @@ class Observation:
             f"<Observation seat {self.seat} {self.phase.label} level {self.level.label} turn {self.turn}"
             f" counts {self.card_counts} {len(self.legal_actions)} legal actions>"
         )
+
+
+class _Filling(Observation):
+    """An Observation while its constructor fills it in (attributes may be set)."""
+
+    __slots__ = ()
+    __setattr__ = object.__setattr__  # type: ignore[assignment]
+    __delattr__ = object.__delattr__  # type: ignore[assignment]  (both: CPython's fast stores then)

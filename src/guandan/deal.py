@@ -101,6 +101,10 @@ MASK52 = (1 << 52) - 1
 HAND_SIZE = 27
 _PASS_HI = PASS_WORD
 _U52 = np.uint64(MASK52)
+_DECK = tuple(face for face in range(NUM_FACES) for _ in range(2))
+_BYTES_7D = int.from_bytes(b"\x7d" * NUM_FACES, "little")  # + 0x7D sets a byte's top bit iff it was > 2
+_BYTES_80 = int.from_bytes(b"\x80" * NUM_FACES, "little")
+_SHUFFLE_BOUNDS = [*range(108, 1, -1), 108]  # Fisher-Yates from the end, then the opening card
 
 
 def _is_seat(value: object) -> bool:
@@ -144,10 +148,15 @@ def shuffled_deck(seed: int) -> tuple[list[int], int]:
     >>> len(deck), sorted(deck) == sorted(list(range(54)) * 2), position == opening_position(0)
     (108, True, True)
     """
-    rng = SplitMix64(seed)
-    deck = [face for face in range(NUM_FACES) for _ in range(2)]
-    rng.shuffle(deck)
-    return deck, rng.below(108)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        SplitMix64(seed)  # raises the error of a bad seed
+    # SplitMix64(seed).shuffle(deck) then .below(108), with the generator's draws made natively
+    # (the same numbers: tests/test_deal.py)
+    draws = _core.rng_draws(seed, _SHUFFLE_BOUNDS)
+    deck = list(_DECK)
+    for i, j in zip(range(107, 0, -1), draws):
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck, draws[-1]
 
 
 def deal_hands(seed: int) -> tuple[Cards, Cards, Cards, Cards]:
@@ -157,7 +166,16 @@ def deal_hands(seed: int) -> tuple[Cards, Cards, Cards, Cards]:
     D2 S3 D3 H4 H5 C5 H6 C6
     """
     deck, _ = shuffled_deck(seed)
-    return tuple(Cards.from_cards(deck[27 * i : 27 * i + 27]) for i in range(4))  # type: ignore[return-value]
+    return tuple(_dealt_hand(deck, i) for i in range(4))  # type: ignore[return-value]
+
+
+def _dealt_hand(deck: Sequence[int], seat: int) -> Cards:
+    """The hand dealt to ``seat`` from a deck of :func:`shuffled_deck` (``deck[27 seat : 27 seat + 27]``;
+    the deck is a permutation of the double deck, so no face appears more than twice)."""
+    counts = bytearray(NUM_FACES)
+    for face in deck[27 * seat : 27 * seat + 27]:
+        counts[face] += 1
+    return Cards._trusted(bytes(counts))
 
 
 def opening_position(seed: int) -> int:
@@ -326,12 +344,14 @@ class Deal:
             not isinstance(opening, tuple) or len(opening) != 2 or not all(isinstance(x, int) for x in opening)
         ):
             raise GuandanError(f"opening is (position, card) or None, got {describe(opening)}")
-        total = bytearray(NUM_FACES)
-        for h in cards:
-            for face, n in enumerate(h.counts):
-                total[face] += n
-                if total[face] > 2:
-                    raise InvalidCardsError(f"{card_name(face)} is dealt more than twice (the double deck has 2)")
+        # each face's count over the four hands, a byte a face (at most 8: no carry between faces)
+        if sum(int.from_bytes(h.counts, "little") for h in cards) + _BYTES_7D & _BYTES_80:
+            total = bytearray(NUM_FACES)
+            for h in cards:
+                for face, n in enumerate(h.counts):
+                    total[face] += n
+                    if total[face] > 2:
+                        raise InvalidCardsError(f"{card_name(face)} is dealt more than twice (the double deck has 2)")
         self._level = parse_level(level)
         self._lvl = int(self._level)
         self._ruleset = get_ruleset(ruleset)
@@ -390,7 +410,7 @@ class Deal:
         (True, True)
         """
         deck, position = shuffled_deck(seed)
-        hands = [Cards.from_cards(deck[27 * i : 27 * i + 27]) for i in range(4)]
+        hands = [_dealt_hand(deck, i) for i in range(4)]
         holder, opening_card = opening_leader(hands, position)
         return cls(
             hands,

@@ -59,7 +59,7 @@ from typing import Any
 
 from .cards import BIG_JOKER, Cards, CardsLike, Rank, as_cards, card_name, card_rank, parse_card, parse_level
 from .combos import Move, RankMove, elevated_order
-from .deal import Deal, check_seat, opening_leader, shuffled_deck
+from .deal import Deal, _dealt_hand, check_seat, opening_leader, shuffled_deck
 from .errors import GuandanError, IllegalMoveError, InvalidCardsError, describe
 from .history import DealResult, History, Phase, Play, Return, Tribute, bits_of_cards, cards_of_bits, size_of_bits
 from .movegen import MoveList
@@ -292,7 +292,7 @@ class Match:
         if offset < len(self._start.hands):
             dealt = list(self._start.hands[offset])  # checked by _given_hands
         else:
-            dealt = [Cards.from_cards(deck[27 * i : 27 * i + 27]) for i in range(4)]
+            dealt = [_dealt_hand(deck, i) for i in range(4)]
         self._dealt = tuple(dealt)
         self._hands = [bits_of_cards(h) for h in dealt]
         self._level_now = self._levels[self._level_side if self._level_side is not None else 0]

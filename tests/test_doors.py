@@ -449,6 +449,10 @@ INT_DOORS: dict[str, tuple[int, int, int | None, Callable[[Any], Any], str]] = {
     "greedy_choose level": (2, 14, None, lambda v: _greedy(level=v), "level"),
     "greedy_choose packed hand": (0, 2**108 - 1, None, lambda v: _greedy(hand=v), "hand"),
     "greedy_choose mine": (0, 108, None, lambda v: _greedy(mine=v), "mine"),
+    "packed_card_moves lo": (0, 2**64 - 1, None, lambda v: _core.packed_card_moves(v, 0, 2), "lo"),
+    "packed_card_moves hi": (0, 2**64 - 1, None, lambda v: _core.packed_card_moves(0, v, 2), "hi"),
+    "packed_card_moves level": (2, 14, None, lambda v: _core.packed_card_moves(*_core.pack_cards(HAND), v), "level"),
+    "packed_card_moves beat": (0, 2**64 - 1, None, lambda v: _core.packed_card_moves(0x10, 0, 2, v), "play to beat"),
 }
 
 

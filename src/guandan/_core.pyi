@@ -122,3 +122,6 @@ def greedy_choose(
     partner_play: bool,
     opponent_low: bool,
 ) -> int: ...
+
+# -- a deal's legal moves from its packed hand
+def packed_card_moves(lo: _Int, hi: _Int, level: _Int, beat: _Int = ...) -> npt.NDArray[np.uint64]: ...

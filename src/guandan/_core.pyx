@@ -1147,3 +1147,41 @@ def greedy_choose(moves, level, hand, mine, responding, partner_play, opponent_l
 
 
 cdef object _HAND_LIMIT = 1 << 108
+
+
+# -- a deal's legal moves from its packed hand (issue 12) ---------------------------------------
+
+cdef enum:  # rows written to the stack first; a position with more moves is generated again into its array
+    _STACK_ROWS = 1024
+
+
+def packed_card_moves(lo, hi, level, beat=GD_PASS_MOVE):
+    """The legal card-level moves of a hand given packed (two words, as :func:`pack_cards`
+    returns; the hand a :class:`~guandan.Deal` keeps): the ``uint64`` array of shape ``(n, 2)``
+    of :func:`card_moves` on the same cards, generated once (not counted first).
+
+    >>> from guandan import Cards
+    >>> hand = Cards.parse("S3 C4 D4 C5 D5 H2").counts
+    >>> bool((packed_card_moves(*pack_cards(hand), 2) == card_moves(hand, 2)).all())
+    True
+    """
+    cdef gd_cards packed
+    packed.w[0] = _u64(lo, "lo", _CARDS)
+    packed.w[1] = _u64(hi, "hi", _CARDS)
+    _check_packed(&packed)
+    cdef int lvl = _level_index(level)
+    cdef gd_move b = _checked_move(beat)
+    cdef gd_view view
+    gd_view_init(&view, &packed, lvl)
+    cdef uint64_t buf[2 * _STACK_ROWS]
+    cdef size_t n
+    with nogil:
+        n = gd_card_moves(&view, b, buf, _STACK_ROWS)
+    out = np.empty((n, 2), dtype=np.uint64)
+    cdef uint64_t[:, ::1] o = out
+    if n > _STACK_ROWS:
+        with nogil:
+            gd_card_moves(&view, b, &o[0, 0], n)
+    elif n:
+        memcpy(&o[0, 0], buf, n * 2 * sizeof(uint64_t))
+    return out

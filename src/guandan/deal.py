@@ -558,7 +558,7 @@ class Deal:
             arr = np.empty((0, 2), dtype=np.uint64)
         else:
             h = self._hands[self._turn]  # type: ignore[index]
-            arr = _core.card_moves(_core.unpack_cards(h & MASK64, h >> 64), self._lvl, self._beat)
+            arr = _core.packed_card_moves(h & MASK64, h >> 64, self._lvl, self._beat)
             if not self._ruleset.plain_straight_flush:
                 straight = (arr[:, 1] >> np.uint64(60)) == MoveType.STRAIGHT
                 if straight.any():

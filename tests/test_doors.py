@@ -386,9 +386,11 @@ def _state(**change: Any) -> tuple[Any, ...]:
 GREEDY_MOVES = _core.card_moves(HAND, 2)
 
 
-def _greedy(level: Any = 2, hand: Any = None, mine: Any = 9) -> int:
+PACKED_HAND = int(_core.pack_cards(HAND)[0]) | int(_core.pack_cards(HAND)[1]) << 64
+
+
+def _greedy(level: Any = 2, hand: Any = PACKED_HAND, mine: Any = 9) -> int:
     """The greedy agent's native scan (issue 12) on a lead of HAND."""
-    hand = int(_core.pack_cards(HAND)[0]) | int(_core.pack_cards(HAND)[1]) << 64 if hand is None else hand
     return _core.greedy_choose(GREEDY_MOVES, level, hand, mine, False, False, True)
 
 
@@ -616,5 +618,4 @@ def test_greedy_moves_arrays_of_any_form(data):
 
 
 def _greedy_moves(moves: Any) -> int:
-    hand = int(_core.pack_cards(HAND)[0]) | int(_core.pack_cards(HAND)[1]) << 64
-    return _core.greedy_choose(moves, 2, hand, 9, False, False, True)
+    return _core.greedy_choose(moves, 2, PACKED_HAND, 9, False, False, True)

@@ -525,6 +525,10 @@ class Deal:
         """How many plays and passes have been made."""
         return len(self._log)
 
+    def _native_state(self) -> tuple[Any, ...]:
+        """The native core's state of this deal in progress (see :func:`guandan.playout.deal_state`)."""
+        return tuple(self._hands), self._lvl, self._turn, self._last, self._beat, self._passes, tuple(self._finished)
+
     # -- legal moves ---------------------------------------------------------------------------
 
     def legal_moves(self, granularity: str = "card") -> MoveList:

@@ -41,8 +41,8 @@ two losers have no order; otherwise play goes on until 3rd is decided, and the r
 seat is 4th.
 
 **Speed.** Hands are packed 108-bit integers (2 bits per face, the layout of the native
-core); the legal moves of a position come from :func:`guandan.legal_moves` as a
-:class:`~guandan.MoveList` kept packed, cached until the state changes; a move taken
+core); the legal moves of a position come from the native core straight from the packed
+hand as a :class:`~guandan.MoveList` kept packed, cached until the state changes; a move taken
 from that list is recognised without re-checking it; :meth:`Deal.undo` restores a few
 integers; :meth:`Deal.copy` copies a few lists. Plays are kept packed in the history
 and become :class:`Play` records when read.
@@ -642,9 +642,7 @@ class Deal:
         if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
             raise IllegalMoveError(f"a move index is an int, got {describe(index)}")
         moves = self._moves
-        if moves is None:
-            moves = self.legal_moves()
-        array = moves.array
+        array = (moves if moves is not None else self.legal_moves()).array
         n = len(array)
         if not -n <= index < n:
             raise IllegalMoveError(f"move index {index} out of range: {n} legal moves")

@@ -174,4 +174,5 @@ class _Filling(Observation):
 
     __slots__ = ()
     __setattr__ = object.__setattr__  # type: ignore[assignment]
-    __delattr__ = object.__delattr__  # type: ignore[assignment]  (both: CPython's fast stores then)
+    # both object's: with either left to the immutable base, every store goes through a Python hook
+    __delattr__ = object.__delattr__

@@ -101,9 +101,16 @@ class Observation:
         level_side: int | None = None,
         deal_index: int = 0,
     ) -> None:
-        # Built as a _Filling (the same slots, plain attribute stores: one observation per
-        # action makes 14 object.__setattr__ calls cost more than the rest of it), then
-        # turned into the immutable Observation.
+        to_beat_seat = None if beat is None else beat[0]
+        if type(self) is not Observation:  # a subclass of the user's: its own layout, one store at a time
+            values: tuple[Any, ...] = (seat, phase, level, turn, card_counts, finish_order, legal_actions, packed_hand,
+                                       beat, to_beat_seat, history, levels, level_side, deal_index, {})  # fmt: skip
+            for name, value in zip(_FIELDS, values):
+                object.__setattr__(self, name, value)
+            return
+        # Filled in as a _Filling (the same slots, plain attribute stores: one observation an
+        # action makes 15 object.__setattr__ calls cost more than the rest of it), then turned
+        # into the immutable Observation.
         object.__setattr__(self, "__class__", _Filling)
         self.seat = seat
         self.phase = phase
@@ -114,7 +121,7 @@ class Observation:
         self.legal_actions = legal_actions
         self.packed_hand = packed_hand
         self._beat = beat
-        self.to_beat_seat = None if beat is None else beat[0]
+        self.to_beat_seat = to_beat_seat
         self._history = history
         self.levels = levels
         self.level_side = level_side
@@ -167,6 +174,12 @@ class Observation:
             f"<Observation seat {self.seat} {self.phase.label} level {self.level.label} turn {self.turn}"
             f" counts {self.card_counts} {len(self.legal_actions)} legal actions>"
         )
+
+
+_FIELDS = (
+    "seat", "phase", "level", "turn", "card_counts", "finish_order", "legal_actions", "packed_hand", "_beat",
+    "to_beat_seat", "_history", "levels", "level_side", "deal_index", "_cache",
+)  # fmt: skip
 
 
 class _Filling(Observation):

@@ -108,3 +108,26 @@ def test_an_agent_asked_out_of_turn_says_so():
     deal = Deal.new(1, leader=0)
     with pytest.raises(IllegalMoveError, match="not its turn"):
         GreedyAgent().act(deal.observation(2))
+
+
+def test_an_observation_is_immutable_and_of_its_class_once_made():
+    """``Observation`` is filled in through a private subclass (issue 12): what comes out is an
+    ``Observation``, immutable; a subclass of the user's keeps its class."""
+    from guandan.observation import Observation
+
+    obs = Deal.new(4).observation(0)
+    assert type(obs) is Observation and obs.seat == 0 and obs.to_beat_seat is None
+    for change in (lambda: setattr(obs, "seat", 1), lambda: delattr(obs, "seat"),
+                   lambda: setattr(obs, "__class__", Observation)):  # fmt: skip
+        with pytest.raises(AttributeError, match="immutable"):
+            change()
+
+    class Annotated(Observation):
+        __slots__ = ("note",)
+
+    mine = Annotated(1, obs.phase, obs.level, 0, obs.card_counts, (), (), obs.packed_hand, (0, 0x100, 0x11 << 56),
+                     obs.history, deal_index=3)  # fmt: skip
+    assert type(mine) is Annotated and (mine.seat, mine.to_beat_seat, mine.deal_index) == (1, 0, 3)
+    assert mine.hand == obs.hand and str(mine.to_beat) == "seat 0: single 3: S3"
+    with pytest.raises(AttributeError, match="immutable"):
+        mine.seat = 2

@@ -315,7 +315,8 @@ def planted(*args, **kwargs):
         ("guandan.cli.legal_moves", ["moves", "S3", "--level", "2"]),
         ("guandan.cli.parse_play", ["moves", "S3", "--level", "2", "--beat", "S4"]),
         ("guandan.simulate.simulate", ["simulate", "2", "--workers", "1", "--quiet"]),
-        ("guandan.match.Match.play", ["simulate", "2", "--workers", "1", "--quiet"]),
+        ("guandan.match.Match.play_index", ["simulate", "2", "--workers", "1", "--quiet"]),  # greedy plays indices
+        ("guandan.match.Match.play", ["simulate", "2", "--workers", "1", "--quiet", "--agents", "mc:determinizations=1"]),  # noqa: E501
         ("guandan.registry.seat_specs", ["simulate", "2", "--workers", "1", "--quiet"]),
         ("guandan.terminal.make_agents", ["play", "--seed", "3"]),
         ("guandan.terminal.get_ruleset", ["play", "--seed", "3"]),

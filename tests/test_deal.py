@@ -10,7 +10,7 @@ import pytest
 from games import pass_, play, state_of
 
 import guandan
-from guandan import Cards, Deal, IllegalMoveError, InvalidMoveError, Move, MoveType, classify
+from guandan import Cards, Deal, IllegalMoveError, InvalidCardsError, InvalidMoveError, Move, MoveType, classify
 from guandan.deal import DealResult, deal_hands, jiefeng_leader, opening_position
 from guandan.rules import COMPETITIVE_2022
 
@@ -348,3 +348,25 @@ def test_an_observation_shows_the_seat_its_hand_and_the_public_state():
         obs.seat = 3  # type: ignore[misc]
     play(deal, "S5")
     assert len(obs.history) == 1, "an observation does not change after the deal moves on"
+
+
+@pytest.mark.parametrize("seeds", [range(300), [2**64 - 1, 2**64, 2**70 + 5, -1, -3, -(2**65)]])
+def test_the_deck_is_shuffled_as_by_splitmix64(seeds):
+    """``shuffled_deck`` draws natively; the deck and the opening card are those of
+    ``SplitMix64(seed).shuffle`` then ``.below(108)`` (the module's description of dealing)."""
+    from guandan.deal import shuffled_deck
+    from guandan.rng import SplitMix64
+
+    for seed in seeds:
+        rng = SplitMix64(seed)
+        deck = [face for face in range(54) for _ in range(2)]
+        rng.shuffle(deck)
+        assert shuffled_deck(seed) == (deck, rng.below(108))
+
+
+def test_a_face_dealt_three_times_is_named_as_the_hands_are_read():
+    with pytest.raises(InvalidCardsError, match="S3 is dealt more than twice"):
+        Deal(["S3 S3", "S3", "S4", "S5"], level=2)
+    # two faces over: the first found reading seat 0's hand, then seat 1's, ... (S5 at seat 2, S4 at seat 3)
+    with pytest.raises(InvalidCardsError, match="S5 is dealt more than twice"):
+        Deal(["S4 S4 S5", "S5", "S5", "S4"], level=2)

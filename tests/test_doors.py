@@ -383,6 +383,17 @@ def _state(**change: Any) -> tuple[Any, ...]:
 
 
 # name: (lo, hi, cap on accepted values drawn, the call, what its error names)
+GREEDY_MOVES = _core.card_moves(HAND, 2)
+
+
+PACKED_HAND = int(_core.pack_cards(HAND)[0]) | int(_core.pack_cards(HAND)[1]) << 64
+
+
+def _greedy(level: Any = 2, hand: Any = PACKED_HAND, mine: Any = 9) -> int:
+    """The greedy agent's native scan (issue 12) on a lead of HAND."""
+    return _core.greedy_choose(GREEDY_MOVES, level, hand, mine, False, False, True)
+
+
 INT_DOORS: dict[str, tuple[int, int, int | None, Callable[[Any], Any], str]] = {
     "lead_beats n": (0, MAX_ROWS, 40, batch.lead_beats, "n must be"),
     "count_moves threads": (1, 1024, 4, lambda v: batch.count_moves(H, L, B, threads=v), "threads"),
@@ -437,6 +448,13 @@ INT_DOORS: dict[str, tuple[int, int, int | None, Callable[[Any], Any], str]] = {
     "deal beat": (0, 2**64 - 1, None, lambda v: _core.choose(_state(beat=v)), "play to beat"),
     "deal finished seat": (0, 3, None, lambda v: _core.choose(_state(finished=(v,))), "finished"),
     "deal packed hand": (0, 2**108 - 1, None, lambda v: _core.choose(_state(hands=(v, *STATE[0][1:]))), "hands[0]"),
+    "greedy_choose level": (2, 14, None, lambda v: _greedy(level=v), "level"),
+    "greedy_choose packed hand": (0, 2**108 - 1, None, lambda v: _greedy(hand=v), "hand"),
+    "greedy_choose mine": (0, 108, None, lambda v: _greedy(mine=v), "mine"),
+    "packed_card_moves lo": (0, 2**64 - 1, None, lambda v: _core.packed_card_moves(v, 0, 2), "lo"),
+    "packed_card_moves hi": (0, 2**64 - 1, None, lambda v: _core.packed_card_moves(0, v, 2), "hi"),
+    "packed_card_moves level": (2, 14, None, lambda v: _core.packed_card_moves(*_core.pack_cards(HAND), v), "level"),
+    "packed_card_moves beat": (0, 2**64 - 1, None, lambda v: _core.packed_card_moves(0x10, 0, 2, v), "play to beat"),
 }
 
 
@@ -582,3 +600,22 @@ def test_a_0_d_hands_array_is_refused_by_name():
             lambda: batch.legal_mask(hands, L),  # noqa: B023
         ):
             refused(call, "hands")
+
+
+@DOORS
+@given(st.data())
+def test_greedy_moves_arrays_of_any_form(data):
+    """The greedy agent's scan (issue 12) takes a C-contiguous uint64 (n, 2) array, n >= 1."""
+    value = data.draw(odd_arrays(GREEDY_MOVES))
+    got = outcome(lambda: _greedy_moves(value))
+    if array_form(np.uint64, lambda s: len(s) == 2 and s[1] == 2)(value) or isinstance(value, memoryview):
+        if isinstance(value, np.ndarray) and np.array_equal(value, GREEDY_MOVES):
+            assert got == outcome(lambda: _greedy_moves(GREEDY_MOVES))
+        elif got[0] != "ok":  # random contents or no rows
+            assert "row" in got[1] or "no legal move" in got[1] or "moves must be" in got[1], got
+    else:
+        assert got[0] == "InvalidMoveError" and "moves must be" in got[1], got
+
+
+def _greedy_moves(moves: Any) -> int:
+    return _core.greedy_choose(moves, 2, PACKED_HAND, 9, False, False, True)

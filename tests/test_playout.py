@@ -137,3 +137,28 @@ def test_the_search_bot_beats_greedy_more_often_than_not_on_a_sample():
         play_out(deal, [MonteCarloAgent(seed=seed), GreedyAgent(), MonteCarloAgent(seed=seed + 50), GreedyAgent()])
         wins += deal.result.winning_side == 0
     assert wins > 20
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_deal_state_is_native_state_of_the_deals_public_values(seed):
+    """``deal_state`` reads the deal's packed state (issue 12); it is ``native_state`` of the
+    hands, the play to beat and the trick, and an observation's history counts the same passes
+    as its decoded records."""
+    from guandan.playout import native_state
+
+    deal = Deal.new(seed, level=2 + seed % 13)
+    agents = [RandomAgent(seed), GreedyAgent(), RandomAgent(seed + 1), GreedyAgent()]
+    checked = 0
+    while not deal.is_over:
+        state = deal_state(deal)
+        assert state == native_state(deal.hands, int(deal.level), deal.turn, deal.to_beat, deal.trick,
+                                     deal.finish_order)  # fmt: skip
+        obs = deal.observation(deal.turn)
+        assert state == native_state(deal.hands, int(deal.level), deal.turn, obs.to_beat, obs.history,
+                                     obs.finish_order)  # fmt: skip
+        assert obs.history.trailing_passes() == state[5] or obs.to_beat is None
+        assert native_state(deal.hands, int(deal.level), deal.turn, obs.to_beat, list(obs.history),
+                            obs.finish_order) == state  # fmt: skip
+        deal.act(agents[deal.turn].act(obs))
+        checked += 1
+    assert checked > 40

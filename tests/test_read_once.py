@@ -207,6 +207,18 @@ def _firsts_calls(shared):
     }
 
 
+# the greedy agent's scan (issue 12): a deal's card-level moves; the cards of row 1 (a single S3,
+# the agent's choice) flipped to H2 (a wild the agent keeps: another row is chosen), or the
+# declaration of row 0 to a malformed word (type 11)
+GREEDY_HAND = Cards.parse("S3 S4 C4 S8 C8 D8 H8 H2 SB")
+GREEDY_MOVES = _core.card_moves(GREEDY_HAND.counts, 2)
+_PACKED_HAND = int(_core.pack_cards(GREEDY_HAND.counts)[0]) | int(_core.pack_cards(GREEDY_HAND.counts)[1]) << 64
+
+
+def _greedy_calls(shared):
+    return {"greedy_choose": lambda: [_core.greedy_choose(shared, 2, _PACKED_HAND, 9, False, False, True)]}
+
+
 CASES = {
     # the play to beat: a valid straight and the same word with key 15 (malformed)
     "beat malformed": (BASE_B, _flipped(BASE_B, slice(None), BAD_KEY), _batch_calls("beats")),
@@ -235,6 +247,10 @@ CASES = {
     "deal hand byte 1 or 0": (DEAL_HANDS, _flipped(DEAL_HANDS, (0, 1), 0), _deal_calls),
     # evaluate's first moves: legal ones, or the first replaced by a joker bomb seat 0 lacks
     "evaluate firsts legal or not": (FIRSTS, _flipped(FIRSTS, 0, JOKER_BOMB), _firsts_calls),
+    # the greedy agent's moves: a row's word changes the choice, or is malformed
+    "greedy moves row chosen or not": (GREEDY_MOVES, _flipped(GREEDY_MOVES, (1, 0), 0x4),
+                                       _greedy_calls),
+    "greedy moves row malformed": (GREEDY_MOVES, _flipped(GREEDY_MOVES, (0, 1), 0xB << 60), _greedy_calls),
 }
 
 

@@ -118,3 +118,17 @@ def evaluate(
 ) -> npt.NDArray[np.int8]: ...
 def spend_cards(counts: _Counts, level: _Int, word: _Int) -> int: ...
 def rng_draws(seed: _Int, bounds: Sequence[_Int]) -> list[int]: ...
+
+# -- agents over card-level moves
+def greedy_choose(
+    moves: npt.NDArray[np.uint64],
+    level: _Int,
+    hand: _Int,
+    mine: _Int,
+    responding: bool,
+    partner_play: bool,
+    opponent_low: bool,
+) -> int: ...
+
+# -- a deal's legal moves from its packed hand
+def packed_card_moves(lo: _Int, hi: _Int, level: _Int, beat: _Int = ...) -> npt.NDArray[np.uint64]: ...

@@ -1162,3 +1162,134 @@ def rng_draws(seed, bounds):
         b = _u64(bound, "a bound", _OTHER)
         out.append(gd_rng_next(&rng) if b == 0 else gd_rng_below(&rng, b))
     return out
+
+
+# -- agents over card-level moves (issue 12) ----------------------------------------------------
+#
+# The choice of guandan.agents.GreedyAgent made in C (csrc/gd_agents.c), on the card-level
+# move array a deal holds. Every argument is checked here; the C scan reads each move row
+# once and checks it (a malformed word raises InvalidMoveError naming its row).
+
+from cpython.buffer cimport PyBUF_C_CONTIGUOUS, PyBUF_FORMAT, PyBuffer_Release, PyObject_GetBuffer
+
+cdef extern from "gd_agents.h" nogil:
+    ctypedef struct gd_greedy_seat:
+        gd_cards hand
+        int level
+        int mine
+        int responding
+        int partner_play
+        int opponent_low
+    ptrdiff_t gd_greedy_choose(const uint64_t *moves, size_t n, const gd_greedy_seat *seat)
+
+
+cdef bint _u64_format(const char *fmt) noexcept:
+    """Whether a buffer format is a native unsigned 64-bit integer ('L' or 'Q', optionally '@', '=' or '<')."""
+    if fmt == NULL:
+        return False
+    if fmt[0] == b'@' or fmt[0] == b'=' or fmt[0] == b'<':
+        fmt += 1
+    return (fmt[0] == b'L' or fmt[0] == b'Q') and fmt[1] == 0
+
+
+cdef int _flag(value, str what) except -1:
+    """A yes or no: a bool or a numpy bool (never an int, a string or None)."""
+    if value is True or value is False or isinstance(value, np.bool_):
+        return 1 if value else 0
+    raise _errors().GuandanError(f"{what} must be a bool, got {value!r:.60}")
+
+
+def greedy_choose(moves, level, hand, mine, responding, partner_play, opponent_low):
+    """The index of the move :class:`guandan.agents.GreedyAgent` chooses among card-level ``moves``.
+
+    ``moves``: a C-contiguous ``uint64`` array of shape ``(n, 2)``, n >= 1 (a position's legal
+    moves, the pass last when responding); ``level``: the rank number 2..14; ``hand``: the
+    seat's cards packed in one int (2 bits a face, 0 <= hand < 2**108); ``mine``: how many
+    cards it holds (0..108); ``responding``: whether there is a play to beat;
+    ``partner_play``: whether that play is its partner's; ``opponent_low``: whether an
+    opponent holding cards holds ``bomb_threshold`` or fewer.
+
+    >>> from guandan import Deal
+    >>> deal = Deal(["S3 S4 C4 S8 C8 D8 H8", "S9", "D5", "D6"], level=2, leader=0)
+    >>> moves = deal.legal_moves()
+    >>> print(moves[greedy_choose(moves.array, 2, deal.observation(0).packed_hand, 7, False, False, True)])
+    single 3: S3
+    """
+    cdef gd_greedy_seat seat
+    seat.level = _level_index(level)
+    if not _is_int(hand) or not 0 <= hand < _HAND_LIMIT:
+        raise _errors().InvalidCardsError(f"the hand (packed) must be an int 0..2**108-1, got {hand!r:.60}")
+    h = int(hand)
+    seat.hand.w[0] = <uint64_t>(h & _MASK64)
+    seat.hand.w[1] = <uint64_t>(h >> 64)
+    cdef int bad = gd_check_cards(&seat.hand)
+    if bad >= 0:
+        raise _errors().InvalidCardsError(
+            "the hand (packed) has bits set beyond the 54 faces" if bad == GD_FACES
+            else f"the hand (packed) holds 3 copies of {_FACE_NAMES[bad]}")
+    seat.mine = <int>_size(mine, "mine (the cards held)", 0, 108)
+    seat.responding = _flag(responding, "responding")
+    seat.partner_play = _flag(partner_play, "partner_play")
+    seat.opponent_low = _flag(opponent_low, "opponent_low")
+    cdef Py_buffer buf
+    try:
+        PyObject_GetBuffer(moves, &buf, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT)
+    except (TypeError, ValueError, BufferError):
+        raise _errors().InvalidMoveError(
+            f"moves must be a C-contiguous uint64 array of shape (n, 2), got {_describe(moves)}") from None
+    cdef ptrdiff_t got
+    cdef Py_ssize_t n
+    try:
+        if buf.ndim != 2 or buf.shape[1] != 2 or buf.itemsize != 8 or not _u64_format(buf.format):
+            raise _errors().InvalidMoveError(
+                f"moves must be a C-contiguous uint64 array of shape (n, 2), got {_describe(moves)}")
+        n = buf.shape[0]
+        if n < 1:
+            raise _errors().IllegalMoveError("no legal move to choose from")
+        got = gd_greedy_choose(<const uint64_t *>buf.buf, <size_t>n, &seat)
+    finally:
+        PyBuffer_Release(&buf)
+    if got < 0:
+        raise _errors().InvalidMoveError(f"moves: row {-1 - got} is not a card-level move")
+    return got
+
+
+cdef object _HAND_LIMIT = 1 << 108
+
+
+# -- a deal's legal moves from its packed hand (issue 12) ---------------------------------------
+
+cdef enum:  # rows written to the stack first; a position with more moves is generated again into its array
+    _STACK_ROWS = 1024
+
+
+def packed_card_moves(lo, hi, level, beat=GD_PASS_MOVE):
+    """The legal card-level moves of a hand given packed (two words, as :func:`pack_cards`
+    returns; the hand a :class:`~guandan.Deal` keeps): the ``uint64`` array of shape ``(n, 2)``
+    of :func:`card_moves` on the same cards, generated once (not counted first).
+
+    >>> from guandan import Cards
+    >>> hand = Cards.parse("S3 C4 D4 C5 D5 H2").counts
+    >>> bool((packed_card_moves(*pack_cards(hand), 2) == card_moves(hand, 2)).all())
+    True
+    """
+    cdef gd_cards packed
+    packed.w[0] = _u64(lo, "lo", _CARDS)
+    packed.w[1] = _u64(hi, "hi", _CARDS)
+    _check_packed(&packed)
+    cdef int lvl = _level_index(level)
+    cdef gd_move b = _checked_move(beat)
+    cdef gd_view view
+    gd_view_init(&view, &packed, lvl)
+    cdef uint64_t buf[2 * _STACK_ROWS]
+    cdef size_t n
+    with nogil:
+        n = gd_card_moves(&view, b, buf, _STACK_ROWS)
+    out = np.empty((n, 2), dtype=np.uint64)
+    cdef uint64_t[:, ::1] o = out
+    if n > _STACK_ROWS:
+        with nogil:
+            gd_card_moves(&view, b, &o[0, 0], n)
+    elif n:
+        memcpy(&o[0, 0], buf, n * 2 * sizeof(uint64_t))
+    return out

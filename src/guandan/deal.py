@@ -41,8 +41,8 @@ two losers have no order; otherwise play goes on until 3rd is decided, and the r
 seat is 4th.
 
 **Speed.** Hands are packed 108-bit integers (2 bits per face, the layout of the native
-core); the legal moves of a position come from :func:`guandan.legal_moves` as a
-:class:`~guandan.MoveList` kept packed, cached until the state changes; a move taken
+core); the legal moves of a position come from the native core straight from the packed
+hand as a :class:`~guandan.MoveList` kept packed, cached until the state changes; a move taken
 from that list is recognised without re-checking it; :meth:`Deal.undo` restores a few
 integers; :meth:`Deal.copy` copies a few lists. Plays are kept packed in the history
 and become :class:`Play` records when read.
@@ -101,6 +101,10 @@ MASK52 = (1 << 52) - 1
 HAND_SIZE = 27
 _PASS_HI = PASS_WORD
 _U52 = np.uint64(MASK52)
+_DECK = tuple(face for face in range(NUM_FACES) for _ in range(2))
+_BYTES_7D = int.from_bytes(b"\x7d" * NUM_FACES, "little")  # + 0x7D sets a byte's top bit iff it was > 2
+_BYTES_80 = int.from_bytes(b"\x80" * NUM_FACES, "little")
+_SHUFFLE_BOUNDS = [*range(108, 1, -1), 108]  # Fisher-Yates from the end, then the opening card
 
 
 def _is_seat(value: object) -> bool:
@@ -144,10 +148,15 @@ def shuffled_deck(seed: int) -> tuple[list[int], int]:
     >>> len(deck), sorted(deck) == sorted(list(range(54)) * 2), position == opening_position(0)
     (108, True, True)
     """
-    rng = SplitMix64(seed)
-    deck = [face for face in range(NUM_FACES) for _ in range(2)]
-    rng.shuffle(deck)
-    return deck, rng.below(108)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        SplitMix64(seed)  # raises the error of a bad seed
+    # SplitMix64(seed).shuffle(deck) then .below(108), with the generator's draws made natively
+    # (the same numbers: tests/test_deal.py)
+    draws = _core.rng_draws(seed, _SHUFFLE_BOUNDS)
+    deck = list(_DECK)
+    for i, j in zip(range(107, 0, -1), draws):
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck, draws[-1]
 
 
 def deal_hands(seed: int) -> tuple[Cards, Cards, Cards, Cards]:
@@ -157,7 +166,16 @@ def deal_hands(seed: int) -> tuple[Cards, Cards, Cards, Cards]:
     D2 S3 D3 H4 H5 C5 H6 C6
     """
     deck, _ = shuffled_deck(seed)
-    return tuple(Cards.from_cards(deck[27 * i : 27 * i + 27]) for i in range(4))  # type: ignore[return-value]
+    return tuple(_dealt_hand(deck, i) for i in range(4))  # type: ignore[return-value]
+
+
+def _dealt_hand(deck: Sequence[int], seat: int) -> Cards:
+    """The hand dealt to ``seat`` from a deck of :func:`shuffled_deck` (``deck[27 seat : 27 seat + 27]``;
+    the deck is a permutation of the double deck, so no face appears more than twice)."""
+    counts = bytearray(NUM_FACES)
+    for face in deck[27 * seat : 27 * seat + 27]:
+        counts[face] += 1
+    return Cards._trusted(bytes(counts))
 
 
 def opening_position(seed: int) -> int:
@@ -326,12 +344,14 @@ class Deal:
             not isinstance(opening, tuple) or len(opening) != 2 or not all(isinstance(x, int) for x in opening)
         ):
             raise GuandanError(f"opening is (position, card) or None, got {describe(opening)}")
-        total = bytearray(NUM_FACES)
-        for h in cards:
-            for face, n in enumerate(h.counts):
-                total[face] += n
-                if total[face] > 2:
-                    raise InvalidCardsError(f"{card_name(face)} is dealt more than twice (the double deck has 2)")
+        # each face's count over the four hands, a byte a face (at most 8: no carry between faces)
+        if sum(int.from_bytes(h.counts, "little") for h in cards) + _BYTES_7D & _BYTES_80:
+            total = bytearray(NUM_FACES)
+            for h in cards:
+                for face, n in enumerate(h.counts):
+                    total[face] += n
+                    if total[face] > 2:
+                        raise InvalidCardsError(f"{card_name(face)} is dealt more than twice (the double deck has 2)")
         self._level = parse_level(level)
         self._lvl = int(self._level)
         self._ruleset = get_ruleset(ruleset)
@@ -390,7 +410,7 @@ class Deal:
         (True, True)
         """
         deck, position = shuffled_deck(seed)
-        hands = [Cards.from_cards(deck[27 * i : 27 * i + 27]) for i in range(4)]
+        hands = [_dealt_hand(deck, i) for i in range(4)]
         holder, opening_card = opening_leader(hands, position)
         return cls(
             hands,
@@ -505,6 +525,10 @@ class Deal:
         """How many plays and passes have been made."""
         return len(self._log)
 
+    def _native_state(self) -> tuple[Any, ...]:
+        """The native core's state of this deal in progress (see :func:`guandan.playout.deal_state`)."""
+        return tuple(self._hands), self._lvl, self._turn, self._last, self._beat, self._passes, tuple(self._finished)
+
     # -- legal moves ---------------------------------------------------------------------------
 
     def legal_moves(self, granularity: str = "card") -> MoveList:
@@ -538,7 +562,7 @@ class Deal:
             arr = np.empty((0, 2), dtype=np.uint64)
         else:
             h = self._hands[self._turn]  # type: ignore[index]
-            arr = _core.card_moves(_core.unpack_cards(h & MASK64, h >> 64), self._lvl, self._beat)
+            arr = _core.packed_card_moves(h & MASK64, h >> 64, self._lvl, self._beat)
             if not self._ruleset.plain_straight_flush:
                 straight = (arr[:, 1] >> np.uint64(60)) == MoveType.STRAIGHT
                 if straight.any():
@@ -617,12 +641,13 @@ class Deal:
             raise IllegalMoveError("the deal is over")
         if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
             raise IllegalMoveError(f"a move index is an int, got {describe(index)}")
-        moves = self.legal_moves()
-        n = len(moves.array)
+        moves = self._moves
+        array = (moves if moves is not None else self.legal_moves()).array
+        n = len(array)
         if not -n <= index < n:
             raise IllegalMoveError(f"move index {index} out of range: {n} legal moves")
-        lo, hi = moves.array[index]
-        self._apply(int(lo), int(hi))
+        lo, hi = array[index].tolist()
+        self._apply(lo, hi)
 
     def _resolve(self, move: Any, seat: int | None) -> tuple[int, int]:
         """The packed words of a legal move, or an error naming why it is not legal."""
@@ -798,7 +823,8 @@ class Deal:
         >>> obs.hand, [str(m) for m in obs.legal_actions]
         (Cards('S3'), ['single 3: S3'])
         """
-        seat = check_seat(seat)
+        if type(seat) is not int or not 0 <= seat <= 3:
+            seat = check_seat(seat)
         turn = self._turn
         return Observation(
             seat,

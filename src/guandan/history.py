@@ -250,6 +250,19 @@ class History(Sequence[Any]):
     def __len__(self) -> int:
         return len(self._prefix) + len(self._raw)
 
+    def trailing_passes(self) -> int:
+        """How many passes end the history (read from the packed plays, none decoded).
+
+        >>> History((), ((0, 16, 1 << 60), (1, 0, 0), (2, 0, 0)), Rank.TWO).trailing_passes()
+        2
+        """
+        passes = 0
+        for _seat, _lo, hi in reversed(self._raw):
+            if hi >> 60:
+                return passes
+            passes += 1
+        return passes
+
     @overload
     def __getitem__(self, i: int) -> Any: ...
     @overload

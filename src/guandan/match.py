@@ -59,7 +59,7 @@ from typing import Any
 
 from .cards import BIG_JOKER, Cards, CardsLike, Rank, as_cards, card_name, card_rank, parse_card, parse_level
 from .combos import Move, RankMove, elevated_order
-from .deal import Deal, check_seat, opening_leader, shuffled_deck
+from .deal import Deal, _dealt_hand, check_seat, opening_leader, shuffled_deck
 from .errors import GuandanError, IllegalMoveError, InvalidCardsError, describe
 from .history import DealResult, History, Phase, Play, Return, Tribute, bits_of_cards, cards_of_bits, size_of_bits
 from .movegen import MoveList
@@ -292,7 +292,7 @@ class Match:
         if offset < len(self._start.hands):
             dealt = list(self._start.hands[offset])  # checked by _given_hands
         else:
-            dealt = [Cards.from_cards(deck[27 * i : 27 * i + 27]) for i in range(4)]
+            dealt = [_dealt_hand(deck, i) for i in range(4)]
         self._dealt = tuple(dealt)
         self._hands = [bits_of_cards(h) for h in dealt]
         self._level_now = self._levels[self._level_side if self._level_side is not None else 0]
@@ -445,13 +445,13 @@ class Match:
     @property
     def turn(self) -> int | None:
         """The seat to act: the payer, the receiver, the player; ``None`` when over."""
-        if self._phase == Phase.TRIBUTE:
+        phase = self._phase
+        if phase is Phase.PLAY:
+            return self.deal._turn  # type: ignore[union-attr]
+        if phase is Phase.TRIBUTE:
             return self._payers[len(self._paid)]
-        if self._phase == Phase.RETURN:
+        if phase is Phase.RETURN:
             return self._owed[0][0]
-        if self._phase == Phase.PLAY:
-            assert self.deal is not None
-            return self.deal.turn
         return None
 
     @property
@@ -757,11 +757,12 @@ class Match:
 
     def play_index(self, index: int) -> None:
         """Play the move at ``index`` of :meth:`legal_actions` (the fast path, see :meth:`Deal.play_index`)."""
-        if self._phase != Phase.PLAY:
+        if self._phase is not Phase.PLAY:
             raise IllegalMoveError(f"no play now: the match is in the {self._phase.label} phase")
-        assert self.deal is not None
-        self.deal.play_index(index)
-        if self.deal.is_over:
+        deal = self.deal
+        assert deal is not None
+        deal.play_index(index)
+        if deal._over:
             self._end_deal()
 
     def act(self, action: Move | RankMove | int | str, seat: int | None = None) -> Any:
@@ -781,8 +782,9 @@ class Match:
         >>> obs.levels, obs.deal_index, obs.phase.label
         ((<Rank.TWO: 2>, <Rank.TWO: 2>), 0, 'play')
         """
-        seat = check_seat(seat)
-        if self._phase == Phase.PLAY:
+        if type(seat) is not int or not 0 <= seat <= 3:
+            seat = check_seat(seat)
+        if self._phase is Phase.PLAY:
             return self.deal.observation(  # type: ignore[union-attr]
                 seat,
                 prefix=tuple(self._pre),

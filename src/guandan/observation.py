@@ -101,22 +101,33 @@ class Observation:
         level_side: int | None = None,
         deal_index: int = 0,
     ) -> None:
-        sa = object.__setattr__
-        sa(self, "seat", seat)
-        sa(self, "phase", phase)
-        sa(self, "level", level)
-        sa(self, "turn", turn)
-        sa(self, "card_counts", card_counts)
-        sa(self, "finish_order", finish_order)
-        sa(self, "legal_actions", legal_actions)
-        sa(self, "packed_hand", packed_hand)
-        sa(self, "_beat", beat)
-        sa(self, "to_beat_seat", None if beat is None else beat[0])
-        sa(self, "_history", history)
-        sa(self, "levels", levels)
-        sa(self, "level_side", level_side)
-        sa(self, "deal_index", deal_index)
-        sa(self, "_cache", {})
+        to_beat_seat = None if beat is None else beat[0]
+        if type(self) is not Observation:  # a subclass of the user's: its own layout, one store at a time
+            values: tuple[Any, ...] = (seat, phase, level, turn, card_counts, finish_order, legal_actions, packed_hand,
+                                       beat, to_beat_seat, history, levels, level_side, deal_index, {})  # fmt: skip
+            for name, value in zip(_FIELDS, values):
+                object.__setattr__(self, name, value)
+            return
+        # Filled in as a _Filling (the same slots, plain attribute stores: one observation an
+        # action makes 15 object.__setattr__ calls cost more than the rest of it), then turned
+        # into the immutable Observation.
+        object.__setattr__(self, "__class__", _Filling)
+        self.seat = seat
+        self.phase = phase
+        self.level = level
+        self.turn = turn
+        self.card_counts = card_counts
+        self.finish_order = finish_order
+        self.legal_actions = legal_actions
+        self.packed_hand = packed_hand
+        self._beat = beat
+        self.to_beat_seat = to_beat_seat
+        self._history = history
+        self.levels = levels
+        self.level_side = level_side
+        self.deal_index = deal_index
+        self._cache = {}
+        self.__class__ = Observation
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("an Observation is immutable")
@@ -163,3 +174,18 @@ class Observation:
             f"<Observation seat {self.seat} {self.phase.label} level {self.level.label} turn {self.turn}"
             f" counts {self.card_counts} {len(self.legal_actions)} legal actions>"
         )
+
+
+_FIELDS = (
+    "seat", "phase", "level", "turn", "card_counts", "finish_order", "legal_actions", "packed_hand", "_beat",
+    "to_beat_seat", "_history", "levels", "level_side", "deal_index", "_cache",
+)  # fmt: skip
+
+
+class _Filling(Observation):
+    """An Observation while its constructor fills it in (attributes may be set)."""
+
+    __slots__ = ()
+    __setattr__ = object.__setattr__  # type: ignore[assignment]
+    # both object's: with either left to the immutable base, every store goes through a Python hook
+    __delattr__ = object.__delattr__

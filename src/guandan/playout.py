@@ -30,7 +30,7 @@ from .cards import Cards
 from .combos import Move
 from .deal import Deal
 from .errors import GuandanError, IllegalMoveError, describe
-from .history import Play
+from .history import History, Play
 from .movegen import PASS_WORD, pack_rank_move, unpack_move
 
 __all__ = ["deal_state", "native_state", "playouts", "scores", "policy_move", "Policy"]
@@ -42,14 +42,20 @@ def deal_state(deal: Deal) -> tuple[Any, ...]:
     """The native state of a deal in progress: ``(hands, level, turn, last, beat, passes, finished)``.
 
     Built from the deal's public state only (hands, level, turn, the play to beat, the
-    current trick and the finish order); raises :class:`~guandan.IllegalMoveError` once the
-    deal is over.
+    passes since it and the finish order), as the deal keeps them packed: the same tuple as
+    :func:`native_state` of ``deal.hands``, ``deal.to_beat`` and ``deal.trick``, made without
+    building a card or a move. Raises :class:`~guandan.IllegalMoveError` once the deal is over.
+
+    >>> from guandan import Deal
+    >>> deal = Deal.new(seed=7, level=2, leader=0)
+    >>> deal_state(deal) == native_state(deal.hands, 2, 0, deal.to_beat, deal.trick, deal.finish_order)
+    True
     """
     if not isinstance(deal, Deal):
         raise GuandanError(f"a deal state is taken from a Deal, got {describe(deal)}")
     if deal.is_over or deal.turn is None:
         raise IllegalMoveError("the deal is over: there is nothing to play out")
-    return native_state(deal.hands, int(deal.level), deal.turn, deal.to_beat, deal.trick, deal.finish_order)
+    return deal._native_state()
 
 
 def native_state(
@@ -70,11 +76,15 @@ def native_state(
     if to_beat is None:
         last, beat, passes = -1, PASS_WORD, 0
     else:
-        last, beat, passes = to_beat.seat, pack_rank_move(to_beat.move.to_rank()), 0
-        for record in reversed(recent):
-            if not getattr(record, "is_pass", False):
-                break
-            passes += 1
+        last, beat = to_beat.seat, pack_rank_move(to_beat.move.to_rank())
+        if isinstance(recent, History):
+            passes = recent.trailing_passes()  # read from the packed plays, none decoded
+        else:
+            passes = 0
+            for record in reversed(recent):
+                if not getattr(record, "is_pass", False):
+                    break
+                passes += 1
     return tuple(packed), level, turn, last, beat, passes, tuple(finish_order)
 
 

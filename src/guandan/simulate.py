@@ -42,11 +42,11 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_complet
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .agents import Agent
-from .combos import Move, RankMove
+from .agents import Agent, index_chooser
+from .combos import Move, MoveType, RankMove
 from .deal import Deal
 from .errors import GuandanError, describe
-from .history import Play
+from .history import Phase, Play
 from .match import Match
 from .registry import AgentSpec, agent_name, make_agents, seat_specs
 from .rng import derive_seed
@@ -64,11 +64,28 @@ def _play(
     state: Any, agents: list[Agent], counters: dict[int, list[int]], deal_of: Callable[[], int], names: list[str]
 ) -> None:
     """Let the agents act until the state is over, counting bombs, passes and plies per deal;
-    an illegal action stops the run with an error naming the seat, its agent and the action."""
+    an illegal action stops the run with an error naming the seat, its agent and the action.
+
+    Agents whose ``act`` is a built-in one (:func:`~guandan.agents.index_chooser`) have their
+    chosen index played directly in the play phase: the same move, no move object made."""
+    choosers = [index_chooser(agent) for agent in agents]
     while not state.is_over:
         seat = state.turn
         index = deal_of()
-        action = agents[seat].act(state.observation(seat))
+        observation = state.observation(seat)
+        choose = choosers[seat]
+        if choose is not None and observation.phase is Phase.PLAY:
+            chosen = choose(observation)
+            move_type = int(observation.legal_actions.array[chosen, 1]) >> 60
+            state.play_index(chosen)
+            c = counters.setdefault(index, [0, 0, 0])
+            c[2] += 1
+            if move_type == MoveType.PASS:
+                c[1] += 1
+            elif move_type >= MoveType.BOMB:
+                c[0] += 1
+            continue
+        action = agents[seat].act(observation)
         try:
             record = state.act(action)
         except GuandanError as error:

@@ -86,16 +86,17 @@ static double uniform01(gd_rng *rng) { return (double)(gd_rng_next(rng) >> 11) *
  * the hand and the table:
  *
  * - a combination's cost: 10 per step of its key's order, less 3 per card when leading
- *   (dumping more cards at once), plus 8 for each rank it splits (leaves part of a pair or
- *   triple behind), 60 for each rank held four times or more that it breaks up (a bomb),
+ *   (dumping more cards at once), plus 300 for each rank it splits (leaves part of a pair
+ *   or triple behind: a combination that keeps the hand's groups whole is preferred to any
+ *   that splits one), 60 for each rank held four times or more that it breaks up (a bomb),
  *   25 per wild spent, 60 for spending a joker of a joker bomb;
  * - leading with an opponent about to go out (1 or 2 cards), combinations it could answer
  *   with its last cards (no more cards than it holds) cost 100 more; with the partner about
  *   to go out and the opponents not, the lowest single or pair is led to it;
  * - responding to an opponent: the cheapest combination that beats it, if it spends no wild
  *   and breaks no bomb, else only when an opponent is close to going out (5 cards or fewer);
- *   a bomb, the smallest, when no combination is played and the play's owner holds 6 cards or
- *   fewer, or an opponent 4 or fewer, or when the bomb leaves this seat 4 cards or fewer.
+ *   a bomb, the smallest, when no combination is played and the play's owner holds 10 cards
+ *   or fewer, or an opponent 4 or fewer, or when the bomb leaves this seat 8 cards or fewer.
  */
 
 typedef struct smart_ctx {
@@ -141,7 +142,7 @@ static int smart_cost(const smart_ctx *c, gd_move m, int *dirty) {
     const unsigned wilds = GD_MOVE_WILDS(m);
     const int joker = c->joker_bomb && uses_jokers(m);
     int cost = 10 * key_order(m, c->level);
-    cost += 8 * (int)nsum(touched & nz(left) & ~c->four);
+    cost += 300 * (int)nsum(touched & nz(left) & ~c->four);
     cost += 60 * (int)broken + 25 * (int)wilds + (joker ? 60 : 0);
     *dirty = broken || wilds || joker;
     return cost;
@@ -192,7 +193,7 @@ gd_move gd_smart_move(const gd_deal *d) {
     if (best != GD_PASS_MOVE && (!best_dirty || c.opp_min <= 5)) return best;
     if (bomb != GD_PASS_MOVE) {
         const unsigned left = c.mine - gd_move_size(bomb);
-        if (c.owner_count <= 6 || c.opp_min <= 4 || left <= 4) return bomb;
+        if (c.owner_count <= 10 || c.opp_min <= 4 || left <= 8) return bomb;
     }
     return GD_PASS_MOVE;
 }
@@ -300,7 +301,7 @@ const char *gd_infoset_error(int code) {
     case GD_INFO_LEVEL: return "the level must be a rank 2..14";
     case GD_INFO_CARDS: return "a hand, the pool, a known or forbidden set is not a valid card multiset";
     case GD_INFO_DECK: return "the hand, the pool and the known cards hold more than two copies of a face";
-    case GD_INFO_NEED: return "the cards dealt to the other seats must add up to the pool (none to the seat itself, at most 28 a seat: a tribute receiver before its return)";
+    case GD_INFO_NEED: return "the pool must hold the cards dealt to the other seats (none to the seat itself, at most 28 a seat: a tribute receiver before its return)";
     case GD_INFO_EVENT: return "an event is malformed (a play or a pass by a seat 0..3, with a legal move's cards)";
     default: return "inconsistent information set";
     }
@@ -323,7 +324,7 @@ int gd_infoset_check(const gd_infoset *s) {
         if (s->need[i] + cards_total(&s->known[i]) > 28) return GD_INFO_NEED;
         dealt += s->need[i];
     }
-    if (dealt != cards_total(&s->pool)) return GD_INFO_NEED;
+    if (dealt > cards_total(&s->pool)) return GD_INFO_NEED;
     for (size_t e = 0; e < s->n_events; e++) {
         const gd_event *ev = &s->events[e];
         if ((ev->kind != GD_EVENT_PLAY && ev->kind != GD_EVENT_PASS) || ev->seat > 3 || ev->other > 3)
@@ -343,44 +344,50 @@ void gd_sample_deal(const gd_infoset *s, gd_rng *rng, gd_cards hands[4]) {
         cards[i] = cards[j];
         cards[j] = t;
     }
-    int room[4];
+    /* rooms: the four seats, and a fifth for the cards in no hand (a deal of given hands,
+     * not of the whole deck) */
+    int room[5], dealt = 0;
     for (int i = 0; i < 4; i++) {
         hands[i] = i == s->seat ? s->hand : s->known[i];
         room[i] = i == s->seat ? 0 : s->need[i];
+        dealt += room[i];
     }
-    /* the cards some seat may not hold go first, each to a seat that may hold it with
-     * probability proportional to its room; then the rest fill the rooms in order */
+    room[4] = n - dealt;
+    /* the cards some seat may not hold go first, each to a room that may take it with
+     * probability proportional to its size; then the rest fill the rooms in order */
     int forbidden_any = 0;
     for (int i = 0; i < 4; i++) forbidden_any |= (s->forbid[i].w[0] | s->forbid[i].w[1]) != 0 && room[i];
     uint8_t rest[108];
     int n_rest = 0;
     for (int i = 0; i < n; i++) {
         const int f = cards[i];
-        int allowed[4], total = 0;
+        int allowed[5], total = 0, all = 0;
         if (forbidden_any) {
-            for (int t = 0; t < 4; t++) {
-                allowed[t] = room[t] > 0 && !gd_face_count(&s->forbid[t], f);
+            for (int t = 0; t < 5; t++) {
+                allowed[t] = room[t] > 0 && (t == 4 || !gd_face_count(&s->forbid[t], f));
                 total += allowed[t] ? room[t] : 0;
+                all += room[t];
             }
         }
-        if (!forbidden_any || (total == room[0] + room[1] + room[2] + room[3])) {
-            rest[n_rest++] = (uint8_t)f; /* no seat with room is forbidden it */
+        if (!forbidden_any || total == all) {
+            rest[n_rest++] = (uint8_t)f; /* no room is closed to it */
             continue;
         }
-        if (total == 0) /* no seat with room may hold it: ignore the restriction */
-            for (int t = 0; t < 4; t++) allowed[t] = room[t] > 0, total += room[t];
+        if (total == 0) /* no room may take it: ignore the restriction */
+            for (int t = 0; t < 5; t++) allowed[t] = room[t] > 0, total += room[t];
         int pick = (int)gd_rng_below(rng, (uint64_t)total), t = 0;
         for (;; t++)
             if (allowed[t]) {
                 if (pick < room[t]) break;
                 pick -= room[t];
             }
-        hands[t].w[f >> 5] += (uint64_t)1 << (2 * (f & 31));
+        if (t < 4) hands[t].w[f >> 5] += (uint64_t)1 << (2 * (f & 31));
         room[t]--;
     }
     int t = 0;
     for (int i = 0; i < n_rest; i++) {
-        while (room[t] == 0) t++;
+        while (t < 4 && room[t] == 0) t++;
+        if (t == 4) break; /* the rest are in no hand */
         const int f = rest[i];
         hands[t].w[f >> 5] += (uint64_t)1 << (2 * (f & 31));
         room[t]--;

@@ -49,7 +49,8 @@ typedef struct gd_event {
 
 typedef struct gd_infoset {
     gd_cards hand;       /* the seat's own hand */
-    gd_cards pool;       /* the cards whose place is unknown: dealt to the other seats */
+    gd_cards pool;       /* the cards whose place is unknown: dealt to the other seats (any
+                            left over are in no hand: a deal of given hands, not the deck) */
     gd_cards known[4];   /* cards each other seat is known to hold (tribute, return) */
     gd_cards forbid[4];  /* faces a seat cannot be dealt from the pool (a tribute payer's
                             cards above its tribute) */
@@ -78,9 +79,9 @@ int gd_infoset_check(const gd_infoset *s);
 const char *gd_infoset_error(int code);
 
 /* One deal consistent with the information set: the seat's own hand, each other seat its
- * known cards plus `need` pool cards, no seat dealt a face it is forbidden (as long as the
- * other seats have room for it: with forbidden faces for one seat only the deals are exactly
- * uniform among those consistent), uniformly otherwise. */
+ * known cards plus `need` pool cards (the rest of the pool in no hand), no seat dealt a face
+ * it is forbidden (as long as the other seats have room for it: with forbidden faces for
+ * one seat only the deals are exactly uniform among those consistent), uniformly otherwise. */
 void gd_sample_deal(const gd_infoset *s, gd_rng *rng, gd_cards hands[4]);
 
 /* The likelihood weight of a sampled deal (see gd_infer), in (0, 1]. */

@@ -1421,3 +1421,4 @@ def smart_move(state):
     cdef gd_cards spent
     gd_spend(&d.hands[d.turn], d.level, m, &spent)
     return m, int(spent.w[0]) | int(spent.w[1]) << 64
+

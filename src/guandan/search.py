@@ -48,6 +48,7 @@ True
 from __future__ import annotations
 
 import time
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -59,7 +60,7 @@ from .cards import Cards, card_rank
 from .combos import Move, elevated_order
 from .determinize import BOMB_WEIGHT, PASS_WEIGHT, TRIES, determinize, information_set, tribute_above
 from .errors import GuandanError, describe
-from .history import Tribute, bits_of_cards, cards_of_bits
+from .history import Tribute, bits_of_cards, cards_of_bits, size_of_bits
 from .movegen import PASS_WORD, pack_rank_move, unpack_move
 from .observation import Observation, Phase
 from .playout import Policy, native_state, scores
@@ -83,7 +84,8 @@ DEFAULT_ROLLOUTS = 2000
 #: out once in each; the deals are prepared in Python, so fewer than in play).
 MAX_CARD_WORLDS = 256
 
-_DECK = bits_of_cards(Cards.deck())
+_FULL_DECK = Cards.deck()
+_DECK = bits_of_cards(_FULL_DECK)
 _NO_EVENTS = np.zeros((0, 3), dtype=np.uint64)
 
 
@@ -292,7 +294,8 @@ class _CardFlows:
     messages, which announce the tribute cards once all are paid and the returns once all
     are made (:mod:`guandan.platform.client`): the seat's hand, the level and, when it
     returns, the tribute cards. So the counts are those of the deal (27 a seat) changed by
-    the announced tribute; a tribute payer assumes a single tribute and draws its receiver
+    the announced tribute (a deal of given hands, not of the whole deck, is taken as the
+    engine shows it); a tribute payer assumes a single tribute and draws its receiver
     among the opponents (the observation does not say which was 1st); a receiver's partner,
     in a double tribute, holds the other tribute card and returns its lowest card. The
     other seats' cards follow the greedy agent's rules (the lowest card the ``low`` rule
@@ -322,6 +325,10 @@ class _CardFlows:
                 partner = me ^ 2
                 known[partner] = _bit(rest[0][1])
                 self.pending.append((partner, rest[0][0]))
+        pending = sum(isinstance(r, Tribute) for r in observation.history) if self.tribute else 0
+        if sum(observation.card_counts) + pending != len(_FULL_DECK):  # a deal of given hands, not the deck
+            paid = Counter(r.seat for r in observation.history if isinstance(r, Tribute)) if self.tribute else Counter()
+            need = [0 if s == me else n + paid[s] - size_of_bits(known[s]) for s, n in enumerate(observation.card_counts)]
         pool = _DECK - bits_of_cards(hand) - sum(known)
         self.infoset = (me, level, bits_of_cards(hand), pool, tuple(known), tuple(forbid), tuple(need), _NO_EVENTS)
 

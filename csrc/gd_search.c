@@ -90,6 +90,9 @@ static double uniform01(gd_rng *rng) { return (double)(gd_rng_next(rng) >> 11) *
  *   or triple behind: a combination that keeps the hand's groups whole is preferred to any
  *   that splits one), 60 for each rank held four times or more that it breaks up (a bomb),
  *   25 per wild spent, 60 for spending a joker of a joker bomb;
+ * - leading with 10 cards or fewer, a combination that no opponent can beat (in a rollout
+ *   the deal is known: the policy looks at the opponents' hands) and after which one move
+ *   plays out the rest comes first;
  * - leading with an opponent about to go out (1 or 2 cards), combinations it could answer
  *   with its last cards (no more cards than it holds) cost 100 more; with the partner about
  *   to go out and the opponents not, the lowest single or pair is led to it;
@@ -98,6 +101,27 @@ static double uniform01(gd_rng *rng) { return (double)(gd_rng_next(rng) >> 11) *
  *   a bomb, the smallest, when no combination is played and the play's owner holds 10 cards
  *   or fewer, or an opponent 4 or fewer, or when the bomb leaves this seat 8 cards or fewer.
  */
+
+/* Whether a hand can be played out in one move (it holds a lead of all its cards). */
+static int one_move(const gd_cards *hand, int level) {
+    gd_view v;
+    gd_move moves[GD_MAX_RANK_MOVES];
+    gd_view_init(&v, hand, level);
+    const unsigned n = cards_total(hand);
+    if (n == 0) return 1;
+    const size_t k = gd_rank_moves(&v, GD_PASS_MOVE, moves);
+    for (size_t i = 0; i < k; i++)
+        if (gd_move_size(moves[i]) == n) return 1;
+    return 0;
+}
+
+/* Whether a seat holds a move that beats m. */
+static int can_beat(const gd_deal *d, int seat, gd_move m) {
+    gd_view v;
+    gd_move moves[GD_MAX_RANK_MOVES];
+    gd_view_init(&v, &d->hands[seat], d->level);
+    return gd_rank_moves(&v, m, moves) > 1; /* the pass and at least one play */
+}
 
 typedef struct smart_ctx {
     gd_view v;
@@ -148,6 +172,19 @@ static int smart_cost(const smart_ctx *c, gd_move m, int *dirty) {
     return cost;
 }
 
+/* Whether leading m leaves a hand that one move plays out, and no opponent can beat m: then
+ * m keeps the lead and the next lead goes out. */
+static int last_but_one(const gd_deal *d, const smart_ctx *c, gd_move m) {
+    gd_cards spent, rest = d->hands[c->seat];
+    gd_spend(&rest, c->level, m, &spent);
+    rest.w[0] -= spent.w[0];
+    rest.w[1] -= spent.w[1];
+    if (!one_move(&rest, c->level)) return 0;
+    for (int s = 0; s < 4; s++)
+        if ((s & 1) != (c->seat & 1) && holding(d, s) && can_beat(d, s, m)) return 0;
+    return 1;
+}
+
 gd_move gd_smart_move(const gd_deal *d) {
     gd_move moves[GD_MAX_RANK_MOVES];
     smart_ctx c;
@@ -186,6 +223,7 @@ gd_move gd_smart_move(const gd_deal *d) {
             cost -= 3 * (int)size;
             if (c.opp_min <= 2 && size <= c.opp_min) cost += 100;
             if (feed && size <= c.partner_count && !dirty) cost -= 200;
+            if (c.mine <= 10 && last_but_one(d, &c, m)) cost -= 2000;
         }
         if (cost < best_cost) best_cost = cost, best = m, best_dirty = dirty;
     }

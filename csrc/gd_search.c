@@ -556,7 +556,8 @@ static void *round_worker(void *arg) {
             gd_deal_apply(&d, move, &spent);
             gd_rng rng = {gd_stream(p->seed, w, 2)};
             gd_rollout(&d, policies, &rng);
-            j->results[i * j->n_alive + ci] = (float)gd_deal_score(&d, side);
+            const int score = gd_deal_score(&d, side);
+            j->results[i * j->n_alive + ci] = (float)(p->objective == GD_OBJECTIVE_WINS ? (score > 0) - (score < 0) : score);
         }
     }
     return NULL;

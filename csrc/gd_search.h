@@ -106,8 +106,13 @@ typedef struct gd_search_params {
     double seconds;    /* > 0: stop starting rollouts once this much time has passed */
     int threads;       /* >= 1 */
     uint8_t policy;    /* the rollout policy of every seat */
+    uint8_t objective; /* what a rollout scores: GD_OBJECTIVE_LEVELS or GD_OBJECTIVE_WINS */
     gd_infer infer;
 } gd_search_params;
+
+/* A rollout's result for the searching side: levels (+3 .. -3, gd_deal_score) or the deal
+ * won (+1) or lost (-1). */
+enum { GD_OBJECTIVE_LEVELS = 0, GD_OBJECTIVE_WINS = 1 };
 
 /* Per candidate: rollouts, the sum of their results (levels, for the searching seat's side),
  * the last round it took part in (successive halving), and its rank (0 = the choice). */

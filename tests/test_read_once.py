@@ -200,6 +200,41 @@ def _firsts_calls(shared):
     }
 
 
+# the search's information set (a deal after nine greedy plays) and its candidates
+def _search_case():
+    from guandan.agents import GreedyAgent
+    from guandan.determinize import information_set
+
+    deal = Deal.new(5)
+    for _ in range(9):
+        deal.act(GreedyAgent().act(deal.observation(deal.turn)))
+    obs = deal.observation(deal.turn)
+    info = information_set(obs)
+    state = playout.native_state((obs.hand,) * 4, int(obs.level), obs.seat, obs.to_beat, obs.history, ())[1:]
+    return info, state, _core.search_candidates(info, state, 4)
+
+
+INFO, SEARCH_STATE, CANDIDATES = _search_case()
+EVENTS = INFO[7]
+BAD_EVENTS = _flipped(EVENTS, (0, 0), 9)  # kind 9: malformed
+# the first play read as a pass on the same cards by the next seat: another weighting (one
+# element flips, so a copy made while it flips is one content or the other)
+OTHER_EVENTS = _flipped(EVENTS, (0, 0), 2 | (((int(EVENTS[0, 0]) >> 8) + 1) % 4) << 8 | (int(EVENTS[0, 0]) >> 8) << 16)
+
+
+def _events_calls(shared):
+    info = (*INFO[:7], shared)
+    return {
+        "sample_deals": lambda: [_core.sample_deals(info, 6, 5, 8, 0.25, 0.25)],
+        "search": lambda: [_core.search(info, SEARCH_STATE, CANDIDATES, 40, 0.0, 1, "smart", 5, 8, 0.25, 0.25)[0]
+                           .tobytes()],
+    }
+
+
+def _candidates_calls(shared):
+    return {"search": lambda: [_core.search(INFO, SEARCH_STATE, shared, 40, 0.0, 1, "smart", 5)[0].tobytes()]}
+
+
 CASES = {
     # the play to beat: a valid straight and the same word with key 15 (malformed)
     "beat malformed": (BASE_B, _flipped(BASE_B, slice(None), BAD_KEY), _batch_calls("beats")),
@@ -219,6 +254,11 @@ CASES = {
     "deal hand byte 1 or 0": (DEAL_HANDS, _flipped(DEAL_HANDS, (0, 1), 0), _deal_calls),
     # evaluate's first moves: legal ones, or the first replaced by a joker bomb seat 0 lacks
     "evaluate firsts legal or not": (FIRSTS, _flipped(FIRSTS, 0, JOKER_BOMB), _firsts_calls),
+    # the search's events: well-formed, or one malformed; or other well-formed events
+    "search events malformed": (EVENTS, BAD_EVENTS, _events_calls),
+    "search events other": (EVENTS, OTHER_EVENTS, _events_calls),
+    # the search's candidates: legal ones, or the first replaced by a joker bomb the seat lacks
+    "search candidates legal or not": (CANDIDATES, _flipped(CANDIDATES, 0, JOKER_BOMB), _candidates_calls),
 }
 
 

@@ -122,8 +122,8 @@ def test_only_legal_actions_in_every_phase_over_seeded_matches():
     acted: Counter = Counter()
     for seed in range(3):
         match = Match(seed=100 + seed, ruleset="competitive_2022+cap4")
-        agents = [MonteCarloAgent(seed=s, rollouts=40, candidates=8) if s % 2 == seed % 2 else GreedyAgent()
-                  for s in range(4)]
+        agents = [MonteCarloAgent(seed=s, rollouts=40, candidates=8) if s % 2 == 0 or seed == 0 else GreedyAgent()
+                  for s in range(4)]  # the first match all search bots: they pay and receive tributes
         while not match.is_over:
             seat = match.turn
             obs = match.observation(seat)

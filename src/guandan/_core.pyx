@@ -1070,6 +1070,8 @@ cdef extern from "gd_search.h" nogil:
         GD_POLICY_SMART
         GD_EVENT_PLAY
         GD_EVENT_PASS
+        GD_OBJECTIVE_LEVELS
+        GD_OBJECTIVE_WINS
     ctypedef struct gd_event:
         uint64_t lo
         uint64_t hi
@@ -1097,6 +1099,7 @@ cdef extern from "gd_search.h" nogil:
         double seconds
         int threads
         uint8_t policy
+        uint8_t objective
         gd_infer infer
     ctypedef struct gd_candidate_stats:
         int64_t n
@@ -1144,32 +1147,19 @@ cdef int _packed_arg(value, gd_cards *out, str what) except -1:
     return 0
 
 
-cdef class _InfoSet:
-    """An information set in C memory (the events copied once), checked."""
-    cdef gd_infoset s
-    cdef gd_event *events
-
-    def __cinit__(self):
-        self.events = NULL
-
-    def __dealloc__(self):
-        free(self.events)
-
-
-cdef _InfoSet _infoset_from(infoset):
+cdef object _infoset_from(infoset, gd_infoset *s):
     """Check and copy ``(seat, level, hand, pool, known, forbid, need, events)``: the seat,
     the level (2..14), its packed hand, the packed pool of cards to deal, four packed sets
     of known and of forbidden cards, four counts of pool cards to deal, and the events as a
     ``uint64 (E, 3)`` array: ``kind | seat << 8 | other << 16`` (kind 1 a play, 2 a pass),
-    then the card-level move ``lo, hi`` played or passed on."""
+    then the card-level move ``lo, hi`` played or passed on. Returns the buffer holding the
+    events ``s`` points to: keep it while ``s`` is in use."""
     errors = _errors()
     try:
         seat, level, hand, pool, known, forbid, need, events = infoset
     except (TypeError, ValueError):
         raise errors.InvalidCardsError(
             "an information set is (seat, level, hand, pool, known, forbid, need, events)") from None
-    cdef _InfoSet info = _InfoSet()
-    cdef gd_infoset *s = &info.s
     memset(s, 0, sizeof(gd_infoset))
     s.seat = <uint8_t>_size(seat, "seat", 0, 3)
     s.level = _level_index(level)
@@ -1189,34 +1179,34 @@ cdef _InfoSet _infoset_from(infoset):
     cdef Py_ssize_t n = events.shape[0], e
     local = np.ascontiguousarray(events).copy()  # read once: only this copy is checked and used
     cdef const uint64_t[:, ::1] ev = local
-    info.events = <gd_event *>malloc(max(n, 1) * sizeof(gd_event))
-    if info.events == NULL:
-        raise MemoryError()
+    store = np.zeros(max(n, 1) * sizeof(gd_event), dtype=np.uint8)
+    cdef uint8_t[::1] raw = store
+    cdef gd_event *rows = <gd_event *>&raw[0]
     cdef gd_cards cards
     cdef uint64_t meta
     cdef int code
     for e in range(n):
         meta = ev[e, 0]
-        info.events[e].kind = meta & 0xFF
-        info.events[e].seat = (meta >> 8) & 0xFF
-        info.events[e].other = (meta >> 16) & 0xFF
-        info.events[e].lo = ev[e, 1]
-        info.events[e].hi = ev[e, 2]
+        rows[e].kind = meta & 0xFF
+        rows[e].seat = (meta >> 8) & 0xFF
+        rows[e].other = (meta >> 16) & 0xFF
+        rows[e].lo = ev[e, 1]
+        rows[e].hi = ev[e, 2]
         cards.w[0] = ev[e, 1]
         cards.w[1] = ev[e, 2] & ((1 << 52) - 1)
-        if (meta >> 24 or info.events[e].kind not in (GD_EVENT_PLAY, GD_EVENT_PASS) or info.events[e].seat > 3
-                or info.events[e].other > 3 or gd_check_cards(&cards) >= 0):
+        if (meta >> 24 or rows[e].kind not in (GD_EVENT_PLAY, GD_EVENT_PASS) or rows[e].seat > 3
+                or rows[e].other > 3 or gd_check_cards(&cards) >= 0):
             raise errors.InvalidMoveError(f"events[{e}] is malformed (kind 1 or 2, seats 0..3, valid cards)")
-        info.events[e].word = gd_card_to_rank(ev[e, 1], ev[e, 2], s.level)
-        code = gd_check_move(info.events[e].word)
-        if code or info.events[e].word == GD_PASS_MOVE:
+        rows[e].word = gd_card_to_rank(ev[e, 1], ev[e, 2], s.level)
+        code = gd_check_move(rows[e].word)
+        if code or rows[e].word == GD_PASS_MOVE:
             raise errors.InvalidMoveError(f"events[{e}] is not a play: {gd_move_error(code).decode()}")
-    s.events = info.events
+    s.events = rows
     s.n_events = n
     code = gd_infoset_check(s)
     if code:
         raise errors.InvalidCardsError(f"inconsistent information set: {gd_infoset_error(code).decode()}")
-    return info
+    return store
 
 
 cdef int _infer_from(gd_infer *inf, tries, pass_weight, bomb_weight) except -1:
@@ -1234,7 +1224,7 @@ cdef object _hands_out(const gd_cards *hands):
     return tuple(int(hands[s].w[0]) | int(hands[s].w[1]) << 64 for s in range(4))
 
 
-cdef int _root_from(_InfoSet info, state, gd_deal *d) except -1:
+cdef int _root_from(const gd_infoset *info, state, gd_deal *d) except -1:
     """The search's root: the public state ``(level, turn, last, beat, passes, finished)``
     with the seat's own hand, checked as a whole deal with one sampled deal's hands."""
     errors = _errors()
@@ -1245,12 +1235,12 @@ cdef int _root_from(_InfoSet info, state, gd_deal *d) except -1:
     cdef gd_rng rng
     rng.state = 0
     cdef gd_cards hands[4]
-    gd_sample_deal(&info.s, &rng, hands)
+    gd_sample_deal(info, &rng, hands)
     _deal_from((_hands_out(hands), level, turn, last, beat, passes, finished), d)
-    if d.level != info.s.level:
-        raise errors.InvalidMoveError(f"the state's level {d.level + 2} is not the information set's {info.s.level + 2}")
-    if d.turn != info.s.seat:
-        raise errors.InvalidMoveError(f"the seat to act ({d.turn}) must be the information set's seat ({info.s.seat})")
+    if d.level != info.level:
+        raise errors.InvalidMoveError(f"the state's level {d.level + 2} is not the information set's {info.level + 2}")
+    if d.turn != info.seat:
+        raise errors.InvalidMoveError(f"the seat to act ({d.turn}) must be the information set's seat ({info.seat})")
     return 0
 
 
@@ -1259,7 +1249,8 @@ def sample_deals(infoset, n, seed=0, tries=1, pass_weight=1.0, bomb_weight=1.0):
     ``n`` tuples of four packed hands. Deal i is drawn from the stream ``(seed, i)``; with
     ``tries`` > 1 and a weight below 1, each is the one kept of ``tries`` draws by its
     likelihood (``gd_sample_weighted``)."""
-    cdef _InfoSet info = _infoset_from(infoset)
+    cdef gd_infoset info
+    keep = _infoset_from(infoset, &info)
     cdef gd_infer inf
     _infer_from(&inf, tries, pass_weight, bomb_weight)
     cdef Py_ssize_t count = _size(n, "n", 0, 1 << 24), i
@@ -1272,7 +1263,7 @@ def sample_deals(infoset, n, seed=0, tries=1, pass_weight=1.0, bomb_weight=1.0):
         with nogil:
             for i in range(count):
                 rng.state = gd_stream(base, i, 1)
-                gd_sample_weighted(&info.s, &inf, &rng, &hands[4 * i])
+                gd_sample_weighted(&info, &inf, &rng, &hands[4 * i])
         return tuple(_hands_out(&hands[4 * i]) for i in range(count))
     finally:
         free(hands)
@@ -1281,7 +1272,8 @@ def sample_deals(infoset, n, seed=0, tries=1, pass_weight=1.0, bomb_weight=1.0):
 def deal_weight(infoset, hands, pass_weight=1.0, bomb_weight=1.0):
     """The likelihood weight (0, 1] of four packed hands given an information set's events
     (``gd_deal_weight``). The hands are those of now, checked to be consistent with it."""
-    cdef _InfoSet info = _infoset_from(infoset)
+    cdef gd_infoset info
+    keep = _infoset_from(infoset, &info)
     cdef gd_infer inf
     _infer_from(&inf, 1, pass_weight, bomb_weight)
     if not isinstance(hands, (tuple, list)) or len(hands) != 4:
@@ -1290,17 +1282,18 @@ def deal_weight(infoset, hands, pass_weight=1.0, bomb_weight=1.0):
     cdef int s
     for s in range(4):
         _packed_arg(hands[s], &h[s], f"hands[{s}]")
-    if h[info.s.seat].w[0] != info.s.hand.w[0] or h[info.s.seat].w[1] != info.s.hand.w[1]:
-        raise _errors().InvalidCardsError(f"hands[{info.s.seat}] is not the information set's own hand")
-    return gd_deal_weight(&info.s, &inf, h)
+    if h[info.seat].w[0] != info.hand.w[0] or h[info.seat].w[1] != info.hand.w[1]:
+        raise _errors().InvalidCardsError(f"hands[{info.seat}] is not the information set's own hand")
+    return gd_deal_weight(&info, &inf, h)
 
 
 def search_candidates(infoset, state, limit):
     """The candidate moves of a search (rank-level words, ``uint64``), at most ``limit``, in
     the smart policy's order (its own choice first; see ``gd_candidates``)."""
-    cdef _InfoSet info = _infoset_from(infoset)
+    cdef gd_infoset info
+    keep = _infoset_from(infoset, &info)
     cdef gd_deal root
-    _root_from(info, state, &root)
+    _root_from(&info, state, &root)
     cdef size_t lim = <size_t>_size(limit, "limit", 1, GD_MAX_RANK_MOVES)
     cdef gd_move buf[GD_MAX_RANK_MOVES]
     cdef size_t k
@@ -1314,7 +1307,7 @@ def search_candidates(infoset, state, limit):
 
 
 def search(infoset, state, candidates, rollouts=0, seconds=0.0, threads=1, policy="smart", seed=0,
-           tries=1, pass_weight=1.0, bomb_weight=1.0):
+           tries=1, pass_weight=1.0, bomb_weight=1.0, objective="levels"):
     """Determinized search with successive halving over candidate moves (``gd_search``),
     without the GIL, on ``threads`` threads: ``(stats, rollouts played)``, ``stats`` a
     ``float64 (k, 4)`` array of each candidate's rollouts, mean result (levels, for the
@@ -1322,11 +1315,13 @@ def search(infoset, state, candidates, rollouts=0, seconds=0.0, threads=1, polic
 
     ``candidates``: rank-level words legal for the seat (distinct). Budgets: ``rollouts`` >
     0 plays exactly that many (the result then does not depend on ``threads``);
-    ``seconds`` > 0 stops starting rollouts after that long; at least one is needed."""
+    ``seconds`` > 0 stops starting rollouts after that long; at least one is needed.
+    ``objective``: a rollout scores the levels won or lost (``levels``) or 1 / -1 (``wins``)."""
     errors = _errors()
-    cdef _InfoSet info = _infoset_from(infoset)
+    cdef gd_infoset info
+    keep = _infoset_from(infoset, &info)
     cdef gd_deal root
-    _root_from(info, state, &root)
+    _root_from(&info, state, &root)
     words = _words_arg(candidates, "candidates")
     if words.ndim != 1 or words.shape[0] == 0:
         raise errors.InvalidMoveError(f"candidates must be a non-empty 1-D sequence of rank-level words")
@@ -1355,6 +1350,9 @@ def search(infoset, state, candidates, rollouts=0, seconds=0.0, threads=1, polic
         raise errors.GuandanError("give a budget: rollouts > 0 or seconds > 0")
     p.threads = <int>_size(threads, "threads", 1, MAX_THREADS)
     p.policy = <uint8_t>_search_policy(policy)
+    if not isinstance(objective, str) or objective not in ("levels", "wins"):
+        raise errors.GuandanError(f"objective must be 'levels' or 'wins', got {_describe(objective)}")
+    p.objective = GD_OBJECTIVE_WINS if objective == "wins" else GD_OBJECTIVE_LEVELS
     _infer_from(&p.infer, tries, pass_weight, bomb_weight)
     cdef gd_candidate_stats *stats = <gd_candidate_stats *>malloc(k * sizeof(gd_candidate_stats))
     if stats == NULL:
@@ -1362,7 +1360,7 @@ def search(infoset, state, candidates, rollouts=0, seconds=0.0, threads=1, polic
     cdef int64_t done
     try:
         with nogil:
-            done = gd_search(&info.s, &root, &cw[0], k, &p, stats)
+            done = gd_search(&info, &root, &cw[0], k, &p, stats)
         if done < 0:
             raise MemoryError()
         out = np.empty((k, 4), dtype=np.float64)
@@ -1421,4 +1419,5 @@ def smart_move(state):
     cdef gd_cards spent
     gd_spend(&d.hands[d.turn], d.level, m, &spent)
     return m, int(spent.w[0]) | int(spent.w[1]) << 64
+
 

@@ -157,7 +157,11 @@ class MonteCarloAgent:
         tries: int = TRIES,
         pass_weight: float = PASS_WEIGHT,
         bomb_weight: float = BOMB_WEIGHT,
+        objective: str = "levels",
     ) -> None:
+        if objective not in ("levels", "wins"):
+            raise GuandanError(f"objective must be 'levels' or 'wins', got {describe(objective)}")
+        self.objective = objective
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise GuandanError(f"seed must be an int, got {describe(seed)}")
         if rollouts is None and think_ms is None:
@@ -237,7 +241,7 @@ class MonteCarloAgent:
             return SearchResult((Choice(move, 0.0, 0),), 0, time.perf_counter() - start)
         stats, done = _core.search(
             info, state, words, self.rollouts or 0, self._seconds_left(start), self.threads, self.policy, seed,
-            self.tries, self.pass_weight, self.bomb_weight,
+            self.tries, self.pass_weight, self.bomb_weight, self.objective,
         )
         order = np.argsort(stats[:, 3], kind="stable")
         choices = tuple(

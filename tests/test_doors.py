@@ -460,7 +460,7 @@ INT_DOORS: dict[str, tuple[int, int, int | None, Callable[[Any], Any], str]] = {
     "deal packed hand": (0, 2**108 - 1, None, lambda v: _core.choose(_state(hands=(v, *STATE[0][1:]))), "hands[0]"),
     "sample_deals n": (0, 2**24, 3, lambda v: _core.sample_deals(INFO, v, 1), "n must be"),
     "sample_deals tries": (1, 4096, 3, lambda v: _core.sample_deals(INFO, 2, 1, v, 0.5), "tries"),
-    "search rollouts": (0, MAX_ROWS, 30, lambda v: _core.search(INFO, SSTATE, CANDS, v, 0.0, 1, "smart", 1), "rollouts"),
+    "search rollouts": (0, MAX_ROWS, 30, lambda v: _core.search(INFO, SSTATE, CANDS, v, 0.0, 1, "smart"), "rollouts"),
     "search threads": (1, 64, 4, lambda v: _core.search(INFO, SSTATE, CANDS, 20, 0.0, v), "threads"),
     "search_candidates limit": (1, 4096, None, lambda v: _core.search_candidates(INFO, SSTATE, v), "limit"),
     "rollouts n": (0, MAX_ROWS, 3, lambda v: _core.rollouts(STATE, v, "smart", 1), "n must be"),

@@ -1250,7 +1250,7 @@ def sample_deals(infoset, n, seed=0, tries=1, pass_weight=1.0, bomb_weight=1.0):
     ``tries`` > 1 and a weight below 1, each is the one kept of ``tries`` draws by its
     likelihood (``gd_sample_weighted``)."""
     cdef gd_infoset info
-    keep = _infoset_from(infoset, &info)
+    _events = _infoset_from(infoset, &info)  # holds the events that info points to
     cdef gd_infer inf
     _infer_from(&inf, tries, pass_weight, bomb_weight)
     cdef Py_ssize_t count = _size(n, "n", 0, 1 << 24), i
@@ -1273,7 +1273,7 @@ def deal_weight(infoset, hands, pass_weight=1.0, bomb_weight=1.0):
     """The likelihood weight (0, 1] of four packed hands given an information set's events
     (``gd_deal_weight``). The hands are those of now, checked to be consistent with it."""
     cdef gd_infoset info
-    keep = _infoset_from(infoset, &info)
+    _events = _infoset_from(infoset, &info)  # holds the events that info points to
     cdef gd_infer inf
     _infer_from(&inf, 1, pass_weight, bomb_weight)
     if not isinstance(hands, (tuple, list)) or len(hands) != 4:
@@ -1291,7 +1291,7 @@ def search_candidates(infoset, state, limit):
     """The candidate moves of a search (rank-level words, ``uint64``), at most ``limit``, in
     the smart policy's order (its own choice first; see ``gd_candidates``)."""
     cdef gd_infoset info
-    keep = _infoset_from(infoset, &info)
+    _events = _infoset_from(infoset, &info)  # holds the events that info points to
     cdef gd_deal root
     _root_from(&info, state, &root)
     cdef size_t lim = <size_t>_size(limit, "limit", 1, GD_MAX_RANK_MOVES)
@@ -1319,12 +1319,12 @@ def search(infoset, state, candidates, rollouts=0, seconds=0.0, threads=1, polic
     ``objective``: a rollout scores the levels won or lost (``levels``) or 1 / -1 (``wins``)."""
     errors = _errors()
     cdef gd_infoset info
-    keep = _infoset_from(infoset, &info)
+    _events = _infoset_from(infoset, &info)  # holds the events that info points to
     cdef gd_deal root
     _root_from(&info, state, &root)
     words = _words_arg(candidates, "candidates")
     if words.ndim != 1 or words.shape[0] == 0:
-        raise errors.InvalidMoveError(f"candidates must be a non-empty 1-D sequence of rank-level words")
+        raise errors.InvalidMoveError("candidates must be a non-empty 1-D sequence of rank-level words")
     if len(set(words.tolist())) != words.shape[0]:
         raise errors.InvalidMoveError("candidates must be distinct")
     cdef const uint64_t[::1] cw = words
@@ -1419,5 +1419,3 @@ def smart_move(state):
     cdef gd_cards spent
     gd_spend(&d.hands[d.turn], d.level, m, &spent)
     return m, int(spent.w[0]) | int(spent.w[1]) << 64
-
-

@@ -49,7 +49,16 @@ from .movegen import pack_move
 from .observation import Observation
 from .rng import SplitMix64
 
-__all__ = ["determinize", "sample_hands", "known_cards", "information_set", "tribute_above", "PASS_WEIGHT", "BOMB_WEIGHT", "TRIES"]
+__all__ = [
+    "determinize",
+    "sample_hands",
+    "known_cards",
+    "information_set",
+    "tribute_above",
+    "PASS_WEIGHT",
+    "BOMB_WEIGHT",
+    "TRIES",
+]
 
 #: The weighted sampler's defaults (see the module's description): a pass on an opponent's
 #: play that the seat could have beaten cheaply, and a bomb broken up, each make a deal this

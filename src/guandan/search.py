@@ -40,7 +40,8 @@ Both are deterministic given their seed (and, for ``mc``, a rollout budget).
 >>> from guandan import Deal
 >>> from guandan.agents import GreedyAgent, play_out
 >>> deal = Deal.new(seed=4, level=2)
->>> play_out(deal, [MonteCarloAgent(seed=1, rollouts=300), GreedyAgent(), MonteCarloAgent(seed=2, rollouts=300), GreedyAgent()])
+>>> bots = [MonteCarloAgent(seed=1, rollouts=300), MonteCarloAgent(seed=2, rollouts=300)]
+>>> play_out(deal, [bots[0], GreedyAgent(), bots[1], GreedyAgent()])
 >>> deal.is_over
 True
 """
@@ -64,8 +65,8 @@ from .history import Tribute, bits_of_cards, cards_of_bits, size_of_bits
 from .movegen import PASS_WORD, pack_rank_move, unpack_move
 from .observation import Observation, Phase
 from .playout import Policy, native_state, scores
-from .rules import return_choices
 from .rng import SplitMix64
+from .rules import return_choices
 
 __all__ = ["MonteCarloAgent", "BasicMonteCarloAgent", "Choice", "SearchResult", "SearchPolicy", "DEFAULT_ROLLOUTS"]
 
@@ -157,7 +158,7 @@ class MonteCarloAgent:
         tries: int = TRIES,
         pass_weight: float = PASS_WEIGHT,
         bomb_weight: float = BOMB_WEIGHT,
-        objective: str = "levels",
+        objective: Literal["levels", "wins"] = "levels",
     ) -> None:
         if objective not in ("levels", "wins"):
             raise GuandanError(f"objective must be 'levels' or 'wins', got {describe(objective)}")
@@ -332,7 +333,8 @@ class _CardFlows:
         pending = sum(isinstance(r, Tribute) for r in observation.history) if self.tribute else 0
         if sum(observation.card_counts) + pending != len(_FULL_DECK):  # a deal of given hands, not the deck
             paid = Counter(r.seat for r in observation.history if isinstance(r, Tribute)) if self.tribute else Counter()
-            need = [0 if s == me else n + paid[s] - size_of_bits(known[s]) for s, n in enumerate(observation.card_counts)]
+            counts = observation.card_counts
+            need = [0 if s == me else n + paid[s] - size_of_bits(known[s]) for s, n in enumerate(counts)]
         pool = _DECK - bits_of_cards(hand) - sum(known)
         self.infoset = (me, level, bits_of_cards(hand), pool, tuple(known), tuple(forbid), tuple(need), _NO_EVENTS)
 
@@ -342,7 +344,8 @@ class _CardFlows:
 
     def _return(self, hands: list[int], receiver: int, payer: int) -> None:
         counts = cards_of_bits(hands[receiver]).counts
-        card = min(return_choices(counts, self.level, "low"), key=lambda c: (elevated_order(card_rank(c), self.level), c))
+        level = self.level
+        card = min(return_choices(counts, level, "low"), key=lambda c: (elevated_order(card_rank(c), level), c))
         hands[receiver] -= _bit(card)
         hands[payer] += _bit(card)
 

@@ -63,9 +63,9 @@ __all__ = [
 #: The weighted sampler's defaults (see the module's description): a pass on an opponent's
 #: play that the seat could have beaten cheaply, and a bomb broken up, each make a deal this
 #: many times as likely; deals drawn for each sample kept.
-PASS_WEIGHT = 0.25
-BOMB_WEIGHT = 0.5
-TRIES = 16
+PASS_WEIGHT = 0.5
+BOMB_WEIGHT = 0.1
+TRIES = 8
 
 _EVENT_PLAY, _EVENT_PASS = 1, 2
 _DECK = bits_of_cards(Cards.deck())

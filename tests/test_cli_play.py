@@ -125,7 +125,9 @@ def test_a_short_form_that_names_nothing_playable_is_explained(monkeypatch, caps
 def test_hint_shows_the_search_bots_three_best_moves_with_their_values(monkeypatch, capsys):
     _, out, _ = play(monkeypatch, capsys, "hint\nquit\n", "--seed", "3")
     lines = out.split("Your play> hint\n")[1].splitlines()
-    assert lines[0].startswith("Hint (2,000 rollouts, ") and "mean result in levels for your side" in lines[0]
+    from guandan.search import DEFAULT_ROLLOUTS
+
+    assert lines[0] == f"Hint ({DEFAULT_ROLLOUTS:,} rollouts) — the mean result in levels for your side (+3 to -3):"
     hinted = [re.fullmatch(r"  ([123])\. (.+?)  +([+-]\d\.\d\d)   type (\d+)", line) for line in lines[1:4]]
     assert all(hinted) and [h[1] for h in hinted] == ["1", "2", "3"]
     values = [float(h[3]) for h in hinted]

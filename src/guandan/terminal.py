@@ -49,10 +49,7 @@ from .table import (
     seat_name,
 )
 
-__all__ = ["play_match", "HINT_ROLLOUTS"]
-
-#: The rollouts the hint's search plays (``mc``'s default budget: about 25 ms a decision).
-HINT_ROLLOUTS = 2000
+__all__ = ["play_match"]
 
 #: At most this many legal moves are listed one by one at a turn; more are grouped by type and key.
 SHOW_AT_MOST = 30
@@ -176,7 +173,7 @@ def play_match(
     named = _bot_names(specs, seat)
 
     match = Match(seed, rules)
-    console.hinter = MonteCarloAgent(seed=derive_seed(seed, 4 + seat), rollouts=HINT_ROLLOUTS)
+    console.hinter = MonteCarloAgent(seed=derive_seed(seed, 4 + seat))  # mc with its default budget
     say(f"Guandan · {rules.title} · seed {seed} · you are seat {seat}; bots: {named}")
     if match.deal is not None and match.deal.opening_card is not None:
         card = card_name(match.deal.opening_card, "unicode")
@@ -397,10 +394,7 @@ def _hint(match: Match, seat: int, console: _Console, listed: Sequence[Move] | S
     assert console.hinter is not None
     result = console.hinter.analyze(match.observation(seat))
     top = result.choices[:3]
-    console.say(
-        f"Hint ({result.rollouts:,} rollouts, {result.seconds:.2f} s) — the value is the mean result "
-        "in levels for your side (+3 to -3):"
-    )
+    console.say(f"Hint ({result.rollouts:,} rollouts) — the mean result in levels for your side (+3 to -3):")
     width = max(len(_action_text(c.action)) for c in top)
     for i, choice in enumerate(top, 1):
         number = next((n for n, a in enumerate(listed, 1) if a == choice.action), None)

@@ -2,7 +2,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include "gd_search.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -524,14 +523,22 @@ typedef struct round_job {
     size_t n_alive;
     size_t n_last;         /* how many of them the round's last world plays */
     uint64_t w0, n_worlds; /* worlds w0 .. w0 + n_worlds - 1 */
-    float *results;        /* [n_worlds][n_alive], NAN where not played */
     double deadline;       /* 0: none */
     uint64_t next;         /* the next world to take (atomic) */
     int stop;              /* set once the deadline passed (atomic) */
 } round_job;
 
+/* One thread's share of a round: its own tallies per candidate of the round. Results are
+ * integers (levels or wins), so the tallies' sum does not depend on which thread played
+ * which world, nor in which order. */
+typedef struct round_share {
+    round_job *job;
+    int64_t *n, *sum; /* [n_alive] each */
+} round_share;
+
 static void *round_worker(void *arg) {
-    round_job *j = (round_job *)arg;
+    round_share *share = (round_share *)arg;
+    round_job *j = share->job;
     const gd_search_params *p = j->p;
     const int side = j->root->turn & 1;
     uint8_t policies[4] = {p->policy, p->policy, p->policy, p->policy};
@@ -557,32 +564,48 @@ static void *round_worker(void *arg) {
             gd_rng rng = {gd_stream(p->seed, w, 2)};
             gd_rollout(&d, policies, &rng);
             const int score = gd_deal_score(&d, side);
-            j->results[i * j->n_alive + ci] = (float)(p->objective == GD_OBJECTIVE_WINS ? (score > 0) - (score < 0) : score);
+            share->sum[ci] += p->objective == GD_OBJECTIVE_WINS ? (score > 0) - (score < 0) : score;
+            share->n[ci]++;
         }
     }
     return NULL;
 }
 
-/* Play one round: worlds on p->threads threads (the calling thread one of them). */
-static void run_round(round_job *j, int threads) {
-    const size_t cells = (size_t)j->n_worlds * j->n_alive;
-    for (size_t i = 0; i < cells; i++) j->results[i] = NAN;
-#ifndef GD_NO_THREADS
-    if (threads > 1 && j->n_worlds > 1) {
-        pthread_t ids[64];
-        int started = 0;
-        if ((uint64_t)threads > j->n_worlds) threads = (int)j->n_worlds;
-        if (threads > 64) threads = 64;
-        for (int t = 1; t < threads; t++)
-            if (pthread_create(&ids[started], NULL, round_worker, j) == 0) started++;
-        round_worker(j);
-        for (int t = 0; t < started; t++) pthread_join(ids[t], NULL);
-        return;
-    }
-#else
-    (void)threads;
+/* Play one round on up to p->threads threads (the calling thread one of them) and add its
+ * tallies to the candidates' stats; returns the rollouts played, -1 if memory ran out. */
+static int64_t play_round(round_job *j, gd_candidate_stats *stats) {
+    int threads = j->p->threads > 1 ? j->p->threads : 1;
+    if ((uint64_t)threads > j->n_worlds) threads = j->n_worlds ? (int)j->n_worlds : 1;
+    if (threads > 64) threads = 64;
+#ifdef GD_NO_THREADS
+    threads = 1;
 #endif
-    round_worker(j);
+    int64_t *tally = (int64_t *)calloc((size_t)threads * 2 * j->n_alive, sizeof(int64_t));
+    if (!tally) return -1;
+    round_share shares[64];
+    for (int t = 0; t < threads; t++)
+        shares[t].job = j, shares[t].n = tally + (size_t)t * 2 * j->n_alive, shares[t].sum = shares[t].n + j->n_alive;
+    j->next = 0;
+#ifndef GD_NO_THREADS
+    pthread_t ids[64];
+    int started[64] = {0};
+    for (int t = 1; t < threads; t++) started[t] = pthread_create(&ids[t], NULL, round_worker, &shares[t]) == 0;
+    round_worker(&shares[0]);
+    for (int t = 1; t < threads; t++)
+        if (started[t]) pthread_join(ids[t], NULL);
+#else
+    round_worker(&shares[0]);
+#endif
+    int64_t played = 0;
+    for (int t = 0; t < threads; t++)
+        for (size_t ci = 0; ci < j->n_alive; ci++) {
+            gd_candidate_stats *st = &stats[j->alive[ci]];
+            st->n += shares[t].n[ci];
+            st->sum += (double)shares[t].sum[ci];
+            played += shares[t].n[ci];
+        }
+    free(tally);
+    return played;
 }
 
 /* Ordering for elimination and the final ranking: later round, then higher mean, then the
@@ -637,44 +660,38 @@ int64_t gd_search(const gd_infoset *s, const gd_deal *root, const gd_move *cands
     memset(&j, 0, sizeof(j));
     j.s = s, j.root = root, j.cands = cands, j.p = p, j.alive = alive, j.deadline = deadline;
     for (int r = 0; r < rounds && !stopped; r++) {
-        int64_t share;
         if (budget == 0) { /* a time budget only: estimate the rollouts it buys from a first world per thread */
-            j.n_alive = n_alive, j.n_last = n_alive, j.w0 = world, j.n_worlds = (uint64_t)(p->threads > 0 ? p->threads : 1);
-            j.results = (float *)malloc((size_t)j.n_worlds * n_alive * sizeof(float));
-            if (!j.results) { failed = 1; break; }
-            j.next = 0;
-            run_round(&j, p->threads);
-            for (uint64_t wi = 0; wi < j.n_worlds; wi++)
-                for (size_t ci = 0; ci < n_alive; ci++) {
-                    const float v = j.results[wi * n_alive + ci];
-                    if (v == v) stats[alive[ci]].n++, stats[alive[ci]].sum += v, done++;
-                }
-            free(j.results);
+            j.n_alive = n_alive, j.n_last = n_alive, j.w0 = world;
+            j.n_worlds = (uint64_t)(p->threads > 0 ? p->threads : 1);
+            const int64_t played = play_round(&j, stats);
+            if (played < 0) {
+                failed = 1;
+                break;
+            }
+            done += played;
             world += j.n_worlds;
-            const double spent = now_seconds() - start;
-            budget = spent > 0 ? (int64_t)((double)done * p->seconds / spent) : done;
+            const double spent = now_seconds() - start, estimate = spent > 0 ? (double)done * p->seconds / spent : 0;
+            budget = estimate > 1e15 ? (int64_t)1e15 : (int64_t)estimate;
             if (budget <= done) budget = done + 1;
-            if (j.stop) { stopped = 1; break; }
+            if (j.stop) {
+                stopped = 1;
+                break;
+            }
         }
-        share = (budget - done) / (rounds - r);
-        if (r == rounds - 1) share = budget - done;
+        int64_t share = r == rounds - 1 ? budget - done : (budget - done) / (rounds - r);
         if (share <= 0) continue;
         const uint64_t full = (uint64_t)share / n_alive, extra = (uint64_t)share % n_alive;
         j.n_alive = n_alive;
         j.w0 = world;
         j.n_worlds = full + (extra ? 1 : 0);
         j.n_last = extra ? extra : n_alive;
-        j.results = (float *)malloc((size_t)j.n_worlds * n_alive * sizeof(float));
-        if (!j.results) { failed = 1; break; }
-        j.next = 0;
         j.stop = 0;
-        run_round(&j, p->threads);
-        for (uint64_t wi = 0; wi < j.n_worlds; wi++)
-            for (size_t ci = 0; ci < n_alive; ci++) {
-                const float v = j.results[wi * n_alive + ci];
-                if (v == v) stats[alive[ci]].n++, stats[alive[ci]].sum += v, done++;
-            }
-        free(j.results);
+        const int64_t played = play_round(&j, stats);
+        if (played < 0) {
+            failed = 1;
+            break;
+        }
+        done += played;
         world += j.n_worlds;
         if (j.stop) stopped = 1;
         for (size_t ci = 0; ci < n_alive; ci++) stats[alive[ci]].round = r;

@@ -20,7 +20,7 @@ from guandan import Cards, Deal, GuandanError, IllegalMoveError, InvalidCardsErr
 from guandan.agents import GreedyAgent, play_out
 from guandan.cards import card_rank, wild_card
 from guandan.combos import Move, elevated_order
-from guandan.determinize import determinize, information_set, tribute_above
+from guandan.determinize import determinize, information_set, known_cards, tribute_above
 from guandan.history import Play, Return, Tribute, bits_of_cards, cards_of_bits
 from guandan.observation import Phase
 from guandan.playout import deal_state
@@ -280,6 +280,52 @@ def test_a_tribute_payers_cards_above_its_tribute_go_to_the_other_seats():
             assert not any(c in above for c in hands[2])
         uniform = [determinize(obs, rng) for _ in range(50)]
         assert any(c in above for hands in uniform for c in hands[2])  # the uniform sampler has no such rule
+
+
+def test_a_tribute_card_returned_to_its_payer_is_placed_once():
+    """Under a rule that lets any card be returned (huaian), the receiver may give the tribute
+    card itself back: the payer holds it again and the receiver does not (known_cards once
+    placed it with both, and no deal was consistent)."""
+    match = Match(seed=0, ruleset="huaian", levels=(5, 9), previous=(1, 0, 3, 2))
+    greedy = GreedyAgent()
+    card = greedy.act(match.observation(2))
+    match.pay_tribute(card)
+    match.return_card(card)  # the same big joker, back to seat 2
+    rng = SplitMix64(3)
+    for _ in range(40):
+        match.act(greedy.act(match.observation(match.turn)))
+    for seat in range(4):
+        obs = match.observation(seat)
+        assert cards_of_bits(bits_of_cards(known_cards(obs).get(1, Cards()))).count(card) == 0
+        for weighted in (False, True):
+            assert consistent(obs, determinize(obs, rng, weighted=weighted))
+    assert MonteCarloAgent(seed=1, rollouts=100).analyze(match.observation(match.turn)).rollouts == 100
+
+
+def test_a_double_tribute_receiver_holding_both_faces_searches_its_return():
+    """Both tribute faces in the hand of the 2nd-place receiver (a big joker and a small one
+    of its own, the small one received): which card it received is ambiguous, and the
+    search must not place a card it cannot know with its partner."""
+    rest = list(Cards.deck() - Cards.parse("HR HR SB SB"))
+    low = [c for c in rest if card_rank(c) <= 10 and card_rank(c) != 2]
+    others = [c for c in rest if c not in low[:52]]
+    hands = [
+        Cards.from_cards(low[0:13] + others[0:14]),                  # seat 0: 1st place
+        Cards.parse("SB") + Cards.from_cards(low[13:26] + others[14:27]),  # pays SB
+        Cards.parse("HR SB") + Cards.from_cards(low[26:39] + others[27:39]),  # 2nd place: its own HR and SB
+        Cards.parse("HR") + Cards.from_cards(low[39:52] + others[39:52]),  # pays HR
+    ]
+    assert [len(h) for h in hands] == [27] * 4 and sum(hands, start=Cards()) == Cards.deck()
+    match = Match(seed=1, levels=(2, 2), previous=(0, 2), hands=[hands])  # a double-down: seats 1 and 3 pay
+    greedy = GreedyAgent()
+    while match.phase == Phase.TRIBUTE:
+        match.act(greedy.act(match.observation(match.turn)))
+    while match.turn != 2:
+        match.act(greedy.act(match.observation(match.turn)))
+    obs = match.observation(2)
+    assert obs.phase == Phase.RETURN and obs.hand.count(53) == 1 and obs.hand.count(52) == 2
+    result = MonteCarloAgent(seed=1, rollouts=200).analyze(obs)
+    assert result.best in obs.legal_actions and 0 < result.rollouts <= 200  # whole worlds: 7 x 28 cards
 
 
 def test_the_native_sampler_deals_uniformly_and_honours_a_forbidden_set():

@@ -83,9 +83,10 @@ def known_cards(observation: Observation) -> dict[int, Cards]:
             paid.setdefault(record.seat, []).append(record.card)
         elif isinstance(record, Return):
             received[record.to].append(record.card)  # the payer gets the return card
-            for card in paid.get(record.to, []):  # and the returner got the payer's tribute
-                received[record.seat].append(card)
-            paid.pop(record.to, None)
+            tribute = paid.pop(record.to, [])  # and the returner got the payer's tribute,
+            if record.card in tribute:  # unless it gave that very face back (any card may be returned)
+                tribute.remove(record.card)
+            received[record.seat].extend(tribute)
         elif isinstance(record, Play) and not record.is_pass:
             played[record.seat].extend(record.move.cards)
     known: dict[int, Cards] = {}

@@ -318,17 +318,23 @@ class _CardFlows:
         self.pending: list[tuple[int, int]] = []
         if not self.tribute:
             tributes = [(r.seat, r.card) for r in observation.history if isinstance(r, Tribute)]
-            mine = [(s, c) for s, c in tributes if hand.count(c)] or tributes
-            self.payer = mine[0][0]
             orders = [(elevated_order(card_rank(c), level), -i) for i, (_, c) in enumerate(tributes)]
-            self.leader = tributes[orders.index(max(orders))][0]
+            higher = tributes[orders.index(max(orders))]
+            self.leader = higher[0]
+            # which card came to this seat: the one it holds; holding both faces, the higher
+            # (the 1st place receives it and returns first)
+            held = [(s, c) for s, c in tributes if hand.count(c)]
+            self.payer = (held[0] if len(held) == 1 else higher)[0]
             for payer, card in tributes:
                 need[payer] -= 1
                 forbid[payer] |= tribute_above(card, level)
             rest = [(s, c) for s, c in tributes if s != self.payer]
             if rest:  # a double tribute: the partner holds the other card and owes a return
                 partner = me ^ 2
-                known[partner] = _bit(rest[0][1])
+                need[partner] += 1
+                if (Cards.deck() - hand).count(rest[0][1]):  # its face is not all in this hand
+                    known[partner] = _bit(rest[0][1])
+                    need[partner] -= 1
                 self.pending.append((partner, rest[0][0]))
         pending = sum(isinstance(r, Tribute) for r in observation.history) if self.tribute else 0
         if sum(observation.card_counts) + pending != len(_FULL_DECK):  # a deal of given hands, not the deck

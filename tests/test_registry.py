@@ -60,7 +60,7 @@ def test_registered_agents_take_options_by_keyword():
     assert (mc.rollouts, mc.policy, mc.seed) == (400, "random", 9)
     basic = make_agent("mc-basic:determinizations=4", seed=9)
     assert (type(basic), basic.determinizations) == (BasicMonteCarloAgent, 4)
-    with pytest.raises(GuandanError, match=r"mc has no option 'depth' \(its options: bomb_weight, candidates, pass"):
+    with pytest.raises(GuandanError, match=r"mc has no option 'depth' \(its options: bomb_weight, candidates, objective"):
         agent_factory("mc:depth=3")
     with pytest.raises(GuandanError, match="the seed is not an option"):
         agent_factory("random:seed=3")

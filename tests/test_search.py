@@ -436,3 +436,16 @@ def test_rollouts_take_a_policy_per_seat():
         _core.rollouts(state, 1, ["smart"] * 3)
     with pytest.raises(GuandanError, match="policy must be one of"):
         _core.rollouts(state, 1, "clever")
+
+
+@pytest.mark.slow
+def test_simulate_runs_the_search_bot_on_worker_processes_as_in_this_process():
+    """One thread a bot (the default): each worker process runs its bots' rollouts itself, and
+    a seeded run gives the same rows on one process or two."""
+    from guandan.simulate import simulate
+
+    one = simulate(3, "mc:rollouts=120,greedy", seed=4, kind="deal", workers=1)
+    two = simulate(3, "mc:rollouts=120,greedy", seed=4, kind="deal", workers=2, chunk=1)
+    assert one.rows == two.rows and len(one.rows) == 3
+    threaded = simulate(3, "mc:rollouts=120:threads=2,greedy", seed=4, kind="deal", workers=1)
+    assert [r["finish_order"] for r in threaded.rows] == [r["finish_order"] for r in one.rows]

@@ -23,9 +23,12 @@ Tribute and return choices are searched too: each choice in the same sampled dea
 other seats' tribute and return cards by the greedy agent's rules, the deal played out.
 
 **Budgets.** ``rollouts=N`` plays exactly N rollouts a decision in play (with two
-candidates or more) and gives the same choices for the same seed whatever ``threads``;
+candidates or more; a tribute or return card plays whole sampled deals, at most N and at
+most 256 deals) and gives the same choices for the same seed whatever ``threads``;
 ``think_ms=T`` stops starting rollouts T milliseconds after the decision began (an
-anytime answer: the best candidate so far); with both, whichever comes first. The
+anytime answer: the best candidate so far; the decision returns within T ms plus the
+rollouts under way, a fraction of a millisecond each, and the making of the answer, under
+a millisecond); with both, whichever comes first. The
 default is ``rollouts=4000`` (about 50 ms a decision on one core, 100 ms at the 99th
 percentile). ``threads=`` runs the rollouts on that many native threads without the GIL;
 the default, 1, starts none: that bot belongs in ``simulate``'s process pool, one per core.
@@ -93,8 +96,8 @@ _NO_EVENTS = np.zeros((0, 3), dtype=np.uint64)
 @dataclass(frozen=True)
 class Choice:
     """One candidate of a search: the action (a :class:`~guandan.Move` in play, a card in the
-    tribute and return phases), its mean result for the seat's side in levels (+3 .. -3),
-    and the rollouts that judged it."""
+    tribute and return phases), its mean result for the seat's side (in levels, +3 .. -3,
+    or +1 .. -1 with ``objective="wins"``), and the rollouts that judged it."""
 
     action: Move | int
     value: float
@@ -135,9 +138,10 @@ class MonteCarloAgent:
     Options: ``rollouts`` (a decision's budget, default :data:`DEFAULT_ROLLOUTS` unless
     ``think_ms`` is given), ``think_ms`` (a time budget in milliseconds), ``threads``
     (native threads, default 1), ``policy`` (``smart``, ``greedy`` or ``random``: the
-    rollout policy), ``candidates`` (the most moves searched, default 32), and the weighted
-    sampler's ``tries``, ``pass_weight`` and ``bomb_weight``
-    (:func:`guandan.determinize.determinize`; ``tries=1`` samples uniformly).
+    rollout policy), ``candidates`` (the most moves searched, default 32), ``objective``
+    (what a rollout scores: ``levels``, the default, +3 .. -3 for the seat's side; or
+    ``wins``, +1 or -1), and the weighted sampler's ``tries``, ``pass_weight`` and
+    ``bomb_weight`` (:func:`guandan.determinize.determinize`; ``tries=1`` samples uniformly).
 
     >>> MonteCarloAgent(seed=1)
     MonteCarloAgent(rollouts=4000, think_ms=None, threads=1, policy='smart', candidates=32)

@@ -316,7 +316,7 @@ def planted(*args, **kwargs):
         ("guandan.cli.parse_play", ["moves", "S3", "--level", "2", "--beat", "S4"]),
         ("guandan.simulate.simulate", ["simulate", "2", "--workers", "1", "--quiet"]),
         ("guandan.match.Match.play_index", ["simulate", "2", "--workers", "1", "--quiet"]),  # greedy plays indices
-        ("guandan.match.Match.play", ["simulate", "2", "--workers", "1", "--quiet", "--agents", "mc:determinizations=1"]),  # noqa: E501
+        ("guandan.match.Match.play", ["simulate", "2", "--workers", "1", "--quiet", "--agents", "mc-basic:determinizations=1"]),  # noqa: E501
         ("guandan.registry.seat_specs", ["simulate", "2", "--workers", "1", "--quiet"]),
         ("guandan.terminal.make_agents", ["play", "--seed", "3"]),
         ("guandan.terminal.get_ruleset", ["play", "--seed", "3"]),

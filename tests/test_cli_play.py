@@ -122,6 +122,43 @@ def test_a_short_form_that_names_nothing_playable_is_explained(monkeypatch, caps
     assert "Not understood: bad rank 'W'" in out
 
 
+def test_hint_shows_the_search_bots_three_best_moves_with_their_values(monkeypatch, capsys):
+    _, out, _ = play(monkeypatch, capsys, "hint\nquit\n", "--seed", "3")
+    lines = out.split("Your play> hint\n")[1].splitlines()
+    from guandan.search import DEFAULT_ROLLOUTS
+
+    assert lines[0] == f"Hint ({DEFAULT_ROLLOUTS:,} rollouts) — the mean result in levels for your side (+3 to -3):"
+    hinted = [re.fullmatch(r"  ([123])\. (.+?)  +([+-]\d\.\d\d)   type (\d+)", line) for line in lines[1:4]]
+    assert all(hinted) and [h[1] for h in hinted] == ["1", "2", "3"]
+    values = [float(h[3]) for h in hinted]
+    assert all(-3 <= v <= 3 for v in values)
+    # the number typed plays the hinted move; the same seed gives the same hint
+    number, move = hinted[0][4], hinted[0][2]
+    _, again, _ = play(monkeypatch, capsys, f"hint\n{number}\nquit\n", "--seed", "3")
+    assert f"Your play> {number}\nYou (seat 0) play {move}" in again
+    assert again.split("Your play> hint\n")[1].splitlines()[1:4] == lines[1:4]
+
+
+def test_hint_in_the_tribute_and_return_phases():
+    from guandan import Match
+    from guandan.search import MonteCarloAgent
+    from guandan.terminal import _Console, _hint
+
+    out = io.StringIO()
+    console = _Console(io.StringIO(), out)
+    console.hinter = MonteCarloAgent(seed=1, rollouts=300)
+    match = Match(seed=3, levels=(5, 9), previous=(1, 0, 3, 2), hands=[["S3 HR", "D4 HR", "S8 SA DA C7 D7", "C5"]])
+    _hint(match, 2, console, list(match.legal_actions()))  # seat 2 pays: ♠A or ♦A
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith("Hint (300 rollouts") and len(lines) == 3
+    assert {re.sub(r" +[+-]\d\.\d\d   type \d", "", line) for line in lines[1:]} == {"  1. ♠A", "  2. ♦A"}
+    match.pay_tribute(lines[1].split()[1].replace("♠", "S").replace("♦", "D"))
+    out.seek(0)
+    out.truncate(0)
+    _hint(match, 1, console, list(match.legal_actions()))  # seat 1 returns one of its low cards
+    assert out.getvalue().count("type ") == min(3, len(match.legal_actions()))
+
+
 def test_end_of_input_quits_cleanly(monkeypatch, capsys):
     status, out, _ = play(monkeypatch, capsys, "", "--seed", "3")
     assert status == 0 and "(end of input)" in out and out.rstrip().endswith("Bye.")

@@ -27,6 +27,8 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from guandan import Cards, Deal, GuandanError, _core, batch, playout
+from guandan.agents import GreedyAgent
+from guandan.determinize import information_set
 
 DOORS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -377,6 +379,25 @@ WORDS = [int(w) for w in batch.ACTION_SPACE[::97]]
 FIRST = int(_core.rank_moves(_core.unpack_cards(STATE[0][0] & (2**64 - 1), STATE[0][0] >> 64), 2)[0])
 
 
+def _search_case() -> tuple[Any, Any, Any]:
+    """An information set with plays and passes, its search state and four candidates."""
+    deal = Deal.new(3)
+    for _ in range(9):
+        deal.act(GreedyAgent().act(deal.observation(deal.turn)))
+    obs = deal.observation(deal.turn)
+    info = information_set(obs)
+    state = playout.native_state((obs.hand,) * 4, int(obs.level), obs.seat, obs.to_beat, obs.history, ())[1:]
+    return info, state, _core.search_candidates(info, state, 4)
+
+
+INFO, SSTATE, CANDS = _search_case()
+
+
+def _info(**change: Any) -> tuple[Any, ...]:
+    names = ("seat", "level", "hand", "pool", "known", "forbid", "need", "events")
+    return tuple(change.get(name, value) for name, value in zip(names, INFO))
+
+
 def _state(**change: Any) -> tuple[Any, ...]:
     names = ("hands", "level", "turn", "last", "beat", "passes", "finished")
     return tuple(change.get(name, value) for name, value in zip(names, STATE))
@@ -455,6 +476,17 @@ INT_DOORS: dict[str, tuple[int, int, int | None, Callable[[Any], Any], str]] = {
     "packed_card_moves hi": (0, 2**64 - 1, None, lambda v: _core.packed_card_moves(0, v, 2), "hi"),
     "packed_card_moves level": (2, 14, None, lambda v: _core.packed_card_moves(*_core.pack_cards(HAND), v), "level"),
     "packed_card_moves beat": (0, 2**64 - 1, None, lambda v: _core.packed_card_moves(0x10, 0, 2, v), "play to beat"),
+    "sample_deals n": (0, 2**24, 3, lambda v: _core.sample_deals(INFO, v, 1), "n must be"),
+    "sample_deals tries": (1, 4096, 3, lambda v: _core.sample_deals(INFO, 2, 1, v, 0.5), "tries"),
+    "search rollouts": (0, MAX_ROWS, 30, lambda v: _core.search(INFO, SSTATE, CANDS, v, 0.0, 1, "smart"), "rollouts"),
+    "search threads": (1, 64, 4, lambda v: _core.search(INFO, SSTATE, CANDS, 20, 0.0, v), "threads"),
+    "search_candidates limit": (1, 4096, None, lambda v: _core.search_candidates(INFO, SSTATE, v), "limit"),
+    "rollouts n": (0, MAX_ROWS, 3, lambda v: _core.rollouts(STATE, v, "smart", 1), "n must be"),
+    "infoset seat": (0, 3, None, lambda v: _core.sample_deals(_info(seat=v), 1), "seat"),
+    "infoset level": (2, 14, None, lambda v: _core.sample_deals(_info(level=v), 1), "level"),
+    "infoset hand": (0, 2**108 - 1, None, lambda v: _core.sample_deals(_info(hand=v), 1), "hand"),
+    "infoset need": (0, 28, None, lambda v: _core.sample_deals(_info(need=(v, *INFO[6][1:])), 1), "need[0]"),
+    "search state turn": (0, 3, None, lambda v: _core.search_candidates(INFO, (SSTATE[0], v, *SSTATE[2:]), 3), "turn"),
 }
 
 
@@ -482,9 +514,13 @@ def test_int_arguments_take_python_and_numpy_ints_and_refuse_the_rest(door_name,
 
 
 @DOORS
-@given(st.sampled_from(["playouts", "choose", "evaluate", "rng_draws"]), st.data())
+@given(st.sampled_from(["playouts", "choose", "evaluate", "rng_draws", "sample_deals", "search", "rollouts"]),
+       st.data())  # fmt: skip
 def test_seeds_are_any_python_or_numpy_int_and_nothing_else(call_name, data):
     call = {
+        "sample_deals": lambda s: _core.sample_deals(INFO, 2, s, 4, 0.5),
+        "search": lambda s: _core.search(INFO, SSTATE, CANDS, 12, 0.0, 1, "smart", s),
+        "rollouts": lambda s: _core.rollouts(STATE, 2, "smart", s),
         "playouts": lambda s: _core.playouts(STATE, 2, "random", s),
         "choose": lambda s: _core.choose(STATE, "random", s),
         "evaluate": lambda s: _core.evaluate([STATE], [FIRST], 1, "random", s),
@@ -582,12 +618,36 @@ def test_deal_hands_arrays_of_any_form(data):
         assert got[0] == "InvalidCardsError" and "hands" in got[1], got
 
 
+@DOORS
+@given(st.data())
+def test_search_events_and_candidates_of_any_form(data):
+    events = INFO[7]
+    value = data.draw(odd_arrays(events), label="events")
+    got = outcome(lambda: _core.sample_deals(_info(events=value), 2, 5, 4, 0.5))
+    if isinstance(value, np.ndarray) and value.dtype == np.uint64 and value.ndim == 2 and value.shape[1] == 3:
+        if np.array_equal(value, events):  # any layout, read-only too: the same events
+            assert got == outcome(lambda: _core.sample_deals(INFO, 2, 5, 4, 0.5))
+        else:  # other events: taken, or refused by name
+            assert got[0] == "ok" or ("events[" in got[1] and got[0] == "InvalidMoveError"), got
+    else:
+        assert got[0] == "InvalidMoveError" and "events" in got[1], got
+    words = data.draw(odd_arrays(CANDS.copy()), label="candidates")
+    got = outcome(lambda: _core.search(INFO, SSTATE, words, 16, 0.0, 1, "smart", 3))
+    if isinstance(words, np.ndarray) and words.dtype.kind in "iu" and words.ndim == 1 and np.array_equal(words, CANDS):
+        assert got == outcome(lambda: _core.search(INFO, SSTATE, [int(w) for w in CANDS], 16, 0.0, 1, "smart", 3))
+    elif got[0] != "ok":
+        assert got[0] in ("InvalidMoveError", "IllegalMoveError") and "candidates" in got[1], got
+
+
 @pytest.mark.parametrize("n", [2**40 + 1, 2**63, 2**70, np.uint64(2**64 - 1)])
 def test_sizes_beyond_any_memory_are_refused_before_allocating(n):
     """The issue's example: numpy's own ValueError ("Maximum allowed dimension exceeded")."""
     refused(lambda: batch.lead_beats(n), "n must be")
     refused(lambda: list(batch.iter_legal_moves(H, L, B, buffer_moves=n)), "buffer_moves")
     refused(lambda: _core.playouts(STATE, n), "n must be")
+    refused(lambda: _core.rollouts(STATE, n), "n must be")
+    refused(lambda: _core.sample_deals(INFO, n), "n must be")
+    refused(lambda: _core.search(INFO, SSTATE, CANDS, n), "rollouts")
 
 
 def test_a_0_d_hands_array_is_refused_by_name():

@@ -916,7 +916,22 @@ def test_search_and_simulation_arguments_are_checked():
     from guandan import search, simulate
 
     for kwargs in ({"determinizations": 0}, {"playouts": 1.5}, {"candidates": -1}, {"policy": "x"}):
-        check(lambda: search.MonteCarloAgent(**kwargs), GuandanError)  # noqa: B023
+        check(lambda: search.BasicMonteCarloAgent(**kwargs), GuandanError)  # noqa: B023
+    for kwargs, match in (
+        ({"rollouts": 0}, "rollouts must be an int"),
+        ({"rollouts": 2.5}, "rollouts must be an int"),
+        ({"think_ms": 0}, "think_ms must be a number > 0"),
+        ({"think_ms": "fast"}, "think_ms must be a number"),
+        ({"threads": 0}, "threads must be an int 1..64"),
+        ({"threads": True}, "threads must be an int"),
+        ({"candidates": 0}, "candidates must be an int"),
+        ({"policy": "x"}, "policy must be one of smart, greedy, random"),
+        ({"tries": 0}, "tries must be an int"),
+        ({"pass_weight": 0}, "pass_weight must be a number in"),
+        ({"bomb_weight": 1.5}, "bomb_weight must be a number in"),
+        ({"seed": "1"}, "seed must be an int"),
+    ):
+        check(lambda: search.MonteCarloAgent(**kwargs), GuandanError, match)  # noqa: B023
     for call in (
         lambda: simulate.simulate(1, kind="x", workers=1),
         lambda: simulate.simulate(-1, workers=1),

@@ -156,7 +156,7 @@ def test_greedy_choose_refuses_an_empty_list_and_malformed_rows():
         ({"level": True}, InvalidCardsError, "level"),
         ({"hand": 2**108}, InvalidCardsError, "hand"),
         ({"hand": -1}, InvalidCardsError, "hand"),
-        ({"hand": 3}, InvalidCardsError, r"the hand \(packed\) holds 3 copies of S2"),
+        ({"hand": 3}, InvalidCardsError, r"the hand \(packed\): packed cards hold 3 copies of S2"),
         ({"hand": "S3"}, InvalidCardsError, "hand"),
         ({"mine": 109}, GuandanError, "mine"),
         ({"mine": -1}, GuandanError, "mine"),

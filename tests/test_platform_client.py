@@ -137,7 +137,7 @@ def test_every_rebuilt_observation_is_the_engines_and_the_games_are_those_played
 
 def test_views_that_follow_every_message_rebuild_the_engines_observation_and_the_mc_agent_plays():
     table = seated(PlatformTable(games=1, seed=4, ruleset="platform+cap3"))
-    agents = [MonteCarloAgent(seed=i, determinizations=2, candidates=6) for i in range(4)]
+    agents = [MonteCarloAgent(seed=i, rollouts=60, candidates=6) for i in range(4)]
     clients = [PlatformClient(a) for a in agents]
     checked = []
 
@@ -155,7 +155,7 @@ def test_views_that_follow_every_message_rebuild_the_engines_observation_and_the
         assert c.view.deals == table.deals == 3
     # the search bot samples deals from what it has seen: over the protocol it sees the same
     match = Match(table.game_seed(0), "platform+cap3")
-    play_out(match, [MonteCarloAgent(seed=i, determinizations=2, candidates=6) for i in range(4)])
+    play_out(match, [MonteCarloAgent(seed=i, rollouts=60, candidates=6) for i in range(4)])
     assert record(match) == record(table.matches[0])
 
 

@@ -12,7 +12,7 @@ from guandan.movegen import PASS_WORD, pack_move, pack_rank_move
 from guandan.playout import deal_state, playouts, policy_move, scores
 from guandan.registry import make_agent
 from guandan.rng import SplitMix64
-from guandan.search import MonteCarloAgent
+from guandan.search import BasicMonteCarloAgent, MonteCarloAgent
 
 
 def test_native_splitmix64_is_the_python_one_bit_for_bit():
@@ -118,25 +118,31 @@ def test_evaluate_plays_each_candidate_in_each_state():
 def test_the_search_bot_plays_legal_deterministic_games():
     def game(seed):
         deal = Deal.new(seed=seed, level=3)
-        play_out(deal, [MonteCarloAgent(seed=1, determinizations=4), GreedyAgent(), make_agent("mc", 2), GreedyAgent()])
+        bots = [MonteCarloAgent(seed=1, rollouts=200), BasicMonteCarloAgent(seed=3, determinizations=4)]
+        play_out(deal, [bots[0], GreedyAgent(), make_agent("mc:rollouts=100", 2), bots[1]])
         return deal.history
 
     first = game(21)
     assert first == game(21)
     assert first[-1].move.cards  # the deal ended on a play
     assert all(isinstance(make_agent("mc", s), MonteCarloAgent) for s in range(2))
+    assert isinstance(make_agent("mc-basic"), BasicMonteCarloAgent)
 
 
 @pytest.mark.slow
 def test_the_search_bot_beats_greedy_more_often_than_not_on_a_sample():
-    """A sanity check on strength, not a benchmark: over 40 seeded deals the search side
-    wins more than half (the README's figures come from a large run)."""
-    wins = 0
+    """A sanity check on strength, not a benchmark: over 40 seeded deals each search side
+    wins more than half (the README's figures come from large runs)."""
+    wins = {"mc": 0, "mc-basic": 0}
     for seed in range(40):
-        deal = Deal.new(seed=1000 + seed, level=2)
-        play_out(deal, [MonteCarloAgent(seed=seed), GreedyAgent(), MonteCarloAgent(seed=seed + 50), GreedyAgent()])
-        wins += deal.result.winning_side == 0
-    assert wins > 20
+        for name in wins:
+            deal = Deal.new(seed=1000 + seed, level=2)
+            a, b = make_agent(f"{name}", seed), make_agent(f"{name}", seed + 50)
+            if name == "mc":
+                a, b = MonteCarloAgent(seed=seed, rollouts=500), MonteCarloAgent(seed=seed + 50, rollouts=500)
+            play_out(deal, [a, GreedyAgent(), b, GreedyAgent()])
+            wins[name] += deal.result.winning_side == 0
+    assert wins["mc"] > 20 and wins["mc-basic"] > 20
 
 
 @pytest.mark.parametrize("seed", range(20))

@@ -217,6 +217,39 @@ _PACKED_HAND = int(_core.pack_cards(GREEDY_HAND.counts)[0]) | int(_core.pack_car
 
 def _greedy_calls(shared):
     return {"greedy_choose": lambda: [_core.greedy_choose(shared, 2, _PACKED_HAND, 9, False, False, True)]}
+# the search's information set (a deal after nine greedy plays) and its candidates
+def _search_case():
+    from guandan.agents import GreedyAgent
+    from guandan.determinize import information_set
+
+    deal = Deal.new(5)
+    for _ in range(9):
+        deal.act(GreedyAgent().act(deal.observation(deal.turn)))
+    obs = deal.observation(deal.turn)
+    info = information_set(obs)
+    state = playout.native_state((obs.hand,) * 4, int(obs.level), obs.seat, obs.to_beat, obs.history, ())[1:]
+    return info, state, _core.search_candidates(info, state, 4)
+
+
+INFO, SEARCH_STATE, CANDIDATES = _search_case()
+EVENTS = INFO[7]
+BAD_EVENTS = _flipped(EVENTS, (0, 0), 9)  # kind 9: malformed
+# the first play read as a pass on the same cards by the next seat: another weighting (one
+# element flips, so a copy made while it flips is one content or the other)
+OTHER_EVENTS = _flipped(EVENTS, (0, 0), 2 | (((int(EVENTS[0, 0]) >> 8) + 1) % 4) << 8 | (int(EVENTS[0, 0]) >> 8) << 16)
+
+
+def _events_calls(shared):
+    info = (*INFO[:7], shared)
+    return {
+        "sample_deals": lambda: [_core.sample_deals(info, 6, 5, 8, 0.25, 0.25)],
+        "search": lambda: [_core.search(info, SEARCH_STATE, CANDIDATES, 40, 0.0, 1, "smart", 5, 8, 0.25, 0.25)[0]
+                           .tobytes()],
+    }
+
+
+def _candidates_calls(shared):
+    return {"search": lambda: [_core.search(INFO, SEARCH_STATE, shared, 40, 0.0, 1, "smart", 5)[0].tobytes()]}
 
 
 CASES = {
@@ -251,6 +284,11 @@ CASES = {
     "greedy moves row chosen or not": (GREEDY_MOVES, _flipped(GREEDY_MOVES, (1, 0), 0x4),
                                        _greedy_calls),
     "greedy moves row malformed": (GREEDY_MOVES, _flipped(GREEDY_MOVES, (0, 1), 0xB << 60), _greedy_calls),
+    # the search's events: well-formed, or one malformed; or other well-formed events
+    "search events malformed": (EVENTS, BAD_EVENTS, _events_calls),
+    "search events other": (EVENTS, OTHER_EVENTS, _events_calls),
+    # the search's candidates: legal ones, or the first replaced by a joker bomb the seat lacks
+    "search candidates legal or not": (CANDIDATES, _flipped(CANDIDATES, 0, JOKER_BOMB), _candidates_calls),
 }
 
 

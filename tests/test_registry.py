@@ -12,7 +12,7 @@ from guandan.agents import GreedyAgent, RandomAgent
 from guandan.deal import Deal
 from guandan.registry import agent_factory, agent_name, make_agent, make_agents, parse_spec, seat_specs
 from guandan.rng import derive_seed
-from guandan.search import MonteCarloAgent
+from guandan.search import BasicMonteCarloAgent, MonteCarloAgent
 
 
 @pytest.mark.parametrize(
@@ -56,13 +56,15 @@ def test_a_malformed_spec_is_refused_with_its_reason(spec, message):
 
 def test_registered_agents_take_options_by_keyword():
     assert make_agent("greedy:bomb_threshold=3").bomb_threshold == 3
-    mc = make_agent("MC:determinizations=4:policy=random", seed=9)
-    assert (mc.determinizations, mc.policy, mc.seed) == (4, "random", 9)
-    with pytest.raises(GuandanError, match=r"mc has no option 'depth' \(its options: candidates, determinizations"):
+    mc = make_agent("MC:rollouts=400:policy=random", seed=9)
+    assert (mc.rollouts, mc.policy, mc.seed) == (400, "random", 9)
+    basic = make_agent("mc-basic:determinizations=4", seed=9)
+    assert (type(basic), basic.determinizations) == (BasicMonteCarloAgent, 4)
+    with pytest.raises(GuandanError, match=r"mc has no option 'depth' \(its options: bomb_weight, candidates"):
         agent_factory("mc:depth=3")
     with pytest.raises(GuandanError, match="the seed is not an option"):
         agent_factory("random:seed=3")
-    with pytest.raises(GuandanError, match="policy must be 'random' or 'greedy'"):
+    with pytest.raises(GuandanError, match="policy must be one of smart, greedy, random"):
         make_agent("mc:policy=clever")  # a bad value: the agent's own check
     with pytest.raises(GuandanError, match="unknown agent 'smart'.*package.module:Class"):
         agent_factory("smart")
@@ -106,7 +108,7 @@ def test_a_bot_modules_own_import_error_surfaces_as_itself(tmp_path, monkeypatch
 
 def test_one_spec_two_or_four():
     assert seat_specs("greedy") == ["greedy"] * 4
-    assert seat_specs("mc:playouts=2, random") == ["mc:playouts=2", "random", "mc:playouts=2", "random"]
+    assert seat_specs("mc:rollouts=9, random") == ["mc:rollouts=9", "random", "mc:rollouts=9", "random"]
     assert seat_specs(("random", "greedy", "random", "mc")) == ["random", "greedy", "random", "mc"]
     for bad in ("greedy,random,mc", [], ["greedy"] * 5):
         with pytest.raises(GuandanError, match="one agent for every seat, two .* or four"):
@@ -143,8 +145,9 @@ def test_an_instance_is_copied_for_each_seat_never_shared():
 
 
 def test_agents_are_named_by_spec_registered_name_or_import_path():
-    assert [agent_name(s) for s in seat_specs(" greedy , mc:playouts=2 ")] == ["greedy", "mc:playouts=2"] * 2
+    assert [agent_name(s) for s in seat_specs(" greedy , mc:rollouts=9 ")] == ["greedy", "mc:rollouts=9"] * 2
     assert agent_name(MonteCarloAgent) == "mc" and agent_name(GreedyAgent(bomb_threshold=1)) == "greedy"
+    assert agent_name(BasicMonteCarloAgent) == "mc-basic" and agent_name(BasicMonteCarloAgent()) == "mc-basic"
     assert agent_name(plugin_bots.FirstChoice) == "plugin_bots:FirstChoice"
     assert agent_name(plugin_bots.FirstChoice()) == "plugin_bots:FirstChoice"
     assert agent_name(plugin_bots.Stateful(3)) == "stateful"

@@ -132,3 +132,47 @@ def greedy_choose(
 
 # -- a deal's legal moves from its packed hand
 def packed_card_moves(lo: _Int, hi: _Int, level: _Int, beat: _Int = ...) -> npt.NDArray[np.uint64]: ...
+
+# -- search (issue 14)
+_SearchPolicy: TypeAlias = Literal["smart", "greedy", "random"]
+_Packed: TypeAlias = _Int
+#: (seat, level, hand, pool, known, forbid, need, events): see guandan.determinize.information_set.
+_InfoSetTuple: TypeAlias = tuple[
+    _Int, _Int, _Packed, _Packed, Sequence[_Packed], Sequence[_Packed], Sequence[_Int], npt.NDArray[np.uint64]
+]
+#: (level, turn, last, beat, passes, finished): a deal state without its hands.
+_SearchState: TypeAlias = tuple[_Int, _Int, _Int, _Int, _Int, Sequence[_Int]]
+
+SEARCH_POLICIES: dict[str, int]
+MAX_THREADS: int
+
+def sample_deals(
+    infoset: _InfoSetTuple,
+    n: _Int,
+    seed: _Int = 0,
+    tries: _Int = 1,
+    pass_weight: float = 1.0,
+    bomb_weight: float = 1.0,
+) -> tuple[tuple[int, int, int, int], ...]: ...
+def deal_weight(
+    infoset: _InfoSetTuple, hands: Sequence[_Packed], pass_weight: float = 1.0, bomb_weight: float = 1.0
+) -> float: ...
+def search_candidates(infoset: _InfoSetTuple, state: _SearchState, limit: _Int) -> npt.NDArray[np.uint64]: ...
+def search(
+    infoset: _InfoSetTuple,
+    state: _SearchState,
+    candidates: Iterable[_Int] | npt.NDArray[np.uint64],
+    rollouts: _Int = 0,
+    seconds: float = 0.0,
+    threads: _Int = 1,
+    policy: _SearchPolicy = "smart",
+    seed: _Int = 0,
+    tries: _Int = 1,
+    pass_weight: float = 1.0,
+    bomb_weight: float = 1.0,
+    objective: Literal["levels", "wins"] = "levels",
+) -> tuple[npt.NDArray[np.float64], int]: ...
+def rollouts(
+    state: _DealState, n: _Int, policies: _SearchPolicy | Sequence[_SearchPolicy] = "smart", seed: _Int = 0
+) -> npt.NDArray[np.int8]: ...
+def smart_move(state: _DealState) -> tuple[int, int]: ...

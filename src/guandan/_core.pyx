@@ -888,6 +888,22 @@ cdef extern from "gd_play.h" nogil:
     int64_t gd_perft(const gd_deal *d, int depth)
 
 
+cdef int _packed_hand_arg(value, gd_cards *out, str what) except -1:
+    """A packed hand into ``out``: an int 0 <= value < 2**108 (2 bits a face, the gd_cards
+    layout) holding at most 2 copies of a face; ``what`` names it in the errors."""
+    if not _is_int(value) or not 0 <= value < _LIMIT108:
+        raise _errors().InvalidCardsError(f"{what}: a packed hand is an int below 2**108, got {value!r:.60}")
+    value = int(value)
+    out.w[0] = <uint64_t>(value & _MASK64)
+    out.w[1] = <uint64_t>(value >> 64)
+    cdef int bad = gd_check_cards(out)
+    if bad >= 0:
+        raise _errors().InvalidCardsError(
+            f"{what}: packed cards have bits set beyond the 54 faces" if bad == GD_FACES
+            else f"{what}: packed cards hold 3 copies of {_FACE_NAMES[bad]}")
+    return 0
+
+
 _MASK64 = (1 << 64) - 1
 POLICIES = {"random": GD_POLICY_RANDOM, "greedy": GD_POLICY_GREEDY}
 
@@ -1217,16 +1233,7 @@ def greedy_choose(moves, level, hand, mine, responding, partner_play, opponent_l
     """
     cdef gd_greedy_seat seat
     seat.level = _level_index(level)
-    if not _is_int(hand) or not 0 <= hand < _HAND_LIMIT:
-        raise _errors().InvalidCardsError(f"the hand (packed) must be an int 0..2**108-1, got {hand!r:.60}")
-    h = int(hand)
-    seat.hand.w[0] = <uint64_t>(h & _MASK64)
-    seat.hand.w[1] = <uint64_t>(h >> 64)
-    cdef int bad = gd_check_cards(&seat.hand)
-    if bad >= 0:
-        raise _errors().InvalidCardsError(
-            "the hand (packed) has bits set beyond the 54 faces" if bad == GD_FACES
-            else f"the hand (packed) holds 3 copies of {_FACE_NAMES[bad]}")
+    _packed_hand_arg(hand, &seat.hand, "the hand (packed)")
     seat.mine = <int>_size(mine, "mine (the cards held)", 0, 108)
     seat.responding = _flag(responding, "responding")
     seat.partner_play = _flag(partner_play, "partner_play")
@@ -1252,9 +1259,6 @@ def greedy_choose(moves, level, hand, mine, responding, partner_play, opponent_l
     if got < 0:
         raise _errors().InvalidMoveError(f"moves: row {-1 - got} is not a card-level move")
     return got
-
-
-cdef object _HAND_LIMIT = 1 << 108
 
 
 # -- a deal's legal moves from its packed hand (issue 12) ---------------------------------------
@@ -1293,3 +1297,355 @@ def packed_card_moves(lo, hi, level, beat=GD_PASS_MOVE):
     elif n:
         memcpy(&o[0, 0], buf, n * 2 * sizeof(uint64_t))
     return out
+
+
+# -- search: information sets, sampled deals, the smart policy, the search loop (issue 14) ------
+#
+# An information set is what one seat knows, as a tuple (see _infoset_from); a search state
+# the public part of a deal state, (level, turn, last, beat, passes, finished). Both are
+# checked and read once: ints are immutable, the events array is copied into C memory before
+# it is checked, and only the copy reaches the sampler.
+
+from libc.stdint cimport int32_t
+
+cdef extern from "gd_search.h" nogil:
+    enum:
+        GD_POLICY_SMART
+        GD_EVENT_PLAY
+        GD_EVENT_PASS
+        GD_OBJECTIVE_LEVELS
+        GD_OBJECTIVE_WINS
+    ctypedef struct gd_event:
+        uint64_t lo
+        uint64_t hi
+        gd_move word
+        uint8_t kind
+        uint8_t seat
+        uint8_t other
+    ctypedef struct gd_infoset:
+        gd_cards hand
+        gd_cards pool
+        gd_cards known[4]
+        gd_cards forbid[4]
+        uint8_t need[4]
+        uint8_t seat
+        uint8_t level
+        const gd_event *events
+        size_t n_events
+    ctypedef struct gd_infer:
+        double pass_weight
+        double bomb_weight
+        int tries
+    ctypedef struct gd_search_params:
+        uint64_t seed
+        int64_t rollouts
+        double seconds
+        int threads
+        uint8_t policy
+        uint8_t objective
+        gd_infer infer
+    ctypedef struct gd_candidate_stats:
+        int64_t n
+        double sum
+        int32_t round
+        int32_t rank
+    gd_move gd_smart_move(const gd_deal *d)
+    gd_move gd_policy_move(const gd_deal *d, int policy, gd_rng *rng)
+    int gd_rollout(gd_deal *d, const uint8_t *policies, gd_rng *rng)
+    int gd_deal_score(const gd_deal *d, int side)
+    int gd_infoset_check(const gd_infoset *s)
+    const char *gd_infoset_error(int code)
+    void gd_sample_deal(const gd_infoset *s, gd_rng *rng, gd_cards *hands)
+    double gd_deal_weight(const gd_infoset *s, const gd_infer *inf, const gd_cards *hands)
+    void gd_sample_weighted(const gd_infoset *s, const gd_infer *inf, gd_rng *rng, gd_cards *hands)
+    size_t gd_candidates(const gd_deal *d, size_t limit, gd_move *out)
+    int64_t gd_search(const gd_infoset *s, const gd_deal *root, const gd_move *cands, size_t k,
+                      const gd_search_params *p, gd_candidate_stats *stats)
+    uint64_t gd_stream(uint64_t seed, uint64_t a, uint64_t b)
+
+
+#: The rollout policies of the search, by name: random and greedy as for :func:`playouts`,
+#: and ``smart`` (``csrc/gd_search.c``).
+SEARCH_POLICIES = {"random": GD_POLICY_RANDOM, "greedy": GD_POLICY_GREEDY, "smart": GD_POLICY_SMART}
+#: The most threads one search runs.
+MAX_THREADS = 64
+
+
+cdef int _search_policy(policy) except -1:
+    if not isinstance(policy, str) or policy not in SEARCH_POLICIES:
+        raise _errors().GuandanError(f"policy must be one of {', '.join(SEARCH_POLICIES)}, got {_describe(policy)}")
+    return SEARCH_POLICIES[policy]
+
+
+cdef object _infoset_from(infoset, gd_infoset *s):
+    """Check and copy ``(seat, level, hand, pool, known, forbid, need, events)``: the seat,
+    the level (2..14), its packed hand, the packed pool of cards to deal, four packed sets
+    of known and of forbidden cards, four counts of pool cards to deal, and the events as a
+    ``uint64 (E, 3)`` array: ``kind | seat << 8 | other << 16`` (kind 1 a play, 2 a pass),
+    then the card-level move ``lo, hi`` played or passed on. Returns the buffer holding the
+    events ``s`` points to: keep it while ``s`` is in use."""
+    errors = _errors()
+    try:
+        seat, level, hand, pool, known, forbid, need, events = infoset
+    except (TypeError, ValueError):
+        raise errors.InvalidCardsError(
+            "an information set is (seat, level, hand, pool, known, forbid, need, events)") from None
+    memset(s, 0, sizeof(gd_infoset))
+    s.seat = <uint8_t>_size(seat, "seat", 0, 3)
+    s.level = _level_index(level)
+    _packed_hand_arg(hand, &s.hand, "hand")
+    _packed_hand_arg(pool, &s.pool, "pool")
+    cdef int i
+    for name, values in (("known", known), ("forbid", forbid), ("need", need)):
+        if not isinstance(values, (tuple, list)) or len(values) != 4:
+            raise errors.InvalidCardsError(f"{name} must be four values, one per seat, got {_describe(values)}")
+    for i in range(4):
+        _packed_hand_arg(known[i], &s.known[i], f"known[{i}]")
+        _packed_hand_arg(forbid[i], &s.forbid[i], f"forbid[{i}]")
+        s.need[i] = <uint8_t>_size(need[i], f"need[{i}]", 0, 28)
+    if (not isinstance(events, np.ndarray) or events.dtype != np.uint64 or events.ndim != 2
+            or events.shape[1] != 3):
+        raise errors.InvalidMoveError(f"events must be a uint64 array of shape (E, 3), got {_describe(events)}")
+    cdef Py_ssize_t n = events.shape[0], e
+    local = np.ascontiguousarray(events).copy()  # read once: only this copy is checked and used
+    cdef const uint64_t[:, ::1] ev = local
+    store = np.zeros(max(n, 1) * sizeof(gd_event), dtype=np.uint8)
+    cdef uint8_t[::1] raw = store
+    cdef gd_event *rows = <gd_event *>&raw[0]
+    cdef gd_cards cards
+    cdef uint64_t meta
+    cdef int code
+    for e in range(n):
+        meta = ev[e, 0]
+        rows[e].kind = meta & 0xFF
+        rows[e].seat = (meta >> 8) & 0xFF
+        rows[e].other = (meta >> 16) & 0xFF
+        rows[e].lo = ev[e, 1]
+        rows[e].hi = ev[e, 2]
+        cards.w[0] = ev[e, 1]
+        cards.w[1] = ev[e, 2] & ((1 << 52) - 1)
+        if (meta >> 24 or rows[e].kind not in (GD_EVENT_PLAY, GD_EVENT_PASS) or rows[e].seat > 3
+                or rows[e].other > 3 or gd_check_cards(&cards) >= 0):
+            raise errors.InvalidMoveError(f"events[{e}] is malformed (kind 1 or 2, seats 0..3, valid cards)")
+        rows[e].word = gd_card_to_rank(ev[e, 1], ev[e, 2], s.level)
+        code = gd_check_move(rows[e].word)
+        if code or rows[e].word == GD_PASS_MOVE:
+            raise errors.InvalidMoveError(f"events[{e}] is not a play: {gd_move_error(code).decode()}")
+    s.events = rows
+    s.n_events = n
+    code = gd_infoset_check(s)
+    if code:
+        raise errors.InvalidCardsError(f"inconsistent information set: {gd_infoset_error(code).decode()}")
+    return store
+
+
+cdef int _infer_from(gd_infer *inf, tries, pass_weight, bomb_weight) except -1:
+    inf.tries = <int>_size(tries, "tries", 1, 4096)
+    for name, value in (("pass_weight", pass_weight), ("bomb_weight", bomb_weight)):
+        if isinstance(value, bool) or not isinstance(value, (int, float, _NP_INTEGER, np.floating)) \
+                or not 0.0 < float(value) <= 1.0:
+            raise _errors().GuandanError(f"{name} must be a number in (0, 1], got {value!r:.60}")
+    inf.pass_weight = float(pass_weight)
+    inf.bomb_weight = float(bomb_weight)
+    return 0
+
+
+cdef object _hands_out(const gd_cards *hands):
+    return tuple(int(hands[s].w[0]) | int(hands[s].w[1]) << 64 for s in range(4))
+
+
+cdef int _root_from(const gd_infoset *info, state, gd_deal *d) except -1:
+    """The search's root: the public state ``(level, turn, last, beat, passes, finished)``
+    with the seat's own hand, checked as a whole deal with one sampled deal's hands."""
+    errors = _errors()
+    try:
+        level, turn, last, beat, passes, finished = state
+    except (TypeError, ValueError):
+        raise errors.InvalidMoveError("a search state is (level, turn, last, beat, passes, finished)") from None
+    cdef gd_rng rng
+    rng.state = 0
+    cdef gd_cards hands[4]
+    gd_sample_deal(info, &rng, hands)
+    _deal_from((_hands_out(hands), level, turn, last, beat, passes, finished), d)
+    if d.level != info.level:
+        raise errors.InvalidMoveError(f"the state's level {d.level + 2} is not the information set's {info.level + 2}")
+    if d.turn != info.seat:
+        raise errors.InvalidMoveError(f"the seat to act ({d.turn}) must be the information set's seat ({info.seat})")
+    return 0
+
+
+def sample_deals(infoset, n, seed=0, tries=1, pass_weight=1.0, bomb_weight=1.0):
+    """``n`` deals consistent with an information set (see ``_infoset_from``): a tuple of
+    ``n`` tuples of four packed hands. Deal i is drawn from the stream ``(seed, i)``; with
+    ``tries`` > 1 and a weight below 1, each is the one kept of ``tries`` draws by its
+    likelihood (``gd_sample_weighted``)."""
+    cdef gd_infoset info
+    _events = _infoset_from(infoset, &info)  # holds the events that info points to
+    cdef gd_infer inf
+    _infer_from(&inf, tries, pass_weight, bomb_weight)
+    cdef Py_ssize_t count = _size(n, "n", 0, 1 << 24), i
+    cdef uint64_t base = _seed(seed)
+    cdef gd_rng rng
+    cdef gd_cards *hands = <gd_cards *>malloc(max(count, 1) * 4 * sizeof(gd_cards))
+    if hands == NULL:
+        raise MemoryError()
+    try:
+        with nogil:
+            for i in range(count):
+                rng.state = gd_stream(base, i, 1)
+                gd_sample_weighted(&info, &inf, &rng, &hands[4 * i])
+        return tuple(_hands_out(&hands[4 * i]) for i in range(count))
+    finally:
+        free(hands)
+
+
+def deal_weight(infoset, hands, pass_weight=1.0, bomb_weight=1.0):
+    """The likelihood weight (0, 1] of four packed hands given an information set's events
+    (``gd_deal_weight``). The hands are those of now, checked to be consistent with it."""
+    cdef gd_infoset info
+    _events = _infoset_from(infoset, &info)  # holds the events that info points to
+    cdef gd_infer inf
+    _infer_from(&inf, 1, pass_weight, bomb_weight)
+    if not isinstance(hands, (tuple, list)) or len(hands) != 4:
+        raise _errors().InvalidCardsError(f"hands are four packed hands, got {_describe(hands)}")
+    cdef gd_cards h[4]
+    cdef int s
+    for s in range(4):
+        _packed_hand_arg(hands[s], &h[s], f"hands[{s}]")
+    if h[info.seat].w[0] != info.hand.w[0] or h[info.seat].w[1] != info.hand.w[1]:
+        raise _errors().InvalidCardsError(f"hands[{info.seat}] is not the information set's own hand")
+    return gd_deal_weight(&info, &inf, h)
+
+
+def search_candidates(infoset, state, limit):
+    """The candidate moves of a search (rank-level words, ``uint64``), at most ``limit``, in
+    the smart policy's order (its own choice first; see ``gd_candidates``)."""
+    cdef gd_infoset info
+    _events = _infoset_from(infoset, &info)  # holds the events that info points to
+    cdef gd_deal root
+    _root_from(&info, state, &root)
+    cdef size_t lim = <size_t>_size(limit, "limit", 1, GD_MAX_RANK_MOVES)
+    cdef gd_move buf[GD_MAX_RANK_MOVES]
+    cdef size_t k
+    with nogil:
+        k = gd_candidates(&root, lim, buf)
+    out = np.empty(k, dtype=np.uint64)
+    cdef uint64_t[::1] o = out
+    if k:
+        memcpy(&o[0], buf, k * sizeof(gd_move))
+    return out
+
+
+def search(infoset, state, candidates, rollouts=0, seconds=0.0, threads=1, policy="smart", seed=0,
+           tries=1, pass_weight=1.0, bomb_weight=1.0, objective="levels"):
+    """Determinized search with successive halving over candidate moves (``gd_search``),
+    without the GIL, on ``threads`` threads: ``(stats, rollouts played)``, ``stats`` a
+    ``float64 (k, 4)`` array of each candidate's rollouts, mean result (levels, for the
+    seat's side), last round and rank (0: the choice).
+
+    ``candidates``: rank-level words legal for the seat (distinct). Budgets: ``rollouts`` >
+    0 plays exactly that many (the result then does not depend on ``threads``);
+    ``seconds`` > 0 stops starting rollouts after that long; at least one is needed.
+    ``objective``: a rollout scores the levels won or lost (``levels``) or 1 / -1 (``wins``)."""
+    errors = _errors()
+    cdef gd_infoset info
+    _events = _infoset_from(infoset, &info)  # holds the events that info points to
+    cdef gd_deal root
+    _root_from(&info, state, &root)
+    words = _words_arg(candidates, "candidates")
+    if words.ndim != 1 or words.shape[0] == 0:
+        raise errors.InvalidMoveError("candidates must be a non-empty 1-D sequence of rank-level words")
+    if len(set(words.tolist())) != words.shape[0]:
+        raise errors.InvalidMoveError("candidates must be distinct")
+    cdef const uint64_t[::1] cw = words
+    cdef gd_move legal[GD_MAX_RANK_MOVES]
+    cdef gd_view view
+    gd_view_init(&view, &root.hands[root.turn], root.level)
+    cdef size_t nl = gd_rank_moves(&view, root.beat, legal), j
+    cdef Py_ssize_t k = words.shape[0], i
+    for i in range(k):
+        for j in range(nl):
+            if legal[j] == cw[i]:
+                break
+        else:
+            raise errors.IllegalMoveError(f"candidates[{i}] = 0x{cw[i]:016x} is not a legal move of seat {root.turn}")
+    cdef gd_search_params p
+    p.seed = _seed(seed)
+    p.rollouts = _size(rollouts, "rollouts", 0, _MAX_ROWS)
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float, _NP_INTEGER, np.floating)) \
+            or not 0.0 <= float(seconds) <= 1e6:
+        raise errors.GuandanError(f"seconds must be a number 0..1e6, got {seconds!r:.60}")
+    p.seconds = float(seconds)
+    if p.rollouts == 0 and p.seconds <= 0:
+        raise errors.GuandanError("give a budget: rollouts > 0 or seconds > 0")
+    p.threads = <int>_size(threads, "threads", 1, MAX_THREADS)
+    p.policy = <uint8_t>_search_policy(policy)
+    if not isinstance(objective, str) or objective not in ("levels", "wins"):
+        raise errors.GuandanError(f"objective must be 'levels' or 'wins', got {_describe(objective)}")
+    p.objective = GD_OBJECTIVE_WINS if objective == "wins" else GD_OBJECTIVE_LEVELS
+    _infer_from(&p.infer, tries, pass_weight, bomb_weight)
+    cdef gd_candidate_stats *stats = <gd_candidate_stats *>malloc(k * sizeof(gd_candidate_stats))
+    if stats == NULL:
+        raise MemoryError()
+    cdef int64_t done
+    try:
+        with nogil:
+            done = gd_search(&info, &root, &cw[0], k, &p, stats)
+        if done < 0:
+            raise MemoryError()
+        out = np.empty((k, 4), dtype=np.float64)
+        for i in range(k):
+            out[i, 0] = stats[i].n
+            out[i, 1] = stats[i].sum / stats[i].n if stats[i].n else 0.0
+            out[i, 2] = stats[i].round
+            out[i, 3] = stats[i].rank
+        return out, done
+    finally:
+        free(stats)
+
+
+def rollouts(state, n, policies="smart", seed=0):
+    """Play a deal state (as for :func:`playouts`) to its end ``n`` times, seat s playing
+    ``policies[s]`` (one name for every seat, or four): ``int8 (n, 4)`` finish orders.
+    Rollout i draws from the stream ``(seed, i)``."""
+    cdef gd_deal start, d
+    _deal_from(state, &start)
+    if isinstance(policies, str):
+        policies = (policies,) * 4
+    if not isinstance(policies, (tuple, list)) or len(policies) != 4:
+        raise _errors().GuandanError(f"policies: one name, or four (one per seat), got {_describe(policies)}")
+    cdef uint8_t pol[4]
+    cdef int s
+    for s in range(4):
+        pol[s] = <uint8_t>_search_policy(policies[s])
+    cdef Py_ssize_t count = _size(n, "n", 0, _MAX_ROWS), i
+    cdef uint64_t base = _seed(seed)
+    cdef gd_rng rng
+    out = np.full((count, 4), -1, dtype=np.int8)
+    cdef int8_t[:, ::1] o = out
+    cdef int k, seat, placed
+    with nogil:
+        for i in range(count):
+            d = start
+            rng.state = gd_stream(base, i, 2)
+            gd_rollout(&d, pol, &rng)
+            for k in range(d.n_finished):
+                o[i, k] = d.finished[k]
+            if d.n_finished == 3:
+                placed = 0
+                for k in range(3):
+                    placed |= 1 << d.finished[k]
+                for seat in range(4):
+                    if not (placed >> seat) & 1:
+                        o[i, 3] = seat
+    return out
+
+
+def smart_move(state):
+    """The rank-level word the smart policy plays in a deal state, and the packed cards it spends."""
+    cdef gd_deal d
+    _deal_from(state, &d)
+    cdef gd_move m = gd_smart_move(&d)
+    cdef gd_cards spent
+    gd_spend(&d.hands[d.turn], d.level, m, &spent)
+    return m, int(spent.w[0]) | int(spent.w[1]) << 64

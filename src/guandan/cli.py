@@ -41,10 +41,10 @@ cards: a suit letter S H C D (or ♠ ♥ ♣ ♦) then a rank 2-10, T, J, Q, K, 
 levels: 2-10, T, J, Q, K, A. The two hearts of the level rank are wild."""
 
 _AGENT_SPECS = """\
-agents: a registered name (greedy, random, mc) or an import path package.module:Class
+agents: a registered name (greedy, random, mc, mc-basic) or an import path package.module:Class
   (a class or factory taking seed=; modules in the current directory are found), then
   options as :KEY=VALUE, values read as int, float, true/false, none or text:
-    mc:determinizations=20:playouts=2     greedy:bomb_threshold=3
+    mc:rollouts=8000:threads=2            greedy:bomb_threshold=3
     mybots.strong:SearchBot:depth=3       mybot:LongestBot"""
 
 _MAIN_EPILOG = """
@@ -161,7 +161,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="A[,A[,A,A]]",
         help="the bots: one agent for all three, two (seats 0 and 2, then 1 and 3) or four (seats 0-3; "
         "yours is ignored), each greedy, random, mc (the search bot) or package.module:Class, "
-        "options after colons (mc:determinizations=20); default greedy",
+        "options after colons (mc:think_ms=100); default greedy",
     )
     play.add_argument(
         "--ruleset",
@@ -186,7 +186,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="A[,A[,A,A]]",
         help="one agent for every seat, two (one per side: seats 0 and 2, then 1 and 3) or four "
         "(seats 0-3); each greedy, random, mc or package.module:Class, with options after colons "
-        "(mc:determinizations=20); default greedy",
+        "(mc:think_ms=100); default greedy",
     )
     simulate.add_argument("--deals", action="store_true", help="play single deals at level 2 instead of matches")
     simulate.add_argument("--seed", type=int, default=0, help="the run seed (default 0)")

@@ -4,10 +4,10 @@ An agent is named by a *spec*, the same on every command line (``--agents``, ``-
 and in :func:`guandan.simulate.simulate`::
 
     SPEC    = TARGET [":" KEY "=" VALUE]...
-    TARGET  = NAME                  a registered agent: random, greedy, mc (AGENTS)
+    TARGET  = NAME                  a registered agent: random, greedy, mc, mc-basic (AGENTS)
             | MODULE ":" OBJECT     an import path: mybots.strong:SearchBot
 
-``greedy``, ``mc:determinizations=20:playouts=2``, ``mybots.strong:SearchBot``,
+``greedy``, ``mc:rollouts=8000:threads=2``, ``mybots.strong:SearchBot``,
 ``mybots.strong:SearchBot:depth=3:think_ms=50``. ``OBJECT`` is a class or a factory of
 the module (dotted for an attribute of one: ``mybots:Bots.strong``); each ``KEY=VALUE``
 is a keyword argument for it, the value read as an int (``3``), a float (``0.5``),
@@ -35,8 +35,8 @@ one per seat is :func:`seat_specs`.
 (GreedyAgent(bomb_threshold=5), 'random')
 >>> [a.name for a in make_agents("greedy,random")]
 ['greedy', 'random', 'greedy', 'random']
->>> make_agent("mc:determinizations=4:policy=random")
-MonteCarloAgent(determinizations=4, playouts=1, policy='random', candidates=24)
+>>> make_agent("mc:rollouts=400:policy=random")
+MonteCarloAgent(rollouts=400, think_ms=None, threads=1, policy='random', candidates=32)
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ from typing import Any, TypeAlias, cast
 from .agents import Agent, GreedyAgent, RandomAgent
 from .errors import GuandanError, describe
 from .rng import derive_seed
-from .search import MonteCarloAgent
+from .search import BasicMonteCarloAgent, MonteCarloAgent
 
 __all__ = [
     "AGENTS",
@@ -73,8 +73,14 @@ AgentFactory: TypeAlias = Callable[..., Agent]
 #: What a seat is given: a spec string, an agent class or factory, or an agent instance.
 AgentSpec: TypeAlias = str | AgentFactory | Agent
 
-#: The agents by name: a factory taking a seed (``mc``: :class:`guandan.search.MonteCarloAgent`).
-AGENTS: dict[str, AgentFactory] = {"random": RandomAgent, "greedy": GreedyAgent, "mc": MonteCarloAgent}
+#: The agents by name: a factory taking a seed (``mc``: :class:`guandan.search.MonteCarloAgent`, the
+#: search bot; ``mc-basic``: :class:`guandan.search.BasicMonteCarloAgent`, the previous one).
+AGENTS: dict[str, AgentFactory] = {
+    "random": RandomAgent,
+    "greedy": GreedyAgent,
+    "mc": MonteCarloAgent,
+    "mc-basic": BasicMonteCarloAgent,
+}
 
 _INT = re.compile(r"[+-]?\d+\Z")
 _FLOAT = re.compile(r"[+-]?(\d+\.\d*|\.\d+|\d+(\.\d*)?[eE][+-]?\d+)\Z")
@@ -107,8 +113,8 @@ def _option_text(value: Any) -> str:
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     """A spec's target (a registered name, or ``module:object``) and its options.
 
-    >>> parse_spec("mc:determinizations=20:policy=random")
-    ('mc', {'determinizations': 20, 'policy': 'random'})
+    >>> parse_spec("mc:rollouts=8000:policy=random")
+    ('mc', {'rollouts': 8000, 'policy': 'random'})
     >>> parse_spec("mybots.strong:SearchBot:depth=3:greedy=true:name='7'")
     ('mybots.strong:SearchBot', {'depth': 3, 'greedy': True, 'name': '7'})
     """
@@ -250,10 +256,10 @@ def agent_name(spec: AgentSpec) -> str:
     """How a seat's agent is named in results: the spec as given, the registered name of a
     class, else ``module:QualifiedName`` (options of a :func:`functools.partial` appended).
 
-    >>> agent_name(" mc:playouts=2 "), agent_name(GreedyAgent), agent_name(RandomAgent(5))
-    ('mc:playouts=2', 'greedy', 'random')
-    >>> agent_name(functools.partial(MonteCarloAgent, determinizations=4))
-    'mc:determinizations=4'
+    >>> agent_name(" mc:threads=2 "), agent_name(GreedyAgent), agent_name(RandomAgent(5))
+    ('mc:threads=2', 'greedy', 'random')
+    >>> agent_name(functools.partial(MonteCarloAgent, think_ms=50))
+    'mc:think_ms=50'
     """
     if isinstance(spec, str):
         return spec.strip()
@@ -288,8 +294,8 @@ def seat_specs(specs: AgentSpec | Sequence[AgentSpec]) -> list[AgentSpec]:
 
     >>> seat_specs("mc, greedy,mc,greedy"), seat_specs(["random"])
     (['mc', 'greedy', 'mc', 'greedy'], ['random', 'random', 'random', 'random'])
-    >>> seat_specs("mc:determinizations=4,greedy")
-    ['mc:determinizations=4', 'greedy', 'mc:determinizations=4', 'greedy']
+    >>> seat_specs("mc:rollouts=400,greedy")
+    ['mc:rollouts=400', 'greedy', 'mc:rollouts=400', 'greedy']
     >>> seat_specs([GreedyAgent, "random"])[2] is GreedyAgent
     True
     """
@@ -315,11 +321,11 @@ def seat_specs(specs: AgentSpec | Sequence[AgentSpec]) -> list[AgentSpec]:
 
 
 def make_agent(spec: AgentSpec, seed: int = 0) -> Agent:
-    """A new agent: from a spec (``"greedy"``, ``"mc:determinizations=20"``,
+    """A new agent: from a spec (``"greedy"``, ``"mc:think_ms=100"``,
     ``"mybots:Bot"``), a class or factory, seeded; or a deep copy of an agent instance.
 
-    >>> make_agent("mc", seed=1)
-    MonteCarloAgent(determinizations=12, playouts=1, policy='greedy', candidates=24)
+    >>> make_agent("mc", seed=1), make_agent("mc-basic").name
+    (MonteCarloAgent(rollouts=4000, think_ms=None, threads=1, policy='smart', candidates=32), 'mc-basic')
     >>> bot = GreedyAgent(bomb_threshold=2); make_agent(bot) is bot, make_agent(bot).bomb_threshold
     (False, 2)
     """

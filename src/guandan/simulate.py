@@ -8,7 +8,7 @@ or a Dask cluster through ``distributed.Client(...).get_executor()``. Work is se
 chunks of tasks; results come back as one row per deal, in task order.
 
 The agents are given as in :mod:`guandan.registry`: spec strings (``"greedy"``,
-``"mc:determinizations=20"``, ``"mybots.strong:SearchBot"``), agent classes or factories,
+``"mc:think_ms=100"``, ``"mybots.strong:SearchBot"``), agent classes or factories,
 or agent instances, one for all seats, one per side or one per seat. The agents are made
 in the worker that plays the task, so what travels to a worker is the spec: a string is
 resolved there (an import path must be importable in the worker too), a class, factory or
@@ -382,7 +382,7 @@ def simulate(
 
     ``agents``: one for all seats, two (one per side: seats 0 and 2, then 1 and 3) or four
     (seats 0..3), as a list or one string separated by commas (``"mc,greedy"``); each a
-    spec string (``"greedy"``, ``"mc:determinizations=20"``, ``"mybots:Bot:depth=3"``), an
+    spec string (``"greedy"``, ``"mc:think_ms=100"``, ``"mybots:Bot:depth=3"``), an
     agent class or factory, or an agent instance (see the module's description and
     :mod:`guandan.registry`). ``executor``: any ``concurrent.futures.Executor`` (e.g.
     ``distributed.Client(...).get_executor()``); without one, ``workers`` processes

@@ -34,7 +34,9 @@ from .history import Phase
 from .match import Match
 from .notation import parse_play
 from .registry import AgentSpec, agent_name, make_agents, seat_specs
+from .rng import derive_seed
 from .rules import get_ruleset
+from .search import MonteCarloAgent
 from .table import (
     format_action,
     format_move_groups,
@@ -65,9 +67,10 @@ At your turn, type:
   moves        your moves, grouped by type and key (numbered when few)
   moves all    every legal move, numbered (1 = the weakest)
   moves pair   the moves of one type, numbered
+  hint         the search bot's three best moves, with their estimated value
   help         this help
   quit         leave the match (Ctrl-D too; Ctrl-C stops at once)
-Tribute and return: a number from the list, or a card (e.g. HA)."""
+Tribute and return: a number from the list, or a card (e.g. HA); hint works there too."""
 
 _TYPE_NAMES = {t.label for t in MoveType if t != MoveType.PASS}
 
@@ -98,6 +101,7 @@ class _Console:
     def __init__(self, inp: TextIO, out: TextIO) -> None:
         self.inp = inp
         self.out = out
+        self.hinter: MonteCarloAgent | None = None  # the search behind ``hint``
         self.terminal = inp is sys.stdin and out is sys.stdout and _isatty(inp) and _isatty(out)
         self.echo = not _isatty(inp)
         if self.terminal:
@@ -169,6 +173,7 @@ def play_match(
     named = _bot_names(specs, seat)
 
     match = Match(seed, rules)
+    console.hinter = MonteCarloAgent(seed=derive_seed(seed, 4 + seat))  # mc with its default budget
     say(f"Guandan · {rules.title} · seed {seed} · you are seat {seat}; bots: {named}")
     if match.deal is not None and match.deal.opening_card is not None:
         card = card_name(match.deal.opening_card, "unicode")
@@ -347,6 +352,9 @@ def _human_turn(match: Match, seat: int, console: _Console) -> None:
         if first in ("moves", "m", "list"):
             _show_moves(moves, console, lower.partition(" ")[2])
             continue
+        if lower == "hint":
+            _hint(match, seat, console, moves)
+            continue
         move: Move | None
         try:
             if text.isdigit():
@@ -378,6 +386,26 @@ def _human_turn(match: Match, seat: int, console: _Console) -> None:
         return
 
 
+def _hint(match: Match, seat: int, console: _Console, listed: Sequence[Move] | Sequence[int]) -> None:
+    """``hint``: the search bot's three best actions for the person's seat, each with its
+    estimated value in levels for the person's side (its mean result over the rollouts:
+    +3 a win with the partner 2nd, -3 a loss with the opponents 1st and 2nd) and its number
+    in the list shown."""
+    assert console.hinter is not None
+    result = console.hinter.analyze(match.observation(seat))
+    top = result.choices[:3]
+    console.say(f"Hint ({result.rollouts:,} rollouts) — the mean result in levels for your side (+3 to -3):")
+    width = max(len(_action_text(c.action)) for c in top)
+    for i, choice in enumerate(top, 1):
+        number = next((n for n, a in enumerate(listed, 1) if a == choice.action), None)
+        where = f"   type {number}" if number is not None else ""
+        console.say(f"  {i}. {_action_text(choice.action):<{width}}  {choice.value:+.2f}{where}")
+
+
+def _action_text(action: Move | int) -> str:
+    return action.format("unicode") if isinstance(action, Move) else card_name(action, "unicode")
+
+
 def _human_card(match: Match, seat: int, console: _Console) -> None:
     say = console.say
     actions = match.legal_actions()
@@ -397,6 +425,9 @@ def _human_card(match: Match, seat: int, console: _Console) -> None:
             continue
         if text.lower() in ("help", "h", "?"):
             say(_HELP)
+            continue
+        if text.lower() == "hint":
+            _hint(match, seat, console, choices)
             continue
         try:
             if text.isdigit():

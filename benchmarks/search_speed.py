@@ -1,0 +1,131 @@
+"""The search bot's speed: rollouts per second per thread, and wall time per decision.
+
+Three parts (``--part``, default all):
+
+* ``rollouts`` — full deals played to their end from the deal's first lead by each rollout
+  policy (``_core.rollouts``: random, greedy, smart), one thread: rollouts per second.
+* ``search`` — the native search alone (``_core.search``) on the first decision of seeded
+  deals at a fixed rollout budget, 1 and 2 threads: rollouts per second (each rollout
+  begins after a candidate move, from a sampled deal: sampling and the weighting included).
+* ``decisions`` — the bot as a user runs it: ``--deals`` seeded single deals of ``mc`` (at
+  each ``--budgets`` entry: ``rollouts=N`` or ``think_ms=T``) in seats 0 and 2 against
+  ``greedy``; every searched decision (more than one legal action) timed around
+  ``act``: mean, p50, p99 and max wall time in ms, and the rollouts a decision played.
+
+Run it with nothing else on the machine for clean times; ``--nice`` lowers its priority.
+
+    python benchmarks/search_speed.py
+    python benchmarks/search_speed.py --part decisions --budgets rollouts=2000 think_ms=100 --deals 20
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import sys
+import time
+
+import numpy as np
+
+import guandan
+from guandan import Deal, _core
+from guandan.agents import GreedyAgent
+from guandan.determinize import information_set
+from guandan.playout import deal_state, native_state
+from guandan.rng import derive_seed
+from guandan.search import MonteCarloAgent
+
+
+def rollout_speed(states: list, per_state: int) -> None:
+    print(f"rollouts: full deals from the first lead, {len(states)} deals x {per_state}, one thread")
+    for policy in ("random", "greedy", "smart"):
+        begin = time.perf_counter()
+        for i, state in enumerate(states):
+            _core.rollouts(state, per_state, policy, seed=i)
+        rate = len(states) * per_state / (time.perf_counter() - begin)
+        print(f"  {policy:<7} {rate:>10,.0f} rollouts/s")
+
+
+def search_speed(deals: int, budget: int) -> None:
+    print(f"search: the first decision of {deals} deals, {budget} rollouts each (policy smart, weighted sampling)")
+    roots = []
+    for i in range(deals):
+        deal = Deal.new(seed=derive_seed(7, i), level=2)
+        obs = deal.observation(deal.turn)
+        hand = obs.hand
+        state = native_state((hand,) * 4, 2, obs.seat, None, (), ())[1:]
+        info = information_set(obs)
+        roots.append((info, state, _core.search_candidates(info, state, 32)))
+    for threads in (1, 2):
+        begin = time.perf_counter()
+        done = 0
+        for i, (info, state, words) in enumerate(roots):
+            _, n = _core.search(info, state, words, budget, 0.0, threads, "smart", i, 16, 0.25, 0.5)
+            done += n
+        seconds = time.perf_counter() - begin
+        print(f"  {threads} thread{'s' if threads > 1 else ' '} {done / seconds:>10,.0f} rollouts/s "
+              f"({done / seconds / threads:,.0f} per thread), {1000 * seconds / deals:.1f} ms a decision")
+
+
+class Timed:
+    """An agent timing each decision of another that has more than one legal action."""
+
+    def __init__(self, agent: MonteCarloAgent) -> None:
+        self.agent = agent
+        self.times: list[float] = []
+        self.rollouts: list[int] = []
+
+    def act(self, observation):
+        if len(observation.legal_actions) == 1:
+            return self.agent.act(observation)
+        begin = time.perf_counter()
+        result = self.agent.analyze(observation)
+        self.times.append(time.perf_counter() - begin)
+        self.rollouts.append(result.rollouts)
+        return result.best
+
+
+def decision_speed(budgets: list[str], deals: int, seed: int) -> None:
+    print(f"decisions: mc in seats 0 and 2 against greedy, {deals} single deals (seed {seed}); searched decisions")
+    print(f"  {'budget':<16} {'decisions':>9} {'mean ms':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} "
+          f"{'rollouts/decision':>18}")
+    for budget in budgets:
+        key, _, value = budget.partition("=")
+        options = {key: float(value) if key == "think_ms" else int(value)}
+        timed = [Timed(MonteCarloAgent(seed=s, **options)) for s in (1, 2)]
+        for i in range(deals):
+            deal = Deal.new(seed=derive_seed(seed, i), level=2)
+            agents = [timed[0], GreedyAgent(), timed[1], GreedyAgent()]
+            while not deal.is_over:
+                deal.act(agents[deal.turn].act(deal.observation(deal.turn)))
+        times = np.array(timed[0].times + timed[1].times) * 1000
+        rolls = timed[0].rollouts + timed[1].rollouts
+        print(f"  {budget:<16} {len(times):>9} {times.mean():>8.1f} {np.percentile(times, 50):>8.1f} "
+              f"{np.percentile(times, 99):>8.1f} {times.max():>8.1f} {statistics.mean(rolls):>18,.0f}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--part", choices=["rollouts", "search", "decisions", "all"], default="all")
+    parser.add_argument("--budgets", nargs="+", default=["rollouts=2000", "think_ms=100"],
+                        help="decision budgets: rollouts=N or think_ms=T (default rollouts=2000 think_ms=100)")
+    parser.add_argument("--deals", type=int, default=10, help="single deals for the decisions part (default 10)")
+    parser.add_argument("--seed", type=int, default=2027, help="the decisions part's seed (default 2027)")
+    parser.add_argument("--nice", type=int, default=0, help="lower this process's priority by this much")
+    args = parser.parse_args(argv)
+    if args.nice:
+        os.nice(args.nice)
+    print(f"machine: {os.cpu_count()} cpus, Python {platform.python_version()}, guandan {guandan.__version__}")
+    if args.part in ("rollouts", "all"):
+        rollout_speed([deal_state(Deal.new(seed=i, level=2)) for i in range(200)], 100)
+    if args.part in ("search", "all"):
+        search_speed(40, 4000)
+    if args.part in ("decisions", "all"):
+        decision_speed(args.budgets, args.deals, args.seed)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

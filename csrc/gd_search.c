@@ -1,0 +1,718 @@
+/* Search over hidden hands. See gd_search.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "gd_search.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#ifndef GD_NO_THREADS
+#include <pthread.h>
+#endif
+
+#define M52 ((1ull << 52) - 1)
+#define ONES13 0x1111111111111ull
+
+/* ---- small helpers --------------------------------------------------------------------- */
+
+/* Per nibble of x: 1 at the nibble's low bit when the nibble is nonzero. */
+static inline uint64_t nz(uint64_t x) { return (x | x >> 1 | x >> 2 | x >> 3) & ONES13; }
+/* Per nibble: 1 when the nibble is 4 or more (nibbles hold at most 8). */
+static inline uint64_t ge4(uint64_t x) { return (x >> 2 | x >> 3) & ONES13; }
+/* How many nibbles an indicator word (bits at 4r only) marks. */
+static inline unsigned nsum(uint64_t ind) { return (unsigned)((ind * ONES13) >> 48) & 15u; }
+
+static unsigned cards_total(const gd_cards *c) {
+    unsigned n = 0;
+    for (int w = 0; w < 2; w++) {
+        uint64_t x = c->w[w];
+        x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+        x = (x & 0x0F0F0F0F0F0F0F0Full) + ((x >> 4) & 0x0F0F0F0F0F0F0F0Full);
+        n += (unsigned)((x * 0x0101010101010101ull) >> 56);
+    }
+    return n;
+}
+
+static int holding(const gd_deal *d, int seat) {
+    for (int i = 0; i < d->n_finished; i++)
+        if (d->finished[i] == seat) return 0;
+    return 1;
+}
+
+static int is_bomb(gd_move m) {
+    const unsigned t = GD_MOVE_TYPE(m);
+    return t == GD_BOMB || t == GD_STRAIGHT_FLUSH || t == GD_JOKER_BOMB;
+}
+
+/* Elevated order of a key: the level rank above the aces (12), the jokers 13 and 14. */
+static inline int elevated(int key, int level) {
+    if (key >= 13) return key;
+    if (key == level) return 12;
+    return key < level ? key : key - 1;
+}
+
+/* The order a move's key gives it among moves of its type: sequences by their window (the
+ * ace-low window 0), the others by the elevated order of the key. */
+static int key_order(gd_move m, int level) {
+    const unsigned type = GD_MOVE_TYPE(m), key = GD_MOVE_KEY(m);
+    if (type == GD_STRAIGHT || type == GD_PAIR_RUN || type == GD_TRIPLE_RUN || type == GD_STRAIGHT_FLUSH)
+        return key == 12 ? 0 : (int)key + 1;
+    return elevated((int)key, level);
+}
+
+/* Bomb strength, as gd_play's weakness: class (size, straight flush, joker bomb), then key. */
+static uint32_t bomb_order(gd_move m, int level) {
+    const unsigned type = GD_MOVE_TYPE(m), size = gd_move_size(m);
+    const unsigned cls = type == GD_JOKER_BOMB ? 8 : type == GD_STRAIGHT_FLUSH ? 2 : size <= 5 ? size - 4 : size - 3;
+    return cls << 8 | (unsigned)key_order(m, level) << 2 | GD_MOVE_WILDS(m);
+}
+
+uint64_t gd_stream(uint64_t seed, uint64_t a, uint64_t b) {
+    gd_rng r = {seed ^ 0x5851F42D4C957F2Dull};
+    uint64_t x = gd_rng_next(&r);
+    r.state = x ^ (a * 0x9E3779B97F4A7C15ull);
+    x = gd_rng_next(&r);
+    r.state = x ^ (b * 0xD1B54A32D192ED03ull);
+    return gd_rng_next(&r);
+}
+
+static double uniform01(gd_rng *rng) { return (double)(gd_rng_next(rng) >> 11) * (1.0 / 9007199254740992.0); }
+
+/* ---- the smart policy ------------------------------------------------------------------ *
+ *
+ * The greedy policy's frame (go out when one move empties the hand; let a partner's play
+ * stand; otherwise the cheapest combination, bombs kept), with a cost that sees the shape of
+ * the hand and the table:
+ *
+ * - a combination's cost: 10 per step of its key's order, less 3 per card when leading
+ *   (dumping more cards at once), plus 300 for each rank it splits (leaves part of a pair
+ *   or triple behind: a combination that keeps the hand's groups whole is preferred to any
+ *   that splits one), 60 for each rank held four times or more that it breaks up (a bomb),
+ *   25 per wild spent, 60 for spending a joker of a joker bomb;
+ * - leading with 10 cards or fewer, a combination that no opponent can beat (in a rollout
+ *   the deal is known: the policy looks at the opponents' hands) and after which one move
+ *   plays out the rest comes first;
+ * - leading with an opponent about to go out (1 or 2 cards), combinations it could answer
+ *   with its last cards (no more cards than it holds) cost 100 more; with the partner about
+ *   to go out and the opponents not, the lowest single or pair is led to it;
+ * - responding to an opponent: the cheapest combination that beats it, if it spends no wild
+ *   and breaks no bomb, else only when an opponent is close to going out (5 cards or fewer);
+ *   a bomb, the smallest, when no combination is played and the play's owner holds 10 cards
+ *   or fewer, or an opponent 4 or fewer, or when the bomb leaves this seat 8 cards or fewer.
+ */
+
+/* Whether a hand can be played out in one move (it holds a lead of all its cards). */
+static int one_move(const gd_cards *hand, int level) {
+    gd_view v;
+    gd_move moves[GD_MAX_RANK_MOVES];
+    gd_view_init(&v, hand, level);
+    const unsigned n = cards_total(hand);
+    if (n == 0) return 1;
+    const size_t k = gd_rank_moves(&v, GD_PASS_MOVE, moves);
+    for (size_t i = 0; i < k; i++)
+        if (gd_move_size(moves[i]) == n) return 1;
+    return 0;
+}
+
+/* Whether a seat holds a move that beats m. */
+static int can_beat(const gd_deal *d, int seat, gd_move m) {
+    gd_view v;
+    gd_move moves[GD_MAX_RANK_MOVES];
+    gd_view_init(&v, &d->hands[seat], d->level);
+    return gd_rank_moves(&v, m, moves) > 1; /* the pass and at least one play */
+}
+
+typedef struct smart_ctx {
+    gd_view v;
+    int level, seat, leading, from_partner;
+    unsigned mine, owner_count, opp_min, partner_count;
+    uint64_t four;     /* ranks held four times or more naturally (indicator nibbles) */
+    int joker_bomb;    /* all four jokers held */
+} smart_ctx;
+
+static void smart_init(smart_ctx *c, const gd_deal *d) {
+    const int seat = d->turn;
+    gd_view_init(&c->v, &d->hands[seat], d->level);
+    c->level = d->level;
+    c->seat = seat;
+    c->leading = d->beat == GD_PASS_MOVE;
+    c->from_partner = !c->leading && d->last == (seat ^ 2);
+    c->mine = cards_total(&d->hands[seat]);
+    c->opp_min = 99;
+    for (int s = 0; s < 4; s++)
+        if ((s & 1) != (seat & 1) && holding(d, s)) {
+            const unsigned n = cards_total(&d->hands[s]);
+            if (n < c->opp_min) c->opp_min = n;
+        }
+    c->owner_count = c->leading ? 0 : cards_total(&d->hands[d->last]);
+    c->partner_count = holding(d, seat ^ 2) ? cards_total(&d->hands[seat ^ 2]) : 0;
+    c->four = ge4(c->v.count);
+    c->joker_bomb = c->v.small == 2 && c->v.big == 2;
+}
+
+static int uses_jokers(gd_move m) {
+    const unsigned type = GD_MOVE_TYPE(m), key = GD_MOVE_KEY(m);
+    return type == GD_JOKER_BOMB || (type == GD_FULL_HOUSE && GD_MOVE_X(m)) ||
+           ((type == GD_SINGLE || type == GD_PAIR) && (key == GD_KEY_SMALL_JOKER || key == GD_KEY_BIG_JOKER));
+}
+
+/* Cost of a non-bomb (see above); `dirty` set when it spends a wild or breaks a bomb. */
+static int smart_cost(const smart_ctx *c, gd_move m, int *dirty) {
+    const uint64_t spent = m & M52;
+    const uint64_t touched = nz(spent);
+    const uint64_t left = c->v.count - spent;
+    const unsigned broken = nsum(touched & c->four);
+    const unsigned wilds = GD_MOVE_WILDS(m);
+    const int joker = c->joker_bomb && uses_jokers(m);
+    int cost = 10 * key_order(m, c->level);
+    cost += 300 * (int)nsum(touched & nz(left) & ~c->four);
+    cost += 60 * (int)broken + 25 * (int)wilds + (joker ? 60 : 0);
+    *dirty = broken || wilds || joker;
+    return cost;
+}
+
+/* Whether leading m leaves a hand that one move plays out, and no opponent can beat m: then
+ * m keeps the lead and the next lead goes out. */
+static int last_but_one(const gd_deal *d, const smart_ctx *c, gd_move m) {
+    gd_cards spent, rest = d->hands[c->seat];
+    gd_spend(&rest, c->level, m, &spent);
+    rest.w[0] -= spent.w[0];
+    rest.w[1] -= spent.w[1];
+    if (!one_move(&rest, c->level)) return 0;
+    for (int s = 0; s < 4; s++)
+        if ((s & 1) != (c->seat & 1) && holding(d, s) && can_beat(d, s, m)) return 0;
+    return 1;
+}
+
+gd_move gd_smart_move(const gd_deal *d) {
+    gd_move moves[GD_MAX_RANK_MOVES];
+    smart_ctx c;
+    smart_init(&c, d);
+    const size_t k = gd_rank_moves(&c.v, d->beat, moves);
+    if (!c.leading && k == 1) return GD_PASS_MOVE;
+    /* a move that plays out the whole hand: the weakest such (non-bombs first) */
+    if (c.mine <= 27) {
+        gd_move out = GD_PASS_MOVE;
+        uint32_t out_w = UINT32_MAX;
+        for (size_t i = 0; i < k; i++) {
+            const gd_move m = moves[i];
+            if (m == GD_PASS_MOVE || gd_move_size(m) != c.mine) continue;
+            const uint32_t w = is_bomb(m) ? (1u << 20) | bomb_order(m, c.level) : (uint32_t)key_order(m, c.level);
+            if (w < out_w) out_w = w, out = m;
+        }
+        if (out != GD_PASS_MOVE) return out;
+    }
+    if (c.from_partner) return GD_PASS_MOVE;
+    gd_move best = GD_PASS_MOVE, bomb = GD_PASS_MOVE;
+    int best_cost = INT32_MAX, best_dirty = 0;
+    uint32_t bomb_w = UINT32_MAX;
+    const int feed = c.leading && c.partner_count && c.partner_count <= 2 && c.opp_min > 2;
+    for (size_t i = 0; i < k; i++) {
+        const gd_move m = moves[i];
+        if (m == GD_PASS_MOVE) continue;
+        if (is_bomb(m)) {
+            const uint32_t w = bomb_order(m, c.level);
+            if (w < bomb_w) bomb_w = w, bomb = m;
+            continue;
+        }
+        int dirty;
+        int cost = smart_cost(&c, m, &dirty);
+        if (c.leading) {
+            const unsigned size = gd_move_size(m);
+            cost -= 3 * (int)size;
+            if (c.opp_min <= 2 && size <= c.opp_min) cost += 100;
+            if (feed && size <= c.partner_count && !dirty) cost -= 200;
+            if (c.mine <= 10 && last_but_one(d, &c, m)) cost -= 2000;
+        }
+        if (cost < best_cost) best_cost = cost, best = m, best_dirty = dirty;
+    }
+    if (c.leading) return best != GD_PASS_MOVE ? best : bomb;
+    if (best != GD_PASS_MOVE && (!best_dirty || c.opp_min <= 5)) return best;
+    if (bomb != GD_PASS_MOVE) {
+        const unsigned left = c.mine - gd_move_size(bomb);
+        if (c.owner_count <= 10 || c.opp_min <= 4 || left <= 8) return bomb;
+    }
+    return GD_PASS_MOVE;
+}
+
+gd_move gd_policy_move(const gd_deal *d, int policy, gd_rng *rng) {
+    if (policy == GD_POLICY_SMART) return gd_smart_move(d);
+    return gd_choose(d, policy, rng);
+}
+
+int gd_rollout(gd_deal *d, const uint8_t policies[4], gd_rng *rng) {
+    int plies = 0;
+    while (!d->over && plies < 100000) {
+        const gd_move m = gd_policy_move(d, policies[d->turn], rng);
+        gd_cards spent;
+        gd_spend(&d->hands[d->turn], d->level, m, &spent);
+        gd_deal_apply(d, m, &spent);
+        plies++;
+    }
+    return plies;
+}
+
+int gd_deal_score(const gd_deal *d, int side) {
+    if (!d->over || d->n_finished < 2) return 0;
+    const int first = d->finished[0];
+    int gain = 1;
+    for (int i = 1; i < d->n_finished; i++)
+        if (d->finished[i] == (first ^ 2)) gain = 4 - i;
+    return (first & 1) == side ? gain : -gain;
+}
+
+/* ---- candidates ------------------------------------------------------------------------ */
+
+typedef struct ranked {
+    gd_move m;
+    int64_t key;
+} ranked;
+
+static int by_key(const void *a, const void *b) {
+    const int64_t x = ((const ranked *)a)->key, y = ((const ranked *)b)->key;
+    return x < y ? -1 : x > y;
+}
+
+size_t gd_candidates(const gd_deal *d, size_t limit, gd_move *out) {
+    gd_move moves[GD_MAX_RANK_MOVES];
+    smart_ctx c;
+    smart_init(&c, d);
+    const size_t k = gd_rank_moves(&c.v, d->beat, moves);
+    const gd_move choice = gd_smart_move(d);
+    ranked *r = (ranked *)malloc((k ? k : 1) * sizeof(ranked));
+    if (!r || limit == 0) { /* out of memory: the policy's choice alone */
+        free(r);
+        out[0] = choice;
+        return 1;
+    }
+    size_t n = 0, taken = 0;
+    gd_move bomb = GD_PASS_MOVE;
+    uint32_t bomb_w = UINT32_MAX;
+    out[taken++] = choice;
+    if (!c.leading && choice != GD_PASS_MOVE && limit >= 2) out[taken++] = GD_PASS_MOVE;
+    for (size_t i = 0; i < k; i++) {
+        const gd_move m = moves[i];
+        if (m == choice || m == GD_PASS_MOVE) continue;
+        int64_t key;
+        if (is_bomb(m)) {
+            const uint32_t w = bomb_order(m, c.level);
+            if (w < bomb_w) bomb_w = w, bomb = m;
+            key = ((int64_t)1 << 20) + w;
+        } else {
+            int dirty;
+            key = smart_cost(&c, m, &dirty) - (c.leading ? 3 * (int)gd_move_size(m) : 0) + (dirty ? 1000 : 0);
+        }
+        r[n].m = m;
+        r[n].key = key * 4096 + (int64_t)i; /* ties: the generator's order */
+        n++;
+    }
+    qsort(r, n, sizeof(ranked), by_key);
+    const size_t forced = taken;
+    for (size_t i = 0; i < n && taken < limit; i++) out[taken++] = r[i].m;
+    /* the smallest bomb is a candidate whenever there is room for one more than the forced */
+    if (bomb != GD_PASS_MOVE && limit > forced) {
+        int present = 0;
+        for (size_t i = 0; i < taken && !present; i++) present = out[i] == bomb;
+        if (!present) out[taken - 1] = bomb;
+    }
+    free(r);
+    return taken;
+}
+
+/* ---- information sets ------------------------------------------------------------------ */
+
+enum {
+    GD_INFO_OK = 0,
+    GD_INFO_SEAT,
+    GD_INFO_LEVEL,
+    GD_INFO_CARDS,
+    GD_INFO_DECK,
+    GD_INFO_NEED,
+    GD_INFO_EVENT
+};
+
+const char *gd_infoset_error(int code) {
+    switch (code) {
+    case GD_INFO_OK: return "consistent";
+    case GD_INFO_SEAT: return "the seat must be 0..3";
+    case GD_INFO_LEVEL: return "the level must be a rank 2..14";
+    case GD_INFO_CARDS: return "a hand, the pool, a known or forbidden set is not a valid card multiset";
+    case GD_INFO_DECK: return "the hand, the pool and the known cards hold more than two copies of a face";
+    case GD_INFO_NEED: return "the pool must hold the cards dealt to the other seats (none to the seat itself, at most 28 a seat: a tribute receiver before its return)";
+    case GD_INFO_EVENT: return "an event is malformed (a play or a pass by a seat 0..3, with a legal move's cards)";
+    default: return "inconsistent information set";
+    }
+}
+
+int gd_infoset_check(const gd_infoset *s) {
+    if (s->seat > 3) return GD_INFO_SEAT;
+    if (s->level > 12) return GD_INFO_LEVEL;
+    if (gd_check_cards(&s->hand) >= 0 || gd_check_cards(&s->pool) >= 0) return GD_INFO_CARDS;
+    for (int i = 0; i < 4; i++)
+        if (gd_check_cards(&s->known[i]) >= 0 || gd_check_cards(&s->forbid[i]) >= 0) return GD_INFO_CARDS;
+    for (int f = 0; f < GD_FACES; f++) {
+        unsigned total = gd_face_count(&s->hand, f) + gd_face_count(&s->pool, f);
+        for (int i = 0; i < 4; i++) total += gd_face_count(&s->known[i], f);
+        if (total > 2) return GD_INFO_DECK;
+    }
+    if (s->need[s->seat] || cards_total(&s->known[s->seat])) return GD_INFO_NEED;
+    unsigned dealt = 0;
+    for (int i = 0; i < 4; i++) {
+        if (s->need[i] + cards_total(&s->known[i]) > 28) return GD_INFO_NEED;
+        dealt += s->need[i];
+    }
+    if (dealt > cards_total(&s->pool)) return GD_INFO_NEED;
+    for (size_t e = 0; e < s->n_events; e++) {
+        const gd_event *ev = &s->events[e];
+        if ((ev->kind != GD_EVENT_PLAY && ev->kind != GD_EVENT_PASS) || ev->seat > 3 || ev->other > 3)
+            return GD_INFO_EVENT;
+    }
+    return GD_INFO_OK;
+}
+
+void gd_sample_deal(const gd_infoset *s, gd_rng *rng, gd_cards hands[4]) {
+    uint8_t cards[108];
+    int n = 0;
+    for (int f = 0; f < GD_FACES; f++)
+        for (unsigned c = gd_face_count(&s->pool, f); c; c--) cards[n++] = (uint8_t)f;
+    for (int i = n - 1; i > 0; i--) {
+        const int j = (int)gd_rng_below(rng, (uint64_t)i + 1);
+        const uint8_t t = cards[i];
+        cards[i] = cards[j];
+        cards[j] = t;
+    }
+    /* rooms: the four seats, and a fifth for the cards in no hand (a deal of given hands,
+     * not of the whole deck) */
+    int room[5], dealt = 0;
+    for (int i = 0; i < 4; i++) {
+        hands[i] = i == s->seat ? s->hand : s->known[i];
+        room[i] = i == s->seat ? 0 : s->need[i];
+        dealt += room[i];
+    }
+    room[4] = n - dealt;
+    /* the cards some seat may not hold go first, each to a room that may take it with
+     * probability proportional to its size; then the rest fill the rooms in order */
+    int forbidden_any = 0;
+    for (int i = 0; i < 4; i++) forbidden_any |= (s->forbid[i].w[0] | s->forbid[i].w[1]) != 0 && room[i];
+    uint8_t rest[108];
+    int n_rest = 0;
+    for (int i = 0; i < n; i++) {
+        const int f = cards[i];
+        int allowed[5], total = 0, all = 0;
+        if (forbidden_any) {
+            for (int t = 0; t < 5; t++) {
+                allowed[t] = room[t] > 0 && (t == 4 || !gd_face_count(&s->forbid[t], f));
+                total += allowed[t] ? room[t] : 0;
+                all += room[t];
+            }
+        }
+        if (!forbidden_any || total == all) {
+            rest[n_rest++] = (uint8_t)f; /* no room is closed to it */
+            continue;
+        }
+        if (total == 0) /* no room may take it: ignore the restriction */
+            for (int t = 0; t < 5; t++) allowed[t] = room[t] > 0, total += room[t];
+        int pick = (int)gd_rng_below(rng, (uint64_t)total), t = 0;
+        for (;; t++)
+            if (allowed[t]) {
+                if (pick < room[t]) break;
+                pick -= room[t];
+            }
+        if (t < 4) hands[t].w[f >> 5] += (uint64_t)1 << (2 * (f & 31));
+        room[t]--;
+    }
+    int t = 0;
+    for (int i = 0; i < n_rest; i++) {
+        while (t < 4 && room[t] == 0) t++;
+        if (t == 4) break; /* the rest are in no hand */
+        const int f = rest[i];
+        hands[t].w[f >> 5] += (uint64_t)1 << (2 * (f & 31));
+        room[t]--;
+    }
+}
+
+/* Whether a hand could have beaten `beat` with a non-bomb of the same type that spends no
+ * wild, breaks no bomb and (for jokers) keeps a joker bomb. */
+static int could_beat(const gd_cards *hand, int level, gd_move beat) {
+    const unsigned type = GD_MOVE_TYPE(beat);
+    if (type == GD_PASS || is_bomb(beat)) return 0;
+    gd_view v;
+    gd_view_init(&v, hand, level);
+    const uint64_t four = ge4(v.count);
+    const int joker_bomb = v.small == 2 && v.big == 2;
+    if (type <= GD_TRIPLE) {
+        const int need = (int)type, above = elevated((int)GD_MOVE_KEY(beat), level);
+        for (int r = 0; r < GD_RANKS; r++) {
+            const int c = (int)((v.count >> (4 * r)) & 15u);
+            if (c >= need && c < 4 && elevated(r, level) > above) return 1;
+        }
+        if (type != GD_TRIPLE && !joker_bomb) {
+            if (above < 13 && v.small >= need) return 1;
+            if (above < 14 && v.big >= need) return 1;
+        }
+        return 0;
+    }
+    gd_move moves[GD_MAX_RANK_MOVES];
+    const size_t k = gd_rank_moves(&v, beat, moves);
+    for (size_t i = 0; i < k; i++) {
+        const gd_move m = moves[i];
+        if (GD_MOVE_TYPE(m) != type || GD_MOVE_WILDS(m)) continue;
+        if (nz(m & M52) & four) continue;
+        if (joker_bomb && uses_jokers(m)) continue;
+        return 1;
+    }
+    return 0;
+}
+
+double gd_deal_weight(const gd_infoset *s, const gd_infer *inf, const gd_cards hands[4]) {
+    const int passes = inf->pass_weight < 1.0, bombs = inf->bomb_weight < 1.0;
+    if (!passes && !bombs) return 1.0;
+    gd_cards h[4];
+    memcpy(h, hands, sizeof(h));
+    double w = 1.0;
+    for (size_t e = s->n_events; e-- > 0;) {
+        const gd_event *ev = &s->events[e];
+        const int seat = ev->seat;
+        if (seat == s->seat) continue;
+        if (ev->kind == GD_EVENT_PLAY) {
+            h[seat].w[0] += ev->lo;
+            h[seat].w[1] += ev->hi & M52;
+            if (bombs && !is_bomb(ev->word)) {
+                gd_view v;
+                gd_view_init(&v, &h[seat], s->level);
+                if (nz(ev->word & M52) & ge4(v.count)) w *= inf->bomb_weight;
+            }
+        } else if (passes && (ev->other & 1) != (seat & 1) && could_beat(&h[seat], s->level, ev->word)) {
+            w *= inf->pass_weight;
+        }
+    }
+    return w;
+}
+
+void gd_sample_weighted(const gd_infoset *s, const gd_infer *inf, gd_rng *rng, gd_cards hands[4]) {
+    if (inf->tries <= 1 || (inf->pass_weight >= 1.0 && inf->bomb_weight >= 1.0)) {
+        gd_sample_deal(s, rng, hands);
+        return;
+    }
+    gd_cards drawn[4];
+    double total = 0.0;
+    for (int t = 0; t < inf->tries; t++) {
+        gd_sample_deal(s, rng, drawn);
+        const double w = gd_deal_weight(s, inf, drawn);
+        total += w;
+        /* keep each draw with probability w / total so far: the kept one is drawn in
+         * proportion to its weight */
+        if (t == 0 || uniform01(rng) * total < w) memcpy(hands, drawn, sizeof(drawn));
+    }
+}
+
+/* ---- the search ------------------------------------------------------------------------ */
+
+static double now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+typedef struct round_job {
+    const gd_infoset *s;
+    const gd_deal *root;
+    const gd_move *cands;
+    const gd_search_params *p;
+    const uint32_t *alive; /* the candidates of this round, in order */
+    size_t n_alive;
+    size_t n_last;         /* how many of them the round's last world plays */
+    uint64_t w0, n_worlds; /* worlds w0 .. w0 + n_worlds - 1 */
+    double deadline;       /* 0: none */
+    uint64_t next;         /* the next world to take (atomic) */
+    int stop;              /* set once the deadline passed (atomic) */
+} round_job;
+
+/* One thread's share of a round: its own tallies per candidate of the round. Results are
+ * integers (levels or wins), so the tallies' sum does not depend on which thread played
+ * which world, nor in which order. */
+typedef struct round_share {
+    round_job *job;
+    int64_t *n, *sum; /* [n_alive] each */
+} round_share;
+
+static void *round_worker(void *arg) {
+    round_share *share = (round_share *)arg;
+    round_job *j = share->job;
+    const gd_search_params *p = j->p;
+    const int side = j->root->turn & 1;
+    uint8_t policies[4] = {p->policy, p->policy, p->policy, p->policy};
+    for (;;) {
+        const uint64_t i = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED);
+        if (i >= j->n_worlds) break;
+        if (__atomic_load_n(&j->stop, __ATOMIC_RELAXED)) break;
+        const uint64_t w = j->w0 + i;
+        gd_rng deal_rng = {gd_stream(p->seed, w, 1)};
+        gd_deal world = *j->root;
+        gd_sample_weighted(j->s, &p->infer, &deal_rng, world.hands);
+        const size_t m = i + 1 == j->n_worlds ? j->n_last : j->n_alive;
+        for (size_t ci = 0; ci < m; ci++) {
+            if (j->deadline > 0 && now_seconds() >= j->deadline) {
+                __atomic_store_n(&j->stop, 1, __ATOMIC_RELAXED);
+                break;
+            }
+            const gd_move move = j->cands[j->alive[ci]];
+            gd_deal d = world;
+            gd_cards spent;
+            gd_spend(&d.hands[d.turn], d.level, move, &spent);
+            gd_deal_apply(&d, move, &spent);
+            gd_rng rng = {gd_stream(p->seed, w, 2)};
+            gd_rollout(&d, policies, &rng);
+            const int score = gd_deal_score(&d, side);
+            share->sum[ci] += p->objective == GD_OBJECTIVE_WINS ? (score > 0) - (score < 0) : score;
+            share->n[ci]++;
+        }
+    }
+    return NULL;
+}
+
+/* Play one round on up to p->threads threads (the calling thread one of them) and add its
+ * tallies to the candidates' stats; returns the rollouts played, -1 if memory ran out. */
+static int64_t play_round(round_job *j, gd_candidate_stats *stats) {
+    int threads = j->p->threads > 1 ? j->p->threads : 1;
+    if ((uint64_t)threads > j->n_worlds) threads = j->n_worlds ? (int)j->n_worlds : 1;
+    if (threads > 64) threads = 64;
+#ifdef GD_NO_THREADS
+    threads = 1;
+#endif
+    int64_t *tally = (int64_t *)calloc((size_t)threads * 2 * j->n_alive, sizeof(int64_t));
+    if (!tally) return -1;
+    round_share shares[64];
+    for (int t = 0; t < threads; t++)
+        shares[t].job = j, shares[t].n = tally + (size_t)t * 2 * j->n_alive, shares[t].sum = shares[t].n + j->n_alive;
+    j->next = 0;
+#ifndef GD_NO_THREADS
+    pthread_t ids[64];
+    int started[64] = {0};
+    for (int t = 1; t < threads; t++) started[t] = pthread_create(&ids[t], NULL, round_worker, &shares[t]) == 0;
+    round_worker(&shares[0]);
+    for (int t = 1; t < threads; t++)
+        if (started[t]) pthread_join(ids[t], NULL);
+#else
+    round_worker(&shares[0]);
+#endif
+    int64_t played = 0;
+    for (int t = 0; t < threads; t++)
+        for (size_t ci = 0; ci < j->n_alive; ci++) {
+            gd_candidate_stats *st = &stats[j->alive[ci]];
+            st->n += shares[t].n[ci];
+            st->sum += (double)shares[t].sum[ci];
+            played += shares[t].n[ci];
+        }
+    free(tally);
+    return played;
+}
+
+/* Ordering for elimination and the final ranking: later round, then higher mean, then the
+ * prior order (the candidate's index). Candidates never played sort last in their round. */
+typedef struct standing {
+    int32_t round;
+    int64_t n;
+    double mean;
+    uint32_t index;
+} standing;
+
+static int by_standing(const void *a, const void *b) {
+    const standing *x = (const standing *)a, *y = (const standing *)b;
+    if (x->round != y->round) return x->round > y->round ? -1 : 1;
+    if ((x->n > 0) != (y->n > 0)) return x->n > 0 ? -1 : 1;
+    if (x->n > 0 && x->mean != y->mean) return x->mean > y->mean ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+static void standings(const gd_candidate_stats *stats, const uint32_t *which, size_t n, standing *out) {
+    for (size_t i = 0; i < n; i++) {
+        const gd_candidate_stats *st = &stats[which[i]];
+        out[i].round = st->round;
+        out[i].n = st->n;
+        out[i].mean = st->n ? st->sum / (double)st->n : 0.0;
+        out[i].index = which[i];
+    }
+    qsort(out, n, sizeof(standing), by_standing);
+}
+
+int64_t gd_search(const gd_infoset *s, const gd_deal *root, const gd_move *cands, size_t k,
+                  const gd_search_params *p, gd_candidate_stats *stats) {
+    const double start = now_seconds();
+    const double deadline = p->seconds > 0 ? start + p->seconds : 0.0;
+    for (size_t i = 0; i < k; i++) stats[i].n = 0, stats[i].sum = 0.0, stats[i].round = 0, stats[i].rank = (int32_t)i;
+    if (k <= 1) return 0;
+    uint32_t *alive = (uint32_t *)malloc(k * sizeof(uint32_t));
+    standing *order = (standing *)malloc(k * sizeof(standing));
+    if (!alive || !order) {
+        free(alive);
+        free(order);
+        return -1;
+    }
+    for (size_t i = 0; i < k; i++) alive[i] = (uint32_t)i;
+    size_t n_alive = k;
+    int rounds = 0;
+    while (((size_t)1 << rounds) < k) rounds++;
+    int64_t done = 0, budget = p->rollouts > 0 ? p->rollouts : 0;
+    uint64_t world = 0;
+    int failed = 0, stopped = 0;
+    round_job j;
+    memset(&j, 0, sizeof(j));
+    j.s = s, j.root = root, j.cands = cands, j.p = p, j.alive = alive, j.deadline = deadline;
+    for (int r = 0; r < rounds && !stopped; r++) {
+        if (budget == 0) { /* a time budget only: estimate the rollouts it buys from a first world per thread */
+            j.n_alive = n_alive, j.n_last = n_alive, j.w0 = world;
+            j.n_worlds = (uint64_t)(p->threads > 0 ? p->threads : 1);
+            const int64_t played = play_round(&j, stats);
+            if (played < 0) {
+                failed = 1;
+                break;
+            }
+            done += played;
+            world += j.n_worlds;
+            const double spent = now_seconds() - start, estimate = spent > 0 ? (double)done * p->seconds / spent : 0;
+            budget = estimate > 1e15 ? (int64_t)1e15 : (int64_t)estimate;
+            if (budget <= done) budget = done + 1;
+            if (j.stop) {
+                stopped = 1;
+                break;
+            }
+        }
+        int64_t share = r == rounds - 1 ? budget - done : (budget - done) / (rounds - r);
+        if (share <= 0) continue;
+        const uint64_t full = (uint64_t)share / n_alive, extra = (uint64_t)share % n_alive;
+        j.n_alive = n_alive;
+        j.w0 = world;
+        j.n_worlds = full + (extra ? 1 : 0);
+        j.n_last = extra ? extra : n_alive;
+        j.stop = 0;
+        const int64_t played = play_round(&j, stats);
+        if (played < 0) {
+            failed = 1;
+            break;
+        }
+        done += played;
+        world += j.n_worlds;
+        if (j.stop) stopped = 1;
+        for (size_t ci = 0; ci < n_alive; ci++) stats[alive[ci]].round = r;
+        if (r < rounds - 1 && !stopped) { /* keep the better half */
+            standings(stats, alive, n_alive, order);
+            n_alive = (n_alive + 1) / 2;
+            for (size_t ci = 0; ci < n_alive; ci++) alive[ci] = order[ci].index;
+            /* keep the prior order among those kept: the same extra-world rule every round */
+            for (size_t a = 1; a < n_alive; a++)
+                for (size_t b = a; b > 0 && alive[b - 1] > alive[b]; b--) {
+                    const uint32_t t = alive[b];
+                    alive[b] = alive[b - 1];
+                    alive[b - 1] = t;
+                }
+            for (size_t ci = 0; ci < n_alive; ci++) stats[alive[ci]].round = r + 1;
+        }
+    }
+    for (size_t i = 0; i < k; i++) alive[i] = (uint32_t)i;
+    standings(stats, alive, k, order);
+    for (size_t i = 0; i < k; i++) stats[order[i].index].rank = (int32_t)i;
+    free(alive);
+    free(order);
+    return failed ? -1 : done;
+}

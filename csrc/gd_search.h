@@ -1,0 +1,143 @@
+/* Search over hidden hands: sampling deals from one seat's information, the smart rollout
+ * policy, and a determinized Monte Carlo search whose budget goes where it matters
+ * (successive halving over the candidate moves), on threads.
+ *
+ * Built on gd_play.h (gd_deal, gd_spend, gd_deal_apply, gd_choose) and gd_core.h (move
+ * generation). Everything here is reentrant: no global mutable state; a search's threads
+ * share only read-only inputs, each writing its own slots of the result table.
+ */
+#ifndef GD_SEARCH_H
+#define GD_SEARCH_H
+
+#include "gd_play.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- rollout policies ------------------------------------------------------------------ */
+
+/* GD_POLICY_RANDOM and GD_POLICY_GREEDY are gd_choose's (gd_play.h). The smart policy
+ * (see gd_smart_move) is this module's. */
+enum { GD_POLICY_SMART = 2, GD_POLICY_COUNT = 3 };
+
+/* The move the smart policy plays for the seat to act. Deterministic (no randomness): the
+ * rule of guandan's `smart` policy, documented in gd_search.c. */
+gd_move gd_smart_move(const gd_deal *d);
+
+/* The move any policy plays for the seat to act (random draws from rng). */
+gd_move gd_policy_move(const gd_deal *d, int policy, gd_rng *rng);
+
+/* Play the deal to its end, seat s playing policies[s]; returns the plies played. */
+int gd_rollout(gd_deal *d, const uint8_t policies[4], gd_rng *rng);
+
+/* A finished deal's result for a side (0: seats 0 and 2), in levels: +3/+2/+1 when the
+ * side wins with the partner 2nd/3rd/4th, negative when it loses likewise. */
+int gd_deal_score(const gd_deal *d, int side);
+
+/* ---- information sets: what one seat knows, and deals sampled from it ------------------ */
+
+/* One public event of the deal so far, for inference. A play: `seat` played the card-level
+ * move (lo, hi) (cards and declaration). A pass: `seat` passed on the play (lo, hi) that
+ * `other` made. */
+enum { GD_EVENT_PLAY = 1, GD_EVENT_PASS = 2 };
+typedef struct gd_event {
+    uint64_t lo, hi;
+    gd_move word;  /* the rank-level move of (lo, hi): gd_card_to_rank(lo, hi, level) */
+    uint8_t kind, seat, other;
+} gd_event;
+
+typedef struct gd_infoset {
+    gd_cards hand;       /* the seat's own hand */
+    gd_cards pool;       /* the cards whose place is unknown: dealt to the other seats (any
+                            left over are in no hand: a deal of given hands, not the deck) */
+    gd_cards known[4];   /* cards each other seat is known to hold (tribute, return) */
+    gd_cards forbid[4];  /* faces a seat cannot be dealt from the pool (a tribute payer's
+                            cards above its tribute) */
+    uint8_t need[4];     /* how many pool cards each seat is dealt (0 for the seat itself) */
+    uint8_t seat;        /* the seat whose information this is */
+    uint8_t level;       /* rank 0..12 */
+    const gd_event *events; /* the deal's plays and passes, oldest first */
+    size_t n_events;
+} gd_infoset;
+
+/* How samples are weighted by what the play so far reveals. Each sample's likelihood is the
+ * product, over the other seats' events, of `pass_weight` for a pass on an opponent's play
+ * that the seat could have beaten then with a non-bomb of the same type that spends no wild
+ * and breaks no bomb, and `bomb_weight` for a non-bomb play that broke up a rank held four
+ * times or more. `tries` deals are drawn for each sample and one is kept with probability
+ * proportional to its likelihood (sampling-importance-resampling); tries = 1 is the
+ * consistent-deal sampler alone. */
+typedef struct gd_infer {
+    double pass_weight, bomb_weight;
+    int tries;
+} gd_infer;
+
+/* Check an information set built from outside: returns 0 when consistent, else a code for
+ * gd_infoset_error. */
+int gd_infoset_check(const gd_infoset *s);
+const char *gd_infoset_error(int code);
+
+/* One deal consistent with the information set: the seat's own hand, each other seat its
+ * known cards plus `need` pool cards (the rest of the pool in no hand), no seat dealt a face
+ * it is forbidden (as long as the other seats have room for it: with forbidden faces for
+ * one seat only the deals are exactly uniform among those consistent), uniformly otherwise. */
+void gd_sample_deal(const gd_infoset *s, gd_rng *rng, gd_cards hands[4]);
+
+/* The likelihood weight of a sampled deal (see gd_infer), in (0, 1]. */
+double gd_deal_weight(const gd_infoset *s, const gd_infer *inf, const gd_cards hands[4]);
+
+/* A weighted sample: `inf->tries` deals drawn by gd_sample_deal, one kept by weight. */
+void gd_sample_weighted(const gd_infoset *s, const gd_infer *inf, gd_rng *rng, gd_cards hands[4]);
+
+/* ---- candidates ------------------------------------------------------------------------ */
+
+/* The candidate moves of a search for a hand at a level against a play to beat
+ * (GD_PASS_MOVE to lead), at most `limit` (>= 1) of them, in the smart policy's order of
+ * preference (its own choice first; the pass, when responding, always among them). Writes
+ * them to out (room for GD_MAX_RANK_MOVES) and returns how many. */
+size_t gd_candidates(const gd_deal *d, size_t limit, gd_move *out);
+
+/* ---- the search ------------------------------------------------------------------------ */
+
+typedef struct gd_search_params {
+    uint64_t seed;
+    int64_t rollouts;  /* > 0: exactly this many rollouts (when 2 candidates or more) */
+    double seconds;    /* > 0: stop starting rollouts once this much time has passed */
+    int threads;       /* >= 1 */
+    uint8_t policy;    /* the rollout policy of every seat */
+    uint8_t objective; /* what a rollout scores: GD_OBJECTIVE_LEVELS or GD_OBJECTIVE_WINS */
+    gd_infer infer;
+} gd_search_params;
+
+/* A rollout's result for the searching side: levels (+3 .. -3, gd_deal_score) or the deal
+ * won (+1) or lost (-1). */
+enum { GD_OBJECTIVE_LEVELS = 0, GD_OBJECTIVE_WINS = 1 };
+
+/* Per candidate: rollouts, the sum of their results (levels, for the searching seat's side),
+ * the last round it took part in (successive halving), and its rank (0 = the choice). */
+typedef struct gd_candidate_stats {
+    int64_t n;
+    double sum;
+    int32_t round;
+    int32_t rank;
+} gd_candidate_stats;
+
+/* Search the state `root` (the searching seat to act; the other seats' hands are ignored
+ * and sampled from `s`) over the k candidate moves (legal, distinct), filling stats[k].
+ * Successive halving: ceil(log2 k) rounds share the budget equally; each round plays every
+ * candidate still in on the same sampled deals (world w is the same deal for every
+ * candidate, drawn from a stream of the seed and w; rollout randomness likewise), then keeps
+ * the better half by mean result. With a rollout budget the result does not depend on the
+ * thread count. With only a time budget, the rollout budget is estimated from the first
+ * worlds' speed. Returns the rollouts played, or -1 if memory ran out. */
+int64_t gd_search(const gd_infoset *s, const gd_deal *root, const gd_move *cands, size_t k,
+                  const gd_search_params *p, gd_candidate_stats *stats);
+
+/* A stream's starting state for (seed, a, b): distinct streams for distinct (a, b). */
+uint64_t gd_stream(uint64_t seed, uint64_t a, uint64_t b);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,451 @@
+"""The search bot ``mc`` and the native search under it (issue 14).
+
+Determinism under a fixed rollout budget (the same seed gives the same choices, whatever
+the number of threads), budgets honoured (the rollout count exactly; a time budget within
+a generous bound), only legal actions in every phase (play, tribute, return) over seeded
+matches, and the weighted sampler: every sampled deal consistent with the observation,
+and its effect (a seat that passed on a pair is less likely to hold a higher pair). No
+timings are asserted beyond the generous bound on a time budget.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from guandan import Cards, Deal, GuandanError, IllegalMoveError, InvalidCardsError, InvalidMoveError, Match, _core
+from guandan.agents import GreedyAgent, play_out
+from guandan.cards import card_rank, wild_card
+from guandan.combos import Move, elevated_order
+from guandan.determinize import determinize, information_set, known_cards, tribute_above
+from guandan.history import Play, Return, Tribute, bits_of_cards, cards_of_bits
+from guandan.observation import Phase
+from guandan.playout import deal_state
+from guandan.registry import make_agent
+from guandan.rng import SplitMix64
+from guandan.search import MonteCarloAgent
+
+
+def observations(seeds, plies):
+    """Observations of the seat to act, after ``plies`` greedy plays of seeded deals."""
+    out = []
+    for seed in seeds:
+        deal = Deal.new(seed=seed, level=2 + seed % 13)
+        for _ in range(plies):
+            if deal.is_over:
+                break
+            deal.act(GreedyAgent().act(deal.observation(deal.turn)))
+        if not deal.is_over:
+            out.append(deal.observation(deal.turn))
+    return out
+
+
+def summary(result):
+    return [(str(c.action), c.value, c.rollouts) for c in result.choices], result.rollouts
+
+
+# -- determinism and budgets -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("plies", [0, 17, 45])
+def test_a_rollout_budget_gives_the_same_choices_for_the_same_seed_whatever_the_threads(plies):
+    for obs in observations(range(3), plies):
+        one = summary(MonteCarloAgent(seed=5, rollouts=600, threads=1).analyze(obs))
+        assert one == summary(MonteCarloAgent(seed=5, rollouts=600, threads=1).analyze(obs))
+        for threads in (2, 3, 8):
+            assert summary(MonteCarloAgent(seed=5, rollouts=600, threads=threads).analyze(obs)) == one
+        if len(one[0]) > 2:  # another seed samples other deals
+            assert summary(MonteCarloAgent(seed=6, rollouts=600).analyze(obs)) != one
+
+
+def test_a_seeded_game_is_replayed_move_for_move():
+    def game():
+        deal = Deal.new(seed=31, level=5)
+        play_out(deal, [MonteCarloAgent(seed=1, rollouts=150), GreedyAgent(), make_agent("mc:rollouts=150", 2),
+                        MonteCarloAgent(seed=3, rollouts=150, threads=2)])
+        return deal.history
+
+    assert game() == game()
+
+
+def test_the_rollout_budget_is_played_exactly():
+    for obs in observations(range(6), 9):
+        for budget in (1, 7, 100, 1000):
+            result = MonteCarloAgent(seed=2, rollouts=budget).analyze(obs)
+            if len(result.choices) > 1:
+                assert result.rollouts == budget == sum(c.rollouts for c in result.choices)
+            else:
+                assert result.rollouts == 0
+
+
+def test_successive_halving_gives_the_survivors_more_rollouts():
+    obs = observations([4], 0)[0]  # a full-hand lead: 32 candidates
+    result = MonteCarloAgent(seed=1, rollouts=3200).analyze(obs)
+    n = [c.rollouts for c in result.choices]
+    assert len(n) == 32 and sum(n) == 3200
+    assert n[0] == n[1] == max(n) and n[0] >= 4 * min(n)  # the last two shared the last round
+
+
+def test_a_time_budget_is_honoured_within_a_generous_bound():
+    obs = observations([7], 0)[0]
+    for think_ms in (1, 20):
+        for rollouts in (None, 10**7):  # the time alone; or before ten million rollouts (minutes)
+            result = MonteCarloAgent(seed=1, think_ms=think_ms, rollouts=rollouts).analyze(obs)
+            assert result.seconds < think_ms / 1000 + 1.0  # the documented margin is a few ms
+            assert result.best == result.choices[0].action and result.rollouts < 10**6
+    both = MonteCarloAgent(seed=1, rollouts=50, think_ms=10_000).analyze(obs)
+    assert both.rollouts == 50  # the rollouts ran out first
+
+
+def test_a_spent_time_budget_still_answers_with_the_policys_choice():
+    obs = observations([8], 3)[0]
+    state = deal_state_of(obs)
+    words = _core.search_candidates(information_set(obs), state, 32)
+    stats, done = _core.search(information_set(obs), state, words, 0, 1e-9, 1, "smart", 1)
+    assert done <= 1 and stats[0, 3] == 0  # no time: the prior order stands, the policy's move first
+
+
+def deal_state_of(obs):
+    """The search state of an observation: (level, turn, last, beat, passes, finished)."""
+    from guandan.playout import native_state
+
+    return native_state((obs.hand,) * 4, int(obs.level), obs.seat, obs.to_beat, obs.history, obs.finish_order)[1:]
+
+
+# -- legal actions in every phase ------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_only_legal_actions_in_every_phase_over_seeded_matches():
+    acted: Counter = Counter()
+    for seed in range(3):
+        match = Match(seed=100 + seed, ruleset="competitive_2022+cap4")
+        agents = [MonteCarloAgent(seed=s, rollouts=40, candidates=8) if s % 2 == 0 or seed == 0 else GreedyAgent()
+                  for s in range(4)]  # the first match all search bots: they pay and receive tributes
+        while not match.is_over:
+            seat = match.turn
+            obs = match.observation(seat)
+            action = agents[seat].act(obs)
+            if isinstance(agents[seat], MonteCarloAgent):
+                acted[obs.phase] += 1
+                if obs.phase == Phase.PLAY:
+                    assert isinstance(action, Move) and match.can_play(action, seat)
+                else:
+                    assert action in obs.legal_actions
+            match.act(action)  # raises on an illegal action
+    assert acted[Phase.PLAY] > 100 and acted[Phase.TRIBUTE] > 0 and acted[Phase.RETURN] > 0
+
+
+def test_tribute_and_return_choices_are_searched():
+    match = Match(seed=3, levels=(5, 9), previous=(1, 0, 3, 2),
+                  hands=[["S3 HR", "D4 HR", "S8 SA DA C7 D7 S2", "C5"]])
+    obs = match.observation(match.turn)
+    assert obs.phase == Phase.TRIBUTE and tuple(obs.legal_actions) == (48, 51)  # SA or DA
+    result = MonteCarloAgent(seed=1, rollouts=400).analyze(obs)
+    assert sorted(c.action for c in result.choices) == [48, 51] and result.rollouts == 400
+    match.pay_tribute(result.best)
+    obs = match.observation(match.turn)
+    assert obs.phase == Phase.RETURN
+    result = MonteCarloAgent(seed=1, rollouts=300).analyze(obs)
+    assert {c.action for c in result.choices} == set(obs.legal_actions)
+    assert all(c.rollouts == result.rollouts // len(result.choices) for c in result.choices)
+
+
+def test_analyze_needs_the_seat_to_act():
+    deal = Deal.new(seed=1, level=2, leader=0)
+    with pytest.raises(GuandanError, match="not to act"):
+        MonteCarloAgent().analyze(deal.observation(1))
+    with pytest.raises(GuandanError, match="Observation"):
+        MonteCarloAgent().analyze(deal)
+
+
+# -- the weighted sampler --------------------------------------------------------------------------
+
+
+def consistent(obs, hands):
+    """Whether four hands are a deal the observation allows (SPEC: what a seat knows)."""
+    me = obs.seat
+    if hands[me] != obs.hand or [len(h) for h in hands] != list(obs.card_counts):
+        return False
+    played = Cards.from_cards(c for r in obs.history if isinstance(r, Play) for c in r.move.cards)
+    if sum(hands, start=Cards()) + played != Cards.deck():
+        return False
+    for record in obs.history:  # a tribute payer holds nothing above its tribute but a wild
+        if isinstance(record, Tribute) and record.seat != me:
+            above = cards_of_bits(tribute_above(record.card, int(obs.level)))
+            returned = [r.card for r in obs.history if isinstance(r, Return) and r.to == record.seat]
+            if any(c in above and c not in returned for c in hands[record.seat]):
+                return False
+    return True
+
+
+def test_weighted_samples_are_consistent_deals():
+    rng = SplitMix64(4)
+    seen = 0
+    for obs in observations(range(12), 23) + observations(range(12, 20), 61):
+        for _ in range(20):
+            hands = determinize(obs, rng, weighted=True)
+            assert consistent(obs, hands)
+            seen += 1
+    assert seen > 300
+
+
+@pytest.mark.slow
+def test_weighted_samples_are_consistent_over_matches_with_tributes():
+    rng = SplitMix64(9)
+    phases: Counter = Counter()
+    for seed in range(4):
+        match = Match(seed=seed, ruleset="competitive_2022+cap5")
+        while not match.is_over:
+            obs = match.observation(match.turn)
+            if obs.phase == Phase.PLAY and any(isinstance(r, Tribute) for r in obs.history):
+                for s in range(4):
+                    other = match.observation(s)
+                    assert consistent(other, determinize(other, rng, weighted=True))
+                    phases["after tribute"] += 1
+            match.act(GreedyAgent().act(obs))
+    assert phases["after tribute"] > 200
+
+
+def pair_deal():
+    """Seat 0 leads a pair of 5s, seat 1 passes; seat 2 is the observer."""
+    deal = Deal(["S5 C5 S3 D4", "S6 H7 C8 D9 ST CJ SQ DQ", "S8 H9 CT DJ SK HA", "D6 C7 H8 S9 HT SJ CQ HK"],
+                level=2, leader=0)
+    deal.play(next(m for m in deal.legal_moves() if m.type.label == "pair"))
+    deal.play(deal.legal_moves()[-1])  # seat 1 passes
+    return deal
+
+
+def holds_higher_pair(hand: Cards, key: int, level: int) -> bool:
+    ranks = Counter(card_rank(c) for c in hand if c != wild_card(level) and c < 52)
+    return any(2 <= n < 4 and elevated_order(r, level) > elevated_order(key, level) for r, n in ranks.items())
+
+
+def test_a_seat_that_passed_on_a_pair_is_less_likely_to_hold_a_higher_pair():
+    deal = pair_deal()
+    obs = deal.observation(2)
+    n = 4000
+    info = information_set(obs)
+    uniform = _core.sample_deals(info, n, seed=1)
+    weighted = _core.sample_deals(info, n, seed=1, tries=16, pass_weight=0.25, bomb_weight=1.0)
+    count = {name: sum(holds_higher_pair(cards_of_bits(h[1]), 5, 2) for h in samples)
+             for name, samples in (("uniform", uniform), ("weighted", weighted))}
+    p = count["uniform"] / n
+    assert 0.2 < p < 0.9  # the case is informative either way
+    # with weight w, a deal is kept in proportion to it: the share drops towards p w / (p w + 1 - p)
+    target = p * 0.25 / (p * 0.25 + 1 - p)
+    q = count["weighted"] / n
+    sigma = math.sqrt(p * (1 - p) / n + q * (1 - q) / n)
+    assert q < p - 8 * sigma, count
+    assert abs(q - target) < 0.1, (q, target)
+    # seat 3 passed on nothing: its hands are alike in both
+    seat3 = [sum(holds_higher_pair(cards_of_bits(h[3]), 5, 2) for h in samples) / n for samples in (uniform, weighted)]
+    assert abs(seat3[0] - seat3[1]) < 0.03, seat3
+
+
+def test_deal_weights_count_what_the_play_reveals():
+    deal = pair_deal()
+    info = information_set(deal.observation(2))
+    hands = [bits_of_cards(h) for h in deal.hands]
+    assert holds_higher_pair(deal.hands[1], 5, 2)  # seat 1 really held QQ
+    assert _core.deal_weight(info, hands, pass_weight=0.25) == 0.25
+    assert _core.deal_weight(info, hands, pass_weight=1.0) == 1.0
+    # a single 7 played from four 7s breaks a bomb
+    broke = Deal(["S7 H7 C7 D7 S3", "S6 H9", "S8 H3", "D6 C9"], level=2, leader=0)
+    broke.play(next(m for m in broke.legal_moves() if m.type.label == "single" and m.key == 7))
+    info = information_set(broke.observation(1))
+    hands = [bits_of_cards(h) for h in broke.hands]
+    assert _core.deal_weight(info, hands, bomb_weight=0.5) == 0.5
+    fewer = [bits_of_cards(Cards.parse(t)) for t in ("S3 S4 H7 C7", "S6 H9", "S8 H3", "D6 C9 D7")]
+    assert _core.deal_weight(info, fewer, bomb_weight=0.5) == 1.0
+
+
+def test_a_tribute_payers_cards_above_its_tribute_go_to_the_other_seats():
+    match = Match(seed=13, levels=(5, 9), previous=(1, 0, 3, 2))  # seat 2 pays seat 1 an ace, at level 9
+    greedy = GreedyAgent()
+    match.act(greedy.act(match.observation(2)))
+    match.act(greedy.act(match.observation(1)))
+    (tribute,) = [r for r in match.deal_history if isinstance(r, Tribute)]
+    (returned,) = [r for r in match.deal_history if isinstance(r, Return)]
+    above = cards_of_bits(tribute_above(tribute.card, 9))
+    assert len(above) > 4 and returned.card not in above
+    rng = SplitMix64(1)
+    for seat in (0, 1, 3):
+        obs = match.observation(seat)
+        for _ in range(200):
+            hands = determinize(obs, rng, weighted=True)
+            assert consistent(obs, hands)
+            assert not any(c in above for c in hands[2])
+        uniform = [determinize(obs, rng) for _ in range(50)]
+        assert any(c in above for hands in uniform for c in hands[2])  # the uniform sampler has no such rule
+
+
+def test_a_tribute_card_returned_to_its_payer_is_placed_once():
+    """Under a rule that lets any card be returned (huaian), the receiver may give the tribute
+    card itself back: the payer holds it again and the receiver does not (known_cards once
+    placed it with both, and no deal was consistent)."""
+    match = Match(seed=0, ruleset="huaian", levels=(5, 9), previous=(1, 0, 3, 2))
+    greedy = GreedyAgent()
+    card = greedy.act(match.observation(2))
+    match.pay_tribute(card)
+    match.return_card(card)  # the same big joker, back to seat 2
+    rng = SplitMix64(3)
+    for _ in range(40):
+        match.act(greedy.act(match.observation(match.turn)))
+    for seat in range(4):
+        obs = match.observation(seat)
+        assert cards_of_bits(bits_of_cards(known_cards(obs).get(1, Cards()))).count(card) == 0
+        for weighted in (False, True):
+            assert consistent(obs, determinize(obs, rng, weighted=weighted))
+    assert MonteCarloAgent(seed=1, rollouts=100).analyze(match.observation(match.turn)).rollouts == 100
+
+
+def test_a_double_tribute_receiver_holding_both_faces_searches_its_return():
+    """Both tribute faces in the hand of the 2nd-place receiver (a big joker and a small one
+    of its own, the small one received): which card it received is ambiguous, and the
+    search must not place a card it cannot know with its partner."""
+    rest = list(Cards.deck() - Cards.parse("HR HR SB SB"))
+    low = [c for c in rest if card_rank(c) <= 10 and card_rank(c) != 2]
+    others = [c for c in rest if c not in low[:52]]
+    hands = [
+        Cards.from_cards(low[0:13] + others[0:14]),                  # seat 0: 1st place
+        Cards.parse("SB") + Cards.from_cards(low[13:26] + others[14:27]),  # pays SB
+        Cards.parse("HR SB") + Cards.from_cards(low[26:39] + others[27:39]),  # 2nd place: its own HR and SB
+        Cards.parse("HR") + Cards.from_cards(low[39:52] + others[39:52]),  # pays HR
+    ]
+    assert [len(h) for h in hands] == [27] * 4 and sum(hands, start=Cards()) == Cards.deck()
+    match = Match(seed=1, levels=(2, 2), previous=(0, 2), hands=[hands])  # a double-down: seats 1 and 3 pay
+    greedy = GreedyAgent()
+    while match.phase == Phase.TRIBUTE:
+        match.act(greedy.act(match.observation(match.turn)))
+    while match.turn != 2:
+        match.act(greedy.act(match.observation(match.turn)))
+    obs = match.observation(2)
+    assert obs.phase == Phase.RETURN and obs.hand.count(53) == 1 and obs.hand.count(52) == 2
+    result = MonteCarloAgent(seed=1, rollouts=200).analyze(obs)
+    assert result.best in obs.legal_actions and 0 < result.rollouts <= 200  # whole worlds: 7 x 28 cards
+
+
+def test_the_native_sampler_deals_uniformly_and_honours_a_forbidden_set():
+    hand = Cards.deck() - Cards.parse("S3 S4 S5 S6 S7")
+    pool = Cards.parse("S3 S4 S5 S6 S7")
+    level = 2
+    base = (0, level, bits_of_cards(hand), bits_of_cards(pool), (0, 0, 0, 0), (0, 0, 0, 0), (0, 2, 2, 1),
+            np.zeros((0, 3), np.uint64))
+    n = 30_000
+    counts = Counter(tuple(h[1:]) for h in _core.sample_deals(base, n, seed=7))
+    assert len(counts) == 30  # 5! / (2! 2! 1!) ways
+    chi2 = sum((c - n / 30) ** 2 / (n / 30) for c in counts.values())
+    assert chi2 < 70  # 29 degrees of freedom, p < 1e-4
+    forbid = bits_of_cards(Cards.parse("S3 S4"))  # seat 3 may not hold S3 or S4
+    limited = (*base[:5], (0, 0, 0, forbid), *base[6:])
+    counts = Counter(tuple(h[1:]) for h in _core.sample_deals(limited, n, seed=7))
+    assert len(counts) == 18 and all(not (h[2] & forbid) for h in counts)  # 3 choices for seat 3, 6 splits
+    chi2 = sum((c - n / 18) ** 2 / (n / 18) for c in counts.values())
+    assert chi2 < 50  # 17 degrees of freedom
+
+
+# -- the native door -------------------------------------------------------------------------------
+
+
+def door_case():
+    obs = observations([2], 5)[0]
+    return information_set(obs), deal_state_of(obs), obs
+
+
+def test_bad_information_sets_are_refused_by_name():
+    info, state, _ = door_case()
+    seat, level, hand, pool, known, forbid, need, events = info
+    cases = [
+        ((5, *info[1:]), GuandanError, "seat"),
+        ((seat, 1, *info[2:]), InvalidCardsError, "level"),
+        ((seat, level, 3 << 0, *info[3:]), InvalidCardsError, "hand"),
+        ((seat, level, hand, -1, *info[4:]), InvalidCardsError, "pool"),
+        ((seat, level, hand, pool, (0, 0, 0), *info[5:]), InvalidCardsError, "known"),
+        ((*info[:6], tuple(0 if s == seat else 28 for s in range(4)), events), InvalidCardsError, "inconsistent"),
+        ((*info[:6], (1, 1, 1, 1), events), InvalidCardsError, "none to the seat itself"),
+        ((*info[:6], (1.5, 0, 0, 0), events), GuandanError, "need"),
+        ((*info[:7], events.astype(np.int64)), InvalidMoveError, "events"),
+        ((*info[:7], np.array([[9, 0, 0]], np.uint64)), InvalidMoveError, r"events\[0\] is malformed"),
+        ((*info[:7], np.array([[1, 0, 0]], np.uint64)), InvalidMoveError, r"events\[0\] is not a play"),
+        (info[:7], InvalidCardsError, "an information set is"),
+    ]
+    for bad, error, name in cases:
+        with pytest.raises(error, match=name):
+            _core.sample_deals(bad, 1)
+    with pytest.raises(InvalidMoveError, match="seat to act"):
+        _core.search_candidates(info, (state[0], (state[1] + 1) % 4, *state[2:]), 5)
+
+
+def test_bad_search_arguments_are_refused_by_name():
+    info, state, obs = door_case()
+    words = _core.search_candidates(info, state, 6)
+    good = {"rollouts": 10}
+    for kwargs, error, name in [
+        ({"rollouts": 0}, GuandanError, "give a budget"),
+        ({"rollouts": -1}, GuandanError, "rollouts"),
+        ({"rollouts": 10, "seconds": -1.0}, GuandanError, "seconds"),
+        ({**good, "threads": 0}, GuandanError, "threads"),
+        ({**good, "threads": 65}, GuandanError, "threads"),
+        ({**good, "policy": "clever"}, GuandanError, "policy"),
+        ({**good, "tries": 0}, GuandanError, "tries"),
+        ({**good, "pass_weight": 0.0}, GuandanError, "pass_weight"),
+        ({**good, "bomb_weight": True}, GuandanError, "bomb_weight"),
+        ({**good, "seed": 1.5}, GuandanError, "seed"),
+    ]:
+        with pytest.raises(error, match=name):
+            _core.search(info, state, words, **kwargs)
+    with pytest.raises(InvalidMoveError, match="distinct"):
+        _core.search(info, state, [words[0], words[0]], 10)
+    with pytest.raises(InvalidMoveError, match="non-empty"):
+        _core.search(info, state, [], 10)
+    illegal = 0xAF00000000000000  # a joker bomb the seat does not hold
+    if illegal not in set(int(w) for w in _core.rank_moves(obs.hand_counts, int(obs.level))):
+        with pytest.raises(IllegalMoveError, match=r"candidates\[1\]"):
+            _core.search(info, state, [int(words[0]), illegal], 10)
+
+
+def test_candidates_hold_the_policys_move_first_the_pass_and_the_smallest_bomb():
+    deal = Deal(["S3 S4 S5 S6 S7 S9 S9 H9 D9 CK", "SA", "D3", "D4"], level=2, leader=1)
+    deal.play(deal.legal_moves()[0])  # seat 1: single A
+    obs = deal.observation(2)
+    assert obs.seat == deal.turn or deal.turn == 2
+    deal2 = Deal(["S3 S4 S5 S6 S7 S9 S9 H9 D9 CK", "SA SA", "D3", "D4"], level=2, leader=1)
+    deal2.play(next(m for m in deal2.legal_moves() if m.type.label == "single"))
+    deal2.play(deal2.legal_moves()[-1])  # seat 2 passes
+    deal2.play(deal2.legal_moves()[-1])  # seat 3 passes
+    obs = deal2.observation(0)
+    info, state = information_set(obs), deal_state_of(obs)
+    words = [int(w) for w in _core.search_candidates(info, state, 3)]
+    choice, _ = _core.smart_move(deal_state(deal2))
+    assert words[0] == choice and _core.PASS_MOVE in words
+    assert any(w >> 60 == 8 for w in words)  # the bomb of 9s
+
+
+def test_rollouts_take_a_policy_per_seat():
+    state = deal_state(Deal.new(seed=3, level=2))
+    smart = _core.rollouts(state, 20, "smart", seed=1)
+    assert (smart == smart[0]).all()  # smart is deterministic
+    mixed = _core.rollouts(state, 50, ["random", "smart", "greedy", "smart"], seed=1)
+    assert mixed.shape == (50, 4) and (mixed[:, 0] >= 0).all() and len({tuple(r) for r in mixed}) > 1
+    assert np.array_equal(mixed, _core.rollouts(state, 50, ("random", "smart", "greedy", "smart"), seed=1))
+    with pytest.raises(GuandanError, match="policies"):
+        _core.rollouts(state, 1, ["smart"] * 3)
+    with pytest.raises(GuandanError, match="policy must be one of"):
+        _core.rollouts(state, 1, "clever")
+
+
+@pytest.mark.slow
+def test_simulate_runs_the_search_bot_on_worker_processes_as_in_this_process():
+    """One thread a bot (the default): each worker process runs its bots' rollouts itself, and
+    a seeded run gives the same rows on one process or two."""
+    from guandan.simulate import simulate
+
+    one = simulate(3, "mc:rollouts=120,greedy", seed=4, kind="deal", workers=1)
+    two = simulate(3, "mc:rollouts=120,greedy", seed=4, kind="deal", workers=2, chunk=1)
+    assert one.rows == two.rows and len(one.rows) == 3
+    threaded = simulate(3, "mc:rollouts=120:threads=2,greedy", seed=4, kind="deal", workers=1)
+    assert [r["finish_order"] for r in threaded.rows] == [r["finish_order"] for r in one.rows]

@@ -6,16 +6,6 @@
 #define DIRTY ((int64_t)1 << 20)  /* spends a wild or breaks a bomb */
 #define BIG ((int64_t)1 << 40)    /* not a non-bomb */
 
-/* How many cards two packed words hold (per 2-bit field its count; no popcount
- * instruction: a portable build makes it a library call). */
-static inline unsigned size_of(uint64_t lo, uint64_t hi) {
-    uint64_t a = (lo & 0x3333333333333333ull) + ((lo >> 2) & 0x3333333333333333ull);
-    uint64_t b = (hi & 0x3333333333333333ull) + ((hi >> 2) & 0x3333333333333333ull);
-    a = (a & 0x0F0F0F0F0F0F0F0Full) + ((a >> 4) & 0x0F0F0F0F0F0F0F0Full);
-    b = (b & 0x0F0F0F0F0F0F0F0Full) + ((b >> 4) & 0x0F0F0F0F0F0F0F0Full);
-    return (unsigned)(((a + b) * 0x0101010101010101ull) >> 56);
-}
-
 /* The cards the greedy agent keeps: the wilds, every card of a rank held four or more
  * times (wilds not counted), the jokers when all four are held (as guandan.agents._protected). */
 static inline void protected_cards(const gd_cards *hand, int level, uint64_t *plo, uint64_t *phi) {
@@ -93,7 +83,8 @@ ptrdiff_t gd_greedy_choose(const uint64_t *moves, size_t n, const gd_greedy_seat
         if ((score & 15) == 15 - mine) consider(&exact, (ptrdiff_t)i, 0, hi, lo); /* a non-bomb of all my cards */
         consider(&ranked, (ptrdiff_t)i, score + (((lo & plo) | (hi & phi)) ? DIRTY : 0), hi, lo);
         if (index >= 16 * GD_BOMB) {
-            const int size = (int)size_of(lo, hi);
+            const gd_cards cards = {{lo, hi}};
+            const int size = (int)gd_card_total(&cards);
             if (size == mine) consider(&exact_bomb, (ptrdiff_t)i, 0, hi, lo);
             const unsigned type = index >> 4;
             int64_t cls = size <= 5 ? size - 4 : size - 3;

@@ -197,6 +197,16 @@ static inline unsigned gd_move_cards(gd_move m) {
     return (unsigned)((bytes * 0x0101010101010101ull) >> 56) + GD_MOVE_WILDS(m) + (j & 3u) + (j >> 2);
 }
 
+/* How many cards a packed hand holds: its 2-bit counts summed word-wide (no popcount
+ * instruction: a portable build would make it a library call). */
+static inline unsigned gd_card_total(const gd_cards *c) {
+    uint64_t a = (c->w[0] & 0x3333333333333333ull) + ((c->w[0] >> 2) & 0x3333333333333333ull);
+    uint64_t b = (c->w[1] & 0x3333333333333333ull) + ((c->w[1] >> 2) & 0x3333333333333333ull);
+    a = (a & 0x0F0F0F0F0F0F0F0Full) + ((a >> 4) & 0x0F0F0F0F0F0F0F0Full);
+    b = (b & 0x0F0F0F0F0F0F0F0Full) + ((b >> 4) & 0x0F0F0F0F0F0F0F0Full);
+    return (unsigned)(((a + b) * 0x0101010101010101ull) >> 56);
+}
+
 static inline unsigned gd_face_count(const gd_cards *c, int face) {
     return (unsigned)(c->w[face >> 5] >> (2 * (face & 31))) & 3u;
 }

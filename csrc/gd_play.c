@@ -30,17 +30,6 @@ uint64_t gd_rng_below(gd_rng *rng, uint64_t n) {
 
 static int partner(int seat) { return seat ^ 2; }
 
-static unsigned card_total(const gd_cards *c) {
-    unsigned n = 0;
-    for (int w = 0; w < 2; w++) {
-        uint64_t x = c->w[w];
-        x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
-        x = (x & 0x0F0F0F0F0F0F0F0Full) + ((x >> 4) & 0x0F0F0F0F0F0F0F0Full);
-        n += (unsigned)((x * 0x0101010101010101ull) >> 56);
-    }
-    return n;
-}
-
 /* Whether a seat still holds cards: in a consistent state (gd_deal_check) the seats out are
  * exactly those with empty hands. */
 static inline int holding(const gd_deal *d, int seat) { return (d->hands[seat].w[0] | d->hands[seat].w[1]) != 0; }
@@ -183,7 +172,7 @@ static gd_move choose(const gd_deal *d, const gd_view *v, int policy, gd_rng *rn
     const size_t k = gd_rank_moves(v, d->beat, moves);
     const int seat = d->turn, leading = d->beat == GD_PASS_MOVE;
     const int partners_play = !leading && d->last == partner(seat);
-    const unsigned mine = card_total(&d->hands[seat]);
+    const unsigned mine = gd_card_total(&d->hands[seat]);
     if (!leading && k == 1) return GD_PASS_MOVE;
     if (partners_play && mine > 10) return GD_PASS_MOVE;
     /* one pass over the moves: the weakest that plays out the whole hand, the weakest non-bomb
@@ -208,7 +197,7 @@ static gd_move choose(const gd_deal *d, const gd_view *v, int policy, gd_rng *rn
     if (clean != GD_PASS_MOVE) return clean;
     int close = 0; /* an opponent holds at most 5 cards */
     for (int s = (seat + 1) & 1; s < 4; s += 2)
-        if (holding(d, s) && card_total(&d->hands[s]) <= 5) close = 1;
+        if (holding(d, s) && gd_card_total(&d->hands[s]) <= 5) close = 1;
     if (leading || close) return any != GD_PASS_MOVE ? any : bomb;
     return GD_PASS_MOVE;
 }

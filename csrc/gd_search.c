@@ -22,17 +22,6 @@ static inline uint64_t ge4(uint64_t x) { return (x >> 2 | x >> 3) & ONES13; }
 /* How many nibbles an indicator word (bits at 4r only) marks. */
 static inline unsigned nsum(uint64_t ind) { return (unsigned)((ind * ONES13) >> 48) & 15u; }
 
-static unsigned cards_total(const gd_cards *c) {
-    unsigned n = 0;
-    for (int w = 0; w < 2; w++) {
-        uint64_t x = c->w[w];
-        x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
-        x = (x & 0x0F0F0F0F0F0F0F0Full) + ((x >> 4) & 0x0F0F0F0F0F0F0F0Full);
-        n += (unsigned)((x * 0x0101010101010101ull) >> 56);
-    }
-    return n;
-}
-
 static int holding(const gd_deal *d, int seat) {
     for (int i = 0; i < d->n_finished; i++)
         if (d->finished[i] == seat) return 0;
@@ -106,7 +95,7 @@ static int one_move(const gd_cards *hand, int level) {
     gd_view v;
     gd_move moves[GD_MAX_RANK_MOVES];
     gd_view_init(&v, hand, level);
-    const unsigned n = cards_total(hand);
+    const unsigned n = gd_card_total(hand);
     if (n == 0) return 1;
     const size_t k = gd_rank_moves(&v, GD_PASS_MOVE, moves);
     for (size_t i = 0; i < k; i++)
@@ -137,15 +126,15 @@ static void smart_init(smart_ctx *c, const gd_deal *d) {
     c->seat = seat;
     c->leading = d->beat == GD_PASS_MOVE;
     c->from_partner = !c->leading && d->last == (seat ^ 2);
-    c->mine = cards_total(&d->hands[seat]);
+    c->mine = gd_card_total(&d->hands[seat]);
     c->opp_min = 99;
     for (int s = 0; s < 4; s++)
         if ((s & 1) != (seat & 1) && holding(d, s)) {
-            const unsigned n = cards_total(&d->hands[s]);
+            const unsigned n = gd_card_total(&d->hands[s]);
             if (n < c->opp_min) c->opp_min = n;
         }
-    c->owner_count = c->leading ? 0 : cards_total(&d->hands[d->last]);
-    c->partner_count = holding(d, seat ^ 2) ? cards_total(&d->hands[seat ^ 2]) : 0;
+    c->owner_count = c->leading ? 0 : gd_card_total(&d->hands[d->last]);
+    c->partner_count = holding(d, seat ^ 2) ? gd_card_total(&d->hands[seat ^ 2]) : 0;
     c->four = ge4(c->v.count);
     c->joker_bomb = c->v.small == 2 && c->v.big == 2;
 }
@@ -355,13 +344,13 @@ int gd_infoset_check(const gd_infoset *s) {
         for (int i = 0; i < 4; i++) total += gd_face_count(&s->known[i], f);
         if (total > 2) return GD_INFO_DECK;
     }
-    if (s->need[s->seat] || cards_total(&s->known[s->seat])) return GD_INFO_NEED;
+    if (s->need[s->seat] || gd_card_total(&s->known[s->seat])) return GD_INFO_NEED;
     unsigned dealt = 0;
     for (int i = 0; i < 4; i++) {
-        if (s->need[i] + cards_total(&s->known[i]) > 28) return GD_INFO_NEED;
+        if (s->need[i] + gd_card_total(&s->known[i]) > 28) return GD_INFO_NEED;
         dealt += s->need[i];
     }
-    if (dealt > cards_total(&s->pool)) return GD_INFO_NEED;
+    if (dealt > gd_card_total(&s->pool)) return GD_INFO_NEED;
     for (size_t e = 0; e < s->n_events; e++) {
         const gd_event *ev = &s->events[e];
         if ((ev->kind != GD_EVENT_PLAY && ev->kind != GD_EVENT_PASS) || ev->seat > 3 || ev->other > 3)

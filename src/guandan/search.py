@@ -29,7 +29,7 @@ most 256 deals) and gives the same choices for the same seed whatever ``threads`
 anytime answer: the best candidate so far; the decision returns within T ms plus the
 rollouts under way, a fraction of a millisecond each, and the making of the answer, under
 a millisecond); with both, whichever comes first. The
-default is ``rollouts=4000`` (about 50 ms a decision on one core, 100 ms at the 99th
+default is ``rollouts=4000`` (about 40 ms a decision on one core, 75 ms at the 99th
 percentile). ``threads=`` runs the rollouts on that many native threads without the GIL;
 the default, 1, starts none: that bot belongs in ``simulate``'s process pool, one per core.
 

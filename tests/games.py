@@ -127,3 +127,20 @@ __all__ = [
     "nested",
     "deal_hands",
 ]
+
+
+def search_case(seed: int, plies: int = 9, limit: int = 4):
+    """A search's doors after ``plies`` greedy actions of deal ``seed``: the acting seat's
+    information set (plays and passes among its events), its search state and ``limit``
+    candidates."""
+    from guandan import _core, playout
+    from guandan.agents import GreedyAgent
+    from guandan.determinize import information_set
+
+    deal = Deal.new(seed)
+    for _ in range(plies):
+        deal.act(GreedyAgent().act(deal.observation(deal.turn)))
+    obs = deal.observation(deal.turn)
+    info = information_set(obs)
+    state = playout.native_state((obs.hand,) * 4, int(obs.level), obs.seat, obs.to_beat, obs.history, ())[1:]
+    return info, state, _core.search_candidates(info, state, limit)

@@ -22,13 +22,12 @@ from typing import Any
 
 import numpy as np
 import pytest
+from games import search_case
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from guandan import Cards, Deal, GuandanError, _core, batch, playout
-from guandan.agents import GreedyAgent
-from guandan.determinize import information_set
 
 DOORS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -379,18 +378,7 @@ WORDS = [int(w) for w in batch.ACTION_SPACE[::97]]
 FIRST = int(_core.rank_moves(_core.unpack_cards(STATE[0][0] & (2**64 - 1), STATE[0][0] >> 64), 2)[0])
 
 
-def _search_case() -> tuple[Any, Any, Any]:
-    """An information set with plays and passes, its search state and four candidates."""
-    deal = Deal.new(3)
-    for _ in range(9):
-        deal.act(GreedyAgent().act(deal.observation(deal.turn)))
-    obs = deal.observation(deal.turn)
-    info = information_set(obs)
-    state = playout.native_state((obs.hand,) * 4, int(obs.level), obs.seat, obs.to_beat, obs.history, ())[1:]
-    return info, state, _core.search_candidates(info, state, 4)
-
-
-INFO, SSTATE, CANDS = _search_case()
+INFO, SSTATE, CANDS = search_case(3)  # an information set with plays and passes, its state, four candidates
 
 
 def _info(**change: Any) -> tuple[Any, ...]:

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 import pytest
 from flipper import flip
+from games import search_case
 
 from guandan import Cards, Deal, GuandanError, _core, playout
 
@@ -218,20 +219,7 @@ _PACKED_HAND = int(_core.pack_cards(GREEDY_HAND.counts)[0]) | int(_core.pack_car
 def _greedy_calls(shared):
     return {"greedy_choose": lambda: [_core.greedy_choose(shared, 2, _PACKED_HAND, 9, False, False, True)]}
 # the search's information set (a deal after nine greedy plays) and its candidates
-def _search_case():
-    from guandan.agents import GreedyAgent
-    from guandan.determinize import information_set
-
-    deal = Deal.new(5)
-    for _ in range(9):
-        deal.act(GreedyAgent().act(deal.observation(deal.turn)))
-    obs = deal.observation(deal.turn)
-    info = information_set(obs)
-    state = playout.native_state((obs.hand,) * 4, int(obs.level), obs.seat, obs.to_beat, obs.history, ())[1:]
-    return info, state, _core.search_candidates(info, state, 4)
-
-
-INFO, SEARCH_STATE, CANDIDATES = _search_case()
+INFO, SEARCH_STATE, CANDIDATES = search_case(5)
 EVENTS = INFO[7]
 BAD_EVENTS = _flipped(EVENTS, (0, 0), 9)  # kind 9: malformed
 # the first play read as a pass on the same cards by the next seat: another weighting (one

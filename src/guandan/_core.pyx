@@ -294,6 +294,15 @@ cdef gd_move _position(counts, level, beat, gd_view *view) except? 0:
     return b
 
 
+cdef object _words(const gd_move *buf, size_t n):
+    """The first ``n`` rank-level words of ``buf`` as a new ``uint64`` array."""
+    out = np.empty(n, dtype=np.uint64)
+    cdef uint64_t[::1] o = out
+    if n:
+        memcpy(&o[0], buf, n * sizeof(gd_move))
+    return out
+
+
 def rank_moves(counts, level, beat=GD_PASS_MOVE):
     """The legal rank-level moves of a position as a ``uint64`` array (the pass last when responding).
 
@@ -305,11 +314,7 @@ def rank_moves(counts, level, beat=GD_PASS_MOVE):
     cdef size_t n
     with nogil:
         n = gd_rank_moves(&view, b, buf)
-    out = np.empty(n, dtype=np.uint64)
-    cdef uint64_t[::1] o = out
-    if n:
-        memcpy(&o[0], buf, n * sizeof(gd_move))
-    return out
+    return _words(buf, n)
 
 
 def count_rank_moves(counts, level, beat=GD_PASS_MOVE):
@@ -1529,11 +1534,7 @@ def search_candidates(infoset, state, limit):
     cdef size_t k
     with nogil:
         k = gd_candidates(&root, lim, buf)
-    out = np.empty(k, dtype=np.uint64)
-    cdef uint64_t[::1] o = out
-    if k:
-        memcpy(&o[0], buf, k * sizeof(gd_move))
-    return out
+    return _words(buf, k)
 
 
 def search(infoset, state, candidates, rollouts=0, seconds=0.0, threads=1, policy="smart", seed=0,

@@ -15,6 +15,8 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from guandan import Cards, Deal, GuandanError, IllegalMoveError, InvalidCardsError, InvalidMoveError, Match, _core
 from guandan.agents import GreedyAgent, play_out
@@ -26,6 +28,7 @@ from guandan.observation import Phase
 from guandan.playout import deal_state
 from guandan.registry import make_agent
 from guandan.rng import SplitMix64
+from guandan.rules import return_choices
 from guandan.search import MonteCarloAgent
 
 
@@ -449,3 +452,23 @@ def test_simulate_runs_the_search_bot_on_worker_processes_as_in_this_process():
     assert one.rows == two.rows and len(one.rows) == 3
     threaded = simulate(3, "mc:rollouts=120:threads=2,greedy", seed=4, kind="deal", workers=1)
     assert [r["finish_order"] for r in threaded.rows] == [r["finish_order"] for r in one.rows]
+
+
+@given(
+    counts=st.lists(st.integers(0, 2), min_size=54, max_size=54).filter(any),
+    level=st.integers(2, 14),
+    high_only=st.booleans(),
+)
+@settings(max_examples=400, deadline=None)
+def test_the_card_phase_returns_the_card_the_return_rule_gives(counts, level, high_only):
+    """The card search's return (read from the packed bits) is the lowest card the ``low``
+    rule allows in the elevated order, as :func:`return_choices` gives it; hands without low
+    cards and with the level rank among them included."""
+    from guandan.search import _lowest_return
+
+    if high_only:  # no card of rank 2..10 but the level's: the rule's fallback
+        counts = [n if f >= 36 or f // 4 + 2 == level else 0 for f, n in enumerate(counts)]
+        assume(any(counts))
+    hand = Cards.from_counts(counts)
+    expected = min(return_choices(hand.counts, level, "low"), key=lambda c: (elevated_order(card_rank(c), level), c))
+    assert _lowest_return(bits_of_cards(hand), level) == expected

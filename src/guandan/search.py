@@ -274,18 +274,19 @@ class MonteCarloAgent:
         deals = _core.sample_deals(flows.infoset, worlds, seed)
         deadline = None if self.think_ms is None else start + self.think_ms / 1000
         side = observation.seat & 1
-        totals = np.zeros(len(cards))
-        played = np.zeros(len(cards), dtype=np.int64)
+        orders = np.empty((len(deals), len(cards), 4), dtype=np.int8)  # finish orders, scored at the end
         rng = SplitMix64(seed)
+        done = 0
         for w, hands in enumerate(deals):
             if deadline is not None and time.perf_counter() >= deadline:
                 break
             setup = flows.world(rng)
             for i, card in enumerate(cards):
                 state = flows.start_state(list(hands), card, setup)
-                orders = _core.rollouts(state, 1, self.policy, seed=(seed + w) & _MASK64)
-                totals[i] += float(scores(orders, side)[0])
-                played[i] += 1
+                orders[w, i] = _core.rollouts(state, 1, self.policy, seed=(seed + w) & _MASK64)[0]
+            done += 1
+        totals = scores(orders[:done].reshape(-1, 4), side).reshape(done, len(cards)).sum(axis=0)
+        played = np.full(len(cards), done, dtype=np.int64)
         means = np.divide(totals, played, out=np.zeros(len(cards)), where=played > 0)
         order = sorted(range(len(cards)), key=lambda i: (-means[i], i))
         choices = tuple(Choice(cards[i], float(means[i]), int(played[i])) for i in order)
@@ -295,6 +296,22 @@ class MonteCarloAgent:
 
 def _bit(card: int) -> int:
     return 1 << (2 * card)
+
+
+#: The 2-bit fields of the faces of ranks 2..10 (faces 0..35), and of each rank's four faces.
+_LOW_FIELDS = (1 << 72) - 1
+_RANK_FIELDS = {rank: 0xFF << (8 * (rank - 2)) for rank in range(2, 15)}
+
+
+def _lowest_return(bits: int, level: int) -> int:
+    """The card the greedy agent returns from a packed hand at ``level``: the lowest of
+    :func:`~guandan.rules.return_choices` under the ``low`` rule (the lowest face of rank
+    2..10 other than the level, read from the bits; else the lowest in the elevated order)."""
+    low = bits & _LOW_FIELDS & ~_RANK_FIELDS[level]
+    if low:
+        return ((low & -low).bit_length() - 1) >> 1
+    choices = return_choices(cards_of_bits(bits).counts, level, "low")
+    return min(choices, key=lambda c: (elevated_order(card_rank(c), level), c))
 
 
 class _CardFlows:
@@ -353,9 +370,7 @@ class _CardFlows:
         return (self.me + 1 + 2 * rng.below(2)) & 3
 
     def _return(self, hands: list[int], receiver: int, payer: int) -> None:
-        counts = cards_of_bits(hands[receiver]).counts
-        level = self.level
-        card = min(return_choices(counts, level, "low"), key=lambda c: (elevated_order(card_rank(c), level), c))
+        card = _lowest_return(hands[receiver], self.level)
         hands[receiver] -= _bit(card)
         hands[payer] += _bit(card)
 

@@ -262,7 +262,74 @@ def rng(b: Bytes) -> None:
     _core.rng_draws(b.pick([0, b.u64(), -1, "s"]), [b.pick([0, 1, 6, b.u64(), -1, 2**64]) for _ in range(b.int(0, 4))])
 
 
-TARGETS: list[Callable[[Bytes], None]] = [one_position, words_and_cards, batches, fills, deals, rng]
+def agents(b: Bytes) -> None:
+    """The greedy agent's native scan and a deal's card-level moves from its packed hand."""
+    lo, hi = _packed_row(b)
+    if b.int(0, 1):
+        moves = _core.packed_card_moves(lo, hi, b.level(), b.pick([PASS, b.word()]))
+        assert moves.ndim == 2 and moves.shape[1] == 2
+        return
+    counts = b.counts()
+    moves = _core.card_moves(counts, 2) if b.int(0, 7) else np.array([[b.u64(), b.u64()]], np.uint64)
+    moves = b.shaped(moves)
+    hand = b.pick([lo | hi << 64, b.u64() << 64 | b.u64(), -1, 2**108, "hand"])
+    flags = [b.pick([True, False, 1, None]) for _ in range(3)]
+    got = _core.greedy_choose(moves, b.level(), hand, b.pick([b.int(0, 108), -1, 109, 1.0]), *flags)
+    assert 0 <= got < len(moves)
+
+
+def _infoset(b: Bytes, state: tuple) -> object:
+    """A seat's information set from a deal state's hands: often consistent, or junk."""
+    if b.int(0, 15) == 0:
+        return b.pick([None, (), (0,) * 8, "infoset"])
+    hands = state[0] if isinstance(state[0], tuple) else (0, 0, 0, 0)
+    seat = b.int(0, 3) if b.int(0, 7) else b.int(-1, 5)
+    pool = sum(h for s, h in enumerate(hands) if s != seat) if b.int(0, 7) else b.u64()
+    need = [0 if s == seat else _size(hands[s]) for s in range(4)] if b.int(0, 7) else [b.int(-1, 30) for _ in range(4)]
+    known = [b.u64() if b.int(0, 31) == 0 else 0 for _ in range(4)]
+    forbid = [b.u64() if b.int(0, 31) == 0 else 0 for _ in range(4)]
+    rows = [[b.pick([1, 2, 1, 2, b.u64() & 0xFFFFFF]) | b.int(0, 3) << 8 | b.int(0, 3) << 16, *_packed_row(b)]
+            for _ in range(b.int(0, 3))]
+    events = np.array(rows, dtype=np.uint64).reshape(-1, 3)
+    return (seat, state[1], hands[seat] if 0 <= seat < 4 else 0, pool, known, forbid, need, b.shaped(events))
+
+
+def _size(bits: int) -> int:
+    return bits.bit_count() + (bits & int("10" * 54, 2)).bit_count()
+
+
+def searches(b: Bytes) -> None:
+    """The search's doors: sampled deals and their weights, candidates, the search loop (tiny
+    budgets), rollouts and the smart policy's move."""
+    state = _state(b)
+    if not isinstance(state, tuple) or len(state) != 7:
+        state = ((0, 0, 0, 0), 2, 0, -1, PASS, 0, ())
+    info = _infoset(b, state)
+    sstate = state[1:] if b.int(0, 7) else b.pick([None, (2, 0, -1, PASS, 0), (2, 0, -1, PASS, 0, (), 1)])
+    which = b.int(0, 5)
+    if which == 0:
+        deals = _core.sample_deals(info, b.pick([0, 1, 3, -1]), b.u64(), b.pick([1, 4, 0]), 0.5, 0.5)
+        assert all(len(d) == 4 for d in deals)
+    elif which == 1:
+        _core.deal_weight(info, [b.u64() for _ in range(b.pick([4, 4, 3]))], b.pick([0.5, -1.0, 2.0]), 0.5)
+    elif which == 2:
+        cands = _core.search_candidates(info, sstate, b.pick([1, 4, 0, 5000]))
+        assert cands.ndim == 1
+    elif which == 3:
+        cands = b.pick([[b.word() for _ in range(b.int(0, 4))], np.array([b.word()], np.uint64), [-1], [1.5]])
+        values, played = _core.search(info, sstate, cands, b.pick([0, 1, 20, -1]), b.pick([0.0, 0.001, -1.0]),
+                                      b.pick([1, 2, 0, 65]), b.pick(["smart", "greedy", "random", "x"]), b.u64(),
+                                      b.pick([1, 3, 0]), 0.5, 0.5, b.pick(["levels", "wins", "x"]))
+        assert played >= 0
+    elif which == 4:
+        orders = _core.rollouts(state, b.pick([0, 1, 3, -1]), b.pick(["smart", "greedy", "random", ["smart"] * 4, "x"]),
+                                b.u64())
+        assert orders.shape[1] == 4
+    else:
+        _core.smart_move(state)
+
+
+TARGETS: list[Callable[[Bytes], None]] = [one_position, words_and_cards, batches, fills, deals, rng, agents, searches]
 
 
 def test_one_input(data: bytes) -> None:

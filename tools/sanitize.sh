@@ -45,7 +45,9 @@ setup() {  # setup NAME CMAKE_DEFINES... : a venv with the package built into it
 run_asan() {
     local venv
     venv="$(setup asan -Ccmake.define.GUANDAN_SANITIZE=ON)"
-    if ! nm -D "$venv"/lib/python3*/site-packages/guandan/_core*.so | grep -q __asan_init; then
+    # (grep -c reads all of nm's output: grep -q would stop early and, under pipefail, nm's
+    # SIGPIPE would fail the check on a module that does hold ASan)
+    if [ "$(nm -D "$venv"/lib/python3*/site-packages/guandan/_core*.so | grep -c __asan_init)" = 0 ]; then
         echo "sanitize: the extension is not built with ASan" >&2
         return 1
     fi

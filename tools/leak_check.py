@@ -1,8 +1,10 @@
 """Call every native entry point millions of times and check resident memory does not grow.
 
 Each round calls the single-position generators, the packed-word helpers, the batch
-calls (counts, moves, masks, caller buffers), playouts, evaluate, perft and the deal
-step, and the error paths (bad arrays, bad words, illegal moves), which must free what
+calls (counts, moves, masks, caller buffers), playouts, evaluate, perft, the deal step,
+the greedy scan, a deal's packed card moves, the search's doors (sampling, weights,
+candidates, rollouts, the smart policy and the search itself, on one thread and on two),
+and the error paths (bad arrays, bad words, illegal moves), which must free what
 they allocated too. After a warm-up (caches, allocator pools), the resident set size is
 read from ``/proc/self/statm`` (no psutil), the rounds run, and it is read again::
 
@@ -24,7 +26,9 @@ from collections.abc import Callable
 import numpy as np
 
 from guandan import Cards, Deal, GuandanError, _core
-from guandan.playout import deal_state
+from guandan.agents import GreedyAgent
+from guandan.determinize import information_set
+from guandan.playout import deal_state, native_state
 
 PAGE = os.sysconf("SC_PAGE_SIZE")
 
@@ -64,6 +68,18 @@ def build_calls() -> list[tuple[str, Callable[[], object]]]:
     bad_hands = hands.astype(np.int64)
     tiny = out_card[:1]
 
+    # the search's doors, for the seat to act after a few greedy actions of a seeded deal
+    deal = Deal.new(11, level=5)
+    for _ in range(9):
+        deal.act(GreedyAgent().act(deal.observation(deal.turn)))
+    obs = deal.observation(deal.turn)
+    info = information_set(obs)
+    search_state = native_state((obs.hand,) * 4, int(obs.level), obs.seat, obs.to_beat, obs.history, ())[1:]
+    candidates = _core.search_candidates(info, search_state, 4)
+    sampled = _core.sample_deals(info, 1, 3, 8)[0]
+    packed = obs.packed_hand
+    legal = obs.legal_actions.array
+
     def raises(call: Callable[[], object]) -> Callable[[], object]:
         def run() -> None:
             try:
@@ -96,12 +112,23 @@ def build_calls() -> list[tuple[str, Callable[[], object]]]:
         ("perft", lambda: _core.perft(small, 3)),
         ("deal_step", lambda: _core.deal_step(small, int(step[0]), int(step[1]))),
         ("rng_draws", lambda: _core.rng_draws(9, [0, 6, 108])),
+        ("greedy_choose", lambda: _core.greedy_choose(legal, 5, packed, 27, False, False, False)),
+        ("packed_card_moves", lambda: _core.packed_card_moves(packed & (2**64 - 1), packed >> 64, 5)),
+        ("sample_deals", lambda: _core.sample_deals(info, 4, 3, 8)),
+        ("deal_weight", lambda: _core.deal_weight(info, sampled, 0.5, 0.5)),
+        ("search_candidates", lambda: _core.search_candidates(info, search_state, 8)),
+        ("search", lambda: _core.search(info, search_state, candidates, 16, 0.0, 1, "smart", 5, 8)),
+        ("search, 2 threads", lambda: _core.search(info, search_state, candidates, 16, 0.0, 2, "greedy", 5)),
+        ("rollouts", lambda: _core.rollouts(state, 2, "smart", 5)),
+        ("smart_move", lambda: _core.smart_move(state)),
         ("error: bad hand", raises(lambda: _core.rank_moves(bytes([3]) * 54, 2))),
         ("error: bad dtype", raises(lambda: _core.batch_count(bad_hands, levels, leads))),
         ("error: bad word", raises(lambda: _core.card_moves(hand, 2, 12345))),
         ("error: illegal first", raises(lambda: _core.evaluate([state], [beat], 1))),
         ("error: bad position", raises(lambda: _core.batch_card_moves(hands, levels, np.full(n, 7, np.uint64)))),
         ("error: small buffer", raises(lambda: _core.fill_card_moves(hands, levels, leads, 0, n, tiny, offsets))),
+        ("error: bad candidate", raises(lambda: _core.search(info, search_state, [beat, 12345], 4))),
+        ("error: bad infoset", raises(lambda: _core.sample_deals((*info[:2], 1 << 120, *info[3:]), 2))),
     ]
 
 
@@ -115,7 +142,8 @@ def main() -> int:
     calls = build_calls()
     # the slow entry points (a whole batch, playouts, perft) run every 16th round
     every = {name: (16 if name.startswith(("batch", "fill", "playouts", "evaluate", "perft", "error: bad pos",
-                                           "error: small")) else 1) for name, _ in calls}
+                                           "error: small", "search", "rollouts", "sample")) else 1)
+             for name, _ in calls}
 
     def run(rounds: int) -> int:
         done = 0

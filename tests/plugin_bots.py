@@ -55,3 +55,25 @@ class Passer:
         from guandan import Move
 
         return Move.pass_(observation.level)
+
+
+class Announcing:
+    """Greedy and slow (``delay`` seconds a decision); at its first decision it writes a file
+    named by its process id into the directory ``$GUANDAN_TEST_ANNOUNCE``, so that a test knows
+    which worker processes are in the middle of a task."""
+
+    def __init__(self, seed: int = 0, delay: float = 0.02) -> None:
+        self.inner = GreedyAgent(seed)
+        self.delay = float(delay)
+        self.announced = False
+
+    def act(self, observation):
+        import os
+        import pathlib
+        import time
+
+        if not self.announced:
+            pathlib.Path(os.environ["GUANDAN_TEST_ANNOUNCE"], str(os.getpid())).touch()
+            self.announced = True
+        time.sleep(self.delay)
+        return self.inner.act(observation)

@@ -5,9 +5,13 @@ from __future__ import annotations
 import csv
 import functools
 import json
+import os
 import pathlib
 import re
+import signal
+import subprocess
 import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import plugin_bots
@@ -291,3 +295,46 @@ def test_an_illegal_action_stops_the_run_naming_the_task_seat_agent_and_action()
         r"in the play phase: seat \1 leads and cannot pass",
         str(caught.value),
     ), caught.value
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` exists and is not a zombie."""
+    try:
+        stat = pathlib.Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("to", ["process group", "parent only"])
+def test_an_interrupt_stops_simulate_and_its_busy_workers_at_once(tmp_path, to):
+    # Ctrl-C in a terminal reaches the whole process group; a notebook's interrupt (or kill -INT)
+    # the parent only. Before the fix, either let every worker go on to the chunk queued to it:
+    # with these slow bots, minutes.
+    env = dict(os.environ, GUANDAN_TEST_ANNOUNCE=str(tmp_path))
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(pathlib.Path(__file__).parent), env.get("PYTHONPATH")]))
+    command = [sys.executable, "-m", "guandan", "simulate", "200", "--agents", "plugin_bots:Announcing"]
+    proc = subprocess.Popen(
+        [*command, "--workers", "2", "--quiet"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        start_new_session=True,  # a process group of its own, as a shell job has
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # not ignored, even if it is here
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while len(list(tmp_path.iterdir())) < 2:  # both workers are inside a task
+            assert proc.poll() is None and time.monotonic() < deadline, proc.stderr and proc.stderr.read()
+            time.sleep(0.05)
+        workers = [int(path.name) for path in tmp_path.iterdir()]
+        (os.killpg if to == "process group" else os.kill)(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+        assert proc.returncode == 130 and err.strip() == "guandan: interrupted"
+        assert not [pid for pid in workers if _running(pid)]
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()

@@ -35,6 +35,7 @@ import json
 import math
 import os
 import pickle
+import signal
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -416,7 +417,7 @@ def simulate(
     own = executor is None and workers > 1
     if own:
         _check_picklable(specs, names)
-    pool = ProcessPoolExecutor(workers) if own else executor
+    pool = ProcessPoolExecutor(workers, initializer=_worker_setup) if own else executor
     try:
         if pool is None:
             for a, b in bounds:
@@ -432,6 +433,10 @@ def simulate(
                 for task, task_rows in zip(range(a, b), future.result()):
                     rows[task] = task_rows
                 update(b - a)
+    except KeyboardInterrupt:
+        if own and pool is not None:
+            _stop_workers(pool)
+        raise
     finally:
         if own and pool is not None:
             pool.shutdown(cancel_futures=True)  # after an error, the tasks not started are dropped
@@ -439,6 +444,25 @@ def simulate(
     seconds = time.perf_counter() - started
     flat = [row for task_rows in rows if task_rows for row in task_rows]
     return Simulation(kind, names, seed, ruleset_name, n, seconds, flat)
+
+
+def _worker_setup() -> None:
+    """In a worker of simulate's own pool: Ctrl-C (the terminal's SIGINT to the whole process
+    group) ends the worker at once, even inside a native search, instead of ending only its
+    current task and letting it start the next chunk already queued to it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def _stop_workers(pool: Executor) -> None:
+    """End the workers of simulate's own pool now, for an interrupt that reached this process
+    only (a notebook's interrupt, ``kill -INT``): the chunks queued to them are not run."""
+    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14
+    if terminate is not None:
+        terminate()
+        return
+    processes = getattr(pool, "_processes", None) or {}  # before 3.14: the pool's own table
+    for process in list(processes.values()):
+        process.terminate()
 
 
 def _check_picklable(specs: list[AgentSpec], names: list[str]) -> None:

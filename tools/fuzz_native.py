@@ -26,6 +26,7 @@ from collections.abc import Callable
 import numpy as np
 
 from guandan import GuandanError, _core
+from guandan.history import size_of_bits
 
 FACES = 54
 ACTIONS = _core.ACTION_SPACE
@@ -293,17 +294,14 @@ def _infoset(b: Bytes, state: tuple) -> object:
     hands = state[0] if isinstance(state[0], tuple) else (0, 0, 0, 0)
     seat = b.int(0, 3) if b.int(0, 7) else b.int(-1, 5)
     pool = sum(h for s, h in enumerate(hands) if s != seat) if b.int(0, 7) else b.u64()
-    need = [0 if s == seat else _size(hands[s]) for s in range(4)] if b.int(0, 7) else [b.int(-1, 30) for _ in range(4)]
+    sizes = [0 if s == seat else size_of_bits(hands[s]) for s in range(4)]
+    need = sizes if b.int(0, 7) else [b.int(-1, 30) for _ in range(4)]
     known = [b.u64() if b.int(0, 31) == 0 else 0 for _ in range(4)]
     forbid = [b.u64() if b.int(0, 31) == 0 else 0 for _ in range(4)]
     rows = [[b.pick([1, 2, 1, 2, b.u64() & 0xFFFFFF]) | b.int(0, 3) << 8 | b.int(0, 3) << 16, *_packed_row(b)]
             for _ in range(b.int(0, 3))]
     events = np.array(rows, dtype=np.uint64).reshape(-1, 3)
     return (seat, state[1], hands[seat] if 0 <= seat < 4 else 0, pool, known, forbid, need, b.shaped(events))
-
-
-def _size(bits: int) -> int:
-    return bits.bit_count() + (bits & int("10" * 54, 2)).bit_count()
 
 
 def searches(b: Bytes) -> None:

@@ -16,10 +16,17 @@ What it plays (every game seeded, so two runs of the same code write the same li
   values of its public attributes and properties (the hand, the play to beat, the
   history's records, the legal actions' packed array, …), and the index the greedy agent
   chooses;
-* **simulations**: the rows of ``simulate`` runs (matches and deals, greedy and random).
+* **simulations**: the rows of ``simulate`` runs (matches and deals, greedy and random);
+* **platform transcripts**: whole platform games played in-process (a
+  :class:`~guandan.platform.PlatformTable` and four :class:`~guandan.platform.PlatformClient`
+  seats, no sockets), every message's wire text in order: what a ``--log`` holds, less its
+  times;
+* **search decisions**: the choices and values of the search bot (``mc``, small budgets)
+  at every decision of seeded matches, under each ruleset (``--no-search`` leaves them out).
 
-``--compare`` names the first line that differs. The check of issue 12: seeded games play
-exactly as before, and every public value an agent reads is the same.
+``--compare`` names the first line that differs, and with ``--keep-going`` every line that
+differs (one line each). The check that a change plays every game exactly as before, and
+that every public value an agent reads is the same.
 """
 
 from __future__ import annotations
@@ -85,7 +92,7 @@ class _Watcher:
         return action
 
 
-def lines(scale: int) -> Iterator[tuple[str, Any]]:
+def lines(scale: int, search: bool = True) -> Iterator[tuple[str, Any]]:
     """(name, JSON value) of every game, in a fixed order; ``scale`` multiplies the counts."""
     n = 60 * scale
     for name, specs, ruleset in (
@@ -117,6 +124,58 @@ def lines(scale: int) -> Iterator[tuple[str, Any]]:
     for kind, specs in (("match", "greedy"), ("deal", "greedy"), ("deal", "random"), ("match", "greedy,random")):
         run = simulate(8 * scale if kind == "match" else 40 * scale, specs, seed=3, kind=kind, workers=1)  # type: ignore[arg-type]
         yield f"simulate {kind} {specs}", run.rows
+    for ruleset, specs in (("platform+cap6", "greedy"), ("platform+cap4", "greedy,random,random,greedy")):
+        for seed in range(2 * scale):
+            yield f"platform {ruleset} {specs} {seed}", _platform_transcript(ruleset, specs, seed)
+    if search:
+        for ruleset in ("competitive_2022", "nanjing", "huaian", "platform"):
+            for seed in range(scale):
+                yield f"search {ruleset} {seed}", _search_decisions(ruleset, seed)
+
+
+def _platform_transcript(ruleset: str, specs: str, seed: int) -> list[str]:
+    """Every message of a whole platform game, in order: ``>s`` sent to seat s, ``<s`` received from it."""
+    from guandan.platform import PlatformClient, PlatformTable
+
+    table = PlatformTable(games=1, seed=seed, ruleset=ruleset)
+    names = specs.split(",") if "," in specs else [specs] * 4
+    clients = [PlatformClient(name, seed=seed + i) for i, name in enumerate(names)]
+    for name in names:
+        table.join(name)
+    out: list[str] = []
+    pending = list(table.start())
+    while pending:
+        send = pending.pop(0)
+        for seat in send.seats:
+            text = send.wire
+            out.append(f">{seat} {text}")
+            answer = clients[seat].receive(text)
+            if answer is not None:
+                out.append(f"<{seat} {answer}")
+                reply = table.receive(seat, answer)
+                pending.extend(reply.sends)
+    return out
+
+
+def _search_decisions(ruleset: str, seed: int) -> list[Any]:
+    """The search bot's analysis (choices with values and rollouts) of every decision of seat 0
+    in the first two deals of a seeded match, the other seats greedy."""
+    from guandan.search import MonteCarloAgent
+
+    bot = MonteCarloAgent(seed=seed, rollouts=300)
+    greedy = GreedyAgent()
+    match = Match(500 + seed, ruleset)
+    out: list[Any] = []
+    while not match.is_over and match.deal_index < 2:
+        seat = match.turn
+        obs = match.observation(seat)
+        if seat == 0 and len(obs.legal_actions) > 1:
+            result = bot.analyze(obs)
+            out.append([[str(c.action), round(c.value, 9), c.rollouts] for c in result.choices])
+            match.act(result.best)
+        else:
+            match.act(greedy.act(obs))
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -125,12 +184,14 @@ def main(argv: list[str] | None = None) -> int:
     group.add_argument("--write", metavar="FILE", help="write the lines to FILE")
     group.add_argument("--compare", metavar="FILE", help="compare with the lines in FILE")
     parser.add_argument("--scale", type=int, default=1, help="multiply the number of games (default 1)")
+    parser.add_argument("--no-search", action="store_true", help="leave out the search decisions (the slow part)")
+    parser.add_argument("--keep-going", action="store_true", help="with --compare: name every line that differs")
     args = parser.parse_args(argv)
     digest = hashlib.sha256()
     if args.write:
         count = 0
         with open(args.write, "w", encoding="utf-8") as f:
-            for name, value in lines(args.scale):
+            for name, value in lines(args.scale, not args.no_search):
                 text = json.dumps([name, value], sort_keys=True)
                 digest.update(text.encode())
                 f.write(text + "\n")
@@ -139,19 +200,25 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     with open(args.compare, encoding="utf-8") as f:
         expected = [line.rstrip("\n") for line in f]
-    count = 0
-    for i, (name, value) in enumerate(lines(args.scale)):
+    count = differ = 0
+    for i, (name, value) in enumerate(lines(args.scale, not args.no_search)):
         text = json.dumps([name, value], sort_keys=True)
         digest.update(text.encode())
+        count += 1
         if i >= len(expected) or text != expected[i]:
+            differ += 1
             print(f"line {i + 1} ({name}) differs", file=sys.stderr)
+            if args.keep_going:
+                continue
             if i < len(expected):
                 old = json.loads(expected[i])[1]
                 print(f"  was: {json.dumps(old)[:600]}\n  now: {json.dumps(value)[:600]}", file=sys.stderr)
             return 1
-        count += 1
     if count != len(expected):
         print(f"{len(expected) - count} lines of {args.compare} were not played", file=sys.stderr)
+        return 1
+    if differ:
+        print(f"{differ} of {count} lines differ", file=sys.stderr)
         return 1
     print(f"{count} lines identical, sha256 {digest.hexdigest()[:16]}")
     return 0

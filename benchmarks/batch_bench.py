@@ -5,8 +5,8 @@ boundary included) — the counterpart of ``core_bench.c`` one layer up.
     python benchmarks/batch_bench.py count-rank                 # one call over the corpus
     python benchmarks/batch_bench.py count-rank --api batch --positions 4 --calls 2001
 
-``--api core`` calls ``guandan._core`` (``batch_count``, ``batch_rank_moves``, ...);
-``--api batch`` the public ``guandan.batch`` functions, which add the Python door. Modes:
+``--api core`` calls ``guandan.core._core`` (``batch_count``, ``batch_rank_moves``, ...);
+``--api batch`` the public ``guandan.core.batch`` functions, which add the Python door. Modes:
 count-rank, count-card, rank-moves, card-moves, mask, fill-rank, fill-card (the fills
 stream through one reused buffer, as ``batch.iter_legal_moves`` does).
 
@@ -30,7 +30,7 @@ import pathlib
 
 import numpy as np
 
-from guandan import _core, batch
+from guandan.core import _core, batch
 
 CORPUS = pathlib.Path(__file__).resolve().parent.parent / "tests" / "data" / "corpus.npz"
 MODES = ("count-rank", "count-card", "rank-moves", "card-moves", "mask", "fill-rank", "fill-card")

@@ -4,7 +4,7 @@ native generator) beside the unchecked build the engine uses and pure-Python cla
     python benchmarks/move_check_speed.py [--number N]
 
 Per kind of move, microseconds per call (best of 5 runs of N calls): ``Move(...)`` and
-``RankMove(...)`` (parse the fields, then the one check of ``guandan._packed``), their
+``RankMove(...)`` (parse the fields, then the one check of ``guandan.core.packed``), their
 ``_trusted`` builds (no check: moves the core or classify made), ``unpack_move`` /
 ``unpack_rank_move`` (the same check on packed words), and ``classify`` of the same cards
 (what a check in pure Python would at least cost).
@@ -16,7 +16,7 @@ import argparse
 import timeit
 
 from guandan import Move, RankMove, classify
-from guandan.movegen import pack_move, pack_rank_move, unpack_move, unpack_rank_move
+from guandan.core.movegen import pack_move, pack_rank_move, unpack_move, unpack_rank_move
 
 CASES = {
     "single": "S5",

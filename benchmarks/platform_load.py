@@ -5,7 +5,7 @@
 A :class:`~guandan.platform.PlatformServer` runs in this process's event loop (nothing
 else runs here while the games are played: this process's CPU time is the server's), and
 ``4K`` ``guandan connect`` processes connect to it, four to a table. Each client is a
-process running the command's own entry point (``guandan.cli.main(["connect", URL,
+process running the command's own entry point (``guandan.ui.cli.main(["connect", URL,
 "--agent", …])``), forked from this process before the server starts, so that the
 package is imported once (an editable install rebuilds on each import: ~10 s of CPU a
 process); the clients connect once all are ready, so every table starts at once. The
@@ -39,10 +39,10 @@ from typing import Any
 import numpy as np
 
 from guandan import __version__
-from guandan.cli import main as guandan_main
 from guandan.platform import PlatformServer, ServeResult
 from guandan.platform.server import percentile
 from guandan.platform.table import TableState
+from guandan.ui.cli import main as guandan_main
 
 _TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 

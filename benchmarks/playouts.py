@@ -19,8 +19,9 @@ import time
 
 import numpy as np
 
-from guandan import Deal, _core
-from guandan.playout import deal_state
+from guandan import Deal
+from guandan.bots.playout import deal_state
+from guandan.core import _core
 
 
 def main(argv: list[str] | None = None) -> int:

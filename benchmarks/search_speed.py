@@ -30,12 +30,13 @@ import time
 import numpy as np
 
 import guandan
-from guandan import Deal, _core
-from guandan.agents import GreedyAgent
-from guandan.determinize import information_set
-from guandan.playout import deal_state, native_state
-from guandan.rng import derive_seed
-from guandan.search import MonteCarloAgent
+from guandan import Deal
+from guandan.bots.agents import GreedyAgent
+from guandan.bots.determinize import information_set
+from guandan.bots.playout import deal_state, native_state
+from guandan.bots.search import MonteCarloAgent
+from guandan.core import _core
+from guandan.core.rng import derive_seed
 
 
 def rollout_speed(states: list, per_state: int) -> None:

@@ -1,6 +1,6 @@
 """The search bot's strength: one agent against another over seeded single deals or matches.
 
-Plays ``guandan.simulate`` runs — exactly what ``guandan simulate N [--deals] --agents A,B
+Plays ``guandan.bots.simulate`` runs — exactly what ``guandan simulate N [--deals] --agents A,B
 --seed S`` plays — and prints the share of deals (and matches) side A won with its 95%
 Wilson interval and the mean levels per deal. ``--swap`` plays every deal (or match) a
 second time with the sides exchanged (the same cards, A now in seats 1 and 3: a
@@ -20,7 +20,7 @@ import math
 import sys
 import time
 
-from guandan.simulate import simulate
+from guandan.bots.simulate import simulate
 
 
 def wilson(wins: int, n: int, z: float = 1.959964) -> tuple[float, float]:

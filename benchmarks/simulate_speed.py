@@ -16,7 +16,7 @@ import json
 import os
 import sys
 
-from guandan.simulate import simulate
+from guandan.bots.simulate import simulate
 
 
 def main(argv: list[str] | None = None) -> int:

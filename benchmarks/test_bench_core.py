@@ -14,9 +14,10 @@ import sys
 import numpy as np
 import pytest
 
-from guandan import Cards, _core, batch, count_moves, legal_moves
-from guandan.movegen import PASS_WORD, unpack_rank_move
-from guandan.reference import generate_moves
+from guandan import Cards, count_moves, legal_moves
+from guandan.core import _core, batch
+from guandan.core.movegen import PASS_WORD, unpack_rank_move
+from guandan.core.reference import generate_moves
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "tools"))
 from make_corpus import make_corpus  # noqa: E402

@@ -8,13 +8,13 @@
 For lead, response and mixed positions, at rank and card granularity, it measures:
 
 * ``enumerate``: every legal move written out. ``stream`` writes each chunk of positions
-  into one reused buffer (``guandan.batch.iter_legal_moves``: the caller-provided buffer
+  into one reused buffer (``guandan.core.batch.iter_legal_moves``: the caller-provided buffer
   of the core's API); ``arrays`` returns all moves as one new array
-  (``guandan.batch.legal_moves``), paying for fresh memory.
-* ``count``: the number of legal moves only (``guandan.batch.count_moves``).
+  (``guandan.core.batch.legal_moves``), paying for fresh memory.
+* ``count``: the number of legal moves only (``guandan.core.batch.count_moves``).
 
 each on one thread and on all cores (the batch API releases the GIL, so threads run in
-parallel), and the reference generator (``guandan.reference.generate_moves``) on a sample
+parallel), and the reference generator (``guandan.core.reference.generate_moves``) on a sample
 of the same positions, with the native/reference ratio measured on that same sample.
 Figures are positions per second and moves per second; the best of ``--repeat`` runs.
 
@@ -46,9 +46,10 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 import guandan
-from guandan import Cards, batch
-from guandan.movegen import PASS_WORD, unpack_rank_move
-from guandan.reference import generate_moves
+from guandan import Cards
+from guandan.core import batch
+from guandan.core.movegen import PASS_WORD, unpack_rank_move
+from guandan.core.reference import generate_moves
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))

@@ -7,7 +7,7 @@
 #define BIG ((int64_t)1 << 40)    /* not a non-bomb */
 
 /* The cards the greedy agent keeps: the wilds, every card of a rank held four or more
- * times (wilds not counted), the jokers when all four are held (as guandan.agents._protected). */
+ * times (wilds not counted), the jokers when all four are held (as guandan.bots.agents._protected). */
 static inline void protected_cards(const gd_cards *hand, int level, uint64_t *plo, uint64_t *phi) {
     const int wild = 4 * level + GD_HEARTS;
     uint64_t lo = 0, hi = 0;

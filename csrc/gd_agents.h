@@ -1,4 +1,4 @@
-/* Agents over card-level moves: the choice of guandan.agents.GreedyAgent, made natively.
+/* Agents over card-level moves: the choice of guandan.bots.agents.GreedyAgent, made natively.
  *
  * Flat C, no Python, no allocation; reentrant. The moves are the card-level move array of a
  * position (n rows of two words, lo then hi: see gd_core.h), as guandan.Deal holds it.
@@ -25,7 +25,7 @@ typedef struct gd_greedy_seat {
     int opponent_low;     /* 1 when an opponent holding cards holds bomb_threshold or fewer */
 } gd_greedy_seat;
 
-/* The index 0..n-1 of the move guandan.agents.GreedyAgent.choose picks among the n >= 1 rows
+/* The index 0..n-1 of the move guandan.bots.agents.GreedyAgent.choose picks among the n >= 1 rows
  * of `moves` (see that method for the rules; this is the same choice, made in one pass
  * that reads each row once). Returns -1 - i when row i is not a card-level move word (a type
  * above GD_JOKER_BOMB, a face held 3 times, bits beyond the 54 faces); every row is read

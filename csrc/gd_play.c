@@ -167,7 +167,7 @@ static gd_move choose(const gd_deal *d, const gd_view *v, int policy, gd_rng *rn
         const size_t k = gd_count_rank_moves_by_kind(v, d->beat, &kinds);
         return gd_rank_move_at(v, d->beat, &kinds, gd_rng_below(rng, k));
     }
-    /* greedy, as guandan.agents.GreedyAgent at rank granularity */
+    /* greedy, as guandan.bots.agents.GreedyAgent at rank granularity */
     gd_move moves[GD_MAX_RANK_MOVES];
     const size_t k = gd_rank_moves(v, d->beat, moves);
     const int seat = d->turn, leading = d->beat == GD_PASS_MOVE;

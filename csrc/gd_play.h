@@ -14,13 +14,13 @@
 extern "C" {
 #endif
 
-/* SplitMix64, bit for bit as guandan.rng.SplitMix64. */
+/* SplitMix64, bit for bit as guandan.core.rng.SplitMix64. */
 typedef struct gd_rng {
     uint64_t state;
 } gd_rng;
 
 uint64_t gd_rng_next(gd_rng *rng);
-/* Uniform in [0, n), n >= 1 (Lemire's method, as guandan.rng.SplitMix64.below). */
+/* Uniform in [0, n), n >= 1 (Lemire's method, as guandan.core.rng.SplitMix64.below). */
 uint64_t gd_rng_below(gd_rng *rng, uint64_t n);
 
 typedef struct gd_deal {
@@ -60,7 +60,7 @@ void gd_deal_apply(gd_deal *d, gd_move m, const gd_cards *spent);
  *   drawn without listing them all: the moves counted by kind (gd_count_rank_moves_by_kind),
  *   one gd_rng_below draw of an index below the count, the move at that index of
  *   gd_rank_moves's order (gd_rank_move_at, which makes only that kind's moves);
- * greedy: the rules of guandan.agents.GreedyAgent at rank granularity — a move that plays
+ * greedy: the rules of guandan.bots.agents.GreedyAgent at rank granularity — a move that plays
  *   out the whole hand (10 cards or fewer); let a partner's play stand; otherwise the
  *   weakest non-bomb (lowest key, then most cards, then fewest wilds) that spends no wild,
  *   no card of a rank held four or more times and no joker of a full set; failing that,

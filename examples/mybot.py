@@ -7,7 +7,7 @@ seats 1 and 3):
 """
 
 from guandan import Phase
-from guandan.notation import sort_moves
+from guandan.core.notation import sort_moves
 
 
 class LongestBot:

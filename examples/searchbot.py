@@ -9,9 +9,9 @@ directory (seats 0 and 2 against seats 1 and 3):
 import numpy as np
 
 from guandan import Deal, GreedyAgent, Phase, Play, elevated_order
-from guandan.determinize import determinize
-from guandan.playout import playouts, scores
-from guandan.rng import SplitMix64
+from guandan.bots.determinize import determinize
+from guandan.bots.playout import playouts, scores
+from guandan.core.rng import SplitMix64
 
 
 def sampled_deal(observation, hands):

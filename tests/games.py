@@ -5,9 +5,9 @@ from __future__ import annotations
 import copy
 
 from guandan import Cards, Deal, Match, Move
-from guandan.deal import deal_hands, opening_leader, opening_position
-from guandan.notation import parse_play
-from guandan.rng import derive_seed
+from guandan.core.notation import parse_play
+from guandan.core.rng import derive_seed
+from guandan.game.deal import deal_hands, opening_leader, opening_position
 
 
 def play(state, cards: str, declared: str | None = None, seat: int | None = None):
@@ -133,9 +133,10 @@ def search_case(seed: int, plies: int = 9, limit: int = 4):
     """A search's doors after ``plies`` greedy actions of deal ``seed``: the acting seat's
     information set (plays and passes among its events), its search state and ``limit``
     candidates."""
-    from guandan import _core, playout
-    from guandan.agents import GreedyAgent
-    from guandan.determinize import information_set
+    from guandan.bots import playout
+    from guandan.bots.agents import GreedyAgent
+    from guandan.bots.determinize import information_set
+    from guandan.core import _core
 
     deal = Deal.new(seed)
     for _ in range(plies):

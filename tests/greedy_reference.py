@@ -1,5 +1,5 @@
 """The greedy agent's choice as it was written in numpy before issue 12: the reference that
-``guandan._core.greedy_choose`` (``csrc/gd_agents.c``) must agree with, move for move.
+``guandan.core._core.greedy_choose`` (``csrc/gd_agents.c``) must agree with, move for move.
 
 ``reference_choose(observation, bomb_threshold)`` is ``GreedyAgent.choose`` of that version.
 """
@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from guandan.combos import MoveType, elevated_order
+from guandan.core.combos import MoveType, elevated_order
 
 _M52 = np.uint64((1 << 52) - 1)
 _ODD64 = np.uint64(int("10" * 32, 2))  # the high bit of every 2-bit face count

@@ -23,8 +23,8 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from guandan import Cards, legal_moves, parse_card
-from guandan.protocol import from_action, to_action
-from guandan.rules import return_choices, tribute_choices
+from guandan.game.rules import return_choices, tribute_choices
+from guandan.platform.actions import from_action, to_action
 
 CARD = re.compile(r"^([SHCD][A2-9TJQK]|SB|HR)$")
 RANK_CHARS = set("A23456789TJQK")

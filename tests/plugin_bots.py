@@ -3,7 +3,7 @@ the path of the test run and of its worker processes."""
 
 from __future__ import annotations
 
-from guandan.agents import GreedyAgent, RandomAgent
+from guandan.bots.agents import GreedyAgent, RandomAgent
 
 
 class FirstChoice:

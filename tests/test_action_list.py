@@ -6,7 +6,7 @@ import pytest
 from games import play
 
 from guandan import Deal, IllegalMoveError, InvalidMoveError, Match
-from guandan.protocol import action_list, apply_action, from_action, to_action
+from guandan.platform.actions import action_list, apply_action, from_action, to_action
 
 
 def test_a_lead_lists_every_legal_move_and_no_pass():
@@ -65,7 +65,7 @@ def test_the_bulk_action_list_is_to_action_of_every_move_and_its_text_is_the_jso
     import numpy as np
 
     from guandan import legal_moves
-    from guandan.protocol import move_actions, move_actions_json
+    from guandan.platform.actions import move_actions, move_actions_json
 
     positions = [("SB SB HR HR S3 H2 H2", 2, None), ("S3 S4 S5 S6 S7 H7 H7 C9 C9 D9", 7, None)]
     for seed in range(12):  # full hands, leading and answering, at several levels

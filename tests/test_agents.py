@@ -6,8 +6,8 @@ import pytest
 from games import pass_, play
 
 from guandan import Deal, GuandanError, IllegalMoveError, Match, card_name, parse_card, record
-from guandan.agents import Agent, GreedyAgent, RandomAgent, play_out
-from guandan.registry import AGENTS, make_agent, make_agents
+from guandan.bots.agents import Agent, GreedyAgent, RandomAgent, play_out
+from guandan.bots.registry import AGENTS, make_agent, make_agents
 
 
 def choice(agent, deal, seat=None):
@@ -113,7 +113,7 @@ def test_an_agent_asked_out_of_turn_says_so():
 def test_an_observation_is_immutable_and_of_its_class_once_made():
     """``Observation`` is filled in through a private subclass (issue 12): what comes out is an
     ``Observation``, immutable; a subclass of the user's keeps its class."""
-    from guandan.observation import Observation
+    from guandan.game.observation import Observation
 
     obs = Deal.new(4).observation(0)
     assert type(obs) is Observation and obs.seat == 0 and obs.to_beat_seat is None

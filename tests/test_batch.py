@@ -8,8 +8,9 @@ import pathlib
 import numpy as np
 import pytest
 
-from guandan import GuandanError, InvalidCardsError, InvalidMoveError, _core, batch
-from guandan.movegen import PASS_WORD
+from guandan import GuandanError, InvalidCardsError, InvalidMoveError
+from guandan.core import _core, batch
+from guandan.core.movegen import PASS_WORD
 
 CORPUS = np.load(pathlib.Path(__file__).parent / "data" / "corpus.npz")
 H, L, B = CORPUS["hands"][:3000], CORPUS["levels"][:3000], CORPUS["beats"][:3000]

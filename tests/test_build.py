@@ -3,9 +3,9 @@
 import importlib.machinery
 import pathlib
 
-import guandan._core
+import guandan.core._core
 
 
 def test_core_is_a_compiled_extension():
-    suffix = "".join(pathlib.Path(guandan._core.__file__).suffixes)
-    assert any(suffix.endswith(s) for s in importlib.machinery.EXTENSION_SUFFIXES), guandan._core.__file__
+    suffix = "".join(pathlib.Path(guandan.core._core.__file__).suffixes)
+    assert any(suffix.endswith(s) for s in importlib.machinery.EXTENSION_SUFFIXES), guandan.core._core.__file__

@@ -8,8 +8,8 @@ import sys
 import pytest
 
 from guandan import MoveType
-from guandan.cli import main
-from guandan.reference import generate_moves
+from guandan.core.reference import generate_moves
+from guandan.ui.cli import main
 
 SEED_HAND = "S3 C4 D4 C5 D5 H2"
 
@@ -312,15 +312,15 @@ def planted(*args, **kwargs):
 @pytest.mark.parametrize(
     ("target", "argv"),
     [
-        ("guandan.cli.legal_moves", ["moves", "S3", "--level", "2"]),
-        ("guandan.cli.parse_play", ["moves", "S3", "--level", "2", "--beat", "S4"]),
-        ("guandan.simulate.simulate", ["simulate", "2", "--workers", "1", "--quiet"]),
-        ("guandan.match.Match.play_index", ["simulate", "2", "--workers", "1", "--quiet"]),  # greedy plays indices
-        ("guandan.match.Match.play", ["simulate", "2", "--workers", "1", "--quiet", "--agents", "mc-basic:determinizations=1"]),  # noqa: E501
-        ("guandan.registry.seat_specs", ["simulate", "2", "--workers", "1", "--quiet"]),
-        ("guandan.terminal.make_agents", ["play", "--seed", "3"]),
-        ("guandan.terminal.get_ruleset", ["play", "--seed", "3"]),
-        ("guandan.match.Match.play", ["play", "--seed", "3", "--seat", "0"]),
+        ("guandan.ui.cli.legal_moves", ["moves", "S3", "--level", "2"]),
+        ("guandan.ui.cli.parse_play", ["moves", "S3", "--level", "2", "--beat", "S4"]),
+        ("guandan.bots.simulate.simulate", ["simulate", "2", "--workers", "1", "--quiet"]),
+        ("guandan.game.match.Match.play_index", ["simulate", "2", "--workers", "1", "--quiet"]),  # greedy plays indices
+        ("guandan.game.match.Match.play", ["simulate", "2", "--workers", "1", "--quiet", "--agents", "mc-basic:determinizations=1"]),  # noqa: E501
+        ("guandan.bots.registry.seat_specs", ["simulate", "2", "--workers", "1", "--quiet"]),
+        ("guandan.ui.terminal.make_agents", ["play", "--seed", "3"]),
+        ("guandan.ui.terminal.get_ruleset", ["play", "--seed", "3"]),
+        ("guandan.game.match.Match.play", ["play", "--seed", "3", "--seat", "0"]),
     ],
 )
 def test_a_bug_inside_the_library_surfaces_instead_of_exiting_as_bad_input(monkeypatch, capsys, target, argv):
@@ -365,8 +365,8 @@ def _interrupt(*args, **kwargs):
 @pytest.mark.parametrize(
     ("target", "argv"),
     [
-        ("guandan.simulate.simulate", ["simulate", "2", "--workers", "1", "--quiet"]),
-        ("guandan.cli.legal_moves", ["moves", "S3", "--level", "2"]),
+        ("guandan.bots.simulate.simulate", ["simulate", "2", "--workers", "1", "--quiet"]),
+        ("guandan.ui.cli.legal_moves", ["moves", "S3", "--level", "2"]),
     ],
 )
 def test_ctrl_c_ends_any_command_with_one_line_and_status_130(monkeypatch, capsys, target, argv):
@@ -376,7 +376,7 @@ def test_ctrl_c_ends_any_command_with_one_line_and_status_130(monkeypatch, capsy
 
 
 def test_ctrl_c_during_a_bots_turn_ends_the_match_with_status_130(monkeypatch, capsys):
-    monkeypatch.setattr("guandan.agents.GreedyAgent.act", _interrupt)
+    monkeypatch.setattr("guandan.bots.agents.GreedyAgent.act", _interrupt)
     monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 50))
     assert main(["play", "--seed", "3"]) == 130
     out, err = capsys.readouterr()

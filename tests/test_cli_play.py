@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from guandan.cli import main
+from guandan.ui.cli import main
 
 
 def play(monkeypatch, capsys, script: str, *args: str):
@@ -125,7 +125,7 @@ def test_a_short_form_that_names_nothing_playable_is_explained(monkeypatch, caps
 def test_hint_shows_the_search_bots_three_best_moves_with_their_values(monkeypatch, capsys):
     _, out, _ = play(monkeypatch, capsys, "hint\nquit\n", "--seed", "3")
     lines = out.split("Your play> hint\n")[1].splitlines()
-    from guandan.search import DEFAULT_ROLLOUTS
+    from guandan.bots.search import DEFAULT_ROLLOUTS
 
     assert lines[0] == f"Hint ({DEFAULT_ROLLOUTS:,} rollouts) — the mean result in levels for your side (+3 to -3):"
     hinted = [re.fullmatch(r"  ([123])\. (.+?)  +([+-]\d\.\d\d)   type (\d+)", line) for line in lines[1:4]]
@@ -141,8 +141,8 @@ def test_hint_shows_the_search_bots_three_best_moves_with_their_values(monkeypat
 
 def test_hint_in_the_tribute_and_return_phases():
     from guandan import Match
-    from guandan.search import MonteCarloAgent
-    from guandan.terminal import _Console, _hint
+    from guandan.bots.search import MonteCarloAgent
+    from guandan.ui.terminal import _Console, _hint
 
     out = io.StringIO()
     console = _Console(io.StringIO(), out)

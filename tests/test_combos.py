@@ -27,17 +27,16 @@ from guandan import (
     Rank,
     RankMove,
     Suit,
-    _core,
     card,
     card_name,
     card_rank,
     card_suit,
     legal_moves,
-    movegen,
     parse_rank,
     wild_card,
 )
-from guandan.combos import (
+from guandan.core import _core, movegen
+from guandan.core.combos import (
     BOMB_TYPES,
     SEQUENCE_TYPES,
     Move,
@@ -48,7 +47,7 @@ from guandan.combos import (
     window_keys,
     window_ranks,
 )
-from guandan.reference import generate_moves
+from guandan.core.reference import generate_moves
 
 S, H, C, D = Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS
 ALL_LEVELS = list(NATURAL_RANKS)

@@ -11,8 +11,8 @@ from games import pass_, play, state_of
 
 import guandan
 from guandan import Cards, Deal, IllegalMoveError, InvalidCardsError, InvalidMoveError, Move, MoveType, classify
-from guandan.deal import DealResult, deal_hands, jiefeng_leader, opening_position
-from guandan.rules import COMPETITIVE_2022
+from guandan.game.deal import DealResult, deal_hands, jiefeng_leader, opening_position
+from guandan.game.rules import COMPETITIVE_2022
 
 # -- dealing ---------------------------------------------------------------------------------------
 
@@ -281,7 +281,7 @@ def test_undo_takes_back_every_action_exactly():
     deal = Deal.new(21, level=4)
     start = state_of(deal)
     states = []
-    rng = guandan.rng.SplitMix64(5)
+    rng = guandan.core.rng.SplitMix64(5)
     while not deal.is_over:
         states.append(state_of(deal))
         moves = deal.legal_moves()
@@ -354,8 +354,8 @@ def test_an_observation_shows_the_seat_its_hand_and_the_public_state():
 def test_the_deck_is_shuffled_as_by_splitmix64(seeds):
     """``shuffled_deck`` draws natively; the deck and the opening card are those of
     ``SplitMix64(seed).shuffle`` then ``.below(108)`` (the module's description of dealing)."""
-    from guandan.deal import shuffled_deck
-    from guandan.rng import SplitMix64
+    from guandan.core.rng import SplitMix64
+    from guandan.game.deal import shuffled_deck
 
     for seed in seeds:
         rng = SplitMix64(seed)

@@ -16,8 +16,8 @@ import pytest
 from stats import chi_square_critical
 
 from guandan import Cards, Deal, InvalidCardsError
-from guandan.determinize import determinize, sample_hands
-from guandan.rng import SplitMix64
+from guandan.bots.determinize import determinize, sample_hands
+from guandan.core.rng import SplitMix64
 
 
 def exact_distribution(seat, hand, counts, seen, known):

@@ -24,8 +24,8 @@ import tomllib
 import pytest
 
 from guandan import MoveType, classify
-from guandan.cli import main
-from guandan.rules import RULESETS
+from guandan.game.rules import RULESETS
+from guandan.ui.cli import main
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 RULES = ROOT / "docs" / "rules.md"
@@ -231,7 +231,7 @@ def test_the_sampled_deal_of_the_search_page_is_the_real_deal_with_the_real_hand
 
 @pytest.mark.slow
 def test_the_search_bot_plays_by_import_path_on_two_workers_as_in_this_process(monkeypatch):
-    from guandan.simulate import simulate
+    from guandan.bots.simulate import simulate
 
     monkeypatch.syspath_prepend(str(EXAMPLES_DIR))
     spec = "searchbot:SampleSearchBot:worlds=2:candidates=4,greedy"

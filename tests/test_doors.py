@@ -27,7 +27,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from guandan import Cards, Deal, GuandanError, _core, batch, playout
+from guandan import Cards, Deal, GuandanError
+from guandan.bots import playout
+from guandan.core import _core, batch
 
 DOORS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -230,7 +232,7 @@ def test_batch_arrays_of_any_form_work_or_raise_an_error_naming_them(call_name, 
     call = BATCH_CALLS[call_name]
     arrays = {"hands": H, "levels": L, "beats": B, arg: value}
     got = outcome(lambda: call(arrays["hands"], arrays["levels"], arrays["beats"]))
-    if value is None and arg == "beats" and not call_name.startswith("_core"):  # guandan.batch: all leads
+    if value is None and arg == "beats" and not call_name.startswith("_core"):  # guandan.core.batch: all leads
         assert got == outcome(lambda: call(H, L, batch.lead_beats(N)))
     elif not form(value):
         assert got[0] != "ok", f"{call_name} accepted {arg} of the wrong form"
@@ -525,7 +527,7 @@ def test_seeds_are_any_python_or_numpy_int_and_nothing_else(call_name, data):
     got = outcome(lambda: call(value))
     if accepted is None:
         assert got[0] == "GuandanError" and "seed" in got[1], got
-    else:  # taken modulo 2**64, like guandan.rng.SplitMix64
+    else:  # taken modulo 2**64, like guandan.core.rng.SplitMix64
         assert got == outcome(lambda: call(accepted % 2**64))
 
 

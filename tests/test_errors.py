@@ -30,23 +30,14 @@ from guandan import (
     Rank,
     RankMove,
     RecordError,
-    _core,
-    agents,
-    batch,
     classify,
-    determinize,
-    jsonio,
-    movegen,
-    notation,
-    perft,
-    playout,
-    protocol,
-    records,
-    registry,
-    rng,
-    rules,
 )
-from guandan.movegen import PASS_WORD
+from guandan.bots import agents, determinize, playout, registry
+from guandan.core import _core, batch, movegen, notation, rng
+from guandan.core.movegen import PASS_WORD
+from guandan.game import perft, rules
+from guandan.platform import actions as protocol
+from guandan.records import jsonio, records
 
 HAND = Cards.parse("S3 C4 D4 C5 D5 H2").counts
 H = np.stack([np.frombuffer(HAND, dtype=np.uint8)] * 3).copy()
@@ -303,7 +294,7 @@ def test_native_words_and_buffers_are_checked(call, error, match):
 
 
 def test_native_seeds_are_taken_modulo_2_64_like_splitmix64():
-    assert _core.rng_draws(-1, [0]) == [guandan.rng.SplitMix64(-1).next_u64()]
+    assert _core.rng_draws(-1, [0]) == [guandan.core.rng.SplitMix64(-1).next_u64()]
 
 
 def _state(**change):
@@ -556,9 +547,9 @@ TWENTY_EIGHT = Cards.from_cards(list(range(28)))
         (lambda: Deal.new("x"), GuandanError, "seed"),
         (lambda: Deal.new(1.5), GuandanError, "seed"),
         (lambda: Deal.new(1, 2, 9), IllegalMoveError, "leader"),
-        (lambda: guandan.deal.jiefeng_leader(5, [1, 1, 1, 1]), GuandanError, "seat 0..3"),
-        (lambda: guandan.deal.jiefeng_leader(0, [0, 0, 0, 0]), GuandanError, "no seat holds cards"),
-        (lambda: guandan.deal.opening_leader([Cards()] * 4, 3), InvalidCardsError, "no cards dealt"),
+        (lambda: guandan.game.deal.jiefeng_leader(5, [1, 1, 1, 1]), GuandanError, "seat 0..3"),
+        (lambda: guandan.game.deal.jiefeng_leader(0, [0, 0, 0, 0]), GuandanError, "no seat holds cards"),
+        (lambda: guandan.game.deal.opening_leader([Cards()] * 4, 3), InvalidCardsError, "no cards dealt"),
     ],
 )
 def test_bad_deals_are_refused(call, error, match):
@@ -913,7 +904,7 @@ def test_bad_arguments_elsewhere_raise(call, error, match):
 
 
 def test_search_and_simulation_arguments_are_checked():
-    from guandan import search, simulate
+    from guandan.bots import search, simulate
 
     for kwargs in ({"determinizations": 0}, {"playouts": 1.5}, {"candidates": -1}, {"policy": "x"}):
         check(lambda: search.BasicMonteCarloAgent(**kwargs), GuandanError)  # noqa: B023

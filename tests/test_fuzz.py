@@ -24,21 +24,16 @@ from guandan import (
     InvalidMoveError,
     Match,
     RecordError,
-    _core,
-    batch,
-    jsonio,
-    movegen,
-    notation,
-    playout,
-    protocol,
-    records,
-    reference,
 )
-from guandan.agents import GreedyAgent, play_out
-from guandan.cards import card_index
-from guandan.combos import is_bomb
-from guandan.deal import Play
-from guandan.movegen import PASS_WORD
+from guandan.bots import playout
+from guandan.bots.agents import GreedyAgent, play_out
+from guandan.core import _core, batch, movegen, notation, reference
+from guandan.core.cards import card_index
+from guandan.core.combos import is_bomb
+from guandan.core.movegen import PASS_WORD
+from guandan.game.deal import Play
+from guandan.platform import actions as protocol
+from guandan.records import jsonio, records
 
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -12,10 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import random_hand
 
-from guandan import Cards, Deal, GuandanError, IllegalMoveError, InvalidCardsError, InvalidMoveError, Match, _core
-from guandan.agents import GreedyAgent, RandomAgent, play_out
-from guandan.cards import Rank
-from guandan.history import bits_of_cards
+from guandan import Cards, Deal, GuandanError, IllegalMoveError, InvalidCardsError, InvalidMoveError, Match
+from guandan.bots.agents import GreedyAgent, RandomAgent, play_out
+from guandan.core import _core
+from guandan.core.cards import Rank
+from guandan.game.history import bits_of_cards
 
 
 class _Differential:

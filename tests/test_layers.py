@@ -1,6 +1,6 @@
-"""The package's layers: lower modules never import higher ones, and no modules import one another
-in a circle (STYLE.md: cards and notation → combinations → move generation → deal → match →
-agents → simulation → CLI).
+"""The package's layers (:mod:`guandan.layers`, the one statement of the rule): every module
+of every subpackage imports only from its own layer and lower ones, and no modules import
+one another in a circle.
 
 Every import counts — at the top, under ``TYPE_CHECKING``, inside a function — read from the
 source with :mod:`ast`, so an import added anywhere is seen before it is run."""
@@ -14,35 +14,14 @@ import pathlib
 import pytest
 
 import guandan
-from guandan import Cards, Deal, InvalidCardsError, Match, Rank, parse_card, perft, records, rules
-from guandan.agents import GreedyAgent, play_out
+from guandan import Cards, Deal, InvalidCardsError, Match, Rank, parse_card
+from guandan.bots.agents import GreedyAgent, play_out
+from guandan.game import perft, rules
+from guandan.layers import LAYERS, layer_of, may_import
+from guandan.records import records
 
 PACKAGE = pathlib.Path(guandan.__file__).parent
 SOURCE = pathlib.Path(__file__).resolve().parent.parent / "src" / "guandan"
-
-#: The layer of each module, lowest first: a module imports only modules of lower layers
-#: (or of its own layer, without a circle). ``__init__`` and ``__main__`` are the package's
-#: front doors, above everything.
-LAYERS: list[set[str]] = [
-    {"errors", "rng", "_core"},
-    {"cards"},
-    {"_packed"},
-    {"combos"},
-    {"notation", "jsonio", "protocol", "reference", "movegen", "batch"},
-    {"rules"},
-    {"history"},
-    {"observation"},
-    {"deal"},
-    {"match"},
-    {"records", "agents", "playout", "determinize", "perft"},
-    {"search"},
-    {"registry"},
-    {"simulate", "table"},
-    {"terminal"},
-    {"cli"},
-    {"__init__", "__main__"},
-]
-LEVEL = {name: i for i, layer in enumerate(LAYERS) for name in layer}
 
 
 def package_dir() -> pathlib.Path:
@@ -50,37 +29,47 @@ def package_dir() -> pathlib.Path:
     return SOURCE if (SOURCE / "__init__.py").exists() else PACKAGE
 
 
-def modules(root: pathlib.Path) -> dict[str, pathlib.Path]:
-    return {p.stem: p for p in sorted(root.glob("*.py"))}
+def modules(root: pathlib.Path, package: str = "guandan") -> dict[str, pathlib.Path]:
+    """Every module below ``root`` by its dotted name (a package by its own name), with the
+    compiled core (its ``.pyx``, or the built module) as a module too."""
+    found: dict[str, pathlib.Path] = {}
+    for path in sorted(root.rglob("*.py")) + sorted(root.rglob("*.pyx")):
+        parts = list(path.relative_to(root).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        found[".".join([package, *parts])] = path
+    return found
 
 
-def imports(path: pathlib.Path, names: set[str]) -> set[str]:
-    """The package modules ``path`` imports, anywhere in it (relative or absolute imports)."""
+def imports(path: pathlib.Path, module: str, names: set[str]) -> set[str]:
+    """The modules of ``names`` that ``module`` (at ``path``) imports, anywhere in it:
+    relative or absolute, ``from X import name`` counting ``X.name`` when that is a module."""
+    is_package = path.stem == "__init__"
+    here = module.split(".") if is_package else module.split(".")[:-1]
     found: set[str] = set()
+    if path.suffix != ".py":
+        return found  # the Cython module imports only guandan.errors, lazily (checked below)
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.ImportFrom):
-            if node.level == 1:
-                base = node.module or ""
-            elif node.level == 0 and node.module and (node.module == "guandan" or node.module.startswith("guandan.")):
-                base = node.module.removeprefix("guandan").lstrip(".")
+            if node.level:
+                base = here[: len(here) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            elif node.module and (node.module == "guandan" or node.module.startswith("guandan.")):
+                target = node.module
             else:
                 continue
-            first = base.split(".")[0]
-            if first:
-                found.add(first)
-            else:  # from . import x / from guandan import x: x may be a module
-                found |= {a.name for a in node.names if a.name in names}
-        elif isinstance(node, ast.Import):
             for alias in node.names:
-                if alias.name.startswith("guandan."):
-                    found.add(alias.name.split(".")[1])
-    return found & names
+                full = f"{target}.{alias.name}"
+                found.add(full if full in names else target)
+        elif isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names if alias.name.startswith("guandan")}
+    # a module imported through its package (guandan.core.cards) also runs the package
+    return {m for m in found if m in names} - {module}
 
 
-def graph(root: pathlib.Path) -> dict[str, set[str]]:
-    mods = modules(root)
-    names = set(mods) | {"_core"}
-    return {name: imports(path, names) - {name, "__init__"} for name, path in mods.items()}
+def graph(root: pathlib.Path, package: str = "guandan") -> dict[str, set[str]]:
+    mods = modules(root, package)
+    return {name: imports(path, name, set(mods)) for name, path in mods.items()}
 
 
 def circles(edges: dict[str, set[str]]) -> list[list[str]]:
@@ -126,28 +115,26 @@ def circles(edges: dict[str, set[str]]) -> list[list[str]]:
 
 
 def test_the_import_reader_sees_every_kind_of_import(tmp_path):
-    (tmp_path / "a.py").write_text(
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    (tmp_path / "__init__.py").write_text("")
+    (sub / "__init__.py").write_text("")
+    (sub / "a.py").write_text(
         "from typing import TYPE_CHECKING\n"
         "from .b import x\n"
         "if TYPE_CHECKING:\n    from guandan.c import y\n"
-        "def f():\n    from . import d\n    import guandan.e\n"
+        "def f():\n    from . import d\n    import guandan.e\n    from .. import f\n"
     )
-    for name in "bcde":
+    for name in "bd":
+        (sub / f"{name}.py").write_text("")
+    for name in "cef":
         (tmp_path / f"{name}.py").write_text("")
-    assert graph(tmp_path)["a"] == {"b", "c", "d", "e"}
+    assert graph(tmp_path)["guandan.sub.a"] == {"guandan.sub.b", "guandan.c", "guandan.sub.d", "guandan.e", "guandan.f"}
 
 
 def test_the_circle_finder_finds_circles():
     assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert circles({"a": {"b"}, "b": set()}) == []
-
-
-def test_no_modules_import_one_another_in_a_circle():
-    assert circles(graph(package_dir())) == []
-
-
-def test_every_module_has_a_layer():
-    assert set(modules(package_dir())) - set(LEVEL) == set()
 
 
 @functools.cache
@@ -156,17 +143,45 @@ def package_graph() -> dict[str, set[str]]:
     return graph(package_dir())
 
 
+def test_no_modules_import_one_another_in_a_circle():
+    assert circles(package_graph()) == []
+
+
+def test_every_subpackage_is_a_layer_and_every_module_has_one():
+    root = package_dir()
+    subpackages = {p.parent.name for p in root.glob("*/__init__.py")}
+    assert subpackages == set(LAYERS) - {"errors"}
+    for name in package_graph():
+        if name not in ("guandan", "guandan.__main__", "guandan.layers"):
+            assert layer_of(name) in LAYERS, name
+
+
+def test_the_rule_refuses_an_import_from_above():
+    assert not may_import("guandan.core.cards", "guandan.game.deal")
+    assert not may_import("guandan.game.match", "guandan")
+    assert may_import("guandan.ui.cli", "guandan.core.cards") and may_import("guandan", "guandan.ui.cli")
+
+
 @pytest.mark.parametrize("name", sorted(modules(package_dir())))
-def test_a_module_imports_only_lower_layers(name):
-    higher = {m for m in package_graph()[name] if LEVEL.get(m, -1) > LEVEL.get(name, -1)}
-    assert not higher, f"{name} (layer {LEVEL.get(name)}) imports higher layers: {sorted(higher)}"
+def test_a_module_imports_only_its_own_and_lower_layers(name):
+    higher = sorted(m for m in package_graph()[name] if not may_import(name, m))
+    assert not higher, f"{name} (layer {layer_of(name)}) imports from higher layers: {higher}"
+
+
+def test_the_native_core_imports_only_the_errors():
+    text = (package_dir() / "core" / "_core.pyx").read_text(encoding="utf-8")
+    lines = [line.strip() for line in text.splitlines()]
+    imported = {line.split()[1] for line in lines if line.startswith(("from guandan", "import guandan"))}
+    assert imported <= {"guandan"}, imported
+    assert "from guandan import errors" in text
 
 
 def test_observation_never_imports_the_deal_and_the_agents_never_the_search_bot():
-    edges = graph(package_dir())
-    assert "deal" not in edges["observation"] and "match" not in edges["observation"]
-    assert "search" not in edges["agents"] and "registry" not in edges["agents"]
-    assert "records" not in edges["deal"] and "records" not in edges["match"]
+    edges = package_graph()
+    observation = edges["guandan.game.observation"]
+    assert "guandan.game.deal" not in observation and "guandan.game.match" not in observation
+    agents = edges["guandan.bots.agents"]
+    assert "guandan.bots.search" not in agents and "guandan.bots.registry" not in agents
 
 
 # -- a level enters as int | str | Rank, is parsed at the door, and travels as a Rank --------------
@@ -208,8 +223,8 @@ def test_every_door_refuses_a_bad_level_with_invalid_cards_error(level):
 
 
 def test_a_deal_and_a_match_parse_their_levels_once_and_never_while_played(monkeypatch):
-    import guandan.deal
-    import guandan.match
+    import guandan.game.deal
+    import guandan.game.match
 
     calls = {"deal": 0, "match": 0}
 
@@ -222,8 +237,8 @@ def test_a_deal_and_a_match_parse_their_levels_once_and_never_while_played(monke
 
         return parse_level
 
-    monkeypatch.setattr(guandan.deal, "parse_level", counting(guandan.deal))
-    monkeypatch.setattr(guandan.match, "parse_level", counting(guandan.match))
+    monkeypatch.setattr(guandan.game.deal, "parse_level", counting(guandan.game.deal))
+    monkeypatch.setattr(guandan.game.match, "parse_level", counting(guandan.game.match))
     deal = Deal.new(4, "J")
     play_out(deal, [GreedyAgent()] * 4)
     assert deal.is_over and calls["deal"] == 1

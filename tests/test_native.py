@@ -17,9 +17,10 @@ from hypothesis import strategies as st
 from strategies import random_hand
 
 import guandan
-from guandan import Cards, Move, MoveType, _core, classify, count_moves, legal_moves
-from guandan.movegen import PASS_WORD, pack_move, pack_rank_move, unpack_move, unpack_rank_move
-from guandan.reference import generate_moves
+from guandan import Cards, Move, MoveType, classify, count_moves, legal_moves
+from guandan.core import _core
+from guandan.core.movegen import PASS_WORD, pack_move, pack_rank_move, unpack_move, unpack_rank_move
+from guandan.core.reference import generate_moves
 
 CORPUS = np.load(pathlib.Path(__file__).parent / "data" / "corpus.npz")
 

@@ -19,9 +19,10 @@ import numpy as np
 import pytest
 from stats import chi_square_critical
 
-from guandan import Cards, _core
-from guandan.movegen import PASS_WORD
-from guandan.rng import SplitMix64
+from guandan import Cards
+from guandan.core import _core
+from guandan.core.movegen import PASS_WORD
+from guandan.core.rng import SplitMix64
 
 CORPUS = np.load(pathlib.Path(__file__).parent / "data" / "corpus.npz")
 DECK = np.full(54, 2, np.uint8)

@@ -8,9 +8,9 @@ import pytest
 
 import guandan
 from guandan import Cards, Move, MoveType, beats, classify, wild_card
-from guandan.jsonio import move_to_json, moves_to_json
-from guandan.notation import declaration, parse_play, sort_moves, strength_key
-from guandan.reference import generate_moves
+from guandan.core.notation import declaration, parse_play, sort_moves, strength_key
+from guandan.core.reference import generate_moves
+from guandan.records.jsonio import move_to_json, moves_to_json
 
 
 @pytest.mark.parametrize(

@@ -13,9 +13,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import random_hand, small_positions
 
-from guandan import Cards, GuandanError, InvalidCardsError, _core, batch
-from guandan.cards import card_name
-from guandan.movegen import PASS_WORD
+from guandan import Cards, GuandanError, InvalidCardsError
+from guandan.core import _core, batch
+from guandan.core.cards import card_name
+from guandan.core.movegen import PASS_WORD
 
 CORPUS = np.load(pathlib.Path(__file__).parent / "data" / "corpus.npz")
 H, L, B = CORPUS["hands"], CORPUS["levels"], CORPUS["beats"]

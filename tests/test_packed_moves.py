@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 from strategies import random_hand
 
-from guandan import Cards, InvalidCardsError, InvalidMoveError, _core
+from guandan import Cards, InvalidCardsError, InvalidMoveError
+from guandan.core import _core
 
 
 def _packed(cards):

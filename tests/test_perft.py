@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from guandan import GuandanError
-from guandan.perft import divide, perft, position
+from guandan.game.perft import divide, perft, position
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))

@@ -22,9 +22,11 @@ import pytest
 from websockets.asyncio.client import connect
 
 from guandan import Cards, GuandanError, Match
-from guandan.agents import GreedyAgent, play_out
-from guandan.cli import main
-from guandan.history import Phase, Play, Return, Tribute
+from guandan.bots.agents import GreedyAgent, play_out
+from guandan.bots.registry import make_agent
+from guandan.bots.search import MonteCarloAgent
+from guandan.core.rng import derive_seed
+from guandan.game.history import Phase, Play, Return, Tribute
 from guandan.platform import (
     PlatformClient,
     PlatformServer,
@@ -36,13 +38,11 @@ from guandan.platform import (
     run_local,
     start_server,
 )
+from guandan.platform.actions import to_action
 from guandan.platform.messages import act_message
 from guandan.platform.server import CLOSE_DISCONNECTED
-from guandan.protocol import to_action
-from guandan.records import record, replay
-from guandan.registry import make_agent
-from guandan.rng import derive_seed
-from guandan.search import MonteCarloAgent
+from guandan.records.records import record, replay
+from guandan.ui.cli import main
 
 LIMIT = 120  # seconds: no test waits longer
 
@@ -286,7 +286,7 @@ def test_a_request_without_any_beginning_is_answered_and_the_seat_inferred(caplo
 def play_request(hand="S3 S4 C4 S5 S6 S7 S8 HT", greater=None, actions=None, level="2"):
     """An act play message for a hand (seat 0), the engine's actionList unless given."""
     from guandan import legal_moves
-    from guandan.protocol import from_action
+    from guandan.platform.actions import from_action
 
     beat = None if greater is None else from_action(greater[1], level)
     moves = list(legal_moves(Cards.parse(hand), level, beat=beat))

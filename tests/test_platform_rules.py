@@ -12,10 +12,10 @@ import pytest
 from games import force_match_deal
 
 from guandan import COMPETITIVE_2022, HUAIAN, NANJING, GuandanError, Match, Phase, Rank, card_name
-from guandan.agents import play_out
-from guandan.records import record, replay
-from guandan.registry import make_agents
-from guandan.rules import PLATFORM, RULESETS, Ruleset, get_ruleset
+from guandan.bots.agents import play_out
+from guandan.bots.registry import make_agents
+from guandan.game.rules import PLATFORM, RULESETS, Ruleset, get_ruleset
+from guandan.records.records import record, replay
 
 SMALL = ["S3 SK", "S4 SQ", "S5 SJ", "S6 ST"]
 A = Rank.ACE

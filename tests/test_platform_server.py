@@ -19,12 +19,12 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
 from guandan import Cards, Match, parse_card
-from guandan.cli import main
-from guandan.deal import deal_hands
+from guandan.game.deal import deal_hands
+from guandan.game.rules import PLATFORM
 from guandan.platform import PlatformServer, PlatformTable, start_server
 from guandan.platform.server import CLOSE_DISCONNECTED, CLOSE_DONE, CLOSE_INTERNAL, CLOSE_SHUTDOWN, CLOSE_TIMEOUT
-from guandan.records import record, replay
-from guandan.rules import PLATFORM
+from guandan.records.records import record, replay
+from guandan.ui.cli import main
 
 LIMIT = 90  # seconds: no test waits longer for the server
 

@@ -12,10 +12,10 @@ import pytest
 from platform_bots import EVERY_GAME_KINDS, Checker
 
 from guandan import GuandanError, Match, ProtocolError
+from guandan.game.rules import PLATFORM
 from guandan.platform import PlatformTable, TableState
 from guandan.platform.messages import act_message, parse_answer
-from guandan.records import record, replay
-from guandan.rules import PLATFORM
+from guandan.records.records import record, replay
 
 
 def seated(table: PlatformTable) -> PlatformTable:

@@ -6,13 +6,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from guandan import Cards, Deal, GuandanError, IllegalMoveError, InvalidCardsError, InvalidMoveError, _core, classify
-from guandan.agents import GreedyAgent, RandomAgent, play_out
-from guandan.movegen import PASS_WORD, pack_move, pack_rank_move
-from guandan.playout import deal_state, playouts, policy_move, scores
-from guandan.registry import make_agent
-from guandan.rng import SplitMix64
-from guandan.search import BasicMonteCarloAgent, MonteCarloAgent
+from guandan import Cards, Deal, GuandanError, IllegalMoveError, InvalidCardsError, InvalidMoveError, classify
+from guandan.bots.agents import GreedyAgent, RandomAgent, play_out
+from guandan.bots.playout import deal_state, playouts, policy_move, scores
+from guandan.bots.registry import make_agent
+from guandan.bots.search import BasicMonteCarloAgent, MonteCarloAgent
+from guandan.core import _core
+from guandan.core.movegen import PASS_WORD, pack_move, pack_rank_move
+from guandan.core.rng import SplitMix64
 
 
 def test_native_splitmix64_is_the_python_one_bit_for_bit():
@@ -150,7 +151,7 @@ def test_deal_state_is_native_state_of_the_deals_public_values(seed):
     """``deal_state`` reads the deal's packed state (issue 12); it is ``native_state`` of the
     hands, the play to beat and the trick, and an observation's history counts the same passes
     as its decoded records."""
-    from guandan.playout import native_state
+    from guandan.bots.playout import native_state
 
     deal = Deal.new(seed, level=2 + seed % 13)
     agents = [RandomAgent(seed), GreedyAgent(), RandomAgent(seed + 1), GreedyAgent()]

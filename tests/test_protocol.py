@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 
 import guandan
 from guandan import Cards, Move, MoveType, classify, parse_card, wild_card
-from guandan.protocol import (
+from guandan.core.reference import generate_moves
+from guandan.platform.actions import (
     ACTION_TYPES,
     back_action,
     from_action,
@@ -17,7 +18,6 @@ from guandan.protocol import (
     to_action,
     tribute_action,
 )
-from guandan.reference import generate_moves
 
 
 def only(cards, level, move_type):

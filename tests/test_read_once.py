@@ -27,7 +27,9 @@ import pytest
 from flipper import flip
 from games import search_case
 
-from guandan import Cards, Deal, GuandanError, _core, playout
+from guandan import Cards, Deal, GuandanError
+from guandan.bots import playout
+from guandan.core import _core
 
 SECONDS = 1.5  # each case flips for this long
 N = 24  # positions a batch

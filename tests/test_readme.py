@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from guandan.cli import main
+from guandan.ui.cli import main
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -45,7 +45,8 @@ def test_the_example_bot_of_the_readme_is_examples_mybot():
     in_module = [line for line in module[module.index("class LongestBot") :].splitlines() if line.strip()]
     assert lines[start:end] == in_module
     imports = [line for line in lines[:start] if line.startswith("from guandan")]
-    assert "from guandan.notation import sort_moves" in imports and "from guandan.notation import sort_moves" in module
+    line = "from guandan.core.notation import sort_moves"
+    assert line in imports and line in module
 
 
 def _simulate_runs() -> list[str]:

@@ -11,9 +11,9 @@ import pytest
 from games import force_match_deal, json_at, json_paths, nested, replaced
 
 from guandan import Deal, Match, RecordError, replay
-from guandan.agents import GreedyAgent, play_out
-from guandan.records import FORMAT_VERSION, record
-from guandan.registry import make_agents
+from guandan.bots.agents import GreedyAgent, play_out
+from guandan.bots.registry import make_agents
+from guandan.records.records import FORMAT_VERSION, record
 
 
 def roundtrip(data):
@@ -271,9 +271,9 @@ def test_a_bug_in_the_game_is_not_a_bad_record(monkeypatch, cls, name, kind, err
 
 @pytest.mark.parametrize("name", ["parse_card", "parse_level", "classify", "move_to_json", "card_name"])
 def test_a_bug_in_a_lower_layer_is_not_a_bad_record(monkeypatch, name):
-    import guandan.records
+    import guandan.records.records
 
     data = copy.deepcopy(RECORDS["match"])
-    monkeypatch.setattr(guandan.records, name, _raiser(AttributeError))
+    monkeypatch.setattr(guandan.records.records, name, _raiser(AttributeError))
     with pytest.raises(AttributeError):
         replay(data)

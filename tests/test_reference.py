@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from strategies import corpus_small_positions, random_hand, small_positions
 
 from guandan import Cards, InvalidMoveError, Move, MoveType, RankMove, beats, classify
-from guandan.reference import generate_moves
+from guandan.core.reference import generate_moves
 
 
 def sub_multisets(hand: Cards):

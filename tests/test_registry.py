@@ -1,4 +1,4 @@
-"""Agents by spec (guandan.registry): names, import paths, options, one per side, objects."""
+"""Agents by spec (guandan.bots.registry): names, import paths, options, one per side, objects."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ import plugin_bots
 import pytest
 
 from guandan import GuandanError
-from guandan.agents import GreedyAgent, RandomAgent
-from guandan.deal import Deal
-from guandan.registry import agent_factory, agent_name, make_agent, make_agents, parse_spec, seat_specs
-from guandan.rng import derive_seed
-from guandan.search import BasicMonteCarloAgent, MonteCarloAgent
+from guandan.bots.agents import GreedyAgent, RandomAgent
+from guandan.bots.registry import agent_factory, agent_name, make_agent, make_agents, parse_spec, seat_specs
+from guandan.bots.search import BasicMonteCarloAgent, MonteCarloAgent
+from guandan.core.rng import derive_seed
+from guandan.game.deal import Deal
 
 
 @pytest.mark.parametrize(
@@ -75,14 +75,14 @@ def test_the_same_seed_makes_the_same_agent_whatever_the_way_it_is_named():
     observation = deal.observation(deal.turn)
     choices = {
         str(make_agent(spec, seed=11).act(observation))
-        for spec in ("random", "guandan.agents:RandomAgent", RandomAgent, functools.partial(RandomAgent))
+        for spec in ("random", "guandan.bots.agents:RandomAgent", RandomAgent, functools.partial(RandomAgent))
     }
     assert len(choices) == 1
     assert {str(make_agent("random", seed=s).act(observation)) for s in range(20)} != choices  # the seed matters
 
 
 def test_agents_by_import_path():
-    assert isinstance(make_agent("guandan.search:MonteCarloAgent:candidates=3"), MonteCarloAgent)
+    assert isinstance(make_agent("guandan.bots.search:MonteCarloAgent:candidates=3"), MonteCarloAgent)
     bot = make_agent("plugin_bots:FirstChoice", seed=5)  # no seed parameter: called without one
     assert isinstance(bot, plugin_bots.FirstChoice) and bot.acted == 0
     assert make_agent("plugin_bots:cautious:threshold=2").bomb_threshold == 2

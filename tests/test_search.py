@@ -18,18 +18,19 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from guandan import Cards, Deal, GuandanError, IllegalMoveError, InvalidCardsError, InvalidMoveError, Match, _core
-from guandan.agents import GreedyAgent, play_out
-from guandan.cards import card_rank, wild_card
-from guandan.combos import Move, elevated_order
-from guandan.determinize import determinize, information_set, known_cards, tribute_above
-from guandan.history import Play, Return, Tribute, bits_of_cards, cards_of_bits
-from guandan.observation import Phase
-from guandan.playout import deal_state
-from guandan.registry import make_agent
-from guandan.rng import SplitMix64
-from guandan.rules import return_choices
-from guandan.search import MonteCarloAgent
+from guandan import Cards, Deal, GuandanError, IllegalMoveError, InvalidCardsError, InvalidMoveError, Match
+from guandan.bots.agents import GreedyAgent, play_out
+from guandan.bots.determinize import determinize, information_set, known_cards, tribute_above
+from guandan.bots.playout import deal_state
+from guandan.bots.registry import make_agent
+from guandan.bots.search import MonteCarloAgent
+from guandan.core import _core
+from guandan.core.cards import card_rank, wild_card
+from guandan.core.combos import Move, elevated_order
+from guandan.core.rng import SplitMix64
+from guandan.game.history import Play, Return, Tribute, bits_of_cards, cards_of_bits
+from guandan.game.observation import Phase
+from guandan.game.rules import return_choices
 
 
 def observations(seeds, plies):
@@ -113,7 +114,7 @@ def test_a_spent_time_budget_still_answers_with_the_policys_choice():
 
 def deal_state_of(obs):
     """The search state of an observation: (level, turn, last, beat, passes, finished)."""
-    from guandan.playout import native_state
+    from guandan.bots.playout import native_state
 
     return native_state((obs.hand,) * 4, int(obs.level), obs.seat, obs.to_beat, obs.history, obs.finish_order)[1:]
 
@@ -445,7 +446,7 @@ def test_rollouts_take_a_policy_per_seat():
 def test_simulate_runs_the_search_bot_on_worker_processes_as_in_this_process():
     """One thread a bot (the default): each worker process runs its bots' rollouts itself, and
     a seeded run gives the same rows on one process or two."""
-    from guandan.simulate import simulate
+    from guandan.bots.simulate import simulate
 
     one = simulate(3, "mc:rollouts=120,greedy", seed=4, kind="deal", workers=1)
     two = simulate(3, "mc:rollouts=120,greedy", seed=4, kind="deal", workers=2, chunk=1)
@@ -464,7 +465,7 @@ def test_the_card_phase_returns_the_card_the_return_rule_gives(counts, level, hi
     """The card search's return (read from the packed bits) is the lowest card the ``low``
     rule allows in the elevated order, as :func:`return_choices` gives it; hands without low
     cards and with the level rank among them included."""
-    from guandan.search import _lowest_return
+    from guandan.bots.search import _lowest_return
 
     if high_only:  # no card of rank 2..10 but the level's: the rule's fallback
         counts = [n if f >= 36 or f // 4 + 2 == level else 0 for f, n in enumerate(counts)]

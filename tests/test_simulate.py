@@ -18,9 +18,9 @@ import plugin_bots
 import pytest
 
 from guandan import GuandanError, IllegalMoveError
-from guandan.agents import GreedyAgent, RandomAgent
-from guandan.cli import main
-from guandan.simulate import simulate, wilson_interval
+from guandan.bots.agents import GreedyAgent, RandomAgent
+from guandan.bots.simulate import simulate, wilson_interval
+from guandan.ui.cli import main
 
 
 @pytest.fixture(scope="module")
@@ -254,8 +254,8 @@ def _no_run(*args, **kwargs):
     ],
 )
 def test_cli_simulate_refuses_bad_arguments_at_once_with_status_2(monkeypatch, capsys, tmp_path, args, message):
-    monkeypatch.setattr("guandan.simulate.run_tasks", _no_run)
-    monkeypatch.setattr("guandan.simulate.Simulation.write", _no_run)
+    monkeypatch.setattr("guandan.bots.simulate.run_tasks", _no_run)
+    monkeypatch.setattr("guandan.bots.simulate.Simulation.write", _no_run)
     (tmp_path / "a-directory.jsonl").mkdir()
     args = [a.replace("{tmp}", str(tmp_path)) for a in args]
     status = main(["simulate", "1000", "--quiet", *args])
@@ -266,7 +266,7 @@ def test_cli_simulate_refuses_bad_arguments_at_once_with_status_2(monkeypatch, c
 
 
 def test_cli_simulate_plot_without_matplotlib_fails_at_once(monkeypatch, capsys, tmp_path):
-    monkeypatch.setattr("guandan.simulate.run_tasks", _no_run)
+    monkeypatch.setattr("guandan.bots.simulate.run_tasks", _no_run)
     for name in ("matplotlib", "matplotlib.backend_bases", "matplotlib.pyplot"):
         monkeypatch.setitem(sys.modules, name, None)  # what an import finds when it is not installed
     status = main(["simulate", "1000", "--quiet", "--plot", str(tmp_path / "runs.png")])

@@ -1,4 +1,4 @@
-"""Fuzz the native entry points (``guandan._core``) with arbitrary bytes, under atheris.
+"""Fuzz the native entry points (``guandan.core._core``) with arbitrary bytes, under atheris.
 
 Each input picks an entry point and builds its arguments from the bytes: count vectors,
 levels, packed words, batch arrays of any dtype, shape and layout, caller buffers of any
@@ -25,8 +25,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from guandan import GuandanError, _core
-from guandan.history import size_of_bits
+from guandan import GuandanError
+from guandan.core import _core
+from guandan.game.history import size_of_bits
 
 FACES = 54
 ACTIONS = _core.ACTION_SPACE

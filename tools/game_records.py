@@ -9,7 +9,7 @@ What it plays (every game seeded, so two runs of the same code write the same li
 * **deals**: ``Deal.new(seed, level)`` played out by greedy agents, by random agents, by
   both mixed, and by greedy agents with ``bomb_threshold=2`` and under the ``huaian``
   ruleset (no plain same-suit straight), each as its full JSON record
-  (:func:`guandan.records.record`);
+  (:func:`guandan.records.records.record`);
 * **matches**: whole matches (tribute and return included) with greedy, random and mixed
   agents, as their records;
 * **observations**: every observation an agent is given in some of those games, as the
@@ -39,9 +39,9 @@ from collections.abc import Iterator
 from typing import Any
 
 from guandan import Deal, Match, record
-from guandan.agents import GreedyAgent, RandomAgent, play_out
-from guandan.registry import make_agents
-from guandan.simulate import simulate
+from guandan.bots.agents import GreedyAgent, RandomAgent, play_out
+from guandan.bots.registry import make_agents
+from guandan.bots.simulate import simulate
 
 
 def _observation(obs: Any) -> dict[str, Any]:
@@ -160,7 +160,7 @@ def _platform_transcript(ruleset: str, specs: str, seed: int) -> list[str]:
 def _search_decisions(ruleset: str, seed: int) -> list[Any]:
     """The search bot's analysis (choices with values and rollouts) of every decision of seat 0
     in the first two deals of a seeded match, the other seats greedy."""
-    from guandan.search import MonteCarloAgent
+    from guandan.bots.search import MonteCarloAgent
 
     bot = MonteCarloAgent(seed=seed, rollouts=300)
     greedy = GreedyAgent()

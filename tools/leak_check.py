@@ -25,10 +25,11 @@ from collections.abc import Callable
 
 import numpy as np
 
-from guandan import Cards, Deal, GuandanError, _core
-from guandan.agents import GreedyAgent
-from guandan.determinize import information_set
-from guandan.playout import deal_state, native_state
+from guandan import Cards, Deal, GuandanError
+from guandan.bots.agents import GreedyAgent
+from guandan.bots.determinize import information_set
+from guandan.bots.playout import deal_state, native_state
+from guandan.core import _core
 
 PAGE = os.sysconf("SC_PAGE_SIZE")
 

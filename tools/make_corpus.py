@@ -35,7 +35,7 @@ import sys
 
 import numpy as np
 
-from guandan import _core
+from guandan.core import _core
 
 
 def deal(rng: np.random.Generator) -> np.ndarray:

@@ -6,7 +6,7 @@
     python tools/perft.py check tests/data/perft.txt                  # every value of a perft file, native
     python tools/perft.py check tests/data/perft.txt --reference      # ... and the reference too
 
-A position is ``guandan.perft.position(seed, cards, level)``: the deck shuffled with the
+A position is ``guandan.game.perft.position(seed, cards, level)``: the deck shuffled with the
 seed, ``cards`` cards a seat. A perft file holds blocks like::
 
     id endgame-3
@@ -27,7 +27,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-from guandan.perft import divide, perft, position
+from guandan.game.perft import divide, perft, position
 
 
 @dataclass

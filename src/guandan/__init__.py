@@ -16,8 +16,12 @@ A deal and a match, played by agents, recorded and replayed:
 (<Phase.PLAY: 2>, (<Rank.TWO: 2>, <Rank.TWO: 2>))
 """
 
-from .agents import Agent, GreedyAgent, RandomAgent, play_out
-from .cards import (
+from importlib.metadata import version as _version
+
+from .bots.agents import Agent, GreedyAgent, RandomAgent, play_out
+from .bots.registry import make_agent, make_agents
+from .core import batch as batch  # the batch API, as guandan.batch
+from .core.cards import (
     BIG_JOKER,
     NATURAL_RANKS,
     NUM_FACES,
@@ -36,7 +40,7 @@ from .cards import (
     parse_rank,
     wild_card,
 )
-from .combos import (
+from .core.combos import (
     BOMB_TYPES,
     SEQUENCE_TYPES,
     Move,
@@ -48,7 +52,7 @@ from .combos import (
     window_keys,
     window_ranks,
 )
-from .deal import Deal
+from .core.movegen import MoveList, count_moves, legal_moves
 from .errors import (
     AmbiguousMoveError,
     GuandanError,
@@ -58,15 +62,14 @@ from .errors import (
     ProtocolError,
     RecordError,
 )
-from .history import DealResult, Phase, Play, Return, Tribute
-from .match import DealSummary, Match
-from .movegen import MoveList, count_moves, legal_moves
-from .observation import Observation
-from .records import record, replay
-from .registry import make_agent, make_agents
-from .rules import COMPETITIVE_2022, HUAIAN, NANJING, RULESETS, Ruleset
+from .game.deal import Deal
+from .game.history import DealResult, Phase, Play, Return, Tribute
+from .game.match import DealSummary, Match
+from .game.observation import Observation
+from .game.rules import COMPETITIVE_2022, HUAIAN, NANJING, RULESETS, Ruleset
+from .records.records import record, replay
 
-__version__ = "0.1.0"
+__version__ = _version("guandan")  # the one version: pyproject.toml's
 
 __all__ = [
     "BIG_JOKER",

@@ -1,5 +1,5 @@
 """Run the command line: ``python -m guandan moves "S3 C4 D4 C5 D5 H2" --level 2``."""
 
-from .cli import main
+from .ui.cli import main
 
 raise SystemExit(main())

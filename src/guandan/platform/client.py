@@ -2,7 +2,7 @@
 
 A bot of the AI-competition platform sees the game only through the server's messages.
 :class:`SeatView` follows them and rebuilds, when the seat is asked to act, the
-:class:`~guandan.observation.Observation` an agent of this package decides from — its own
+:class:`~guandan.game.observation.Observation` an agent of this package decides from — its own
 hand, the deal's level, both sides' levels and whose level is played, whose turn, the
 play to beat and its seat, every seat's card count, the finish order, the deal's public
 history (every play and pass, the tribute and return cards), and the legal actions, which
@@ -48,7 +48,7 @@ logged, and if its choice is not in the server's list the answer falls back, in 
 order, to: an entry of the same type and cards (a key named differently); an entry of
 the same cards; an entry of the same type and key with the most cards in common; the
 first entry (the pass, when responding). An agent that raises is logged with its
-traceback and replaced for that request by :class:`~guandan.agents.GreedyAgent`, then
+traceback and replaced for that request by :class:`~guandan.bots.agents.GreedyAgent`, then
 by the first entry. The client never raises on what a server sends: what it cannot
 read is logged and skipped, and every request gets an answer.
 
@@ -77,16 +77,16 @@ from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
 import numpy as np
 
-from ..agents import Agent, GreedyAgent
-from ..cards import NUM_FACES, Cards, Rank, card_name, parse_card, parse_level
-from ..combos import Move, MoveType, RankMove
+from ..bots.agents import Agent, GreedyAgent
+from ..bots.registry import make_agent, seat_specs
+from ..core.cards import NUM_FACES, Cards, Rank, card_name, parse_card, parse_level
+from ..core.combos import Move, MoveType, RankMove
+from ..core.movegen import MoveList, legal_moves, pack_move
+from ..core.rng import derive_seed
 from ..errors import GuandanError, describe
-from ..history import History, Phase, Return, Tribute, bits_of_cards
-from ..movegen import MoveList, legal_moves, pack_move
-from ..observation import Observation
-from ..protocol import ACTION_TYPES, from_action
-from ..registry import make_agent, seat_specs
-from ..rng import derive_seed
+from ..game.history import History, Phase, Return, Tribute, bits_of_cards
+from ..game.observation import Observation
+from .actions import ACTION_TYPES, from_action
 from .messages import log_body
 
 __all__ = [
@@ -329,7 +329,7 @@ class SeatView:
 
     :meth:`update` takes every message (a parsed JSON object); :meth:`request` reads an
     ``act`` message into a :class:`Request` holding the seat's
-    :class:`~guandan.observation.Observation` and the way back from an action to an index
+    :class:`~guandan.game.observation.Observation` and the way back from an action to an index
     of the ``actionList``. It raises nothing on bad input: what it cannot read is logged
     and counted in :attr:`warnings`.
 
@@ -943,8 +943,8 @@ def _p99(times: Sequence[float]) -> float:
 class PlatformClient:
     """An agent playing one seat (no I/O): :meth:`receive` takes the text of each message
     from the server and returns the text of the answer to send (``None`` when no answer is
-    due). ``agent`` is an :class:`~guandan.agents.Agent` or a spec for
-    :func:`guandan.registry.make_agent` (``"greedy"``, ``"mc"``, …, seeded with ``seed``).
+    due). ``agent`` is an :class:`~guandan.bots.agents.Agent` or a spec for
+    :func:`guandan.bots.registry.make_agent` (``"greedy"``, ``"mc"``, …, seeded with ``seed``).
     ``report``, if given, is called with a line of text at each game's end and at the final
     result. See the module's description and example.
 

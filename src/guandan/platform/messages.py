@@ -20,7 +20,7 @@ act play / tribute  ``handCards``, ``publicInfo``, ``selfRank``, ``oppoRank``, `
 
 A bot answers an ``act`` with ``{"actIndex": i}``; :func:`parse_answer` reads it.
 
->>> from guandan.match import Match
+>>> from guandan.game.match import Match
 >>> m = Match(seed=1, ruleset="platform")
 >>> beginning(m.hands[0], 0)["handCards"][:4], beginning(m.hands[0], 0)["myPos"]
 (['C2', 'S3', 'C3', 'H4'], 0)
@@ -57,12 +57,12 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from ..cards import Cards, card_name
-from ..deal import Deal, Play
+from ..core.cards import Cards, card_name
 from ..errors import ProtocolError
-from ..match import Match
-from ..observation import Phase
-from ..protocol import action_choices_json, to_action
+from ..game.deal import Deal, Play
+from ..game.match import Match
+from ..game.observation import Phase
+from .actions import action_choices_json, to_action
 
 __all__ = [
     "NOTIFY",

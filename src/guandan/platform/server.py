@@ -19,7 +19,7 @@ here knows the rules or the message formats.
   There are no keepalive pings: a bot may think as long as it likes unless
   ``act_timeout`` says otherwise (a bot that dies closes its socket, which ends the table).
 * ``records``: a directory; every game is written as ``table{t}-game{g}.json`` (a
-  :mod:`guandan.records` match record, replayable with :func:`guandan.records.replay`),
+  :mod:`guandan.records.records` match record, replayable with :func:`guandan.records.records.replay`),
   and ``summary.json`` at the end. ``log``: a JSONL file of every message sent and
   received and every connection event, each with its time.
 
@@ -53,10 +53,10 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
+from ..core.rng import derive_seed
 from ..errors import GuandanError
-from ..records import match_record
-from ..rng import derive_seed
-from ..rules import PLATFORM, Ruleset, get_ruleset
+from ..game.rules import PLATFORM, Ruleset, get_ruleset
+from ..records.records import match_record
 from . import messages
 from .table import PlatformTable, Send, TableState
 
@@ -341,7 +341,7 @@ class PlatformServer:
     ``games``: whole matches each table plays. ``tables``: tables hosted at once (or the
     :class:`~guandan.platform.table.PlatformTable` objects to host, built by the caller:
     then ``games``, ``ruleset`` and ``seed`` are theirs).
-    ``ruleset``: a :class:`~guandan.rules.Ruleset` or preset name (default ``platform``).
+    ``ruleset``: a :class:`~guandan.game.rules.Ruleset` or preset name (default ``platform``).
     ``seed``: table ``t`` plays game ``g`` dealt from the match seed
     ``derive_seed(derive_seed(seed, t), g)`` (default: a random seed, reported in the
     result). ``act_timeout``: seconds a bot may take to answer (default: no limit).

@@ -28,7 +28,7 @@ then ``anti-tribute`` to all, or the ``tribute`` requests one by one, ``notify t
 the ``back`` requests, ``notify back``; then a ``play`` request to the seat to act and,
 after its answer, ``notify play`` to all four, until the deal ends with ``episodeOver``;
 after the deciding deal ``gameOver``, and after the last game ``gameResult``. A game is
-a :class:`~guandan.match.Match` seeded ``derive_seed(seed, g)`` for game ``g`` (from 0).
+a :class:`~guandan.game.match.Match` seeded ``derive_seed(seed, g)`` for game ``g`` (from 0).
 """
 
 from __future__ import annotations
@@ -38,14 +38,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..cards import BIG_JOKER
-from ..combos import Move
-from ..deal import Play
+from ..core.cards import BIG_JOKER
+from ..core.combos import Move
+from ..core.rng import derive_seed
 from ..errors import GuandanError, ProtocolError
-from ..match import Match
-from ..observation import Phase
-from ..rng import derive_seed
-from ..rules import PLATFORM, Ruleset, get_ruleset
+from ..game.deal import Play
+from ..game.match import Match
+from ..game.observation import Phase
+from ..game.rules import PLATFORM, Ruleset, get_ruleset
 from . import messages
 
 __all__ = ["PlatformTable", "TableState", "Send", "Reply", "ALL_SEATS"]

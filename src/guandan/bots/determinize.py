@@ -1,0 +1,257 @@
+"""Determinization: sample the hidden hands of the other seats from one seat's observation.
+
+A seat knows its own hand, every card played so far, every seat's card count, and the
+tribute and return cards (public, SPEC §6). Every deal consistent with that is sampled
+with the same probability: the cards whose place is known are put there — a tribute card
+in its receiver's hand and a return card in its payer's, as long as that seat has not
+played a card of that face since — and the rest of the unseen cards are shuffled
+(:class:`~guandan.core.rng.SplitMix64`) and dealt to fill each seat's count. Treating the 108
+cards as distinct physical cards, this is exactly the posterior of a uniformly random deal
+given the public information, when the choice of plays is taken to say nothing about the
+hands (the usual determinization assumption; a player's inference from how others played,
+or from a tribute card being its payer's highest, is left to the bot).
+
+**Weighted** (``determinize(observation, seed, weighted=True)``): the deals are weighted by
+what the play so far reveals, in the native core. A tribute payer's hand holds no card
+above its tribute but a wild (a rule, not a guess: those cards are dealt to the other
+seats). A seat that passed on an opponent's play while holding a combination of the same
+type that beats it without a wild and without breaking a bomb is taken to be
+``pass_weight`` times as likely as one that could not (a seat that passed on a pair is less
+likely to hold a higher pair), and a seat that broke up four or more of a rank in a
+non-bomb ``bomb_weight`` times as likely. ``tries`` consistent deals are drawn for each
+sample and one is kept in proportion to its weight (sampling-importance-resampling: the
+more tries, the closer to the weighted distribution). The seat's own events say nothing
+it does not know.
+
+>>> from guandan import Deal
+>>> deal = Deal.new(seed=3, level=2, leader=0)
+>>> _ = deal.play(deal.legal_moves()[0])
+>>> hands = determinize(deal.observation(1), seed=11)
+>>> hands[1] == deal.hands[1], [len(h) for h in hands] == list(deal.card_counts)
+(True, True)
+>>> sum(hands, start=Cards()) + Cards.from_cards(c for p in deal.history for c in p.move.cards) == Cards.deck()
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from ..core import _core
+from ..core.cards import NUM_FACES, Cards, card_rank, wild_card
+from ..core.combos import elevated_order
+from ..core.movegen import pack_move
+from ..core.rng import SplitMix64
+from ..errors import GuandanError, InvalidCardsError, describe
+from ..game.history import Phase, Play, Return, Tribute, bits_of_cards, cards_of_bits
+from ..game.observation import Observation
+
+__all__ = [
+    "determinize",
+    "sample_hands",
+    "known_cards",
+    "information_set",
+    "tribute_above",
+    "PASS_WEIGHT",
+    "BOMB_WEIGHT",
+    "TRIES",
+]
+
+#: The weighted sampler's defaults (see the module's description): a pass on an opponent's
+#: play that the seat could have beaten cheaply, and a bomb broken up, each make a deal this
+#: many times as likely; deals drawn for each sample kept.
+PASS_WEIGHT = 0.5
+BOMB_WEIGHT = 0.1
+TRIES = 8
+
+_EVENT_PLAY, _EVENT_PASS = 1, 2
+_DECK = bits_of_cards(Cards.deck())
+
+
+def known_cards(observation: Observation) -> dict[int, Cards]:
+    """The cards other seats are known to hold: tribute cards their receivers got, return
+    cards their payers got, less the cards of those faces each has played since."""
+    me = observation.seat
+    paid: dict[int, list[int]] = {}  # payer -> tribute cards
+    received: dict[int, list[int]] = {s: [] for s in range(4)}
+    played: dict[int, list[int]] = {s: [] for s in range(4)}
+    for record in observation.history:
+        if isinstance(record, Tribute):
+            paid.setdefault(record.seat, []).append(record.card)
+        elif isinstance(record, Return):
+            received[record.to].append(record.card)  # the payer gets the return card
+            tribute = paid.pop(record.to, [])  # and the returner got the payer's tribute,
+            if record.card in tribute:  # unless it gave that very face back (any card may be returned)
+                tribute.remove(record.card)
+            received[record.seat].extend(tribute)
+        elif isinstance(record, Play) and not record.is_pass:
+            played[record.seat].extend(record.move.cards)
+    known: dict[int, Cards] = {}
+    for seat in range(4):
+        if seat == me:
+            continue
+        counts = [0] * NUM_FACES
+        for card in received[seat]:
+            counts[card] += 1
+        for card in played[seat]:
+            counts[card] = max(0, counts[card] - 1)
+        known[seat] = Cards(counts)
+    return known
+
+
+def sample_hands(
+    seat: int,
+    hand: Cards,
+    card_counts: Sequence[int],
+    seen: Cards,
+    known: Mapping[int, Cards] | None = None,
+    rng: SplitMix64 | None = None,
+) -> tuple[Cards, Cards, Cards, Cards]:
+    """Four hands: ``hand`` for ``seat``, and for the others their ``known`` cards plus a
+    uniform share of the unseen cards (the deck less ``hand``, ``seen`` and the known
+    cards) up to ``card_counts``. Raises if no deal is consistent."""
+    rng = rng or SplitMix64(0)
+    if isinstance(seat, bool) or seat not in (0, 1, 2, 3):
+        raise InvalidCardsError(f"seat is 0..3, got {describe(seat)}")
+    if len(card_counts) != 4 or not all(isinstance(n, int) and 0 <= n <= 27 for n in card_counts):
+        raise InvalidCardsError(f"card counts are four ints 0..27, got {describe(card_counts)}")
+    if not isinstance(hand, Cards) or not isinstance(seen, Cards):
+        raise InvalidCardsError("hand and seen are Cards")
+    known = dict(known or {})
+    if not all(s in (0, 1, 2, 3) and s != seat and isinstance(c, Cards) for s, c in known.items()):
+        raise InvalidCardsError(f"known maps other seats 0..3 to Cards, got {describe(known)}")
+    if len(hand) != card_counts[seat]:
+        raise InvalidCardsError(f"seat {seat} holds {len(hand)} cards but its count says {card_counts[seat]}")
+    try:
+        pool = Cards.deck() - hand - seen
+        for cards in known.values():
+            pool = pool - cards
+    except InvalidCardsError as error:
+        raise InvalidCardsError(f"no deal is consistent: {error}") from None
+    unseen = list(pool)
+    need = [0 if s == seat else card_counts[s] - len(known.get(s, Cards())) for s in range(4)]
+    if any(n < 0 for n in need) or sum(need) != len(unseen):
+        raise InvalidCardsError(f"no deal is consistent: {len(unseen)} unseen cards for counts {list(card_counts)}")
+    rng.shuffle(unseen)
+    hands: list[Cards] = []
+    start = 0
+    for s in range(4):
+        if s == seat:
+            hands.append(hand)
+            continue
+        hands.append(Cards.from_cards(unseen[start : start + need[s]]) + known.get(s, Cards()))
+        start += need[s]
+    return hands[0], hands[1], hands[2], hands[3]
+
+
+def tribute_above(card: int, level: int) -> int:
+    """The faces a tribute payer cannot hold after paying ``card`` at a level: those above it
+    in the elevated order, but the wild (a packed set, 2 bits a face).
+
+    >>> tribute_above(52, 2) == 1 << (2 * 53)  # after a small joker: the big jokers
+    True
+    """
+    order = elevated_order(card_rank(card), level)
+    wild = wild_card(level)
+    bits = 0
+    for face in range(NUM_FACES):
+        if face != wild and elevated_order(card_rank(face), level) > order:
+            bits |= 1 << (2 * face)
+    return bits
+
+
+def information_set(observation: Observation) -> tuple[Any, ...]:
+    """What a seat knows, in the native core's form: ``(seat, level, hand, pool, known,
+    forbid, need, events)`` — its packed hand; the packed cards whose place it does not know
+    (the deck less its hand, the cards played, the cards known to be held and the tribute
+    cards still on the table); for each seat the packed cards it is known to hold (see
+    :func:`known_cards`) and the faces it cannot hold (a tribute payer's cards above its
+    tribute, but a wild); how many unknown cards each other seat holds; and the plays and
+    passes as a ``uint64 (E, 3)`` array (``kind | seat << 8 | other << 16``, kind 1 a play,
+    2 a pass on ``other``'s play; then the play's two words). Input of
+    :func:`guandan.core._core.sample_deals` and of the search bot.
+
+    >>> from guandan import Deal
+    >>> deal = Deal.new(seed=3, level=2, leader=0)
+    >>> _ = deal.play(deal.legal_moves()[0]); _ = deal.play(deal.legal_moves()[-1])
+    >>> seat, level, hand, pool, known, forbid, need, events = information_set(deal.observation(2))
+    >>> seat, level, need, events[:, 0].tolist()
+    (2, 2, (26, 27, 0, 27), [1, 258])
+    """
+    if not isinstance(observation, Observation):
+        raise InvalidCardsError(f"an information set is taken from an Observation, got {describe(observation)}")
+    me = observation.seat
+    level = int(observation.level)
+    seen = 0
+    forbid = [0, 0, 0, 0]
+    rows: list[tuple[int, int, int]] = []
+    last: tuple[int, int, int] | None = None
+    for record in observation.history:
+        if isinstance(record, Play):
+            if record.is_pass:
+                if last is not None:
+                    rows.append((_EVENT_PASS | record.seat << 8 | last[0] << 16, last[1], last[2]))
+                continue
+            lo, hi = pack_move(record.move)
+            seen += lo | (hi & ((1 << 52) - 1)) << 64
+            last = (record.seat, lo, hi)
+            rows.append((_EVENT_PLAY | record.seat << 8, lo, hi))
+        elif isinstance(record, Tribute):
+            if observation.phase == Phase.TRIBUTE:  # paid, on the table until the tribute is settled
+                seen += 1 << (2 * record.card)
+            if record.seat != me:
+                forbid[record.seat] |= tribute_above(record.card, level)
+    known = known_cards(observation)
+    known_bits = [0 if s == me else bits_of_cards(known[s]) for s in range(4)]
+    pool = _DECK - observation.packed_hand - seen - sum(known_bits)
+    need = tuple(0 if s == me else observation.card_counts[s] - len(known[s]) for s in range(4))
+    events = np.array(rows, dtype=np.uint64).reshape(-1, 3)
+    return me, level, observation.packed_hand, pool, tuple(known_bits), tuple(forbid), need, events
+
+
+def determinize(
+    observation: Observation,
+    seed: int | SplitMix64 = 0,
+    *,
+    weighted: bool = False,
+    tries: int = TRIES,
+    pass_weight: float = PASS_WEIGHT,
+    bomb_weight: float = BOMB_WEIGHT,
+) -> tuple[Cards, Cards, Cards, Cards]:
+    """Sample the four hands of the deal behind an observation (the observer's own hand
+    as it is), uniformly among the deals consistent with what the observer has seen; with
+    ``weighted``, weighted by what the play so far reveals (the module's description).
+
+    >>> from guandan import Deal
+    >>> deal = Deal.new(seed=3, level=2, leader=0)
+    >>> hands = determinize(deal.observation(1), seed=5, weighted=True)
+    >>> hands[1] == deal.hands[1], [len(h) for h in hands]
+    (True, [27, 27, 27, 27])
+    """
+    if not isinstance(observation, Observation):
+        raise InvalidCardsError(f"determinize takes an Observation, got {describe(observation)}")
+    if weighted:
+        if not isinstance(seed, SplitMix64) and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise GuandanError(f"a seed is an int or a SplitMix64, got {describe(seed)}")
+        native_seed = seed.next_u64() if isinstance(seed, SplitMix64) else seed
+        (packed,) = _core.sample_deals(information_set(observation), 1, native_seed, tries, pass_weight, bomb_weight)
+        a, b, c, d = (cards_of_bits(h) for h in packed)
+        return a, b, c, d
+    rng = seed if isinstance(seed, SplitMix64) else SplitMix64(seed)
+    seen_counts = [0] * NUM_FACES
+    for record in observation.history:
+        move: Any = getattr(record, "move", None)
+        if move is not None:
+            for card in move.cards:
+                seen_counts[card] += 1
+    return sample_hands(
+        observation.seat,
+        observation.hand,
+        observation.card_counts,
+        Cards(seen_counts),
+        known_cards(observation),
+        rng,
+    )

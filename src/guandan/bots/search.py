@@ -1,0 +1,483 @@
+"""The search bots: determinized Monte Carlo search over native rollouts.
+
+**mc** (:class:`MonteCarloAgent`, the shipped search bot). At each decision it
+
+1. lists its candidate moves at rank granularity (the suits of a combination change
+   little; its physical cards are then chosen canonically, keeping one card of as many
+   suits as possible): at most ``candidates`` of them, in the smart policy's order of
+   preference — its own choice first, the pass when responding and the smallest bomb
+   always among them;
+2. samples deals consistent with what it has seen, weighted by what the play so far
+   reveals (:func:`guandan.bots.determinize.determinize` with ``weighted=True``: a tribute
+   payer holds nothing above its tribute; a seat that passed on a pair it could have
+   beaten is less likely to hold a higher pair; ...);
+3. spends its budget where it matters, by *successive halving*: the budget is split
+   equally among ⌈log₂ k⌉ rounds; each round plays every candidate still in on the same
+   sampled deals (common random numbers), each deal played to its end in the native core
+   by the ``smart`` rollout policy (``policy=``; ``greedy`` and ``random`` too), and keeps
+   the better half by mean result; the last two share the last round;
+4. plays the candidate with the best mean result for its side, in levels (+3/+2/+1 for a
+   win with the partner 2nd/3rd/4th, negative for a loss; :func:`guandan.bots.playout.scores`).
+
+Tribute and return choices are searched too: each choice in the same sampled deals, the
+other seats' tribute and return cards by the greedy agent's rules, the deal played out.
+
+**Budgets.** ``rollouts=N`` plays exactly N rollouts a decision in play (with two
+candidates or more; a tribute or return card plays whole sampled deals, at most N and at
+most 256 deals) and gives the same choices for the same seed whatever ``threads``;
+``think_ms=T`` stops starting rollouts T milliseconds after the decision began (an
+anytime answer: the best candidate so far; the decision returns within T ms plus the
+rollouts under way, a fraction of a millisecond each, and the making of the answer, under
+a millisecond); with both, whichever comes first. The
+default is ``rollouts=4000`` (about 40 ms a decision on one core, 75 ms at the 99th
+percentile). ``threads=`` runs the rollouts on that many native threads without the GIL;
+the default, 1, starts none: that bot belongs in ``simulate``'s process pool, one per core.
+
+**mc-basic** (:class:`BasicMonteCarloAgent`, the previous ``mc``): a fixed number of
+uniformly sampled deals (``determinizations``), every candidate (the ``candidates``
+weakest) played out once in each with the greedy policy; tribute and return the greedy
+agent's.
+
+Both are deterministic given their seed (and, for ``mc``, a rollout budget).
+
+>>> from guandan import Deal
+>>> from guandan.bots.agents import GreedyAgent, play_out
+>>> deal = Deal.new(seed=4, level=2)
+>>> bots = [MonteCarloAgent(seed=1, rollouts=300), MonteCarloAgent(seed=2, rollouts=300)]
+>>> play_out(deal, [bots[0], GreedyAgent(), bots[1], GreedyAgent()])
+>>> deal.is_over
+True
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+
+from ..core import _core
+from ..core.cards import Cards, card_rank
+from ..core.combos import Move, elevated_order
+from ..core.movegen import PASS_WORD, pack_rank_move, unpack_move
+from ..core.rng import SplitMix64
+from ..errors import GuandanError, describe
+from ..game.history import Tribute, bits_of_cards, cards_of_bits, size_of_bits
+from ..game.observation import Observation, Phase
+from ..game.rules import return_choices
+from .agents import GreedyAgent
+from .determinize import BOMB_WEIGHT, PASS_WEIGHT, TRIES, determinize, information_set, tribute_above
+from .playout import Policy, native_state, scores
+
+__all__ = ["MonteCarloAgent", "BasicMonteCarloAgent", "Choice", "SearchResult", "SearchPolicy", "DEFAULT_ROLLOUTS"]
+
+_MASK64 = (1 << 64) - 1
+_BOMBS = (8, 9, 10)
+
+#: The rollout policies of :class:`MonteCarloAgent`.
+SearchPolicy = Literal["smart", "greedy", "random"]
+
+_SEARCH_POLICIES = ("smart", "greedy", "random")
+
+#: The rollouts a decision of ``mc`` plays when no budget is given.
+DEFAULT_ROLLOUTS = 4000
+
+#: At most this many sampled deals judge a tribute or return choice (each choice is played
+#: out once in each; the deals are prepared in Python, so fewer than in play).
+MAX_CARD_WORLDS = 256
+
+_FULL_DECK = Cards.deck()
+_DECK = bits_of_cards(_FULL_DECK)
+_NO_EVENTS = np.zeros((0, 3), dtype=np.uint64)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One candidate of a search: the action (a :class:`~guandan.Move` in play, a card in the
+    tribute and return phases), its mean result for the seat's side (in levels, +3 .. -3,
+    or +1 .. -1 with ``objective="wins"``), and the rollouts that judged it."""
+
+    action: Move | int
+    value: float
+    rollouts: int
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What a decision's search found: the candidates best first (``choices[0]`` is played),
+    the rollouts played and the seconds spent.
+
+    >>> from guandan import Deal
+    >>> result = MonteCarloAgent(seed=1, rollouts=400).analyze(Deal.new(seed=2, level=2, leader=0).observation(0))
+    >>> result.rollouts, len(result.choices) > 3, result.best is result.choices[0].action
+    (400, True, True)
+    """
+
+    choices: tuple[Choice, ...]
+    rollouts: int
+    seconds: float
+
+    @property
+    def best(self) -> Move | int:
+        """The action the search chose."""
+        return self.choices[0].action
+
+
+def _int_option(value: Any, what: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise GuandanError(f"{what} must be an int {low}..{high}, got {describe(value)}")
+    return value
+
+
+class MonteCarloAgent:
+    """The shipped search bot, ``mc``: determinized search with successive halving over
+    candidate moves, weighted sampling, smart rollouts (see the module's description).
+
+    Options: ``rollouts`` (a decision's budget, default :data:`DEFAULT_ROLLOUTS` unless
+    ``think_ms`` is given), ``think_ms`` (a time budget in milliseconds), ``threads``
+    (native threads, default 1), ``policy`` (``smart``, ``greedy`` or ``random``: the
+    rollout policy), ``candidates`` (the most moves searched, default 32), ``objective``
+    (what a rollout scores: ``levels``, the default, +3 .. -3 for the seat's side; or
+    ``wins``, +1 or -1), and the weighted sampler's ``tries``, ``pass_weight`` and
+    ``bomb_weight`` (:func:`guandan.bots.determinize.determinize`; ``tries=1`` samples uniformly).
+
+    >>> MonteCarloAgent(seed=1)
+    MonteCarloAgent(rollouts=4000, think_ms=None, threads=1, policy='smart', candidates=32)
+    >>> MonteCarloAgent(think_ms=100).rollouts is None
+    True
+    """
+
+    name = "mc"
+
+    def __init__(
+        self,
+        seed: int = 0,
+        rollouts: int | None = None,
+        think_ms: float | None = None,
+        threads: int = 1,
+        policy: SearchPolicy = "smart",
+        candidates: int = 32,
+        tries: int = TRIES,
+        pass_weight: float = PASS_WEIGHT,
+        bomb_weight: float = BOMB_WEIGHT,
+        objective: Literal["levels", "wins"] = "levels",
+    ) -> None:
+        if objective not in ("levels", "wins"):
+            raise GuandanError(f"objective must be 'levels' or 'wins', got {describe(objective)}")
+        self.objective = objective
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise GuandanError(f"seed must be an int, got {describe(seed)}")
+        if rollouts is None and think_ms is None:
+            rollouts = DEFAULT_ROLLOUTS
+        if rollouts is not None:
+            _int_option(rollouts, "rollouts", 1, 2**40)
+        if think_ms is not None and (
+            isinstance(think_ms, bool) or not isinstance(think_ms, (int, float)) or not 0 < think_ms <= 1e9
+        ):
+            raise GuandanError(f"think_ms must be a number > 0 (milliseconds), got {describe(think_ms)}")
+        _int_option(threads, "threads", 1, _core.MAX_THREADS)
+        _int_option(candidates, "candidates", 1, _core.MAX_RANK_MOVES)
+        _int_option(tries, "tries", 1, 4096)
+        for name, weight in (("pass_weight", pass_weight), ("bomb_weight", bomb_weight)):
+            if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not 0 < weight <= 1:
+                raise GuandanError(f"{name} must be a number in (0, 1], got {describe(weight)}")
+        if not isinstance(policy, str) or policy not in _SEARCH_POLICIES:
+            raise GuandanError(f"policy must be one of {', '.join(_SEARCH_POLICIES)}, got {describe(policy)}")
+        self.seed = seed
+        self.rollouts = rollouts
+        self.think_ms = think_ms
+        self.threads = threads
+        self.policy = policy
+        self.candidates = candidates
+        self.tries = tries
+        self.pass_weight = float(pass_weight)
+        self.bomb_weight = float(bomb_weight)
+        self._rng = SplitMix64(seed)
+
+    def __repr__(self) -> str:
+        return (
+            f"MonteCarloAgent(rollouts={self.rollouts}, think_ms={self.think_ms}, threads={self.threads}, "
+            f"policy={self.policy!r}, candidates={self.candidates})"
+        )
+
+    def act(self, observation: Observation) -> Move | int:
+        """The searched action for the observation's phase (play, tribute or return)."""
+        legal = observation.legal_actions
+        if len(legal) == 1:
+            only: Move | int = legal[0]
+            return only
+        return self.analyze(observation).best
+
+    def analyze(self, observation: Observation) -> SearchResult:
+        """Search the decision of an observation (the seat to act) and return every
+        candidate with its value, best first (the hint of ``guandan play``). Draws one
+        seed from the agent's generator, as :meth:`act` does."""
+        start = time.perf_counter()
+        if not isinstance(observation, Observation):
+            raise GuandanError(f"analyze takes an Observation, got {describe(observation)}")
+        if observation.turn != observation.seat or not len(observation.legal_actions):
+            raise GuandanError(f"seat {observation.seat} is not to act: there is nothing to search")
+        seed = self._rng.next_u64()
+        if observation.phase == Phase.PLAY:
+            return self._analyze_play(observation, seed, start)
+        return self._analyze_card(observation, seed, start)
+
+    # -- play ------------------------------------------------------------------------------
+
+    def _seconds_left(self, start: float) -> float:
+        """The time budget left for the native search (0: none)."""
+        if self.think_ms is None:
+            return 0.0
+        return max(1e-6, start + self.think_ms / 1000 - time.perf_counter() - 0.0005)
+
+    def _analyze_play(self, observation: Observation, seed: int, start: float) -> SearchResult:
+        info = information_set(observation)
+        hand = observation.hand
+        state = native_state(
+            (hand, hand, hand, hand), int(observation.level), observation.seat, observation.to_beat,
+            observation.history, observation.finish_order,
+        )[1:]
+        words = _core.search_candidates(info, state, self.candidates)
+        beat = state[2]
+        if len(words) == 1:
+            move = self._move(observation, int(words[0]), beat)
+            return SearchResult((Choice(move, 0.0, 0),), 0, time.perf_counter() - start)
+        stats, done = _core.search(
+            info, state, words, self.rollouts or 0, self._seconds_left(start), self.threads, self.policy, seed,
+            self.tries, self.pass_weight, self.bomb_weight, self.objective,
+        )
+        order = np.argsort(stats[:, 3], kind="stable")
+        choices = tuple(
+            Choice(self._move(observation, int(words[i]), beat), float(stats[i, 1]), int(stats[i, 0])) for i in order
+        )
+        return SearchResult(choices, int(done), time.perf_counter() - start)
+
+    @staticmethod
+    def _move(observation: Observation, word: int, beat: int) -> Move:
+        """The card-level move of a rank-level word, its cards spent canonically."""
+        if word == PASS_WORD:
+            return Move.pass_(observation.level)
+        spent = _core.spend_cards(observation.hand_counts, int(observation.level), word)
+        return unpack_move(spent & _MASK64, (spent >> 64) | (word & ~((1 << 52) - 1)), observation.level)
+
+    # -- tribute and return ----------------------------------------------------------------
+
+    def _analyze_card(self, observation: Observation, seed: int, start: float) -> SearchResult:
+        """Each tribute or return card played out in the same sampled deals: the other
+        seats' tribute and return cards by the greedy agent's rules, then the deal."""
+        cards = tuple(int(c) for c in observation.legal_actions)
+        budget = self.rollouts if self.rollouts is not None else MAX_CARD_WORLDS * len(cards)
+        worlds = max(1, min(budget // len(cards), MAX_CARD_WORLDS))
+        flows = _CardFlows(observation)
+        deals = _core.sample_deals(flows.infoset, worlds, seed)
+        deadline = None if self.think_ms is None else start + self.think_ms / 1000
+        side = observation.seat & 1
+        orders = np.empty((len(deals), len(cards), 4), dtype=np.int8)  # finish orders, scored at the end
+        rng = SplitMix64(seed)
+        done = 0
+        for w, hands in enumerate(deals):
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+            setup = flows.world(rng)
+            for i, card in enumerate(cards):
+                state = flows.start_state(list(hands), card, setup)
+                orders[w, i] = _core.rollouts(state, 1, self.policy, seed=(seed + w) & _MASK64)[0]
+            done += 1
+        totals = scores(orders[:done].reshape(-1, 4), side).reshape(done, len(cards)).sum(axis=0)
+        played = np.full(len(cards), done, dtype=np.int64)
+        means = np.divide(totals, played, out=np.zeros(len(cards)), where=played > 0)
+        order = sorted(range(len(cards)), key=lambda i: (-means[i], i))
+        choices = tuple(Choice(cards[i], float(means[i]), int(played[i])) for i in order)
+        return SearchResult(choices, int(played.sum()), time.perf_counter() - start)
+
+
+
+def _bit(card: int) -> int:
+    return 1 << (2 * card)
+
+
+#: The 2-bit fields of the faces of ranks 2..10 (faces 0..35), and of each rank's four faces.
+_LOW_FIELDS = (1 << 72) - 1
+_RANK_FIELDS = {rank: 0xFF << (8 * (rank - 2)) for rank in range(2, 15)}
+
+
+def _lowest_return(bits: int, level: int) -> int:
+    """The card the greedy agent returns from a packed hand at ``level``: the lowest of
+    :func:`~guandan.game.rules.return_choices` under the ``low`` rule (the lowest face of rank
+    2..10 other than the level, read from the bits; else the lowest in the elevated order)."""
+    low = bits & _LOW_FIELDS & ~_RANK_FIELDS[level]
+    if low:
+        return ((low & -low).bit_length() - 1) >> 1
+    choices = return_choices(cards_of_bits(bits).counts, level, "low")
+    return min(choices, key=lambda c: (elevated_order(card_rank(c), level), c))
+
+
+class _CardFlows:
+    """The tribute and return around a seat's tribute or return card, from what every
+    observation of that phase shows alike — in process or rebuilt from the platform's
+    messages, which announce the tribute cards once all are paid and the returns once all
+    are made (:mod:`guandan.platform.client`): the seat's hand, the level and, when it
+    returns, the tribute cards. So the counts are those of the deal (27 a seat) changed by
+    the announced tribute (a deal of given hands, not of the whole deck, is taken as the
+    engine shows it); a tribute payer assumes a single tribute and draws its receiver
+    among the opponents (the observation does not say which was 1st); a receiver's partner,
+    in a double tribute, holds the other tribute card and returns its lowest card. The
+    other seats' cards follow the greedy agent's rules (the lowest card the ``low`` rule
+    allows). The play is led by the payer (single) or by the seat whose card went to the
+    1st (the higher card, the first paid on ties)."""
+
+    def __init__(self, observation: Observation) -> None:
+        self.me = me = observation.seat
+        self.level = level = int(observation.level)
+        self.tribute = observation.phase == Phase.TRIBUTE
+        hand = observation.hand
+        known = [0, 0, 0, 0]
+        forbid = [0, 0, 0, 0]
+        need = [0 if s == me else 27 for s in range(4)]
+        self.pending: list[tuple[int, int]] = []
+        if not self.tribute:
+            tributes = [(r.seat, r.card) for r in observation.history if isinstance(r, Tribute)]
+            orders = [(elevated_order(card_rank(c), level), -i) for i, (_, c) in enumerate(tributes)]
+            higher = tributes[orders.index(max(orders))]
+            self.leader = higher[0]
+            # which card came to this seat: the one it holds; holding both faces, the higher
+            # (the 1st place receives it and returns first)
+            held = [(s, c) for s, c in tributes if hand.count(c)]
+            self.payer = (held[0] if len(held) == 1 else higher)[0]
+            for payer, card in tributes:
+                need[payer] -= 1
+                forbid[payer] |= tribute_above(card, level)
+            rest = [(s, c) for s, c in tributes if s != self.payer]
+            if rest:  # a double tribute: the partner holds the other card and owes a return
+                partner = me ^ 2
+                need[partner] += 1
+                if (Cards.deck() - hand).count(rest[0][1]):  # its face is not all in this hand
+                    known[partner] = _bit(rest[0][1])
+                    need[partner] -= 1
+                self.pending.append((partner, rest[0][0]))
+        pending = sum(isinstance(r, Tribute) for r in observation.history) if self.tribute else 0
+        if sum(observation.card_counts) + pending != len(_FULL_DECK):  # a deal of given hands, not the deck
+            paid = Counter(r.seat for r in observation.history if isinstance(r, Tribute)) if self.tribute else Counter()
+            counts = observation.card_counts
+            need = [0 if s == me else n + paid[s] - size_of_bits(known[s]) for s, n in enumerate(counts)]
+        pool = _DECK - bits_of_cards(hand) - sum(known)
+        self.infoset = (me, level, bits_of_cards(hand), pool, tuple(known), tuple(forbid), tuple(need), _NO_EVENTS)
+
+    def world(self, rng: SplitMix64) -> int:
+        """A world's random part: in the tribute phase, which opponent receives."""
+        return (self.me + 1 + 2 * rng.below(2)) & 3
+
+    def _return(self, hands: list[int], receiver: int, payer: int) -> None:
+        card = _lowest_return(hands[receiver], self.level)
+        hands[receiver] -= _bit(card)
+        hands[payer] += _bit(card)
+
+    def start_state(self, hands: list[int], card: int, receiver: int) -> tuple[Any, ...]:
+        """The deal state at the start of play after the seat gives ``card``."""
+        me = self.me
+        hands[me] -= _bit(card)
+        if self.tribute:
+            hands[receiver] += _bit(card)
+            self._return(hands, receiver, me)
+            leader = me
+        else:
+            hands[self.payer] += _bit(card)
+            for partner, payer in self.pending:
+                self._return(hands, partner, payer)
+            leader = self.leader
+        return tuple(hands), self.level, leader, -1, PASS_WORD, 0, ()
+
+
+def _weakness(word: int, level: int) -> tuple[int, int, int, int]:
+    """Weakest first: non-bombs before bombs, then key order, then more cards, then fewer wilds."""
+    move_type, key, wilds = word >> 60, (word >> 56) & 15, (word >> 52) & 3
+    if move_type in (5, 6, 7, 9):
+        order = 0 if key == 12 else key + 1
+    else:
+        lvl = level - 2
+        order = key if key >= 13 else 12 if key == lvl else key if key < lvl else key - 1
+    size = int(_core.move_size(word)) if word != PASS_WORD else 0
+    return (move_type in _BOMBS, order, -size, wilds)
+
+
+class BasicMonteCarloAgent:
+    """The first search bot (``mc-basic``): every candidate played out once in each of a
+    fixed number of uniformly sampled deals with the greedy policy (see the module's
+    description). Tribute and return choices are the greedy agent's.
+
+    >>> BasicMonteCarloAgent(seed=1)
+    BasicMonteCarloAgent(determinizations=12, playouts=1, policy='greedy', candidates=24)
+    """
+
+    name = "mc-basic"
+
+    def __init__(
+        self,
+        seed: int = 0,
+        determinizations: int = 12,
+        playouts: int = 1,
+        policy: Policy = "greedy",
+        candidates: int = 24,
+    ) -> None:
+        if not all(
+            isinstance(x, int) and not isinstance(x, bool) and x >= 1 for x in (determinizations, playouts, candidates)
+        ):
+            raise GuandanError("determinizations, playouts and candidates must be ints >= 1")
+        if policy not in ("random", "greedy"):
+            raise GuandanError(f"policy must be 'random' or 'greedy', got {describe(policy)}")
+        self.seed = seed
+        self.determinizations = determinizations
+        self.playouts = playouts
+        self.policy = policy
+        self.candidates = candidates
+        self._rng = SplitMix64(seed)
+        self._fallback = GreedyAgent(seed)
+
+    def __repr__(self) -> str:
+        return (
+            f"BasicMonteCarloAgent(determinizations={self.determinizations}, playouts={self.playouts}, "
+            f"policy={self.policy!r}, candidates={self.candidates})"
+        )
+
+    def act(self, observation: Observation) -> Move | int:
+        """The action for the observation's phase: a searched move in play, else the greedy choice."""
+        if observation.phase != Phase.PLAY:
+            return self._fallback.act(observation)
+        legal = observation.legal_actions
+        if len(legal) == 1:
+            only: Move = legal[0]
+            return only
+        level = int(observation.level)
+        to_beat = observation.to_beat
+        beat = PASS_WORD if to_beat is None else pack_rank_move(to_beat.move.to_rank())
+        words = [int(w) for w in _core.rank_moves(observation.hand_counts, level, beat)]
+        words.sort(key=lambda w: _weakness(w, level))
+        if len(words) > self.candidates:
+            keep = words[: self.candidates]
+            if PASS_WORD in words and PASS_WORD not in keep:
+                keep[-1] = PASS_WORD
+            words = keep
+        if len(words) == 1:
+            return self._move(observation, words[0], beat)
+        states = [self._state(observation, determinize(observation, self._rng)) for _ in range(self.determinizations)]
+        orders = _core.evaluate(states, words, self.playouts, self.policy, self._rng.next_u64())
+        result = scores(orders.reshape(-1, 4), side=observation.seat & 1).reshape(len(states), len(words), -1)
+        best = int(np.argmax(result.mean(axis=(0, 2))))
+        return self._move(observation, words[best], beat)
+
+    @staticmethod
+    def _state(observation: Observation, hands: Any) -> tuple[Any, ...]:
+        return native_state(
+            hands, int(observation.level), observation.seat, observation.to_beat, observation.history,
+            observation.finish_order,
+        )
+
+    @staticmethod
+    def _move(observation: Observation, word: int, beat: int) -> Move:
+        """The card-level move of a rank-level word, its cards spent canonically."""
+        spent = _core.spend_cards(observation.hand_counts, int(observation.level), word)
+        if word == PASS_WORD:
+            return Move.pass_(observation.level)
+        return unpack_move(spent & _MASK64, (spent >> 64) | (word & ~((1 << 52) - 1)), observation.level)

@@ -1,0 +1,288 @@
+"""Legal moves from the native core, and the packed move formats (SPEC §5).
+
+:func:`legal_moves` returns a :class:`MoveList`: a view over the packed moves the
+core wrote, which makes :class:`~guandan.Move` / :class:`~guandan.RankMove` objects
+only for what the caller looks at (python-chess's ``board.legal_moves`` habit).
+
+>>> from guandan import Cards, classify, legal_moves
+>>> hand = Cards.parse("S3 C4 D4 C5 D5 H2 SB SB")
+>>> moves = legal_moves(hand, level=2)
+>>> len(moves), moves.count()
+(22, 22)
+>>> play = classify("S9 C9", 2)[0]
+>>> [str(m) for m in legal_moves(hand, 2, beat=play)]
+['pair SB: SB SB', 'pass']
+>>> print(legal_moves(hand, 2, granularity="rank")[-1])
+pair_run 3: 3 4 4 5 5 +1 wild
+
+Packed forms (see ``csrc/gd_core.h``): a rank-level move is one 64-bit word, a
+card-level move two. :func:`pack_rank_move` / :func:`unpack_rank_move` and
+:func:`pack_move` / :func:`unpack_move` convert; the level is not part of the
+packed form.
+
+>>> move = classify("S3 C4 D4 C5 D5 H2", 2)[0]
+>>> unpack_move(*pack_move(move), level=2) == move
+True
+>>> hex(pack_rank_move(move.to_rank()))
+'0x6110000000002210'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Literal, overload
+
+import numpy as np
+
+from ..errors import GuandanError, InvalidMoveError
+from . import _core
+from . import packed as _packed
+from .cards import Cards, CardsLike, Rank, Suit, as_cards, integer, parse_level
+from .combos import AnyMove, Move, MoveType, RankMove
+
+__all__ = [
+    "MoveList",
+    "legal_moves",
+    "count_moves",
+    "pack_move",
+    "unpack_move",
+    "pack_rank_move",
+    "unpack_rank_move",
+    "PASS_WORD",
+]
+
+Granularity = Literal["card", "rank"]
+
+#: The packed pass; as the play to beat it means "lead".
+PASS_WORD: int = _packed.PASS_WORD
+
+_MASK52 = _packed.MASK52
+_TYPES = tuple(MoveType)
+_KEYS: tuple[Rank | None, ...] = tuple(Rank(k + 2) for k in range(15)) + (None,)
+
+
+def pack_rank_move(move: RankMove) -> int:
+    """The 64-bit word of a rank-level move.
+
+    >>> from guandan import classify
+    >>> hex(pack_rank_move(classify("S5 H2", 2)[0].to_rank()))
+    '0x2310000000001000'
+    """
+    if not isinstance(move, RankMove):
+        raise InvalidMoveError(f"not a rank-level move: {move!r:.80}")
+    if move.type == MoveType.PASS:
+        return PASS_WORD
+    return _packed.rank_word(move.type, move.key, move.suit, move.ranks, move.wilds)
+
+
+def unpack_rank_move(word: int, level: int | str) -> RankMove:
+    """The rank-level move of a 64-bit word (a Python or numpy int) at a level.
+
+    Raises :class:`~guandan.InvalidMoveError` unless the word is a rank-level move at that
+    level (well formed, and its counts and wilds make its declaration).
+
+    >>> print(unpack_rank_move(0x2310000000001000, 2))
+    pair 5: 5 +1 wild
+    """
+    _core.check_move(word)
+    lvl = parse_level(level)
+    w = int(word)
+    if not _packed.is_rank_move(w, lvl):
+        raise InvalidMoveError(f"the word 0x{w:016x} is not a rank-level move at level {lvl.label}")
+    return _rank_move_of(w, lvl)
+
+
+def _rank_move_of(word: int, level: Rank) -> RankMove:
+    """The rank-level move of a word the core wrote (not checked)."""
+    move_type = _TYPES[word >> 60]
+    if move_type == MoveType.PASS:
+        return RankMove.pass_(level)
+    ranks = [(word >> (4 * r)) & 15 for r in range(13)]
+    ranks += _packed.word_jokers(word)
+    suit = Suit((word >> 54) & 3) if move_type == MoveType.STRAIGHT_FLUSH else None
+    return RankMove._trusted(move_type, _KEYS[(word >> 56) & 15], suit, tuple(ranks), (word >> 52) & 3, level)
+
+
+def pack_move(move: Move) -> tuple[int, int]:
+    """The two 64-bit words of a card-level move: the faces spent, the declaration on top.
+
+    >>> from guandan import classify
+    >>> [hex(w) for w in pack_move(classify("S5 H2", 2)[0])]
+    ['0x1000004', '0x2310000000000000']
+    """
+    if not isinstance(move, Move):
+        raise InvalidMoveError(f"not a card-level move: {move!r:.80}")
+    if move.type == MoveType.PASS:
+        return 0, PASS_WORD
+    return _packed.card_words(move.type, move.key, move.suit, move.cards.counts, move.level)
+
+
+def unpack_move(lo: int, hi: int, level: int | str) -> Move:
+    """The card-level move of two 64-bit words (Python or numpy ints) at a level.
+
+    Raises :class:`~guandan.InvalidCardsError` when the words hold impossible cards and
+    :class:`~guandan.InvalidMoveError` unless the cards make the declaration at that level.
+
+    >>> print(unpack_move(0x1000004, 0x2310000000000000, 2))
+    pair 5: S5 H2 (H2 as 5)
+    """
+    lvl = parse_level(level)
+    counts = _core.unpack_cards(lo, hi)
+    _core.check_move(_core.card_to_rank(lo, hi, lvl))
+    lo, hi = int(lo), int(hi)
+    if not _packed.is_card_move(lo, hi, counts, lvl):
+        raise InvalidMoveError(
+            f"the words 0x{lo:016x} 0x{hi:016x} are not a card-level move at level {lvl.label}:"
+            f" {Cards(counts) or 'no cards'} do not make their declaration"
+        )
+    return _card_move_of(lo, hi, lvl, counts)
+
+
+_PASSES: dict[Rank, Move] = {}
+
+
+def _card_move_of(lo: int, hi: int, level: Rank, counts: bytes | None = None) -> Move:
+    """The card-level move of two words the core wrote (not checked): the one trusted decoder."""
+    move_type = _TYPES[hi >> 60]
+    if move_type == MoveType.PASS:
+        move = _PASSES.get(level)
+        if move is None:
+            move = _PASSES[level] = Move._trusted(MoveType.PASS, None, None, Cards(), level)
+        return move
+    suit = Suit((hi >> 54) & 3) if move_type == MoveType.STRAIGHT_FLUSH else None
+    cards = Cards._trusted(counts if counts is not None else _core.unpack_cards(lo, hi))
+    return Move._trusted(move_type, _KEYS[(hi >> 56) & 15], suit, cards, level)
+
+
+def _beat_word(beat: AnyMove | int | None, level: Rank) -> int:
+    if beat is None:
+        return PASS_WORD
+    word = integer(beat)
+    if word is not None:
+        _core.check_move(word)
+        if word == PASS_WORD:
+            return word  # the pass word as the play to beat: a lead
+        if not _packed.is_rank_move(word, level):
+            raise InvalidMoveError(f"the play to beat 0x{word:016x} is not a rank-level move at level {level.label}")
+        return word
+    if isinstance(beat, (Move, RankMove)):
+        if beat.level != level:
+            raise InvalidMoveError(f"the play to beat is at level {beat.level.label}, the position at {level.label}")
+        if beat.type == MoveType.PASS:
+            raise InvalidMoveError("a pass is not a play to beat (use beat=None to lead)")
+        return pack_rank_move(beat.to_rank() if isinstance(beat, Move) else beat)
+    raise InvalidMoveError(f"the play to beat must be a Move, a RankMove, a packed word or None, got {beat!r}")
+
+
+class MoveList(Sequence[AnyMove]):
+    """The legal moves of a position: a view over the packed moves.
+
+    ``len()``, indexing, iteration and ``in`` work as on a list; :attr:`array` is the
+    packed form (``uint64``: shape ``(n,)`` at rank granularity, ``(n, 2)`` at card
+    granularity) for code that wants no Python objects at all.
+
+    Made by :func:`legal_moves` and :meth:`~guandan.game.deal.Deal.legal_moves`: the words in
+    :attr:`array` are the core's, so the moves made from them are not checked again
+    (to read words from elsewhere, use :func:`unpack_move` / :func:`unpack_rank_move`).
+    """
+
+    __slots__ = ("array", "level", "granularity")
+
+    def __init__(self, array: np.ndarray, level: Rank, granularity: Granularity) -> None:
+        self.array = array
+        self.level = level
+        self.granularity = granularity
+
+    def __len__(self) -> int:
+        return len(self.array)
+
+    def count(self, value: object = None) -> int:
+        """Without an argument, how many moves (as python-chess's ``legal_moves.count()``);
+        with one, how many times it occurs (0 or 1)."""
+        if value is None:
+            return len(self.array)
+        return int(value in self)
+
+    def _make(self, i: int) -> AnyMove:
+        if self.granularity == "rank":
+            return _rank_move_of(int(self.array[i]), self.level)
+        lo, hi = self.array[i].tolist()
+        return _card_move_of(lo, hi, self.level)
+
+    @overload
+    def __getitem__(self, i: int) -> AnyMove: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[AnyMove]: ...
+    def __getitem__(self, i: int | slice) -> AnyMove | list[AnyMove]:
+        if isinstance(i, slice):
+            return [self._make(j) for j in range(*i.indices(len(self)))]
+        if isinstance(i, bool) or not isinstance(i, (int, np.integer)):
+            raise TypeError(f"move indices must be integers or slices, not {type(i).__name__}")
+        i = int(i)
+        n = len(self)
+        if not -n <= i < n:
+            raise IndexError("move index out of range")
+        return self._make(i % n)
+
+    def __iter__(self) -> Iterator[AnyMove]:
+        for i in range(len(self)):
+            yield self._make(i)
+
+    def __contains__(self, move: object) -> bool:
+        if self.granularity == "rank":
+            if not isinstance(move, RankMove) or move.level != self.level:
+                return False
+            return bool(np.any(self.array == np.uint64(pack_rank_move(move))))
+        if not isinstance(move, Move) or move.level != self.level:
+            return False
+        lo, hi = pack_move(move)
+        return bool(np.any((self.array[:, 0] == np.uint64(lo)) & (self.array[:, 1] == np.uint64(hi))))
+
+    def __repr__(self) -> str:
+        return f"<MoveList {len(self)} {self.granularity}-level moves at level {self.level.label}>"
+
+
+def legal_moves(
+    hand: CardsLike,
+    level: int | str,
+    beat: AnyMove | int | None = None,
+    granularity: Granularity = "card",
+) -> MoveList:
+    """The legal moves of a position, from the native core.
+
+    ``hand``: the cards held (:class:`~guandan.Cards`, a card string or card indices).
+    ``level``: the deal's level rank. ``beat``: the play to beat (a move of either
+    granularity or a packed rank-level word), ``None`` to lead. The pass comes last
+    when responding. Exactly the moves of :func:`guandan.core.reference.generate_moves`.
+    """
+    cards = as_cards(hand)
+    lvl = parse_level(level)
+    word = _beat_word(beat, lvl)
+    if _granularity(granularity) == "rank":
+        return MoveList(_core.rank_moves(cards.counts, lvl, word), lvl, "rank")
+    return MoveList(_core.card_moves(cards.counts, lvl, word), lvl, "card")
+
+
+def count_moves(
+    hand: CardsLike,
+    level: int | str,
+    beat: AnyMove | int | None = None,
+    granularity: Granularity = "card",
+) -> int:
+    """How many legal moves a position has, counted without making them.
+
+    >>> count_moves("S3 C4 D4 C5 D5 H2", 2), count_moves("S3 C4 D4 C5 D5 H2", 2, granularity="rank")
+    (18, 14)
+    """
+    cards = as_cards(hand)
+    lvl = parse_level(level)
+    word = _beat_word(beat, lvl)
+    if _granularity(granularity) == "rank":
+        return int(_core.count_rank_moves(cards.counts, lvl, word))
+    return int(_core.count_card_moves(cards.counts, lvl, word))
+
+
+def _granularity(value: object) -> Granularity:
+    if isinstance(value, str) and value in ("card", "rank"):
+        return value  # type: ignore[return-value]
+    raise GuandanError(f"granularity must be 'card' or 'rank', got {value!r:.80}")

@@ -1,0 +1,8 @@
+"""The game: rulesets, a deal, a match, what each seat sees.
+
+Above :mod:`guandan.core`: :mod:`~guandan.game.rules` (rulesets, tribute and return
+choices, promotion), :mod:`~guandan.game.history` (the actions and the phase),
+:mod:`~guandan.game.observation` (one seat's view), :mod:`~guandan.game.deal` (a deal as a
+state machine), :mod:`~guandan.game.match` (deals in a row, levels, tribute) and
+:mod:`~guandan.game.perft` (counting the game tree).
+"""

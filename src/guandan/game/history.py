@@ -1,0 +1,285 @@
+"""What a deal records: its actions, its history, its result, its phase (SPEC §6, §7).
+
+The values both a deal and what a seat sees of it are made of, below both
+(:mod:`guandan.game.deal` and :mod:`guandan.game.observation` import them; this module imports
+neither): the action records :class:`Play`, :class:`Tribute` and :class:`Return`, a
+deal's :class:`History` kept packed until read, the :class:`DealResult`, the
+:class:`Phase`, and the packed 108-bit hands (2 bits per face, the layout of the native
+core) with the moves the core writes as two words.
+
+>>> from guandan.core.combos import classify
+>>> from guandan.core.movegen import pack_move
+>>> lo, hi = pack_move(classify("S5 H2", 2)[0])
+>>> print(decode_play(1, lo, hi, Rank.TWO))
+seat 1: pair 5: S5 H2 (H2 as 5)
+>>> history = History((Tribute(3, 53), Return(0, 3, 4)), ((1, lo, hi),), Rank.TWO)
+>>> len(history), [str(record) for record in history]
+(3, ['seat 3: tribute HR', 'seat 0: return S3 to seat 3', 'seat 1: pair 5: S5 H2 (H2 as 5)'])
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, overload
+
+from ..core import _core
+from ..core.cards import NUM_FACES, Cards, Rank, card_name
+from ..core.combos import Move, MoveType
+from ..core.movegen import _card_move_of
+
+__all__ = [
+    "Phase",
+    "Play",
+    "Tribute",
+    "Return",
+    "DealResult",
+    "History",
+    "decode_play",
+    "decode_move",
+    "cards_of_bits",
+    "bits_of_cards",
+    "size_of_bits",
+]
+
+_MASK64 = (1 << 64) - 1
+_MASK52 = (1 << 52) - 1
+#: Bits of the high copy of each face in a packed hand (2 bits per face: 01 one copy, 10 two).
+_HIGH_BITS = int("10" * NUM_FACES, 2)
+
+
+class Phase(enum.IntEnum):
+    """The phase of a deal in a match: tribute, return, play, over.
+
+    >>> [p.label for p in Phase]
+    ['tribute', 'return', 'play', 'over']
+    """
+
+    TRIBUTE = 0
+    RETURN = 1
+    PLAY = 2
+    OVER = 3
+
+    @property
+    def label(self) -> str:
+        """The name used in code, CLI and JSON."""
+        return self.name.lower()
+
+
+# -- packed hands ----------------------------------------------------------------------------------
+
+
+def cards_of_bits(bits: int) -> Cards:
+    """The :class:`~guandan.Cards` of a packed 108-bit hand (2 bits per face), made without re-checking.
+
+    >>> cards_of_bits(bits_of_cards(Cards.parse("S3 S3 HR")))
+    Cards('S3 S3 HR')
+    """
+    return Cards._trusted(_core.unpack_cards(bits & _MASK64, bits >> 64))
+
+
+def bits_of_cards(cards: Cards) -> int:
+    """A hand packed into one 108-bit int, 2 bits per face.
+
+    >>> bin(bits_of_cards(Cards.parse("S2 S2 H2")))
+    '0b110'
+    """
+    lo, hi = _core.pack_cards(cards.counts)
+    return int(lo) | (int(hi) << 64)
+
+
+def size_of_bits(bits: int) -> int:
+    """How many cards a packed hand holds.
+
+    >>> size_of_bits(bits_of_cards(Cards.parse("S3 S3 HR")))
+    3
+    """
+    return bits.bit_count() + (bits & _HIGH_BITS).bit_count()
+
+
+# -- action records --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """A play or a pass by a seat: an entry of the history, and the play to beat.
+
+    >>> from guandan import classify
+    >>> print(Play(2, classify("S5 C5", 2)[0]))
+    seat 2: pair 5: S5 C5
+    """
+
+    seat: int
+    move: Move
+
+    @property
+    def is_pass(self) -> bool:
+        """Whether this is a pass."""
+        return self.move.type == MoveType.PASS
+
+    def __str__(self) -> str:
+        return f"seat {self.seat}: {self.move.format('text')}"
+
+
+@dataclass(frozen=True, slots=True)
+class Tribute:
+    """A tribute card paid by a seat (its receiver is settled once every payer has paid).
+
+    >>> print(Tribute(3, 53))
+    seat 3: tribute HR
+    """
+
+    seat: int
+    card: int
+
+    def __str__(self) -> str:
+        return f"seat {self.seat}: tribute {card_name(self.card)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Return:
+    """A card returned by a tribute receiver to the seat that paid it.
+
+    >>> print(Return(0, 3, 4))
+    seat 0: return S3 to seat 3
+    """
+
+    seat: int
+    to: int
+    card: int
+
+    def __str__(self) -> str:
+        return f"seat {self.seat}: return {card_name(self.card)} to seat {self.to}"
+
+
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    """How a deal ended: the finish order (2 seats after a double-down, else all 4).
+
+    >>> r = DealResult((1, 2, 3, 0))
+    >>> r.first, r.winning_side, r.partner_place, r.is_double_down, r.place(3)
+    (1, 1, 3, False, 3)
+    >>> DealResult((0, 2)).losers, DealResult((0, 2)).place(1)
+    ((1, 3), None)
+    """
+
+    finish_order: tuple[int, ...]
+
+    @property
+    def first(self) -> int:
+        """The seat that finished first."""
+        return self.finish_order[0]
+
+    @property
+    def winning_side(self) -> int:
+        """The side of the first seat."""
+        return self.finish_order[0] & 1
+
+    @property
+    def is_double_down(self) -> bool:
+        """Whether partners finished 1st and 2nd."""
+        return len(self.finish_order) == 2
+
+    @property
+    def partner_place(self) -> int:
+        """Where the winner's partner finished: 2, 3 or 4."""
+        return self.finish_order.index(self.first ^ 2) + 1 if (self.first ^ 2) in self.finish_order else 4
+
+    @property
+    def losers(self) -> tuple[int, int]:
+        """The seats of the losing side, in seat order."""
+        s = 1 - self.winning_side
+        return (s, s + 2)
+
+    def place(self, seat: int) -> int | None:
+        """A seat's place 1..4 (``None`` for a loser of a double-down: never decided)."""
+        if seat in self.finish_order:
+            return self.finish_order.index(seat) + 1
+        return None
+
+    def __str__(self) -> str:
+        return "finish order " + " ".join(f"{i + 1}:seat {s}" for i, s in enumerate(self.finish_order))
+
+
+# -- packed moves ----------------------------------------------------------------------------------
+
+def decode_move(lo: int, hi: int, level: Rank) -> Move:
+    """The card-level move of two words the native core wrote, without re-checking it
+    (only for words the core produced: the hot path of a deal's history and legal moves).
+
+    >>> from guandan.core.combos import classify
+    >>> from guandan.core.movegen import pack_move
+    >>> print(decode_move(*pack_move(classify("S5 H2", 2)[0]), Rank.TWO))
+    pair 5: S5 H2 (H2 as 5)
+    """
+    return _card_move_of(lo, hi, level)
+
+
+def decode_play(seat: int, lo: int, hi: int, level: Rank) -> Play:
+    """The :class:`Play` of a packed card-level move (``lo``, ``hi``) by a seat at a level.
+
+    >>> from guandan.core.combos import classify
+    >>> from guandan.core.movegen import pack_move
+    >>> print(decode_play(1, *pack_move(classify("S5 H2", 2)[0]), Rank.TWO))
+    seat 1: pair 5: S5 H2 (H2 as 5)
+    """
+    return Play(seat, decode_move(lo, hi, level))
+
+
+class History(Sequence[Any]):
+    """A deal's public history: tribute and return records, then the plays and passes.
+
+    Plays are kept packed (``(seat, lo, hi)``) and decoded into :class:`Play` records
+    when read; see the module's example.
+    """
+
+    __slots__ = ("_prefix", "_raw", "_level", "_decoded")
+
+    def __init__(self, prefix: tuple[Any, ...], raw: tuple[tuple[int, int, int], ...], level: Rank) -> None:
+        self._prefix = prefix
+        self._raw = raw
+        self._level = level
+        self._decoded: list[Any] | None = None
+
+    def _all(self) -> list[Any]:
+        if self._decoded is None:
+            self._decoded = list(self._prefix) + [decode_play(s, lo, hi, self._level) for s, lo, hi in self._raw]
+        return self._decoded
+
+    def __len__(self) -> int:
+        return len(self._prefix) + len(self._raw)
+
+    def trailing_passes(self) -> int:
+        """How many passes end the history (read from the packed plays, none decoded).
+
+        >>> History((), ((0, 16, 1 << 60), (1, 0, 0), (2, 0, 0)), Rank.TWO).trailing_passes()
+        2
+        """
+        passes = 0
+        for _seat, _lo, hi in reversed(self._raw):
+            if hi >> 60:
+                return passes
+            passes += 1
+        return passes
+
+    @overload
+    def __getitem__(self, i: int) -> Any: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[Any]: ...
+    def __getitem__(self, i: int | slice) -> Any:
+        return self._all()[i]
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._all())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, History):
+            return self._all() == other._all()
+        if isinstance(other, (list, tuple)):
+            return self._all() == list(other)
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return f"History({self._all()!r})"
+

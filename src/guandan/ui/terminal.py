@@ -1,0 +1,446 @@
+"""An interactive match at the terminal: one person against three bots (``guandan play``).
+
+Reads commands line by line and writes to a text stream, so it runs the same on a
+terminal and under a test feeding scripted input. On a terminal the prompt is
+:func:`input`'s, with :mod:`readline` when Python has it (line editing, and the arrow
+keys recall earlier lines); from a pipe or a file each line read is echoed after its
+prompt, so the transcript reads as typed. Bad input never ends the match: the message
+says what was wrong and the prompt comes back.
+
+The match ends early on ``quit`` or at the end of input (Ctrl-D on a terminal), with
+``Bye.`` and status 0, or on Ctrl-C, with one line and status 130 (the shell's status for
+an interrupted command); never with a traceback.
+
+>>> import io
+>>> out = io.StringIO()
+>>> play_match(seat=0, seed=1, bots="greedy", stdin=io.StringIO("quit\\n"), stdout=out)
+0
+>>> "Your hand (27)" in out.getvalue(), out.getvalue().rstrip().endswith("Your play> quit\\nBye.")
+(True, True)
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import time
+from collections.abc import Sequence
+from typing import TextIO
+
+from ..bots.registry import AgentSpec, agent_name, make_agents, seat_specs
+from ..bots.search import MonteCarloAgent
+from ..core.cards import card_name, parse_card
+from ..core.combos import Move, MoveType, parse_declaration
+from ..core.notation import parse_play
+from ..core.rng import derive_seed
+from ..errors import AmbiguousMoveError, GuandanError, InvalidCardsError, InvalidMoveError, describe
+from ..game.history import Phase
+from ..game.match import Match
+from ..game.rules import get_ruleset
+from .render import (
+    format_action,
+    format_move_groups,
+    format_moves,
+    format_summary,
+    format_tributes,
+    numbered_moves,
+    render_table,
+    seat_does,
+    seat_name,
+)
+
+__all__ = ["play_match"]
+
+#: At most this many legal moves are listed one by one at a turn; more are grouped by type and key.
+SHOW_AT_MOST = 30
+
+#: The exit status after Ctrl-C (128 + SIGINT, as shells report an interrupted command).
+INTERRUPTED = 130
+
+_HELP = """\
+At your turn, type:
+  pair Q, straight 3, bomb 9, joker_bomb   play that type and key (asks which cards
+                                            only when the choice matters)
+  S3 C3 S5 C5 H9 [as full_house:5]          play those cards
+  a number                                  play that move of a numbered list
+  pass                                      pass (when responding)
+  moves        your moves, grouped by type and key (numbered when few)
+  moves all    every legal move, numbered (1 = the weakest)
+  moves pair   the moves of one type, numbered
+  hint         the search bot's three best moves, with their estimated value
+  help         this help
+  quit         leave the match (Ctrl-D too; Ctrl-C stops at once)
+Tribute and return: a number from the list, or a card (e.g. HA); hint works there too."""
+
+_TYPE_NAMES = {t.label for t in MoveType if t != MoveType.PASS}
+
+
+def _type_and_key(text: str) -> tuple[str, str] | None:
+    """A short form split into its type's label and its key's text, ``None`` if ``text``
+    names no type: ``pair Q``, ``full_house 5``, ``full house 5``, ``pair-run 3``.
+
+    >>> _type_and_key("Full House 5"), _type_and_key("joker bomb"), _type_and_key("S3 C3")
+    (('full_house', '5'), ('joker_bomb', ''), None)
+    """
+    words = text.split()
+    for n in (2, 1):
+        label = "_".join(words[:n]).lower().replace("-", "_")
+        if len(words) >= n and label in _TYPE_NAMES:
+            return label, "".join(words[n:])
+    return None
+
+
+class _Quit(Exception):
+    pass
+
+
+class _Console:
+    """The person's side of the table: lines written to ``out``, lines read from ``inp``
+    (through :func:`input`, with readline, when both are this process's terminal)."""
+
+    def __init__(self, inp: TextIO, out: TextIO) -> None:
+        self.inp = inp
+        self.out = out
+        self.hinter: MonteCarloAgent | None = None  # the search behind ``hint``
+        self.terminal = inp is sys.stdin and out is sys.stdout and _isatty(inp) and _isatty(out)
+        self.echo = not _isatty(inp)
+        if self.terminal:
+            try:
+                import readline  # noqa: F401  (input() then edits lines and keeps a history)
+            except ImportError:  # pragma: no cover - Python built without readline
+                pass
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.out, flush=True)
+
+    def read(self, prompt: str) -> str:
+        """A line typed at the prompt, stripped; ``quit`` and the end of input raise :class:`_Quit`."""
+        if self.terminal:
+            try:
+                line = input(prompt)
+            except EOFError:
+                self.say()
+                self.say("(end of input)")
+                raise _Quit from None
+        else:
+            self.out.write(prompt)
+            self.out.flush()
+            line = self.inp.readline()
+            if not line:
+                self.say()
+                self.say("(end of input)")
+                raise _Quit
+            if self.echo:
+                self.out.write(line if line.endswith("\n") else line + "\n")
+        text = line.strip()
+        if text.lower() in ("quit", "q", "exit"):
+            raise _Quit
+        return text
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):  # a closed or unusual stream
+        return False
+
+
+def play_match(
+    seat: int = 0,
+    seed: int | None = None,
+    bots: AgentSpec | Sequence[AgentSpec] = "greedy",
+    ruleset: str = "competitive_2022",
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+) -> int:
+    """Play a match with a person at ``seat`` and ``bots`` in the other seats; returns the
+    exit status: 0 at the end of the match, on ``quit`` or at the end of input, 130 on Ctrl-C.
+
+    ``bots``: agent specs as :func:`guandan.bots.registry.seat_specs` takes them — one for all
+    three bots, two (seats 0 and 2, then seats 1 and 3) or four (the person's seat ignored).
+    Raises :class:`~guandan.GuandanError` for a bad seat, bot or ruleset (before anything
+    is played).
+    """
+    console = _Console(sys.stdin if stdin is None else stdin, sys.stdout if stdout is None else stdout)
+    say = console.say
+    if isinstance(seat, bool) or seat not in range(4):
+        raise GuandanError(f"--seat: a seat is 0..3, got {describe(seat)}")
+    if seed is None:
+        seed = time.time_ns() & ((1 << 63) - 1)
+    rules = get_ruleset(ruleset)
+    specs = seat_specs(bots)
+    agents = make_agents(specs, seed)
+    named = _bot_names(specs, seat)
+
+    match = Match(seed, rules)
+    console.hinter = MonteCarloAgent(seed=derive_seed(seed, 4 + seat))  # mc with its default budget
+    say(f"Guandan · {rules.title} · seed {seed} · you are seat {seat}; bots: {named}")
+    if match.deal is not None and match.deal.opening_card is not None:
+        card = card_name(match.deal.opening_card, "unicode")
+        say(f"Card turned up: {card} — {seat_does(match.deal.leader, seat, 'leads', 'lead')}.")
+    seen = 0
+    settled = -1  # the last deal whose tribute was announced
+    try:
+        while not match.is_over:
+            turn = match.turn
+            assert turn is not None
+            if turn == seat:
+                _human_turn(match, seat, console)
+            else:
+                record = match.act(agents[turn].act(match.observation(turn)))
+                say(format_action(record, seat))
+            if match.tributes and settled != match.deal_index and match.phase != Phase.TRIBUTE:
+                settled = match.deal_index
+                say(format_tributes(match.tributes, seat))
+            seen = _announce(match, seat, seen, console)
+    except _Quit:
+        say("Bye.")
+        return 0
+    except KeyboardInterrupt:
+        say()
+        say("Interrupted: the match is left unfinished.")
+        return INTERRUPTED
+    winner = "You and your partner win" if match.winner == seat % 2 else "The opponents win"
+    say(f"{winner} the match ({match.end_reason}) after {len(match.results)} deals.")
+    return 0
+
+
+def _bot_names(specs: list[AgentSpec], seat: int) -> str:
+    """The bots' names, partner first (one name when the three are the same).
+
+    >>> _bot_names(["greedy"] * 4, 0), _bot_names(["x", "mc", "greedy", "mc"], 0)
+    ('greedy', 'partner greedy, left mc, right mc')
+    """
+    places = (("partner", 2), ("left", 3), ("right", 1))
+    others = [(place, agent_name(specs[(seat + step) % 4])) for place, step in places]
+    if len({name for _, name in others}) == 1:
+        return others[0][1]
+    return ", ".join(f"{place} {name}" for place, name in others)
+
+
+def _announce(match: Match, seat: int, seen: int, console: _Console) -> int:
+    """Print the summaries of deals that just ended, and how the next one starts."""
+    say = console.say
+    results = match.results
+    while seen < len(results):
+        for line in format_summary(results[seen], seat):
+            say(line)
+        seen += 1
+        if not match.is_over:
+            say()
+            say(f"Deal {match.deal_index + 1} at level {match.level.label}.")
+            if match.resisted:
+                leads = seat_does(match.turn, seat, "leads", "lead")  # type: ignore[arg-type]
+                say(f"The tribute is resisted (both big jokers); {leads}.")
+            elif match.phase == Phase.TRIBUTE:
+                payers = " and ".join(seat_name(p, seat) for p in match.payers)
+                say(f"Tribute: {payers} must pay.")
+    return seen
+
+
+_SEAT = re.compile(r"\(seat (\d)\)|\bseat (\d)\b")
+_YOURS = [
+    (r"\bnot seat {v}'s turn\b", "not your turn"),
+    (r"\bseat {v} does not\b", "you do not"),
+    (r"\bseat {v} must pay its\b", "you must pay your"),
+    (r"\bseat {v} must return\b", "you must return"),
+    (r"\bseat {v} leads and cannot pass\b", "you lead and cannot pass"),
+    (r"\bseat {v} holds\b", "you hold"),
+    (r"\bseat {v} has\b", "you have"),
+    (r"\bseat {v} is\b", "you are"),
+]
+
+
+def _personal(message: str, viewer: int) -> str:
+    """An error message as the person reads it: "you" for their seat, the others by their
+    place at the table.
+
+    >>> _personal("seat 0 does not hold SA", 0), _personal("S5 does not beat S9 (seat 3)", 0)
+    ('you do not hold SA', 'S5 does not beat S9 (Left, seat 3)')
+    >>> _personal("seat 2 must pay its highest card except a wild: SA, not S8", 2)
+    'you must pay your highest card except a wild: SA, not S8'
+    >>> _personal("not seat 1's turn: seat 2 pays tribute now", 1)
+    'not your turn: Right (seat 2) pays tribute now'
+    """
+    for pattern, replacement in _YOURS:
+        message = re.sub(pattern.format(v=viewer), replacement, message)
+
+    def name(found: re.Match[str]) -> str:
+        seat = int(found[1] or found[2])
+        text = "you" if seat == viewer else seat_name(seat, viewer)
+        return f"({text.replace(' (', ', ').rstrip(')')})" if found[1] else text
+
+    return _SEAT.sub(name, message)
+
+
+def _show_moves(moves: list[Move], console: _Console, which: str = "") -> None:
+    """``moves`` (the person's command): grouped when many, numbered when few; ``all`` or a type numbered."""
+    say = console.say
+    which = which.strip().lower().replace("-", "_")
+    if which == "all" or (not which and len(moves) <= SHOW_AT_MOST):
+        for line in format_moves(moves):
+            say(line)
+        return
+    if which:
+        if which not in _TYPE_NAMES:
+            say(f"No move type {which!r}: one of {', '.join(sorted(_TYPE_NAMES))}, or 'all'.")
+            return
+        width = len(str(len(moves)))
+        chosen = [f"{i:>{width}}. {m.format('unicode')}" for i, m in enumerate(moves, 1) if m.type.label == which]
+        for line in chosen or [f"You have no {which} to play now."]:
+            say(line)
+        return
+    say(f"{len(moves)} legal moves, by type and key (* only with a wild); type e.g. 'pair Q' to play one:")
+    for line in format_move_groups(moves):
+        say(line)
+
+
+def _short_form(text: str, moves: list[Move], console: _Console) -> Move | None:
+    """The move a short form ``TYPE [KEY]`` names (``pair Q``, ``straight 3``, ``joker_bomb``):
+    spending as few wilds as it can (the cards typed out spend one at will), its lowest
+    cards of each suit; the person chooses only when the ranks, size or suit differ (the
+    pair of a full house, a bomb's size, a straight flush's suit). ``None`` when nothing is
+    chosen (the reason already said)."""
+    label, key_text = _type_and_key(text) or (text, "")
+    try:
+        move_type, key = parse_declaration(f"{label}:{key_text}" if key_text else label)
+    except (InvalidMoveError, InvalidCardsError) as error:
+        console.say(f"Not understood: {error}.")
+        return None
+    found = [m for m in moves if m.type == move_type and (key is None or m.key == key)]
+    named = f"{move_type.label} {key.label}" if key is not None else move_type.label
+    if not found:
+        console.say(f"You have no {named} to play now ('moves' lists what you can play).")
+        return None
+    fewest = min(m.wilds for m in found)
+    choices: dict[object, Move] = {}
+    for move in (m for m in found if m.wilds == fewest):  # one choice per way that matters; the lowest cards
+        choices.setdefault(move.to_rank(), move)
+    options = list(choices.values())
+    if len(options) == 1:
+        return options[0]
+    console.say(f"{named} can be played {len(options)} ways:")
+    for line in format_moves(options):
+        console.say(line)
+    while True:
+        answer = console.read("Which (a number; empty to go back)> ")
+        if not answer:
+            return None
+        if answer.isdigit() and 1 <= int(answer) <= len(options):
+            return options[int(answer) - 1]
+        console.say(f"Choose 1 to {len(options)}, or an empty line to go back.")
+
+
+def _human_turn(match: Match, seat: int, console: _Console) -> None:
+    say = console.say
+    say()
+    say(render_table(match, seat))
+    if match.phase in (Phase.TRIBUTE, Phase.RETURN):
+        _human_card(match, seat, console)
+        return
+    moves = numbered_moves(match.legal_actions())
+    _show_moves(moves, console)
+    while True:
+        text = console.read("Your play> ")
+        if not text:
+            continue
+        lower = text.lower()
+        first = lower.split()[0].replace("-", "_")
+        if lower in ("help", "h", "?"):
+            say(_HELP)
+            continue
+        if first in ("moves", "m", "list"):
+            _show_moves(moves, console, lower.partition(" ")[2])
+            continue
+        if lower == "hint":
+            _hint(match, seat, console, moves)
+            continue
+        move: Move | None
+        try:
+            if text.isdigit():
+                n = int(text)
+                if not 1 <= n <= len(moves):
+                    say(f"No move {n}: choose 1 to {len(moves)}.")
+                    continue
+                move = moves[n - 1]
+            elif lower in ("pass", "p"):
+                if match.deal is not None and match.deal.is_leading:
+                    say("You lead: you cannot pass.")
+                    continue
+                move = moves[-1]
+            elif _type_and_key(text) is not None:
+                move = _short_form(text, moves, console)
+                if move is None:
+                    continue
+            else:
+                cards, _, declared = text.partition(" as ")
+                move = parse_play(cards, match.level, declared.strip() or None)
+            record = match.play(move, seat)
+        except AmbiguousMoveError as error:
+            say(f"{error}: add 'as TYPE:KEY'.")
+            continue
+        except GuandanError as error:
+            say(f"Not legal: {_personal(str(error), seat)}.")
+            continue
+        say(format_action(record, seat))
+        return
+
+
+def _hint(match: Match, seat: int, console: _Console, listed: Sequence[Move] | Sequence[int]) -> None:
+    """``hint``: the search bot's three best actions for the person's seat, each with its
+    estimated value in levels for the person's side (its mean result over the rollouts:
+    +3 a win with the partner 2nd, -3 a loss with the opponents 1st and 2nd) and its number
+    in the list shown."""
+    assert console.hinter is not None
+    result = console.hinter.analyze(match.observation(seat))
+    top = result.choices[:3]
+    console.say(f"Hint ({result.rollouts:,} rollouts) — the mean result in levels for your side (+3 to -3):")
+    width = max(len(_action_text(c.action)) for c in top)
+    for i, choice in enumerate(top, 1):
+        number = next((n for n, a in enumerate(listed, 1) if a == choice.action), None)
+        where = f"   type {number}" if number is not None else ""
+        console.say(f"  {i}. {_action_text(choice.action):<{width}}  {choice.value:+.2f}{where}")
+
+
+def _action_text(action: Move | int) -> str:
+    return action.format("unicode") if isinstance(action, Move) else card_name(action, "unicode")
+
+
+def _human_card(match: Match, seat: int, console: _Console) -> None:
+    say = console.say
+    actions = match.legal_actions()
+    assert isinstance(actions, tuple)  # cards, in the tribute and return phases
+    choices = list(actions)
+    tribute = match.phase == Phase.TRIBUTE
+    if tribute:
+        say("You pay tribute: your highest card except a wild. Choose:")
+    else:
+        payer = match.returns_due[0][1]
+        say(f"Return a card to {seat_name(payer, seat)}. Choose:")
+    for i, c in enumerate(choices, 1):
+        say(f"{i:>2}. {card_name(c, 'unicode')}")
+    while True:
+        text = console.read("Tribute> " if tribute else "Return> ")
+        if not text:
+            continue
+        if text.lower() in ("help", "h", "?"):
+            say(_HELP)
+            continue
+        if text.lower() == "hint":
+            _hint(match, seat, console, choices)
+            continue
+        try:
+            if text.isdigit():
+                n = int(text)
+                if not 1 <= n <= len(choices):
+                    say(f"No choice {n}: choose 1 to {len(choices)}.")
+                    continue
+                card = choices[n - 1]
+            else:
+                card = parse_card(text)
+            record = match.pay_tribute(card, seat) if tribute else match.return_card(card, seat)
+        except GuandanError as error:
+            say(f"Not allowed: {_personal(str(error), seat)}.")
+            continue
+        say(format_action(record, seat))
+        return

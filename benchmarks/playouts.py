@@ -20,7 +20,6 @@ import time
 import numpy as np
 
 from guandan import Deal
-from guandan.bots.playout import deal_state
 from guandan.core import _core
 
 
@@ -32,7 +31,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
 
-    states = [deal_state(Deal.new(seed=seed, level=2 + seed % 13)) for seed in range(args.states)]
+    states = [(Deal.new(seed=seed, level=2 + seed % 13)).native_state() for seed in range(args.states)]
     report: dict = {"states": args.states, "playouts_per_state": args.playouts, "policies": {}}
     for policy in ("random", "greedy"):
         best = float("inf")

@@ -33,7 +33,7 @@ import guandan
 from guandan import Deal
 from guandan.bots.agents import GreedyAgent
 from guandan.bots.determinize import information_set
-from guandan.bots.playout import deal_state, native_state
+from guandan.bots.playout import native_state
 from guandan.bots.search import MonteCarloAgent
 from guandan.core import _core
 from guandan.core.rng import derive_seed
@@ -120,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
         os.nice(args.nice)
     print(f"machine: {os.cpu_count()} cpus, Python {platform.python_version()}, guandan {guandan.__version__}")
     if args.part in ("rollouts", "all"):
-        rollout_speed([deal_state(Deal.new(seed=i, level=2)) for i in range(200)], 100)
+        rollout_speed([(Deal.new(seed=i, level=2)).native_state() for i in range(200)], 100)
     if args.part in ("search", "all"):
         search_speed(40, 4000)
     if args.part in ("decisions", "all"):

@@ -16,7 +16,8 @@ import pytest
 
 from guandan import Cards, count_moves, legal_moves
 from guandan.core import _core, batch
-from guandan.core.movegen import PASS_WORD, unpack_rank_move
+from guandan.core.movegen import unpack_rank_move
+from guandan.core.packed import PASS_WORD
 from guandan.core.reference import generate_moves
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "tools"))

@@ -48,7 +48,8 @@ import numpy as np
 import guandan
 from guandan import Cards
 from guandan.core import batch
-from guandan.core.movegen import PASS_WORD, unpack_rank_move
+from guandan.core.movegen import unpack_rank_move
+from guandan.core.packed import PASS_WORD
 from guandan.core.reference import generate_moves
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent

@@ -10,7 +10,8 @@ from typing import Any
 
 import numpy as np
 
-from guandan.core.combos import MoveType, elevated_order
+from guandan.core.moves import MoveType
+from guandan.core.order import elevated_order
 
 _M52 = np.uint64((1 << 52) - 1)
 _ODD64 = np.uint64(int("10" * 32, 2))  # the high bit of every 2-bit face count

@@ -10,7 +10,7 @@ import pytest
 
 from guandan import GuandanError, InvalidCardsError, InvalidMoveError
 from guandan.core import _core, batch
-from guandan.core.movegen import PASS_WORD
+from guandan.core.packed import PASS_WORD
 
 CORPUS = np.load(pathlib.Path(__file__).parent / "data" / "corpus.npz")
 H, L, B = CORPUS["hands"][:3000], CORPUS["levels"][:3000], CORPUS["beats"][:3000]

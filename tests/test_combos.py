@@ -36,17 +36,9 @@ from guandan import (
     wild_card,
 )
 from guandan.core import _core, movegen
-from guandan.core.combos import (
-    BOMB_TYPES,
-    SEQUENCE_TYPES,
-    Move,
-    MoveType,
-    beats,
-    classify,
-    elevated_order,
-    window_keys,
-    window_ranks,
-)
+from guandan.core.classify import classify
+from guandan.core.moves import BOMB_TYPES, SEQUENCE_TYPES, Move, MoveType, window_keys, window_ranks
+from guandan.core.order import beats, elevated_order
 from guandan.core.reference import generate_moves
 
 S, H, C, D = Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS

@@ -34,7 +34,7 @@ from guandan import (
 )
 from guandan.bots import agents, determinize, playout, registry
 from guandan.core import _core, batch, movegen, notation, rng
-from guandan.core.movegen import PASS_WORD
+from guandan.core.packed import PASS_WORD
 from guandan.game import perft, rules
 from guandan.platform import actions as protocol
 from guandan.records import jsonio, records
@@ -46,7 +46,7 @@ B = batch.lead_beats(3)
 
 
 def deal_state():
-    return playout.deal_state(Deal.new(1))
+    return (Deal.new(1)).native_state()
 
 
 def check(call, error, match=None):
@@ -616,7 +616,7 @@ def test_a_finished_deal_refuses_every_play():
     before = deal.snapshot()
     for act in (lambda: deal.play(Move.pass_(2)), lambda: deal.play_index(0)):
         check(act, IllegalMoveError, "over")
-    check(lambda: playout.deal_state(deal), IllegalMoveError, "over")
+    check(lambda: deal.native_state(), IllegalMoveError, "over")
     assert deal.snapshot() == before
 
 

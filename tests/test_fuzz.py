@@ -29,8 +29,8 @@ from guandan.bots import playout
 from guandan.bots.agents import GreedyAgent, play_out
 from guandan.core import _core, batch, movegen, notation, reference
 from guandan.core.cards import card_index
-from guandan.core.combos import is_bomb
-from guandan.core.movegen import PASS_WORD
+from guandan.core.moves import is_bomb
+from guandan.core.packed import PASS_WORD
 from guandan.game.deal import Play
 from guandan.platform import actions as protocol
 from guandan.records import jsonio, records

@@ -16,7 +16,7 @@ from guandan import Cards, Deal, GuandanError, IllegalMoveError, InvalidCardsErr
 from guandan.bots.agents import GreedyAgent, RandomAgent, play_out
 from guandan.core import _core
 from guandan.core.cards import Rank
-from guandan.game.history import bits_of_cards
+from guandan.core.packed import bits_of_cards
 
 
 class _Differential:

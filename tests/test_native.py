@@ -19,7 +19,8 @@ from strategies import random_hand
 import guandan
 from guandan import Cards, Move, MoveType, classify, count_moves, legal_moves
 from guandan.core import _core
-from guandan.core.movegen import PASS_WORD, pack_move, pack_rank_move, unpack_move, unpack_rank_move
+from guandan.core.movegen import pack_move, pack_rank_move, unpack_move, unpack_rank_move
+from guandan.core.packed import PASS_WORD
 from guandan.core.reference import generate_moves
 
 CORPUS = np.load(pathlib.Path(__file__).parent / "data" / "corpus.npz")

@@ -21,7 +21,7 @@ from stats import chi_square_critical
 
 from guandan import Cards
 from guandan.core import _core
-from guandan.core.movegen import PASS_WORD
+from guandan.core.packed import PASS_WORD
 from guandan.core.rng import SplitMix64
 
 CORPUS = np.load(pathlib.Path(__file__).parent / "data" / "corpus.npz")

@@ -16,7 +16,7 @@ from strategies import random_hand, small_positions
 from guandan import Cards, GuandanError, InvalidCardsError
 from guandan.core import _core, batch
 from guandan.core.cards import card_name
-from guandan.core.movegen import PASS_WORD
+from guandan.core.packed import PASS_WORD
 
 CORPUS = np.load(pathlib.Path(__file__).parent / "data" / "corpus.npz")
 H, L, B = CORPUS["hands"], CORPUS["levels"], CORPUS["beats"]

@@ -8,11 +8,12 @@ import pytest
 
 from guandan import Cards, Deal, GuandanError, IllegalMoveError, InvalidCardsError, InvalidMoveError, classify
 from guandan.bots.agents import GreedyAgent, RandomAgent, play_out
-from guandan.bots.playout import deal_state, playouts, policy_move, scores
+from guandan.bots.playout import playouts, policy_move, scores
 from guandan.bots.registry import make_agent
 from guandan.bots.search import BasicMonteCarloAgent, MonteCarloAgent
 from guandan.core import _core
-from guandan.core.movegen import PASS_WORD, pack_move, pack_rank_move
+from guandan.core.movegen import pack_move, pack_rank_move
+from guandan.core.packed import PASS_WORD
 from guandan.core.rng import SplitMix64
 
 
@@ -28,7 +29,7 @@ def test_native_trick_flow_follows_the_python_deal(seed):
     """Step a random game in both: after every action the native state is the deal's."""
     deal = Deal.new(seed=seed, level=2 + seed % 13)
     agent = RandomAgent(seed)
-    state = deal_state(deal)
+    state = deal.native_state()
     while True:
         move = agent.act(deal.observation(deal.turn))
         lo, hi = pack_move(move)
@@ -38,7 +39,7 @@ def test_native_trick_flow_follows_the_python_deal(seed):
         if over:
             assert state[6] == deal.finish_order[: len(state[6])]
             break
-        assert state == deal_state(deal)
+        assert state == deal.native_state()
 
 
 def test_playouts_are_seeded_and_finish_orders_are_well_formed():
@@ -89,7 +90,7 @@ def test_policy_moves_are_legal():
 
 def test_inconsistent_native_states_are_refused():
     deal = Deal.new(seed=1, level=2)
-    hands, level, turn, last, beat, passes, finished = deal_state(deal)
+    hands, level, turn, last, beat, passes, finished = deal.native_state()
     with pytest.raises(InvalidMoveError, match="inconsistent deal state"):
         _core.playouts((hands, level, turn, last, beat, passes, (turn,)), 1)  # a seat out with cards
     with pytest.raises(InvalidMoveError, match="inconsistent deal state"):
@@ -104,16 +105,16 @@ def test_inconsistent_native_states_are_refused():
     with pytest.raises(InvalidMoveError, match="a deal state is"):
         _core.playouts((hands, level), 1)
     with pytest.raises(GuandanError, match="policy"):
-        _core.playouts(deal_state(deal), 1, "clever")
+        _core.playouts(deal.native_state(), 1, "clever")
 
 
 def test_evaluate_plays_each_candidate_in_each_state():
     deal = Deal.new(seed=4, level=2, leader=0)
     words = _core.rank_moves(deal.hands[0].counts, 2)[:5]
-    out = _core.evaluate([deal_state(deal)] * 3, words, 2, "random", 9)
+    out = _core.evaluate([deal.native_state()] * 3, words, 2, "random", 9)
     assert out.shape == (3, 5, 2, 4) and (out[:, :, :, 0] >= 0).all()
     with pytest.raises(IllegalMoveError, match="not a legal move"):
-        _core.evaluate([deal_state(deal)], [pack_rank_move(classify("SB SB HR HR", 2)[0].to_rank())])
+        _core.evaluate([deal.native_state()], [pack_rank_move(classify("SB SB HR HR", 2)[0].to_rank())])
 
 
 def test_the_search_bot_plays_legal_deterministic_games():
@@ -157,7 +158,7 @@ def test_deal_state_is_native_state_of_the_deals_public_values(seed):
     agents = [RandomAgent(seed), GreedyAgent(), RandomAgent(seed + 1), GreedyAgent()]
     checked = 0
     while not deal.is_over:
-        state = deal_state(deal)
+        state = deal.native_state()
         assert state == native_state(deal.hands, int(deal.level), deal.turn, deal.to_beat, deal.trick,
                                      deal.finish_order)  # fmt: skip
         obs = deal.observation(deal.turn)

@@ -28,7 +28,6 @@ from flipper import flip
 from games import search_case
 
 from guandan import Cards, Deal, GuandanError
-from guandan.bots import playout
 from guandan.core import _core
 
 SECONDS = 1.5  # each case flips for this long
@@ -186,7 +185,7 @@ def _batch_calls(which: str) -> Callable[[np.ndarray], dict[str, Callable]]:
 
 
 # a deal in progress (seat 0 leads at level 2) with its hands as a uint8 (4, 54) count array
-_STATE = playout.deal_state(Deal.new(1))
+_STATE = (Deal.new(1)).native_state()
 DEAL_HANDS = np.stack([np.frombuffer(_core.unpack_cards(h & (2**64 - 1), h >> 64), np.uint8) for h in _STATE[0]])
 FIRSTS = _core.rank_moves(DEAL_HANDS[0], 2)[:3].copy()
 JOKER_BOMB = 0xAF00000000000000  # well-formed, not in seat 0's hand

@@ -21,14 +21,15 @@ from hypothesis import strategies as st
 from guandan import Cards, Deal, GuandanError, IllegalMoveError, InvalidCardsError, InvalidMoveError, Match
 from guandan.bots.agents import GreedyAgent, play_out
 from guandan.bots.determinize import determinize, information_set, known_cards, tribute_above
-from guandan.bots.playout import deal_state
 from guandan.bots.registry import make_agent
 from guandan.bots.search import MonteCarloAgent
 from guandan.core import _core
 from guandan.core.cards import card_rank, wild_card
-from guandan.core.combos import Move, elevated_order
+from guandan.core.moves import Move
+from guandan.core.order import elevated_order
+from guandan.core.packed import bits_of_cards, cards_of_bits
 from guandan.core.rng import SplitMix64
-from guandan.game.history import Play, Return, Tribute, bits_of_cards, cards_of_bits
+from guandan.game.history import Play, Return, Tribute
 from guandan.game.observation import Phase
 from guandan.game.rules import return_choices
 
@@ -424,13 +425,13 @@ def test_candidates_hold_the_policys_move_first_the_pass_and_the_smallest_bomb()
     obs = deal2.observation(0)
     info, state = information_set(obs), deal_state_of(obs)
     words = [int(w) for w in _core.search_candidates(info, state, 3)]
-    choice, _ = _core.smart_move(deal_state(deal2))
+    choice, _ = _core.smart_move(deal2.native_state())
     assert words[0] == choice and _core.PASS_MOVE in words
     assert any(w >> 60 == 8 for w in words)  # the bomb of 9s
 
 
 def test_rollouts_take_a_policy_per_seat():
-    state = deal_state(Deal.new(seed=3, level=2))
+    state = (Deal.new(seed=3, level=2)).native_state()
     smart = _core.rollouts(state, 20, "smart", seed=1)
     assert (smart == smart[0]).all()  # smart is deterministic
     mixed = _core.rollouts(state, 50, ["random", "smart", "greedy", "smart"], seed=1)

@@ -27,7 +27,7 @@ import numpy as np
 
 from guandan import GuandanError
 from guandan.core import _core
-from guandan.game.history import size_of_bits
+from guandan.core.packed import size_of_bits
 
 FACES = 54
 ACTIONS = _core.ACTION_SPACE

@@ -28,7 +28,7 @@ import numpy as np
 from guandan import Cards, Deal, GuandanError
 from guandan.bots.agents import GreedyAgent
 from guandan.bots.determinize import information_set
-from guandan.bots.playout import deal_state, native_state
+from guandan.bots.playout import native_state
 from guandan.core import _core
 
 PAGE = os.sysconf("SC_PAGE_SIZE")
@@ -61,8 +61,8 @@ def build_calls() -> list[tuple[str, Callable[[], object]]]:
     counts_out = np.zeros(n, dtype=np.int64)
     mask_out = np.zeros((n, len(_core.ACTION_SPACE)), dtype=np.bool_)
 
-    state = deal_state(Deal.new(3, level=5))
-    small = deal_state(Deal(["S3 S4 C5", "D6 D7", "H8 S9", "CT CJ"], level=2, leader=0))
+    state = (Deal.new(3, level=5)).native_state()
+    small = (Deal(["S3 S4 C5", "D6 D7", "H8 S9", "CT CJ"], level=2, leader=0)).native_state()
     firsts = [int(w) for w in _core.rank_moves(_core.unpack_cards(state[0][state[2]] & (2**64 - 1),
                                                                   state[0][state[2]] >> 64), 5)[:4]]
     step = _core.card_moves(_core.unpack_cards(small[0][0] & (2**64 - 1), small[0][0] >> 64), 2)[0]

@@ -40,19 +40,10 @@ from .core.cards import (
     parse_rank,
     wild_card,
 )
-from .core.combos import (
-    BOMB_TYPES,
-    SEQUENCE_TYPES,
-    Move,
-    MoveType,
-    RankMove,
-    beats,
-    classify,
-    elevated_order,
-    window_keys,
-    window_ranks,
-)
+from .core.classify import classify
 from .core.movegen import MoveList, count_moves, legal_moves
+from .core.moves import BOMB_TYPES, SEQUENCE_TYPES, Move, MoveType, RankMove, window_keys, window_ranks
+from .core.order import beats, elevated_order
 from .errors import (
     AmbiguousMoveError,
     GuandanError,

@@ -75,7 +75,8 @@ from typing import Any, Protocol, runtime_checkable
 
 from ..core import _core
 from ..core.cards import card_rank
-from ..core.combos import Move, elevated_order
+from ..core.moves import Move
+from ..core.order import elevated_order
 from ..core.rng import SplitMix64
 from ..errors import GuandanError, IllegalMoveError, describe
 from ..game.observation import Observation, Phase

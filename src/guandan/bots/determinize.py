@@ -42,11 +42,12 @@ import numpy as np
 
 from ..core import _core
 from ..core.cards import NUM_FACES, Cards, card_rank, wild_card
-from ..core.combos import elevated_order
 from ..core.movegen import pack_move
+from ..core.order import elevated_order
+from ..core.packed import InfoSet, bits_of_cards, cards_of_bits, face_bit, move_bits
 from ..core.rng import SplitMix64
 from ..errors import GuandanError, InvalidCardsError, describe
-from ..game.history import Phase, Play, Return, Tribute, bits_of_cards, cards_of_bits
+from ..game.history import Phase, Play, Return, Tribute
 from ..game.observation import Observation
 
 __all__ = [
@@ -159,13 +160,14 @@ def tribute_above(card: int, level: int) -> int:
     bits = 0
     for face in range(NUM_FACES):
         if face != wild and elevated_order(card_rank(face), level) > order:
-            bits |= 1 << (2 * face)
+            bits |= face_bit(face)
     return bits
 
 
-def information_set(observation: Observation) -> tuple[Any, ...]:
-    """What a seat knows, in the native core's form: ``(seat, level, hand, pool, known,
-    forbid, need, events)`` — its packed hand; the packed cards whose place it does not know
+def information_set(observation: Observation) -> InfoSet:
+    """What a seat knows, in the native core's form, an :class:`~guandan.core.packed.InfoSet`
+    ``(seat, level, hand, pool, known, forbid, need, events)`` — its packed hand; the packed
+    cards whose place it does not know
     (the deck less its hand, the cards played, the cards known to be held and the tribute
     cards still on the table); for each seat the packed cards it is known to hold (see
     :func:`known_cards`) and the faces it cannot hold (a tribute payer's cards above its
@@ -196,12 +198,12 @@ def information_set(observation: Observation) -> tuple[Any, ...]:
                     rows.append((_EVENT_PASS | record.seat << 8 | last[0] << 16, last[1], last[2]))
                 continue
             lo, hi = pack_move(record.move)
-            seen += lo | (hi & ((1 << 52) - 1)) << 64
+            seen += move_bits(lo, hi)
             last = (record.seat, lo, hi)
             rows.append((_EVENT_PLAY | record.seat << 8, lo, hi))
         elif isinstance(record, Tribute):
             if observation.phase == Phase.TRIBUTE:  # paid, on the table until the tribute is settled
-                seen += 1 << (2 * record.card)
+                seen += face_bit(record.card)
             if record.seat != me:
                 forbid[record.seat] |= tribute_above(record.card, level)
     known = known_cards(observation)
@@ -209,7 +211,7 @@ def information_set(observation: Observation) -> tuple[Any, ...]:
     pool = _DECK - observation.packed_hand - seen - sum(known_bits)
     need = tuple(0 if s == me else observation.card_counts[s] - len(known[s]) for s in range(4))
     events = np.array(rows, dtype=np.uint64).reshape(-1, 3)
-    return me, level, observation.packed_hand, pool, tuple(known_bits), tuple(forbid), need, events
+    return InfoSet(me, level, observation.packed_hand, pool, tuple(known_bits), tuple(forbid), need, events)
 
 
 def determinize(

@@ -27,13 +27,14 @@ import numpy as np
 
 from ..core import _core
 from ..core.cards import Cards
-from ..core.combos import Move
-from ..core.movegen import PASS_WORD, pack_rank_move, unpack_move
+from ..core.movegen import pack_rank_move, spent_move
+from ..core.moves import Move
+from ..core.packed import PASS_WORD, DealState, SearchState, bits_of_cards
 from ..errors import GuandanError, describe
-from ..game.deal import Deal, deal_state
+from ..game.deal import Deal
 from ..game.history import History, Play
 
-__all__ = ["deal_state", "native_state", "playouts", "scores", "policy_move", "Policy"]
+__all__ = ["native_state", "public_state", "playouts", "scores", "policy_move", "Policy"]
 
 Policy = Literal["random", "greedy"]
 
@@ -45,14 +46,26 @@ def native_state(
     to_beat: Play | None,
     recent: Sequence[Any],
     finish_order: Sequence[int],
-) -> tuple[Any, ...]:
+) -> DealState:
     """A native deal state from its parts: four hands, the level, the seat to act, the play
     to beat (``None`` to lead), the records of the deal so far or of its current trick
-    (oldest first: the passes at the end are counted), and the finish order."""
-    packed = []
-    for hand in hands:
-        lo, hi = _core.pack_cards(hand.counts)
-        packed.append(lo | hi << 64)
+    (oldest first: the passes at the end are counted), and the finish order. (A deal's own
+    state is :meth:`~guandan.Deal.native_state`; this one is for hands a bot imagines.)"""
+    public = public_state(level, turn, to_beat, recent, finish_order)
+    return DealState(tuple(bits_of_cards(hand) for hand in hands), *public)
+
+
+def public_state(
+    level: int, turn: int, to_beat: Play | None, recent: Sequence[Any], finish_order: Sequence[int]
+) -> SearchState:
+    """The public part of a native deal state (:func:`native_state` without the hands): what
+    the search's root takes.
+
+    >>> from guandan import Deal
+    >>> deal = Deal.new(seed=7, level=2, leader=0)
+    >>> public_state(2, 0, None, (), ()) == deal.native_state().public()
+    True
+    """
     if to_beat is None:
         last, beat, passes = -1, PASS_WORD, 0
     else:
@@ -65,7 +78,7 @@ def native_state(
                 if not getattr(record, "is_pass", False):
                     break
                 passes += 1
-    return tuple(packed), level, turn, last, beat, passes, tuple(finish_order)
+    return SearchState(level, turn, last, beat, passes, tuple(finish_order))
 
 
 def playouts(deal: Deal, n: int, policy: Policy = "random", seed: int = 0) -> np.ndarray:
@@ -74,7 +87,7 @@ def playouts(deal: Deal, n: int, policy: Policy = "random", seed: int = 0) -> np
     Row i lists the seats in finishing order, 1st first; the places a double-down leaves
     undecided are -1. The results depend only on the deal, ``n``, the policy and the seed.
     """
-    return _core.playouts(deal_state(deal), n, policy, seed)
+    return _core.playouts(_state_of(deal), n, policy, seed)
 
 
 def scores(finish_orders: np.ndarray, side: int) -> np.ndarray:
@@ -101,8 +114,12 @@ def scores(finish_orders: np.ndarray, side: int) -> np.ndarray:
 
 def policy_move(deal: Deal, policy: Policy = "greedy", seed: int = 0) -> Move:
     """The card-level move a built-in native policy plays for the seat to act."""
-    word, cards = _core.choose(deal_state(deal), policy, seed)
-    if word == PASS_WORD:
-        return Move.pass_(deal.level)
-    mask = (1 << 64) - 1
-    return unpack_move(cards & mask, (cards >> 64) | (word & ~((1 << 52) - 1)), deal.level)
+    word, cards = _core.choose(_state_of(deal), policy, seed)
+    return spent_move(word, cards, deal.level)
+
+
+def _state_of(deal: Deal) -> DealState:
+    """A deal's native state, or an error naming what was given instead of a deal."""
+    if not isinstance(deal, Deal):
+        raise GuandanError(f"a deal state is taken from a Deal, got {describe(deal)}")
+    return deal.native_state()

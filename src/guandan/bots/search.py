@@ -60,21 +60,36 @@ import numpy as np
 
 from ..core import _core
 from ..core.cards import Cards, card_rank
-from ..core.combos import Move, elevated_order
-from ..core.movegen import PASS_WORD, pack_rank_move, unpack_move
+from ..core.movegen import canonical_move, pack_rank_move
+from ..core.moves import BOMB_TYPES, SEQUENCE_TYPES, Move, window_start
+from ..core.order import elevated_order
+from ..core.packed import (
+    KEY_NONE,
+    MASK64,
+    PASS_WORD,
+    DealState,
+    InfoSet,
+    bits_of_cards,
+    cards_of_bits,
+    face_bit,
+    rank_bits,
+    size_of_bits,
+    word_key,
+    word_size,
+    word_type,
+    word_wilds,
+)
 from ..core.rng import SplitMix64
 from ..errors import GuandanError, describe
-from ..game.history import Tribute, bits_of_cards, cards_of_bits, size_of_bits
+from ..game.history import Tribute
 from ..game.observation import Observation, Phase
 from ..game.rules import return_choices
 from .agents import GreedyAgent
 from .determinize import BOMB_WEIGHT, PASS_WEIGHT, TRIES, determinize, information_set, tribute_above
-from .playout import Policy, native_state, scores
+from .playout import Policy, native_state, public_state, scores
 
 __all__ = ["MonteCarloAgent", "BasicMonteCarloAgent", "Choice", "SearchResult", "SearchPolicy", "DEFAULT_ROLLOUTS"]
 
-_MASK64 = (1 << 64) - 1
-_BOMBS = (8, 9, 10)
 
 #: The rollout policies of :class:`MonteCarloAgent`.
 SearchPolicy = Literal["smart", "greedy", "random"]
@@ -235,14 +250,12 @@ class MonteCarloAgent:
     def _analyze_play(self, observation: Observation, seed: int, start: float) -> SearchResult:
         info = information_set(observation)
         hand = observation.hand
-        state = native_state(
-            (hand, hand, hand, hand), int(observation.level), observation.seat, observation.to_beat,
-            observation.history, observation.finish_order,
-        )[1:]
+        state = public_state(
+            int(observation.level), observation.seat, observation.to_beat, observation.history, observation.finish_order
+        )
         words = _core.search_candidates(info, state, self.candidates)
-        beat = state[2]
         if len(words) == 1:
-            move = self._move(observation, int(words[0]), beat)
+            move = canonical_move(int(words[0]), hand, observation.level)
             return SearchResult((Choice(move, 0.0, 0),), 0, time.perf_counter() - start)
         stats, done = _core.search(
             info, state, words, self.rollouts or 0, self._seconds_left(start), self.threads, self.policy, seed,
@@ -250,17 +263,12 @@ class MonteCarloAgent:
         )
         order = np.argsort(stats[:, 3], kind="stable")
         choices = tuple(
-            Choice(self._move(observation, int(words[i]), beat), float(stats[i, 1]), int(stats[i, 0])) for i in order
+            Choice(canonical_move(int(words[i]), hand, observation.level), float(stats[i, 1]), int(stats[i, 0]))
+            for i in order
         )
         return SearchResult(choices, int(done), time.perf_counter() - start)
 
-    @staticmethod
-    def _move(observation: Observation, word: int, beat: int) -> Move:
-        """The card-level move of a rank-level word, its cards spent canonically."""
-        if word == PASS_WORD:
-            return Move.pass_(observation.level)
-        spent = _core.spend_cards(observation.hand_counts, int(observation.level), word)
-        return unpack_move(spent & _MASK64, (spent >> 64) | (word & ~((1 << 52) - 1)), observation.level)
+
 
     # -- tribute and return ----------------------------------------------------------------
 
@@ -283,7 +291,7 @@ class MonteCarloAgent:
             setup = flows.world(rng)
             for i, card in enumerate(cards):
                 state = flows.start_state(list(hands), card, setup)
-                orders[w, i] = _core.rollouts(state, 1, self.policy, seed=(seed + w) & _MASK64)[0]
+                orders[w, i] = _core.rollouts(state, 1, self.policy, seed=(seed + w) & MASK64)[0]
             done += 1
         totals = scores(orders[:done].reshape(-1, 4), side).reshape(done, len(cards)).sum(axis=0)
         played = np.full(len(cards), done, dtype=np.int64)
@@ -294,20 +302,15 @@ class MonteCarloAgent:
 
 
 
-def _bit(card: int) -> int:
-    return 1 << (2 * card)
-
-
 #: The 2-bit fields of the faces of ranks 2..10 (faces 0..35), and of each rank's four faces.
 _LOW_FIELDS = (1 << 72) - 1
-_RANK_FIELDS = {rank: 0xFF << (8 * (rank - 2)) for rank in range(2, 15)}
 
 
 def _lowest_return(bits: int, level: int) -> int:
     """The card the greedy agent returns from a packed hand at ``level``: the lowest of
     :func:`~guandan.game.rules.return_choices` under the ``low`` rule (the lowest face of rank
     2..10 other than the level, read from the bits; else the lowest in the elevated order)."""
-    low = bits & _LOW_FIELDS & ~_RANK_FIELDS[level]
+    low = bits & _LOW_FIELDS & ~rank_bits(level)
     if low:
         return ((low & -low).bit_length() - 1) >> 1
     choices = return_choices(cards_of_bits(bits).counts, level, "low")
@@ -354,7 +357,7 @@ class _CardFlows:
                 partner = me ^ 2
                 need[partner] += 1
                 if (Cards.deck() - hand).count(rest[0][1]):  # its face is not all in this hand
-                    known[partner] = _bit(rest[0][1])
+                    known[partner] = face_bit(rest[0][1])
                     need[partner] -= 1
                 self.pending.append((partner, rest[0][0]))
         pending = sum(isinstance(r, Tribute) for r in observation.history) if self.tribute else 0
@@ -363,7 +366,9 @@ class _CardFlows:
             counts = observation.card_counts
             need = [0 if s == me else n + paid[s] - size_of_bits(known[s]) for s, n in enumerate(counts)]
         pool = _DECK - bits_of_cards(hand) - sum(known)
-        self.infoset = (me, level, bits_of_cards(hand), pool, tuple(known), tuple(forbid), tuple(need), _NO_EVENTS)
+        self.infoset = InfoSet(
+            me, level, bits_of_cards(hand), pool, tuple(known), tuple(forbid), tuple(need), _NO_EVENTS
+        )
 
     def world(self, rng: SplitMix64) -> int:
         """A world's random part: in the tribute phase, which opponent receives."""
@@ -371,35 +376,33 @@ class _CardFlows:
 
     def _return(self, hands: list[int], receiver: int, payer: int) -> None:
         card = _lowest_return(hands[receiver], self.level)
-        hands[receiver] -= _bit(card)
-        hands[payer] += _bit(card)
+        hands[receiver] -= face_bit(card)
+        hands[payer] += face_bit(card)
 
-    def start_state(self, hands: list[int], card: int, receiver: int) -> tuple[Any, ...]:
+    def start_state(self, hands: list[int], card: int, receiver: int) -> DealState:
         """The deal state at the start of play after the seat gives ``card``."""
         me = self.me
-        hands[me] -= _bit(card)
+        hands[me] -= face_bit(card)
         if self.tribute:
-            hands[receiver] += _bit(card)
+            hands[receiver] += face_bit(card)
             self._return(hands, receiver, me)
             leader = me
         else:
-            hands[self.payer] += _bit(card)
+            hands[self.payer] += face_bit(card)
             for partner, payer in self.pending:
                 self._return(hands, partner, payer)
             leader = self.leader
-        return tuple(hands), self.level, leader, -1, PASS_WORD, 0, ()
+        return DealState(tuple(hands), self.level, leader, -1, PASS_WORD, 0, ())
 
 
 def _weakness(word: int, level: int) -> tuple[int, int, int, int]:
     """Weakest first: non-bombs before bombs, then key order, then more cards, then fewer wilds."""
-    move_type, key, wilds = word >> 60, (word >> 56) & 15, (word >> 52) & 3
-    if move_type in (5, 6, 7, 9):
-        order = 0 if key == 12 else key + 1
+    move_type, key, wilds = word_type(word), word_key(word), word_wilds(word)
+    if move_type in SEQUENCE_TYPES:
+        order = window_start(key + 2)
     else:
-        lvl = level - 2
-        order = key if key >= 13 else 12 if key == lvl else key if key < lvl else key - 1
-    size = int(_core.move_size(word)) if word != PASS_WORD else 0
-    return (move_type in _BOMBS, order, -size, wilds)
+        order = key if key == KEY_NONE else elevated_order(key + 2, level)
+    return (move_type in BOMB_TYPES, order, -word_size(word), wilds)
 
 
 class BasicMonteCarloAgent:
@@ -460,24 +463,18 @@ class BasicMonteCarloAgent:
                 keep[-1] = PASS_WORD
             words = keep
         if len(words) == 1:
-            return self._move(observation, words[0], beat)
+            return canonical_move(words[0], observation.hand, observation.level)
         states = [self._state(observation, determinize(observation, self._rng)) for _ in range(self.determinizations)]
         orders = _core.evaluate(states, words, self.playouts, self.policy, self._rng.next_u64())
         result = scores(orders.reshape(-1, 4), side=observation.seat & 1).reshape(len(states), len(words), -1)
         best = int(np.argmax(result.mean(axis=(0, 2))))
-        return self._move(observation, words[best], beat)
+        return canonical_move(words[best], observation.hand, observation.level)
 
     @staticmethod
-    def _state(observation: Observation, hands: Any) -> tuple[Any, ...]:
+    def _state(observation: Observation, hands: Any) -> DealState:
         return native_state(
             hands, int(observation.level), observation.seat, observation.to_beat, observation.history,
             observation.finish_order,
         )
 
-    @staticmethod
-    def _move(observation: Observation, word: int, beat: int) -> Move:
-        """The card-level move of a rank-level word, its cards spent canonically."""
-        spent = _core.spend_cards(observation.hand_counts, int(observation.level), word)
-        if word == PASS_WORD:
-            return Move.pass_(observation.level)
-        return unpack_move(spent & _MASK64, (spent >> 64) | (word & ~((1 << 52) - 1)), observation.level)
+

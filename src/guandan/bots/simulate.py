@@ -43,7 +43,7 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_complet
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ..core.combos import Move, MoveType, RankMove
+from ..core.moves import Move, MoveType, RankMove
 from ..core.rng import derive_seed
 from ..errors import GuandanError, describe
 from ..game.deal import Deal

@@ -13,7 +13,7 @@ Arrays, never converted silently (a wrong dtype, shape or layout raises
   checked all the same (no face with 3 copies, no bits beyond the 54 faces);
 * ``levels``: ``uint8 (N,)``, the level rank 2..14;
 * ``beats``: ``uint64 (N,)``, the rank-level word of the play to beat
-  (:data:`~guandan.core.movegen.PASS_WORD` to lead), or ``None`` for all leads.
+  (:data:`~guandan.core.packed.PASS_WORD` to lead), or ``None`` for all leads.
 
 Each position's hand, level and play to beat is read once, into the core's own copy, which
 alone is checked and used: the arrays may change during a call (another thread, shared

@@ -35,10 +35,10 @@ from typing import Literal, overload
 import numpy as np
 
 from ..errors import GuandanError, InvalidMoveError
-from . import _core
-from . import packed as _packed
+from . import _core, packed
 from .cards import Cards, CardsLike, Rank, Suit, as_cards, integer, parse_level
-from .combos import AnyMove, Move, MoveType, RankMove
+from .moves import AnyMove, Move, MoveType, RankMove
+from .packed import DECLARATION_MASK, PASS_WORD, hand_words, word_key, word_type, word_wilds, word_x
 
 __all__ = [
     "MoveList",
@@ -48,15 +48,11 @@ __all__ = [
     "unpack_move",
     "pack_rank_move",
     "unpack_rank_move",
-    "PASS_WORD",
+    "canonical_move",
 ]
 
 Granularity = Literal["card", "rank"]
 
-#: The packed pass; as the play to beat it means "lead".
-PASS_WORD: int = _packed.PASS_WORD
-
-_MASK52 = _packed.MASK52
 _TYPES = tuple(MoveType)
 _KEYS: tuple[Rank | None, ...] = tuple(Rank(k + 2) for k in range(15)) + (None,)
 
@@ -72,7 +68,7 @@ def pack_rank_move(move: RankMove) -> int:
         raise InvalidMoveError(f"not a rank-level move: {move!r:.80}")
     if move.type == MoveType.PASS:
         return PASS_WORD
-    return _packed.rank_word(move.type, move.key, move.suit, move.ranks, move.wilds)
+    return packed.rank_word(move.type, move.key, move.suit, move.ranks, move.wilds)
 
 
 def unpack_rank_move(word: int, level: int | str) -> RankMove:
@@ -87,20 +83,20 @@ def unpack_rank_move(word: int, level: int | str) -> RankMove:
     _core.check_move(word)
     lvl = parse_level(level)
     w = int(word)
-    if not _packed.is_rank_move(w, lvl):
+    if not packed.is_rank_move(w, lvl):
         raise InvalidMoveError(f"the word 0x{w:016x} is not a rank-level move at level {lvl.label}")
     return _rank_move_of(w, lvl)
 
 
 def _rank_move_of(word: int, level: Rank) -> RankMove:
     """The rank-level move of a word the core wrote (not checked)."""
-    move_type = _TYPES[word >> 60]
+    move_type = _TYPES[word_type(word)]
     if move_type == MoveType.PASS:
         return RankMove.pass_(level)
-    ranks = [(word >> (4 * r)) & 15 for r in range(13)]
-    ranks += _packed.word_jokers(word)
-    suit = Suit((word >> 54) & 3) if move_type == MoveType.STRAIGHT_FLUSH else None
-    return RankMove._trusted(move_type, _KEYS[(word >> 56) & 15], suit, tuple(ranks), (word >> 52) & 3, level)
+    ranks = packed.word_counts(word)
+    ranks += packed.word_jokers(word)
+    suit = Suit(word_x(word)) if move_type == MoveType.STRAIGHT_FLUSH else None
+    return RankMove._trusted(move_type, _KEYS[word_key(word)], suit, tuple(ranks), word_wilds(word), level)
 
 
 def pack_move(move: Move) -> tuple[int, int]:
@@ -114,7 +110,7 @@ def pack_move(move: Move) -> tuple[int, int]:
         raise InvalidMoveError(f"not a card-level move: {move!r:.80}")
     if move.type == MoveType.PASS:
         return 0, PASS_WORD
-    return _packed.card_words(move.type, move.key, move.suit, move.cards.counts, move.level)
+    return packed.card_words(move.type, move.key, move.suit, move.cards.counts, move.level)
 
 
 def unpack_move(lo: int, hi: int, level: int | str) -> Move:
@@ -130,7 +126,7 @@ def unpack_move(lo: int, hi: int, level: int | str) -> Move:
     counts = _core.unpack_cards(lo, hi)
     _core.check_move(_core.card_to_rank(lo, hi, lvl))
     lo, hi = int(lo), int(hi)
-    if not _packed.is_card_move(lo, hi, counts, lvl):
+    if not packed.is_card_move(lo, hi, counts, lvl):
         raise InvalidMoveError(
             f"the words 0x{lo:016x} 0x{hi:016x} are not a card-level move at level {lvl.label}:"
             f" {Cards(counts) or 'no cards'} do not make their declaration"
@@ -143,15 +139,42 @@ _PASSES: dict[Rank, Move] = {}
 
 def _card_move_of(lo: int, hi: int, level: Rank, counts: bytes | None = None) -> Move:
     """The card-level move of two words the core wrote (not checked): the one trusted decoder."""
-    move_type = _TYPES[hi >> 60]
+    move_type = _TYPES[word_type(hi)]
     if move_type == MoveType.PASS:
         move = _PASSES.get(level)
         if move is None:
             move = _PASSES[level] = Move._trusted(MoveType.PASS, None, None, Cards(), level)
         return move
-    suit = Suit((hi >> 54) & 3) if move_type == MoveType.STRAIGHT_FLUSH else None
+    suit = Suit(word_x(hi)) if move_type == MoveType.STRAIGHT_FLUSH else None
     cards = Cards._trusted(counts if counts is not None else _core.unpack_cards(lo, hi))
-    return Move._trusted(move_type, _KEYS[(hi >> 56) & 15], suit, cards, level)
+    return Move._trusted(move_type, _KEYS[word_key(hi)], suit, cards, level)
+
+
+def canonical_move(word: int, hand: CardsLike, level: int | str) -> Move:
+    """The card-level move that plays a rank-level word from a hand: the word's declaration
+    with the hand's cards spent canonically (the suits holding the most copies first), as the
+    built-in bots play a rank-level choice. The way from a rank-level move (an index of
+    :data:`guandan.batch.ACTION_SPACE`, a search's candidate) to a move a table accepts.
+
+    Raises :class:`~guandan.IllegalMoveError` when the hand cannot play the word.
+
+    >>> print(canonical_move(0x2310000000001000, "S5 C5 H2", 2))
+    pair 5: S5 H2 (H2 as 5)
+    """
+    lvl = parse_level(level)
+    cards = as_cards(hand)
+    _core.check_move(word)
+    word = int(word)
+    if word == PASS_WORD:
+        return _card_move_of(0, PASS_WORD, lvl)
+    return spent_move(word, _core.spend_cards(cards.counts, int(lvl), word), lvl)
+
+
+def spent_move(word: int, spent: int, level: Rank) -> Move:
+    """The card-level move of a rank-level word and the packed cards the core spent for it
+    (:func:`canonical_move`, the native policies' choices): trusted, not checked again."""
+    lo, hi = hand_words(spent)
+    return _card_move_of(lo, hi | (word & DECLARATION_MASK), level)
 
 
 def _beat_word(beat: AnyMove | int | None, level: Rank) -> int:
@@ -162,7 +185,7 @@ def _beat_word(beat: AnyMove | int | None, level: Rank) -> int:
         _core.check_move(word)
         if word == PASS_WORD:
             return word  # the pass word as the play to beat: a lead
-        if not _packed.is_rank_move(word, level):
+        if not packed.is_rank_move(word, level):
             raise InvalidMoveError(f"the play to beat 0x{word:016x} is not a rank-level move at level {level.label}")
         return word
     if isinstance(beat, (Move, RankMove)):

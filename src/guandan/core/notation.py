@@ -3,7 +3,7 @@
 A *declaration* names how a set of cards is played: ``TYPE`` or ``TYPE:KEY``
 (``full_house:5``, ``straight_flush:7``, ``joker_bomb``), the form the command
 line's ``--as`` takes. :func:`parse_play` turns cards and an optional
-declaration into the one :class:`~guandan.core.combos.Move` they mean;
+declaration into the one :class:`~guandan.core.moves.Move` they mean;
 :func:`sort_moves` puts a list of moves in the order a person scans it.
 
 >>> from guandan import classify
@@ -21,17 +21,9 @@ from typing import Any
 
 from ..errors import AmbiguousMoveError, InvalidMoveError
 from .cards import CardsLike, as_cards, parse_level
-from .combos import (
-    SEQUENCE_TYPES,
-    AnyMove,
-    Move,
-    MoveType,
-    RankMove,
-    classify,
-    elevated_order,
-    parse_declaration,
-    window_keys,
-)
+from .classify import classify
+from .moves import SEQUENCE_TYPES, AnyMove, Move, MoveType, RankMove, parse_declaration, window_keys
+from .order import elevated_order
 
 __all__ = ["declaration", "parse_play", "strength_key", "sort_moves"]
 

@@ -20,7 +20,7 @@ and with wilds, under two rules (SPEC §3):
 
 Every way to fill every template is a move; at card granularity the natural
 cards are chosen as multisets of physical faces, at rank granularity only how
-many of each rank. Responses are the moves that :func:`~guandan.core.combos.beats`
+many of each rank. Responses are the moves that :func:`~guandan.core.order.beats`
 the play, plus the pass.
 
 >>> from guandan import Cards
@@ -65,7 +65,8 @@ from .cards import (
     parse_level,
     wild_of,
 )
-from .combos import SEQUENCE_TYPES, AnyMove, Move, MoveType, RankMove, beats, window_keys, window_ranks
+from .moves import SEQUENCE_TYPES, AnyMove, Move, MoveType, RankMove, window_keys, window_ranks
+from .order import beats
 
 __all__ = ["generate_moves", "templates", "Granularity"]
 

@@ -57,24 +57,25 @@ import numpy as np
 
 from ..core import _core
 from ..core.cards import NUM_FACES, Cards, CardsLike, Rank, as_cards, card_name, parse_level, wild_card
-from ..core.combos import AnyMove, Move, MoveType, RankMove, beats
-from ..core.movegen import PASS_WORD, MoveList, pack_move, pack_rank_move
+from ..core.movegen import MoveList, pack_move, pack_rank_move
+from ..core.moves import AnyMove, Move, MoveType, RankMove
 from ..core.notation import declaration, sort_moves  # noqa: F401  (sort_moves: used by the examples)
-from ..core.rng import SplitMix64
-from ..errors import GuandanError, IllegalMoveError, InvalidCardsError, InvalidMoveError, describe
-from .history import (
-    DealResult,
-    History,
-    Phase,
-    Play,
-    Return,
-    Tribute,
+from ..core.order import beats
+from ..core.packed import (
+    HAND_SIZE,
+    MASK52,
+    MASK64,
+    PASS_WORD,
+    DealState,
     bits_of_cards,
     cards_of_bits,
-    decode_move,
-    decode_play,
+    hand_words,
+    move_bits,
     size_of_bits,
 )
+from ..core.rng import SplitMix64
+from ..errors import GuandanError, IllegalMoveError, InvalidCardsError, InvalidMoveError, describe
+from .history import DealResult, History, Phase, Play, Return, Tribute, decode_move, decode_play
 from .observation import Observation
 from .rules import Ruleset, get_ruleset
 
@@ -90,18 +91,12 @@ __all__ = [
     "opening_position",
     "opening_leader",
     "jiefeng_leader",
-    "deal_state",
     "partner",
     "side",
     "decode_play",
 ]
 
-MASK64 = (1 << 64) - 1
-MASK52 = (1 << 52) - 1
-#: The most cards a seat holds: 27 dealt (a tribute card received is returned before play).
-HAND_SIZE = 27
-_PASS_HI = PASS_WORD
-_U52 = np.uint64(MASK52)
+_PASS_HI = PASS_WORD  # the pass's second word (its first is 0)
 _DECK = tuple(face for face in range(NUM_FACES) for _ in range(2))
 _BYTES_7D = int.from_bytes(b"\x7d" * NUM_FACES, "little")  # + 0x7D sets a byte's top bit iff it was > 2
 _BYTES_80 = int.from_bytes(b"\x80" * NUM_FACES, "little")
@@ -229,27 +224,6 @@ def jiefeng_leader(seat: int, holding: Sequence[int]) -> int:
         if holding[s]:
             return s
     raise GuandanError("no seat holds cards")
-
-
-def deal_state(deal: Deal) -> tuple[Any, ...]:
-    """The native state of a deal in progress: ``(hands, level, turn, last, beat, passes, finished)``.
-
-    Built from the deal's public state only (hands, level, turn, the play to beat, the
-    passes since it and the finish order), as the deal keeps them packed: the same tuple as
-    :func:`guandan.bots.playout.native_state` of ``deal.hands``, ``deal.to_beat`` and ``deal.trick``, made without
-    building a card or a move. Raises :class:`~guandan.IllegalMoveError` once the deal is over.
-
-    >>> from guandan import Deal
-    >>> deal = Deal.new(seed=7, level=2, leader=0)
-    >>> from guandan.bots.playout import native_state
-    >>> deal_state(deal) == native_state(deal.hands, 2, 0, deal.to_beat, deal.trick, deal.finish_order)
-    True
-    """
-    if not isinstance(deal, Deal):
-        raise GuandanError(f"a deal state is taken from a Deal, got {describe(deal)}")
-    if deal.is_over or deal.turn is None:
-        raise IllegalMoveError("the deal is over: there is nothing to play out")
-    return deal._native_state()
 
 
 class _DealMoves(MoveList):
@@ -547,9 +521,20 @@ class Deal:
         """How many plays and passes have been made."""
         return len(self._log)
 
-    def _native_state(self) -> tuple[Any, ...]:
-        """The native core's state of this deal in progress (see :func:`deal_state`)."""
-        return tuple(self._hands), self._lvl, self._turn, self._last, self._beat, self._passes, tuple(self._finished)
+    def native_state(self) -> DealState:
+        """The native core's state of this deal in progress (what playouts, perft and the
+        native policies take), from the deal's packed fields: no card or move is made.
+        Raises :class:`~guandan.IllegalMoveError` once the deal is over.
+
+        >>> deal = Deal.new(seed=7, level=2, leader=0)
+        >>> state = deal.native_state()
+        >>> state.turn, state.level, [cards_of_bits(h) for h in state.hands] == list(deal.hands)
+        (0, 2, True)
+        """
+        if self._over or self._turn is None:
+            raise IllegalMoveError("the deal is over: there is nothing to play out")
+        return DealState(tuple(self._hands), self._lvl, self._turn, self._last, self._beat, self._passes,
+                         tuple(self._finished))  # fmt: skip
 
     # -- legal moves ---------------------------------------------------------------------------
 
@@ -574,7 +559,7 @@ class Deal:
             if self._over:
                 return MoveList(np.empty(0, dtype=np.uint64), self._level, "rank")
             h = self._hands[self._turn]  # type: ignore[index]
-            arr = _core.rank_moves(_core.unpack_cards(h & MASK64, h >> 64), self._lvl, self._beat)
+            arr = _core.rank_moves(_core.unpack_cards(*hand_words(h)), self._lvl, self._beat)
             arr.flags.writeable = False
             return MoveList(arr, self._level, "rank")
         raise GuandanError(f"granularity must be 'card' or 'rank', got {describe(granularity)}")
@@ -584,7 +569,7 @@ class Deal:
             arr = np.empty((0, 2), dtype=np.uint64)
         else:
             h = self._hands[self._turn]  # type: ignore[index]
-            arr = _core.packed_card_moves(h & MASK64, h >> 64, self._lvl, self._beat)
+            arr = _core.packed_card_moves(*hand_words(h), self._lvl, self._beat)
             if not self._ruleset.plain_straight_flush:
                 straight = (arr[:, 1] >> np.uint64(60)) == MoveType.STRAIGHT
                 if straight.any():
@@ -765,7 +750,7 @@ class Deal:
             else:
                 self._turn = self._next_holding(seat)
             return
-        bits = lo | ((hi & MASK52) << 64)
+        bits = move_bits(lo, hi)
         self._hands[seat] -= bits
         counts[seat] -= size_of_bits(bits)
         self._last = seat
@@ -808,7 +793,7 @@ class Deal:
             self._undo.pop()
         )
         if hi != _PASS_HI:
-            bits = lo | ((hi & MASK52) << 64)
+            bits = move_bits(lo, hi)
             self._hands[seat] += bits
             self._counts[seat] += size_of_bits(bits)
         del self._finished[n_finished:]

@@ -7,7 +7,7 @@ deal's :class:`History` kept packed until read, the :class:`DealResult`, the
 :class:`Phase`, and the packed 108-bit hands (2 bits per face, the layout of the native
 core) with the moves the core writes as two words.
 
->>> from guandan.core.combos import classify
+>>> from guandan.core.classify import classify
 >>> from guandan.core.movegen import pack_move
 >>> lo, hi = pack_move(classify("S5 H2", 2)[0])
 >>> print(decode_play(1, lo, hi, Rank.TWO))
@@ -24,10 +24,10 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, overload
 
-from ..core import _core
-from ..core.cards import NUM_FACES, Cards, Rank, card_name
-from ..core.combos import Move, MoveType
+from ..core.cards import Rank, card_name
 from ..core.movegen import _card_move_of
+from ..core.moves import Move, MoveType
+from ..core.packed import word_type
 
 __all__ = [
     "Phase",
@@ -38,15 +38,8 @@ __all__ = [
     "History",
     "decode_play",
     "decode_move",
-    "cards_of_bits",
-    "bits_of_cards",
-    "size_of_bits",
 ]
 
-_MASK64 = (1 << 64) - 1
-_MASK52 = (1 << 52) - 1
-#: Bits of the high copy of each face in a packed hand (2 bits per face: 01 one copy, 10 two).
-_HIGH_BITS = int("10" * NUM_FACES, 2)
 
 
 class Phase(enum.IntEnum):
@@ -65,37 +58,6 @@ class Phase(enum.IntEnum):
     def label(self) -> str:
         """The name used in code, CLI and JSON."""
         return self.name.lower()
-
-
-# -- packed hands ----------------------------------------------------------------------------------
-
-
-def cards_of_bits(bits: int) -> Cards:
-    """The :class:`~guandan.Cards` of a packed 108-bit hand (2 bits per face), made without re-checking.
-
-    >>> cards_of_bits(bits_of_cards(Cards.parse("S3 S3 HR")))
-    Cards('S3 S3 HR')
-    """
-    return Cards._trusted(_core.unpack_cards(bits & _MASK64, bits >> 64))
-
-
-def bits_of_cards(cards: Cards) -> int:
-    """A hand packed into one 108-bit int, 2 bits per face.
-
-    >>> bin(bits_of_cards(Cards.parse("S2 S2 H2")))
-    '0b110'
-    """
-    lo, hi = _core.pack_cards(cards.counts)
-    return int(lo) | (int(hi) << 64)
-
-
-def size_of_bits(bits: int) -> int:
-    """How many cards a packed hand holds.
-
-    >>> size_of_bits(bits_of_cards(Cards.parse("S3 S3 HR")))
-    3
-    """
-    return bits.bit_count() + (bits & _HIGH_BITS).bit_count()
 
 
 # -- action records --------------------------------------------------------------------------------
@@ -208,7 +170,7 @@ def decode_move(lo: int, hi: int, level: Rank) -> Move:
     """The card-level move of two words the native core wrote, without re-checking it
     (only for words the core produced: the hot path of a deal's history and legal moves).
 
-    >>> from guandan.core.combos import classify
+    >>> from guandan.core.classify import classify
     >>> from guandan.core.movegen import pack_move
     >>> print(decode_move(*pack_move(classify("S5 H2", 2)[0]), Rank.TWO))
     pair 5: S5 H2 (H2 as 5)
@@ -219,7 +181,7 @@ def decode_move(lo: int, hi: int, level: Rank) -> Move:
 def decode_play(seat: int, lo: int, hi: int, level: Rank) -> Play:
     """The :class:`Play` of a packed card-level move (``lo``, ``hi``) by a seat at a level.
 
-    >>> from guandan.core.combos import classify
+    >>> from guandan.core.classify import classify
     >>> from guandan.core.movegen import pack_move
     >>> print(decode_play(1, *pack_move(classify("S5 H2", 2)[0]), Rank.TWO))
     seat 1: pair 5: S5 H2 (H2 as 5)
@@ -258,7 +220,7 @@ class History(Sequence[Any]):
         """
         passes = 0
         for _seat, _lo, hi in reversed(self._raw):
-            if hi >> 60:
+            if word_type(hi):
                 return passes
             passes += 1
         return passes

@@ -58,12 +58,14 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..core.cards import BIG_JOKER, Cards, CardsLike, Rank, as_cards, card_name, card_rank, parse_card, parse_level
-from ..core.combos import Move, RankMove, elevated_order
 from ..core.movegen import MoveList
+from ..core.moves import Move, RankMove
+from ..core.order import elevated_order
+from ..core.packed import bits_of_cards, cards_of_bits, size_of_bits
 from ..core.rng import derive_seed
 from ..errors import GuandanError, IllegalMoveError, InvalidCardsError, describe
 from .deal import Deal, _dealt_hand, check_seat, opening_leader, shuffled_deck
-from .history import DealResult, History, Phase, Play, Return, Tribute, bits_of_cards, cards_of_bits, size_of_bits
+from .history import DealResult, History, Phase, Play, Return, Tribute
 from .observation import Observation
 from .rules import Ruleset, get_ruleset, promote, return_choices, tribute_choices
 

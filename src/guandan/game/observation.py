@@ -27,7 +27,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.cards import Cards, Rank
-from .history import History, Phase, Play, cards_of_bits, decode_play
+from ..core.packed import cards_of_bits
+from .history import History, Phase, Play, decode_play
 
 __all__ = ["Phase", "Observation", "History"]
 

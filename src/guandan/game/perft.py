@@ -25,7 +25,7 @@ from ..core.cards import Cards, Rank
 from ..core.reference import generate_moves
 from ..core.rng import SplitMix64
 from ..errors import GuandanError, describe
-from .deal import Deal, deal_state
+from .deal import Deal
 
 __all__ = ["perft", "divide", "position", "Implementation"]
 
@@ -74,7 +74,7 @@ def perft(deal: Deal, depth: int, implementation: Implementation = "native") -> 
     if implementation == "native":
         if deal.is_over:
             return 1 if depth == 0 else 0
-        return int(_core.perft(deal_state(deal), depth))
+        return int(_core.perft(deal.native_state(), depth))
     if implementation == "reference":
         return _reference(deal.copy(), depth)
     raise GuandanError(f"implementation must be 'native' or 'reference', got {describe(implementation)}")

@@ -85,7 +85,7 @@ from dataclasses import fields as dataclass_fields
 from typing import Any, Literal
 
 from ..core.cards import BIG_JOKER, NUM_FACES, SMALL_JOKER, Rank, card_rank, parse_level, wild_card
-from ..core.combos import elevated_order
+from ..core.order import elevated_order
 from ..errors import GuandanError, InvalidCardsError, describe
 
 __all__ = [

@@ -33,8 +33,9 @@ from typing import Any, Literal, overload
 import numpy as np
 
 from ..core.cards import NUM_FACES, RANKS, Cards, Rank, card_index, card_name, integer, parse_card, parse_level
-from ..core.combos import AnyMove, Move, MoveType, RankMove, classify
+from ..core.classify import classify
 from ..core.movegen import MoveList
+from ..core.moves import AnyMove, Move, MoveType, RankMove
 from ..errors import GuandanError, IllegalMoveError, InvalidCardsError, InvalidMoveError
 
 __all__ = [

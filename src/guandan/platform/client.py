@@ -80,11 +80,12 @@ import numpy as np
 from ..bots.agents import Agent, GreedyAgent
 from ..bots.registry import make_agent, seat_specs
 from ..core.cards import NUM_FACES, Cards, Rank, card_name, parse_card, parse_level
-from ..core.combos import Move, MoveType, RankMove
 from ..core.movegen import MoveList, legal_moves, pack_move
+from ..core.moves import Move, MoveType, RankMove
+from ..core.packed import bits_of_cards
 from ..core.rng import derive_seed
 from ..errors import GuandanError, describe
-from ..game.history import History, Phase, Return, Tribute, bits_of_cards
+from ..game.history import History, Phase, Return, Tribute
 from ..game.observation import Observation
 from .actions import ACTION_TYPES, from_action
 from .messages import log_body

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.cards import BIG_JOKER
-from ..core.combos import Move
+from ..core.moves import Move
 from ..core.rng import derive_seed
 from ..errors import GuandanError, ProtocolError
 from ..game.deal import Play

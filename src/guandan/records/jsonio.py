@@ -30,7 +30,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..core.cards import card_name, parse_level
-from ..core.combos import AnyMove, Move, MoveType, RankMove
+from ..core.moves import AnyMove, Move, MoveType, RankMove
 from ..errors import GuandanError, InvalidMoveError
 
 __all__ = ["move_to_json", "moves_to_json"]

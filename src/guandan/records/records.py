@@ -40,7 +40,8 @@ import json
 from typing import Any
 
 from ..core.cards import Cards, Rank, card_name, parse_card, parse_level
-from ..core.combos import Move, MoveType, classify
+from ..core.classify import classify
+from ..core.moves import Move, MoveType
 from ..core.rng import derive_seed
 from ..errors import GuandanError, RecordError
 from ..game.deal import Deal

@@ -24,8 +24,8 @@ from collections.abc import Iterator, Sequence
 from importlib.metadata import version
 
 from ..core.cards import Cards, parse_level
-from ..core.combos import Move, RankMove
 from ..core.movegen import legal_moves
+from ..core.moves import Move, RankMove
 from ..core.notation import parse_play, sort_moves
 from ..errors import AmbiguousMoveError, GuandanError, InvalidCardsError
 from ..records.jsonio import moves_to_json

@@ -18,8 +18,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..core.cards import Cards, Rank, card_name, card_rank, card_suit, wild_card
-from ..core.combos import Move, MoveType, elevated_order
+from ..core.moves import Move, MoveType
 from ..core.notation import sort_moves
+from ..core.order import elevated_order
 from ..game.history import Phase, Play, Return, Tribute
 from ..game.match import DealSummary, Match
 

@@ -30,7 +30,7 @@ from typing import TextIO
 from ..bots.registry import AgentSpec, agent_name, make_agents, seat_specs
 from ..bots.search import MonteCarloAgent
 from ..core.cards import card_name, parse_card
-from ..core.combos import Move, MoveType, parse_declaration
+from ..core.moves import Move, MoveType, parse_declaration
 from ..core.notation import parse_play
 from ..core.rng import derive_seed
 from ..errors import AmbiguousMoveError, GuandanError, InvalidCardsError, InvalidMoveError, describe

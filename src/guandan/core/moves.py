@@ -1,22 +1,25 @@
-"""Combinations, their keys and order, beating a play, and classifying cards (SPEC §2–§4).
+"""Moves: the combination types, the sequences' windows, and the two move values (rules §3, §5).
 
 A *move* is a declared combination: its type, its key (the rank that names it;
 for a sequence the lowest rank of its window), for a straight flush its suit,
-and the cards it spends. Two granularities (SPEC §5):
+and the cards it spends. Two granularities (rules §5):
 
 * :class:`Move` — card granularity: the physical cards spent.
 * :class:`RankMove` — rank granularity: how many natural (non-wild) cards of
   each rank it spends, and how many wilds.
 
 The meaning of each wild follows from the declaration and the cards, so a move
-does not store it; :attr:`Move.declared` computes the declared faces.
+does not store it; :attr:`Move.declared` computes the declared faces. A move is valid
+when it exists: its constructor checks that the cards make the declaration (see
+:mod:`guandan.core.classify` for every declaration a set of cards can make, and
+:mod:`guandan.core.order` for which move beats which).
 
->>> from guandan import Cards, classify
->>> for move in classify(Cards.parse("S3 C4 D4 C5 D5 H2"), level=2):
-...     print(move)
-pair_run 3: S3 C4 D4 C5 D5 H2 (H2 as 3)
->>> [str(m) for m in classify("S3 C3 S5 C5 H9", level=9)]
-['full_house 3: S3 C3 S5 C5 H9 (H9 as 3)', 'full_house 5: S3 C3 S5 C5 H9 (H9 as 5)']
+>>> from guandan import classify
+>>> move = classify("S3 C4 D4 C5 D5 H2", level=2)[0]
+>>> move.type.label, move.key.label, move.size, [card_name(c) for c in move.declared]
+('pair_run', '3', 6, ['S3', 'H3', 'C4', 'D4', 'C5', 'D5'])
+>>> print(move.to_rank())
+pair_run 3: 3 4 4 5 5 +1 wild
 """
 
 from __future__ import annotations
@@ -24,19 +27,15 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from ..errors import InvalidCardsError, InvalidMoveError
-from . import packed as _packed
+from . import packed
 from .cards import (
-    BIG_JOKER,
     CARD_RANKS,
-    NATURAL_RANKS,
     RANKS,
-    SMALL_JOKER,
     SUITS,
     Cards,
-    CardsLike,
     Rank,
     Suit,
     as_cards,
@@ -54,14 +53,13 @@ __all__ = [
     "AnyMove",
     "BOMB_TYPES",
     "SEQUENCE_TYPES",
-    "elevated_order",
+    "FIXED_SIZE",
     "window_ranks",
     "window_keys",
-    "beats",
-    "classify",
+    "window_start",
     "is_bomb",
+    "parse_declaration",
 ]
-
 
 class MoveType(enum.IntEnum):
     """The kinds of move: the ten combination types and the pass.
@@ -135,29 +133,13 @@ FIXED_SIZE: dict[MoveType, int] = {
 }
 
 
-# -- order ---------------------------------------------------------------------------------------
+def window_start(key: int) -> int:
+    """The position of a window's lowest rank (its key) on the sequence line: the low ace 0,
+    2 at 1, …, K at 12 (the high ace is 13): the order in which windows compare.
 
-
-def elevated_order(rank: int | str, level: int | str) -> int:
-    """The place of a rank in the elevated order of singles, pairs, triples, full houses
-    and bombs at a level: 0 for the lowest, 12 for the level rank, 13 and 14 for the jokers.
-
-    >>> [elevated_order(r, 7) for r in (Rank.TWO, Rank.SIX, Rank.EIGHT, Rank.ACE, Rank.SEVEN)]
-    [0, 4, 5, 11, 12]
+    >>> window_start(Rank.ACE), window_start(Rank.TEN)
+    (0, 9)
     """
-    return _elevated(parse_rank(rank), parse_level(level))
-
-
-def _elevated(rank: Rank, level: Rank) -> int:
-    if rank >= Rank.SMALL_JOKER:
-        return rank - 2
-    if rank == level:
-        return 12
-    return rank - 2 if rank < level else rank - 3
-
-
-def _window_start(key: int) -> int:
-    """Position of a window's lowest rank on the sequence line A(low)=0, 2=1, …, K=12, A(high)=13."""
     return 0 if key == Rank.ACE else key - 1
 
 
@@ -203,7 +185,7 @@ _KEYS_OF: dict[MoveType, tuple[Rank, ...]] = {
     t: tuple(_rank_at(p) for p in range(0, 15 - length)) for t, (length, _) in SEQUENCE_TYPES.items()
 }
 _WINDOWS: dict[tuple[MoveType, Rank], tuple[Rank, ...]] = {
-    (t, key): tuple(_rank_at(p) for p in range(_window_start(key), _window_start(key) + SEQUENCE_TYPES[t][0]))
+    (t, key): tuple(_rank_at(p) for p in range(window_start(key), window_start(key) + SEQUENCE_TYPES[t][0]))
     for t, keys in _KEYS_OF.items()
     for key in keys
 }
@@ -224,69 +206,6 @@ def is_bomb(move_type: MoveType | int | str) -> bool:
     (True, False)
     """
     return MoveType.parse(move_type) in BOMB_TYPES
-
-
-class _Declared(Protocol):
-    @property
-    def type(self) -> MoveType: ...
-    @property
-    def key(self) -> Rank | None: ...
-    @property
-    def level(self) -> Rank: ...
-    @property
-    def size(self) -> int: ...
-
-
-def _bomb_class(move: _Declared) -> int:
-    """4 cards < 5 cards < straight flush < 6 < 7 < 8 < 9 < 10 cards < joker bomb."""
-    if move.type == MoveType.JOKER_BOMB:
-        return 8
-    if move.type == MoveType.STRAIGHT_FLUSH:
-        return 2
-    return move.size - 4 if move.size <= 5 else move.size - 3
-
-
-def _key_order(move: _Declared) -> int:
-    """The key's place in its order (a valid move of a type that is compared by key has a key)."""
-    key = move.key
-    if key is None:  # only the pass and the joker bomb have no key, and neither gets here
-        raise InvalidMoveError(f"{move} has no key to compare")
-    if move.type in SEQUENCE_TYPES:
-        return _window_start(key)
-    return _elevated(key, move.level)
-
-
-def beats(move: _Declared, play: _Declared) -> bool:
-    """Whether ``move`` beats ``play`` (SPEC §4); both at the same level, either granularity.
-
-    Same type and size with a strictly higher key, or a bomb over a non-bomb, or a
-    higher bomb. A pass beats nothing and is beaten by nothing (there is nothing to beat).
-
-    >>> from guandan import classify
-    >>> six_threes = classify("S3 S3 C3 C3 D3 D3", 2)[0]
-    >>> flush = classify("S9 ST SJ SQ SK", 2)
-    >>> [m.type.label for m in flush]
-    ['straight', 'straight_flush']
-    >>> beats(six_threes, flush[1]), beats(flush[1], six_threes)
-    (True, False)
-    """
-    if not isinstance(move, (Move, RankMove)) or not isinstance(play, (Move, RankMove)):
-        raise InvalidMoveError(f"beats compares two moves, got {move!r:.60} and {play!r:.60}")
-    if move.level != play.level:
-        raise InvalidMoveError(f"moves at different levels ({move.level.label} and {play.level.label})")
-    if move.type == MoveType.PASS or play.type == MoveType.PASS:
-        return False
-    move_bomb, play_bomb = move.type in BOMB_TYPES, play.type in BOMB_TYPES
-    if move_bomb != play_bomb:
-        return move_bomb
-    if move_bomb:
-        a, b = _bomb_class(move), _bomb_class(play)
-        if a != b:
-            return a > b
-        if move.type == MoveType.JOKER_BOMB:
-            return False
-        return _key_order(move) > _key_order(play)
-    return move.type == play.type and move.size == play.size and _key_order(move) > _key_order(play)
 
 
 def _key_letter(move_type: MoveType, key: Rank | None) -> str:
@@ -363,9 +282,14 @@ def _check_card_move(move: Move) -> None:
         return
     _check_shape(t, key, suit, "")
     counts = cards.counts
-    lo, hi = _packed.card_words(t, key, suit, counts, level)
-    if not _packed.is_card_move(lo, hi, counts, level):
-        found = " or ".join(_declaration_text(m.type, m.key, m.suit) for m in classify(cards, level))
+    lo, hi = packed.card_words(t, key, suit, counts, level)
+    if not packed.is_card_move(lo, hi, counts, level):
+        made = sorted(
+            (MoveType(dt), None if dk is None else Rank(dk), None if ds is None else SUITS[ds])
+            for dt, dk, ds in packed.declarations(counts, level)
+        )
+        made.sort(key=lambda d: (d[0], window_start(d[1] or 0) if d[0] in SEQUENCE_TYPES else (d[1] or 0)))
+        found = " or ".join(_declaration_text(*d) for d in made)
         raise InvalidMoveError(
             f"{cards or 'no cards'} cannot be played as {_declaration_text(t, key, suit)} at level {level.label}"
             f" (they make {found or 'no combination'})"
@@ -404,8 +328,8 @@ def _check_rank_move(move: RankMove) -> None:
         _check_shape(t, key, suit, _count_text(ranks, wilds))
         return
     _check_shape(t, key, suit, "")
-    word = _packed.rank_word(t, key, suit, ranks, wilds)
-    if not _packed.is_rank_move(word, level) or _packed.word_jokers(word) != ranks[13:]:
+    word = packed.rank_word(t, key, suit, ranks, wilds)
+    if not packed.is_rank_move(word, level) or packed.word_jokers(word) != ranks[13:]:
         raise InvalidMoveError(
             f"{_count_text(ranks, wilds) or 'no cards'} cannot be played as {_declaration_text(t, key, suit)}"
             f" at level {level.label}"
@@ -713,129 +637,7 @@ def _declare(move: Move) -> Iterator[int]:
     yield from _wild_faces(move)
 
 
-# -- classify ------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _Parts:
-    """A card multiset split the way classification needs it."""
-
-    naturals: dict[Rank, int]  # non-wild natural cards per rank
-    suits: set[Suit]  # suits of the non-wild natural cards
-    wilds: int
-    small: int
-    big: int
-    size: int
-
-    @classmethod
-    def of(cls, cards: Cards, level: Rank) -> _Parts:
-        wild = wild_of(level)
-        naturals = {r: 0 for r in NATURAL_RANKS}
-        suits: set[Suit] = set()
-        for c in cards:
-            if c in (SMALL_JOKER, BIG_JOKER) or c == wild:
-                continue
-            naturals[CARD_RANKS[c]] += 1
-            suits.add(SUITS[c % 4])
-        return cls(naturals, suits, cards.count(wild), cards.count(SMALL_JOKER), cards.count(BIG_JOKER), len(cards))
-
-    def ranks_present(self) -> set[Rank]:
-        return {r for r, n in self.naturals.items() if n}
-
-
-def _group_rank(p: _Parts, level: Rank) -> Rank | None:
-    """The rank of a set of cards that are all one rank (naturals plus wilds completing them);
-    wilds alone are the level rank. None if the cards are not one rank or hold jokers."""
-    if p.small or p.big:
-        return None
-    present = p.ranks_present()
-    if not present:
-        return level if p.wilds else None
-    if len(present) == 1:
-        return present.pop()
-    return None
-
-
-def classify(cards: CardsLike, level: int | str) -> list[Move]:
-    """Every declaration the exact set of ``cards`` can be played as at ``level``.
-
-    The list is empty when the cards form no combination, and holds several moves
-    when wilds or a same-suit run allow several declarations. Moves come in
-    ascending type and key order.
-
-    >>> [str(m) for m in classify("S7 C7 D7 H3 H3", 3)]
-    ['full_house 7: S7 C7 D7 H3 H3', 'bomb 7: S7 C7 D7 H3 H3 (H3 as 7, H3 as 7)']
-    >>> classify("S7 C7 D7 SB H3", 3), classify("SQ CK DA S2 C3", 2)
-    ([], [])
-    """
-    cards = as_cards(cards)
-    lvl = parse_level(level)
-    p = _Parts.of(cards, lvl)
-    found: list[tuple[MoveType, Rank | None, Suit | None]] = []
-    n = p.size
-
-    # single, pair, triple, bomb: one rank, wilds completing it (SPEC §3)
-    group = _group_rank(p, lvl)
-    if n == 1:
-        if group is not None:
-            found.append((MoveType.SINGLE, group, None))
-        elif p.small or p.big:
-            found.append((MoveType.SINGLE, Rank.SMALL_JOKER if p.small else Rank.BIG_JOKER, None))
-    elif n == 2 and (p.small == 2 or p.big == 2):
-        found.append((MoveType.PAIR, Rank.SMALL_JOKER if p.small else Rank.BIG_JOKER, None))
-    elif group is not None and n in (2, 3):
-        found.append((MoveType.PAIR if n == 2 else MoveType.TRIPLE, group, None))
-    if group is not None and 4 <= n <= 10:
-        found.append((MoveType.BOMB, group, None))
-    if n == 4 and p.small == 2 and p.big == 2:
-        found.append((MoveType.JOKER_BOMB, None, None))
-
-    if n == 5:
-        found += [(MoveType.FULL_HOUSE, t, None) for t in _full_house_keys(p, lvl)]
-    if not (p.small or p.big):
-        for move_type in SEQUENCE_TYPES:
-            length, width = SEQUENCE_TYPES[move_type]
-            if n != length * width:
-                continue
-            if move_type == MoveType.STRAIGHT_FLUSH and len(p.suits) != 1:
-                continue
-            for key in _KEYS_OF[move_type]:
-                window = _WINDOWS[move_type, key]
-                if p.ranks_present() <= set(window) and all(p.naturals[r] <= width for r in window):
-                    # the wilds exactly fill what the naturals leave empty
-                    suit = next(iter(p.suits)) if move_type == MoveType.STRAIGHT_FLUSH else None
-                    found.append((move_type, key, suit))
-
-    found.sort(key=lambda d: (d[0], _window_start(d[1] or 0) if d[0] in SEQUENCE_TYPES else (d[1] or 0)))
-    return [Move._trusted(t, key, suit, cards, lvl) for t, key, suit in found]
-
-
 _RANK_INDEX: tuple[int, ...] = tuple(r - 2 for r in CARD_RANKS)
-
-
-def _full_house_keys(p: _Parts, level: Rank) -> list[Rank]:
-    """Triple ranks t for which the five cards split into a triple of t and a pair of another rank."""
-    keys = []
-    for t in NATURAL_RANKS:
-        need_t = 3 - p.naturals[t]
-        if need_t < 0 or need_t > p.wilds or (p.naturals[t] == 0 and t != level):
-            continue
-        wilds_left = p.wilds - need_t
-        others = p.ranks_present() - {t}
-        if p.small or p.big:
-            # a joker pair takes no wild and nothing else may remain
-            ok = not others and wilds_left == 0 and (p.small == 2 or p.big == 2)
-        elif len(others) == 1:
-            q = others.pop()
-            ok = p.naturals[q] + wilds_left == 2
-        elif not others:
-            # the two wilds alone are the level pair, which must differ from the triple
-            ok = wilds_left == 2 and t != level
-        else:
-            ok = False
-        if ok:
-            keys.append(t)
-    return keys
 
 
 def parse_declaration(text: str) -> tuple[MoveType, Rank | None]:

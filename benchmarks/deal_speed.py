@@ -3,7 +3,7 @@
     python benchmarks/deal_speed.py [--deals N] [--agents greedy|random] [--match]
 
 Each deal is dealt from its seed (``Deal.new``) and played out by four agents with
-``guandan.bots.agents.play_out``; the time includes dealing, observations, move generation,
+``guandan.bots.loop.play_out``; the time includes dealing, observations, move generation,
 the agents' choices and applying the moves.
 
 Instructions per action, repeatable (``--deals 0`` counts the import alone, to subtract)::
@@ -18,7 +18,7 @@ import argparse
 import time
 
 from guandan import Deal, Match, make_agents
-from guandan.bots.agents import play_out
+from guandan.bots.loop import play_out
 
 
 def main() -> None:

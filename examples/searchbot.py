@@ -10,8 +10,9 @@ import numpy as np
 
 from guandan import Deal, GreedyAgent, Phase, Play, elevated_order
 from guandan.bots.determinize import determinize
-from guandan.bots.playout import playouts, scores
+from guandan.bots.playout import playouts
 from guandan.core.rng import SplitMix64
+from guandan.game.scoring import side_scores
 
 
 def sampled_deal(observation, hands):
@@ -28,10 +29,10 @@ def sampled_deal(observation, hands):
     return deal
 
 
-def outcome(deal, side):
-    """A finished deal's result for a side, in levels (+3 .. -3), as playouts score it."""
+def outcome(deal, side, promotion):
+    """A finished deal's result for a side, in levels (+3 .. -3 under the competitive rules), as playouts score it."""
     order = list(deal.result.finish_order)
-    return float(scores(np.array([order + [-1] * (4 - len(order))]), side)[0])
+    return float(side_scores(np.array([order + [-1] * (4 - len(order))]), side, promotion)[0])
 
 
 class SampleSearchBot:
@@ -53,16 +54,17 @@ class SampleSearchBot:
             return self.greedy.act(observation)
         candidates = self.candidate_moves(observation)
         side = observation.seat % 2
+        promotion = observation.ruleset.promotion  # what a win is worth under the rules played
         totals = np.zeros(len(candidates))
         for _ in range(self.worlds):
             world = sampled_deal(observation, determinize(observation, self.rng))
             for i, move in enumerate(candidates):
                 world.play(move)
                 if world.is_over:
-                    totals[i] += outcome(world, side)
+                    totals[i] += outcome(world, side, promotion)
                 else:
                     orders = playouts(world, self.playouts, self.policy, seed=self.rng.next_u64())
-                    totals[i] += scores(orders, side).mean()
+                    totals[i] += side_scores(orders, side, promotion).mean()
                 world.undo()
         return candidates[int(np.argmax(totals))]
 

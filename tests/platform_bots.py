@@ -23,7 +23,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from guandan import Cards, legal_moves, parse_card
-from guandan.game.rules import return_choices, tribute_choices
+from guandan.game.tribute import return_choices, tribute_choices
 from guandan.platform.actions import from_action, to_action
 
 CARD = re.compile(r"^([SHCD][A2-9TJQK]|SB|HR)$")

@@ -6,7 +6,8 @@ import pytest
 from games import pass_, play
 
 from guandan import Deal, GuandanError, IllegalMoveError, Match, card_name, parse_card, record
-from guandan.bots.agents import Agent, GreedyAgent, RandomAgent, play_out
+from guandan.bots.agents import Agent, GreedyAgent, RandomAgent
+from guandan.bots.loop import play_out
 from guandan.bots.registry import AGENTS, make_agent, make_agents
 
 
@@ -125,8 +126,10 @@ def test_an_observation_is_immutable_and_of_its_class_once_made():
     class Annotated(Observation):
         __slots__ = ("note",)
 
-    mine = Annotated(1, obs.phase, obs.level, 0, obs.card_counts, (), (), obs.packed_hand, (0, 0x100, 0x11 << 56),
-                     obs.history, deal_index=3)  # fmt: skip
+    mine = Annotated(seat=1, phase=obs.phase, level=obs.level, turn=0, card_counts=obs.card_counts, finish_order=(),
+                     legal_actions=(), packed_hand=obs.packed_hand, beat=(0, 0x100, 0x11 << 56), history=obs.history,
+                     deal_index=3)  # fmt: skip
+    assert mine.replace(deal_index=4).deal_index == 4 and type(mine.replace()) is Annotated
     assert type(mine) is Annotated and (mine.seat, mine.to_beat_seat, mine.deal_index) == (1, 0, 3)
     assert mine.hand == obs.hand and str(mine.to_beat) == "seat 0: single 3: S3"
     with pytest.raises(AttributeError, match="immutable"):

@@ -146,16 +146,16 @@ def test_hint_in_the_tribute_and_return_phases():
 
     out = io.StringIO()
     console = _Console(io.StringIO(), out)
-    console.hinter = MonteCarloAgent(seed=1, rollouts=300)
+    hinter = MonteCarloAgent(seed=1, rollouts=300)
     match = Match(seed=3, levels=(5, 9), previous=(1, 0, 3, 2), hands=[["S3 HR", "D4 HR", "S8 SA DA C7 D7", "C5"]])
-    _hint(match, 2, console, list(match.legal_actions()))  # seat 2 pays: ♠A or ♦A
+    _hint(hinter, match.observation(2), console, list(match.legal_actions()))  # seat 2 pays: ♠A or ♦A
     lines = out.getvalue().splitlines()
     assert lines[0].startswith("Hint (300 rollouts") and len(lines) == 3
     assert {re.sub(r" +[+-]\d\.\d\d   type \d", "", line) for line in lines[1:]} == {"  1. ♠A", "  2. ♦A"}
     match.pay_tribute(lines[1].split()[1].replace("♠", "S").replace("♦", "D"))
     out.seek(0)
     out.truncate(0)
-    _hint(match, 1, console, list(match.legal_actions()))  # seat 1 returns one of its low cards
+    _hint(hinter, match.observation(1), console, list(match.legal_actions()))  # seat 1 returns one of its low cards
     assert out.getvalue().count("type ") == min(3, len(match.legal_actions()))
 
 

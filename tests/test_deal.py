@@ -11,8 +11,9 @@ from games import pass_, play, state_of
 
 import guandan
 from guandan import Cards, Deal, IllegalMoveError, InvalidCardsError, InvalidMoveError, Move, MoveType, classify
-from guandan.game.deal import DealResult, deal_hands, jiefeng_leader, opening_position
+from guandan.game.deal import deal_hands, jiefeng_leader, opening_position
 from guandan.game.rules import COMPETITIVE_2022
+from guandan.game.scoring import DealResult
 
 # -- dealing ---------------------------------------------------------------------------------------
 

@@ -32,10 +32,10 @@ from guandan import (
     RecordError,
     classify,
 )
-from guandan.bots import agents, determinize, playout, registry
+from guandan.bots import agents, determinize, loop, playout, registry
 from guandan.core import _core, batch, movegen, notation, rng
 from guandan.core.packed import PASS_WORD
-from guandan.game import perft, rules
+from guandan.game import perft, rules, scoring, tribute
 from guandan.platform import actions as protocol
 from guandan.records import jsonio, records
 
@@ -723,7 +723,7 @@ def test_a_rejected_play_in_a_match_changes_nothing():
 
 def finished_deal_record():
     deal = Deal.new(seed=11, level=5)
-    agents.play_out(deal, [agents.GreedyAgent()] * 4)
+    loop.play_out(deal, [agents.GreedyAgent()] * 4)
     return records.record(deal)
 
 
@@ -778,7 +778,7 @@ def match_record():
     m = tribute_match()
     m.pay_tribute("DA")
     m.return_card("D4")
-    agents.play_out(m, [agents.GreedyAgent()] * 4, max_actions=30)
+    loop.play_out(m, [agents.GreedyAgent()] * 4, max_actions=30)
     return records.record(m)
 
 
@@ -849,21 +849,21 @@ def test_bad_record_helpers_raise():
         (lambda: rules.Ruleset.from_json({"promotion": [3, 2, 1]}), GuandanError, "not a ruleset"),
         (lambda: rules.get_ruleset(5), GuandanError, "ruleset"),
         (lambda: rules.get_ruleset("nanjing+cap0"), GuandanError, "unknown ruleset"),
-        (lambda: rules.promote(20, 1), InvalidCardsError, "level"),
-        (lambda: rules.promote(5, -10), GuandanError, "gain"),
-        (lambda: rules.promote(5, "a"), GuandanError, "gain"),
-        (lambda: rules.tribute_choices(b"", 2), InvalidCardsError, "count vector"),
-        (lambda: rules.tribute_choices(None, 2), InvalidCardsError, "count vector"),
-        (lambda: rules.return_choices(bytes(54), 2, "x"), GuandanError, "return rule"),
+        (lambda: scoring.promote(20, 1), InvalidCardsError, "level"),
+        (lambda: scoring.promote(5, -10), GuandanError, "gain"),
+        (lambda: scoring.promote(5, "a"), GuandanError, "gain"),
+        (lambda: tribute.tribute_choices(b"", 2), InvalidCardsError, "count vector"),
+        (lambda: tribute.tribute_choices(None, 2), InvalidCardsError, "count vector"),
+        (lambda: tribute.return_choices(bytes(54), 2, "x"), GuandanError, "return rule"),
         (lambda: rules.COMPETITIVE_2022.gain(1), GuandanError, "2nd, 3rd or 4th"),
         (lambda: rules.COMPETITIVE_2022.with_deal_cap(0), GuandanError, "max_deals"),
         (lambda: playout.playouts(Deal.new(1), -1), GuandanError, "n must be"),
         (lambda: playout.playouts(Deal.new(1), 1, "x"), GuandanError, "policy"),
         (lambda: playout.playouts("deal", 1), GuandanError, "Deal"),
-        (lambda: playout.scores(np.zeros((1, 4), np.int8), 3), GuandanError, "side"),
-        (lambda: playout.scores(np.zeros(4, np.int8), 0), GuandanError, r"shape \(n, 4\)"),
-        (lambda: playout.scores("x", 0), GuandanError, r"shape \(n, 4\)"),
-        (lambda: playout.scores(np.full((1, 4), 7), 0), GuandanError, "seats 0..3"),
+        (lambda: scoring.side_scores(np.zeros((1, 4), np.int8), 3), GuandanError, "side"),
+        (lambda: scoring.side_scores(np.zeros(4, np.int8), 0), GuandanError, r"shape \(n, 4\)"),
+        (lambda: scoring.side_scores("x", 0), GuandanError, r"shape \(n, 4\)"),
+        (lambda: scoring.side_scores(np.full((1, 4), 7), 0), GuandanError, "seats 0..3"),
         (lambda: playout.policy_move(Deal.new(1), "x"), GuandanError, "policy"),
         (lambda: perft.perft(Deal.new(1), -1), GuandanError, "depth"),
         (lambda: perft.perft(Deal.new(1), "a"), GuandanError, "depth"),
@@ -893,8 +893,8 @@ def test_bad_record_helpers_raise():
         (lambda: registry.make_agents(None), GuandanError, "agents are one spec, two .* or four"),
         (lambda: registry.make_agent("mc:depth=1"), GuandanError, "mc has no option 'depth'"),
         (lambda: registry.make_agent("no_module_here:Bot"), GuandanError, "no module named 'no_module_here'"),
-        (lambda: agents.play_out(Deal.new(1), [agents.GreedyAgent()] * 3), GuandanError, "four agents"),
-        (lambda: agents.play_out(Deal.new(1), [None] * 4), GuandanError, "act"),
+        (lambda: loop.play_out(Deal.new(1), [agents.GreedyAgent()] * 3), GuandanError, "four agents"),
+        (lambda: loop.play_out(Deal.new(1), [None] * 4), GuandanError, "act"),
         (lambda: agents.GreedyAgent().act(Deal.new(1, leader=0).observation(1)), IllegalMoveError, "not its turn"),
         (lambda: agents.RandomAgent().act(Deal.new(1, leader=0).observation(1)), IllegalMoveError, "not its turn"),
     ],

@@ -26,12 +26,13 @@ from guandan import (
     RecordError,
 )
 from guandan.bots import playout
-from guandan.bots.agents import GreedyAgent, play_out
+from guandan.bots.agents import GreedyAgent
+from guandan.bots.loop import play_out
 from guandan.core import _core, batch, movegen, notation, reference
 from guandan.core.cards import card_index
 from guandan.core.moves import is_bomb
 from guandan.core.packed import PASS_WORD
-from guandan.game.deal import Play
+from guandan.game.history import Play
 from guandan.platform import actions as protocol
 from guandan.records import jsonio, records
 

@@ -58,7 +58,7 @@ def test_deals_conserve_cards_keep_turns_and_play_only_legal_moves(names):
 
 @pytest.mark.slow
 def test_the_fast_loop_agrees_with_the_checked_loop():
-    from guandan.bots.agents import play_out
+    from guandan.bots.loop import play_out
 
     for seed in range(150):
         fast = Deal.new(seed, 2 + seed % 13)
@@ -108,7 +108,7 @@ def test_matches_conserve_cards_and_replay(ruleset):
 @pytest.mark.parametrize("names", ["greedy", ["random", "greedy", "greedy", "random"]])
 def test_a_thousand_fast_deals_end_properly_and_a_sample_replays(names):
     from guandan import replay
-    from guandan.bots.agents import play_out
+    from guandan.bots.loop import play_out
 
     for seed in range(1000, 1600):
         deal = Deal.new(seed, 2 + seed % 13)

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from strategies import random_hand
 
 from guandan import Cards, Deal, GuandanError, IllegalMoveError, InvalidCardsError, InvalidMoveError, Match
-from guandan.bots.agents import GreedyAgent, RandomAgent, play_out
+from guandan.bots.agents import GreedyAgent, RandomAgent
+from guandan.bots.loop import play_out
 from guandan.core import _core
 from guandan.core.cards import Rank
 from guandan.core.packed import bits_of_cards

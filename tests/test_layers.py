@@ -15,8 +15,9 @@ import pytest
 
 import guandan
 from guandan import Cards, Deal, InvalidCardsError, Match, Rank, parse_card
-from guandan.bots.agents import GreedyAgent, play_out
-from guandan.game import perft, rules
+from guandan.bots.agents import GreedyAgent
+from guandan.bots.loop import play_out
+from guandan.game import perft, scoring, tribute
 from guandan.layers import LAYERS, layer_of, may_import
 from guandan.records import records
 
@@ -199,9 +200,9 @@ def test_every_door_takes_a_level_as_an_int_a_string_or_a_rank(level):
     assert match.levels == (Rank.NINE, Rank.NINE) and match.start.levels == (Rank.NINE, Rank.NINE)
     assert all(type(lv) is Rank for lv in (*match.levels, match.level, match.deal_logs[-1].level))
     counts = Cards.parse("S9 H9 SA DA S3").counts
-    assert rules.tribute_choices(counts, level) == (parse_card("S9"),)  # H9 is wild; S9 ranks above the aces
-    assert rules.return_choices(counts, level) == rules.return_choices(counts, Rank.NINE) == (parse_card("S3"),)
-    assert rules.promote(level, 2) is Rank.JACK
+    assert tribute.tribute_choices(counts, level) == (parse_card("S9"),)  # H9 is wild; S9 ranks above the aces
+    assert tribute.return_choices(counts, level) == tribute.return_choices(counts, Rank.NINE) == (parse_card("S3"),)
+    assert scoring.promote(level, 2) is Rank.JACK
     single = {"type": "single", "key": "3", "suit": None, "cards": ["S3"]}
     assert records.move_from_json(single, level).level is Rank.NINE
     assert perft.position(1, 3, level=level).level is Rank.NINE
@@ -213,9 +214,9 @@ def test_every_door_refuses_a_bad_level_with_invalid_cards_error(level):
     for call in (
         lambda: Deal.new(1, level),
         lambda: Match(1, levels=(level, 2), level_side=1),
-        lambda: rules.tribute_choices(counts, level),
-        lambda: rules.return_choices(counts, level),
-        lambda: rules.promote(level, 1),
+        lambda: tribute.tribute_choices(counts, level),
+        lambda: tribute.return_choices(counts, level),
+        lambda: scoring.promote(level, 1),
         lambda: records.move_from_json({"type": "pass"}, level),
     ):
         with pytest.raises(InvalidCardsError, match="level"):

@@ -25,7 +25,8 @@ from guandan import (
 )
 from guandan.core.rng import derive_seed
 from guandan.game.deal import deal_hands, opening_leader, opening_position
-from guandan.game.rules import RULESETS, get_ruleset, return_choices, tribute_choices
+from guandan.game.rules import RULESETS, get_ruleset
+from guandan.game.tribute import return_choices, tribute_choices
 
 # Any finish order can be reached from any leader with these hands (see test_any_finish_order_is_reachable).
 SMALL = ["S3 SK", "S4 SQ", "S5 SJ", "S6 ST"]
@@ -328,7 +329,7 @@ def test_any_finish_order_is_reachable_with_the_small_hands():
 
 
 def test_a_match_between_agents_ends_with_a_winner_who_passed_a():
-    from guandan.bots.agents import play_out
+    from guandan.bots.loop import play_out
     from guandan.bots.registry import make_agents
 
     match = Match(11)

@@ -22,7 +22,8 @@ import pytest
 from websockets.asyncio.client import connect
 
 from guandan import Cards, GuandanError, Match
-from guandan.bots.agents import GreedyAgent, play_out
+from guandan.bots.agents import GreedyAgent
+from guandan.bots.loop import play_out
 from guandan.bots.registry import make_agent
 from guandan.bots.search import MonteCarloAgent
 from guandan.core.rng import derive_seed

@@ -12,7 +12,7 @@ import pytest
 from games import force_match_deal
 
 from guandan import COMPETITIVE_2022, HUAIAN, NANJING, GuandanError, Match, Phase, Rank, card_name
-from guandan.bots.agents import play_out
+from guandan.bots.loop import play_out
 from guandan.bots.registry import make_agents
 from guandan.game.rules import PLATFORM, RULESETS, Ruleset, get_ruleset
 from guandan.records.records import record, replay

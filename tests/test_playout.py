@@ -7,14 +7,16 @@ import numpy as np
 import pytest
 
 from guandan import Cards, Deal, GuandanError, IllegalMoveError, InvalidCardsError, InvalidMoveError, classify
-from guandan.bots.agents import GreedyAgent, RandomAgent, play_out
-from guandan.bots.playout import playouts, policy_move, scores
+from guandan.bots.agents import GreedyAgent, RandomAgent
+from guandan.bots.loop import play_out
+from guandan.bots.playout import playouts, policy_move
 from guandan.bots.registry import make_agent
 from guandan.bots.search import BasicMonteCarloAgent, MonteCarloAgent
 from guandan.core import _core
 from guandan.core.movegen import pack_move, pack_rank_move
 from guandan.core.packed import PASS_WORD
 from guandan.core.rng import SplitMix64
+from guandan.game.scoring import side_scores
 
 
 def test_native_splitmix64_is_the_python_one_bit_for_bit():
@@ -64,8 +66,8 @@ def test_playouts_continue_from_a_deal_in_progress():
 
 def test_scores_follow_promotion():
     orders = np.array([[0, 2, -1, -1], [1, 2, 3, 0], [2, 1, 3, 0], [3, 0, 2, 1]], dtype=np.int8)
-    assert scores(orders, side=0).tolist() == [3.0, -2.0, 1.0, -1.0]
-    assert scores(orders, side=1).tolist() == [-3.0, 2.0, -1.0, 1.0]
+    assert side_scores(orders, side=0).tolist() == [3.0, -2.0, 1.0, -1.0]
+    assert side_scores(orders, side=1).tolist() == [-3.0, 2.0, -1.0, 1.0]
 
 
 def test_canonical_spending_keeps_one_card_of_as_many_suits_as_possible():

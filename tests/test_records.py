@@ -11,7 +11,8 @@ import pytest
 from games import force_match_deal, json_at, json_paths, nested, replaced
 
 from guandan import Deal, Match, RecordError, replay
-from guandan.bots.agents import GreedyAgent, play_out
+from guandan.bots.agents import GreedyAgent
+from guandan.bots.loop import play_out
 from guandan.bots.registry import make_agents
 from guandan.records.records import FORMAT_VERSION, record
 

@@ -19,8 +19,9 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from guandan import Cards, Deal, GuandanError, IllegalMoveError, InvalidCardsError, InvalidMoveError, Match
-from guandan.bots.agents import GreedyAgent, play_out
+from guandan.bots.agents import GreedyAgent
 from guandan.bots.determinize import determinize, information_set, known_cards, tribute_above
+from guandan.bots.loop import play_out
 from guandan.bots.registry import make_agent
 from guandan.bots.search import MonteCarloAgent
 from guandan.core import _core
@@ -29,9 +30,8 @@ from guandan.core.moves import Move
 from guandan.core.order import elevated_order
 from guandan.core.packed import bits_of_cards, cards_of_bits
 from guandan.core.rng import SplitMix64
-from guandan.game.history import Play, Return, Tribute
-from guandan.game.observation import Phase
-from guandan.game.rules import return_choices
+from guandan.game.history import Phase, Play, Return, Tribute
+from guandan.game.tribute import return_choices
 
 
 def observations(seeds, plies):

@@ -291,7 +291,7 @@ def test_an_illegal_action_stops_the_run_naming_the_task_seat_agent_and_action()
     with pytest.raises(IllegalMoveError) as caught:
         simulate(3, "greedy,plugin_bots:Passer", seed=4, kind="deal", workers=2, chunk=1)
     assert re.fullmatch(
-        r"task [0-2] \(seed \d+\), deal 0: the agent of seat ([13]) \(plugin_bots:Passer\) chose pass "
+        r"task [0-2] \(seed \d+\): deal 0: the agent of seat ([13]) \(plugin_bots:Passer\) chose pass "
         r"in the play phase: seat \1 leads and cannot pass",
         str(caught.value),
     ), caught.value

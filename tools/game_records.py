@@ -39,7 +39,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from guandan import Deal, Match, record
-from guandan.bots.agents import GreedyAgent, RandomAgent, play_out
+from guandan.bots.agents import GreedyAgent, RandomAgent
+from guandan.bots.loop import play_out
 from guandan.bots.registry import make_agents
 from guandan.bots.simulate import simulate
 

@@ -18,7 +18,8 @@ A deal and a match, played by agents, recorded and replayed:
 
 from importlib.metadata import version as _version
 
-from .bots.agents import Agent, GreedyAgent, RandomAgent, play_out
+from .bots.agents import Agent, GreedyAgent, RandomAgent
+from .bots.loop import play_out
 from .bots.registry import make_agent, make_agents
 from .core import batch as batch  # the batch API, as guandan.batch
 from .core.cards import (
@@ -54,10 +55,11 @@ from .errors import (
     RecordError,
 )
 from .game.deal import Deal
-from .game.history import DealResult, Phase, Play, Return, Tribute
+from .game.history import Phase, Play, Return, Tribute
 from .game.match import DealSummary, Match
 from .game.observation import Observation
 from .game.rules import COMPETITIVE_2022, HUAIAN, NANJING, RULESETS, Ruleset
+from .game.scoring import DealResult
 from .records.records import record, replay
 
 __version__ = _version("guandan")  # the one version: pyproject.toml's

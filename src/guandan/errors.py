@@ -9,11 +9,27 @@ Every error a caller can provoke with bad input is a :class:`ValueError`, so
 ... except guandan.InvalidCardsError as error:
 ...     print(error)
 bad card token 'X9' (expected a suit letter S/H/C/D or ♠♥♣♦ then a rank 2-10/T/J/Q/K/A, or SB/HR/BJ/RJ for a joker)
+
+**Fields.** Besides its English message, an error of the game carries what it is about as
+attributes, so that a program (the terminal table, a web page, a bot's log) can phrase it
+its own way without reading the message: ``reason`` (a short code naming the rule, e.g.
+``"not_held"``, ``"not_turn"``, ``"does_not_beat"``), and the fields that reason has —
+``seat`` (the seat it concerns), ``turn`` (the seat to act), ``phase``, ``cards``,
+``expected``, ``got``, ``to_beat``, ``to_beat_seat``… (:attr:`GuandanError.fields` lists
+them). An error without a reason is about an argument, and its message is all there is.
+
+>>> deal = guandan.Deal(["S3 S4", "S9", "D5", "D6"], level=2, leader=0)
+>>> try:
+...     deal.play(guandan.classify("S9", 2)[0])
+... except guandan.IllegalMoveError as error:
+...     print(error, "|", error.reason, error.seat, error.cards)
+seat 0 does not hold S9 | not_held 0 S9
 """
 
 from __future__ import annotations
 
 import reprlib
+from typing import Any
 
 __all__ = [
     "describe",
@@ -32,8 +48,40 @@ class GuandanError(ValueError):
     is neither cards nor a move (a seed, a count, a seat number, a policy, a granularity,
     a ruleset, a range of positions).
 
+    ``GuandanError(message, reason=..., **fields)``: the keywords become attributes (see
+    the module's description); :attr:`fields` holds them, and an attribute a reason does
+    not have is ``None``.
+
     Python's protocols keep their own errors: ``TypeError`` for an operand or a sequence
-    index of the wrong type, ``IndexError`` for a move index out of range of a list."""
+    index of the wrong type, ``IndexError`` for a move index out of range of a list.
+
+    >>> error = GuandanError("seat 2 leads and cannot pass", reason="leads_cannot_pass", seat=2)
+    >>> error.reason, error.seat, error.fields, error.turn
+    ('leads_cannot_pass', 2, {'seat': 2}, None)
+    >>> str(error.in_context("deal 3")), error.in_context("deal 3").seat
+    ('deal 3: seat 2 leads and cannot pass', 2)
+    """
+
+    reason: str | None = None
+
+    def __init__(self, message: str = "", *, reason: str | None = None, **fields: Any) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.fields: dict[str, Any] = fields
+        for name, value in fields.items():
+            setattr(self, name, value)
+
+    def __getattr__(self, name: str) -> Any:
+        # a field the error's reason does not have (read only for plain names: never a dunder)
+        if name.startswith("__") or name in ("fields", "reason"):
+            raise AttributeError(name)
+        return None
+
+    def in_context(self, where: str) -> GuandanError:
+        """The same error (type, reason, fields) with ``where`` before its message: how a
+        caller says where it happened (``deal 3``, ``task 7 (seed 99)``)."""
+        again = type(self)(f"{where}: {self}", reason=self.reason, **self.fields)
+        return again
 
 
 class InvalidCardsError(GuandanError):

@@ -1,4 +1,5 @@
-"""Agents: an observation in, an action out; and the loop that runs a deal or match with them.
+"""Agents: an observation in, an action out (the loop that runs a game with them is
+:mod:`guandan.bots.loop`).
 
 **The Agent protocol.** An agent is any object with a method ``act(observation)``
 (:class:`Agent`: a protocol, nothing to inherit). The game calls it whenever its seat is to
@@ -43,6 +44,7 @@ processes must be picklable (defined at the top level of an importable module). 
 built-in agents: ``random``, ``greedy`` (below) and ``mc`` (:mod:`guandan.bots.search`).
 
 >>> from guandan.game.deal import Deal
+>>> from guandan.bots.loop import play_out
 >>> deal = Deal.new(seed=5, level=2)
 >>> play_out(deal, [GreedyAgent(), RandomAgent(1), GreedyAgent(), RandomAgent(3)])
 >>> deal.is_over, len(deal.result.finish_order) in (2, 4)
@@ -70,7 +72,7 @@ native pass (``csrc/gd_agents.c``; no move object is made except the one it retu
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
 from ..core import _core
@@ -79,9 +81,10 @@ from ..core.moves import Move
 from ..core.order import elevated_order
 from ..core.rng import SplitMix64
 from ..errors import GuandanError, IllegalMoveError, describe
-from ..game.observation import Observation, Phase
+from ..game.history import Phase
+from ..game.observation import Observation
 
-__all__ = ["Agent", "RandomAgent", "GreedyAgent", "play_out", "index_chooser"]
+__all__ = ["Agent", "RandomAgent", "GreedyAgent", "index_chooser"]
 
 
 @runtime_checkable
@@ -194,33 +197,6 @@ class GreedyAgent:
             beat_seat == seat ^ 2,
             0 < counts[seat ^ 1] <= opp or 0 < counts[seat ^ 3] <= opp,
         )
-
-
-def play_out(state: Any, agents: Sequence[Agent], max_actions: int | None = None) -> None:
-    """Let the agents act in ``state`` (a :class:`~guandan.game.deal.Deal` or a
-    :class:`~guandan.game.match.Match`; ``agents[seat]`` acts for ``seat``) until it is over, or
-    until ``max_actions`` actions were taken.
-
-    >>> from guandan.game.match import Match
-    >>> m = Match(seed=9); play_out(m, [RandomAgent(seed) for seed in range(4)], max_actions=10)
-    >>> len(m.history), m.is_over
-    (10, False)
-    """
-    if isinstance(agents, str) or not isinstance(agents, Sequence) or len(agents) != 4:
-        raise GuandanError(f"four agents, one per seat, got {describe(agents)}")
-    if not all(callable(getattr(a, "act", None)) for a in agents):
-        raise GuandanError(f"an agent has a method act(observation), got {describe(agents)}")
-    choosers = [index_chooser(agent) for agent in agents]
-    taken = 0
-    while not state.is_over and (max_actions is None or taken < max_actions):
-        seat = state.turn
-        observation = state.observation(seat)
-        choose = choosers[seat]
-        if choose is not None and observation.phase is Phase.PLAY:
-            state.play_index(choose(observation))  # the move the agent's act would return, unmade
-        else:
-            state.act(agents[seat].act(observation))
-        taken += 1
 
 
 def index_chooser(agent: Any) -> Callable[[Observation], int] | None:

@@ -14,7 +14,8 @@ move is ever expanded.
 ((1000, 4), True)
 >>> bool((playouts(deal, 1000, "random", seed=1) == orders).all())   # seeded
 True
->>> bool(-3 <= scores(orders, side=0).mean() <= 3)
+>>> from guandan.game.scoring import side_scores
+>>> bool(-3 <= side_scores(orders, side=0).mean() <= 3)
 True
 """
 
@@ -34,7 +35,7 @@ from ..errors import GuandanError, describe
 from ..game.deal import Deal
 from ..game.history import History, Play
 
-__all__ = ["native_state", "public_state", "playouts", "scores", "policy_move", "Policy"]
+__all__ = ["native_state", "public_state", "playouts", "policy_move", "Policy"]
 
 Policy = Literal["random", "greedy"]
 
@@ -88,28 +89,6 @@ def playouts(deal: Deal, n: int, policy: Policy = "random", seed: int = 0) -> np
     undecided are -1. The results depend only on the deal, ``n``, the policy and the seed.
     """
     return _core.playouts(_state_of(deal), n, policy, seed)
-
-
-def scores(finish_orders: np.ndarray, side: int) -> np.ndarray:
-    """Each playout's result for a side (0: seats 0 and 2; 1: seats 1 and 3), in levels:
-    +3, +2 or +1 when the side wins with the partner 2nd, 3rd or 4th; -3, -2, -1 when it
-    loses likewise.
-
-    >>> scores(np.array([[0, 2, -1, -1], [1, 0, 2, 3], [3, 0, 1, 2]], dtype=np.int8), side=0).tolist()
-    [3.0, -1.0, -2.0]
-    """
-    if isinstance(side, bool) or side not in (0, 1):
-        raise GuandanError(f"side must be 0 or 1, got {describe(side)}")
-    orders = np.asarray(finish_orders) if not isinstance(finish_orders, str) else np.asarray(None)
-    if orders.ndim != 2 or orders.shape[1] != 4 or orders.dtype.kind not in "iu":
-        raise GuandanError(f"finish orders are an integer array of shape (n, 4), got {orders.dtype} {orders.shape}")
-    if orders.size and (orders[:, 0].min() < 0 or orders.max() > 3):
-        raise GuandanError("finish orders list seats 0..3, 1st place first (-1 only for undecided places)")
-    first = orders[:, 0]
-    partner_place = np.argmax(orders == ((first ^ 2)[:, None]), axis=1)  # 1, 2 or 3 (0-based)
-    partner_place = np.where((orders == ((first ^ 2)[:, None])).any(axis=1), partner_place, 3)
-    gain = (4 - partner_place).astype(np.float64)  # 2nd -> 3, 3rd -> 2, 4th -> 1
-    return np.where((first & 1) == side, gain, -gain)
 
 
 def policy_move(deal: Deal, policy: Policy = "greedy", seed: int = 0) -> Move:

@@ -41,7 +41,8 @@ agent's.
 Both are deterministic given their seed (and, for ``mc``, a rollout budget).
 
 >>> from guandan import Deal
->>> from guandan.bots.agents import GreedyAgent, play_out
+>>> from guandan.bots.agents import GreedyAgent
+>>> from guandan.bots.loop import play_out
 >>> deal = Deal.new(seed=4, level=2)
 >>> bots = [MonteCarloAgent(seed=1, rollouts=300), MonteCarloAgent(seed=2, rollouts=300)]
 >>> play_out(deal, [bots[0], GreedyAgent(), bots[1], GreedyAgent()])
@@ -81,12 +82,13 @@ from ..core.packed import (
 )
 from ..core.rng import SplitMix64
 from ..errors import GuandanError, describe
-from ..game.history import Tribute
-from ..game.observation import Observation, Phase
-from ..game.rules import return_choices
+from ..game.history import Phase, Tribute
+from ..game.observation import Observation
+from ..game.scoring import side_scores
+from ..game.tribute import return_choices
 from .agents import GreedyAgent
 from .determinize import BOMB_WEIGHT, PASS_WEIGHT, TRIES, determinize, information_set, tribute_above
-from .playout import Policy, native_state, public_state, scores
+from .playout import Policy, native_state, public_state
 
 __all__ = ["MonteCarloAgent", "BasicMonteCarloAgent", "Choice", "SearchResult", "SearchPolicy", "DEFAULT_ROLLOUTS"]
 
@@ -239,6 +241,11 @@ class MonteCarloAgent:
             return self._analyze_play(observation, seed, start)
         return self._analyze_card(observation, seed, start)
 
+    def _promotion(self, observation: Observation) -> tuple[int, int, int]:
+        """What a rollout's result is worth: the levels the rules give a win with the partner
+        2nd, 3rd, 4th (``objective="levels"``), or 1 whatever the places (``"wins"``)."""
+        return (1, 1, 1) if self.objective == "wins" else observation.ruleset.promotion
+
     # -- play ------------------------------------------------------------------------------
 
     def _seconds_left(self, start: float) -> float:
@@ -268,8 +275,6 @@ class MonteCarloAgent:
         )
         return SearchResult(choices, int(done), time.perf_counter() - start)
 
-
-
     # -- tribute and return ----------------------------------------------------------------
 
     def _analyze_card(self, observation: Observation, seed: int, start: float) -> SearchResult:
@@ -282,6 +287,7 @@ class MonteCarloAgent:
         deals = _core.sample_deals(flows.infoset, worlds, seed)
         deadline = None if self.think_ms is None else start + self.think_ms / 1000
         side = observation.seat & 1
+        promotion = self._promotion(observation)
         orders = np.empty((len(deals), len(cards), 4), dtype=np.int8)  # finish orders, scored at the end
         rng = SplitMix64(seed)
         done = 0
@@ -293,7 +299,7 @@ class MonteCarloAgent:
                 state = flows.start_state(list(hands), card, setup)
                 orders[w, i] = _core.rollouts(state, 1, self.policy, seed=(seed + w) & MASK64)[0]
             done += 1
-        totals = scores(orders[:done].reshape(-1, 4), side).reshape(done, len(cards)).sum(axis=0)
+        totals = side_scores(orders[:done].reshape(-1, 4), side, promotion).reshape(done, len(cards)).sum(axis=0)
         played = np.full(len(cards), done, dtype=np.int64)
         means = np.divide(totals, played, out=np.zeros(len(cards)), where=played > 0)
         order = sorted(range(len(cards)), key=lambda i: (-means[i], i))
@@ -308,7 +314,7 @@ _LOW_FIELDS = (1 << 72) - 1
 
 def _lowest_return(bits: int, level: int) -> int:
     """The card the greedy agent returns from a packed hand at ``level``: the lowest of
-    :func:`~guandan.game.rules.return_choices` under the ``low`` rule (the lowest face of rank
+    :func:`~guandan.game.tribute.return_choices` under the ``low`` rule (the lowest face of rank
     2..10 other than the level, read from the bits; else the lowest in the elevated order)."""
     low = bits & _LOW_FIELDS & ~rank_bits(level)
     if low:
@@ -466,7 +472,8 @@ class BasicMonteCarloAgent:
             return canonical_move(words[0], observation.hand, observation.level)
         states = [self._state(observation, determinize(observation, self._rng)) for _ in range(self.determinizations)]
         orders = _core.evaluate(states, words, self.playouts, self.policy, self._rng.next_u64())
-        result = scores(orders.reshape(-1, 4), side=observation.seat & 1).reshape(len(states), len(words), -1)
+        result = side_scores(orders.reshape(-1, 4), observation.seat & 1, observation.ruleset.promotion)
+        result = result.reshape(len(states), len(words), -1)
         best = int(np.argmax(result.mean(axis=(0, 2))))
         return canonical_move(words[best], observation.hand, observation.level)
 

@@ -43,14 +43,16 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_complet
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ..core.moves import Move, MoveType, RankMove
+from ..core.moves import MoveType
+from ..core.packed import word_type
 from ..core.rng import derive_seed
 from ..errors import GuandanError, describe
 from ..game.deal import Deal
-from ..game.history import Phase, Play
 from ..game.match import Match
 from ..game.rules import get_ruleset
-from .agents import Agent, index_chooser
+from ..game.scoring import DealResult
+from .agents import Agent
+from .loop import play_out
 from .registry import AgentSpec, agent_name, make_agents, seat_specs
 
 __all__ = ["simulate", "Simulation", "run_tasks", "wilson_interval", "check_out", "check_plot", "OUT_FORMATS"]
@@ -58,55 +60,18 @@ __all__ = ["simulate", "Simulation", "run_tasks", "wilson_interval", "check_out"
 Kind = Literal["match", "deal"]
 #: One row of a run: one deal, as JSON values.
 Row = dict[str, Any]
-_RESULT_NAMES = {3: "1-2", 2: "1-3", 1: "1-4"}
 
 
-def _play(
-    state: Any, agents: list[Agent], counters: dict[int, list[int]], deal_of: Callable[[], int], names: list[str]
-) -> None:
-    """Let the agents act until the state is over, counting bombs, passes and plies per deal;
-    an illegal action stops the run with an error naming the seat, its agent and the action.
-
-    Agents whose ``act`` is a built-in one (:func:`~guandan.bots.agents.index_chooser`) have their
-    chosen index played directly in the play phase: the same move, no move object made."""
-    choosers = [index_chooser(agent) for agent in agents]
-    while not state.is_over:
-        seat = state.turn
-        index = deal_of()
-        observation = state.observation(seat)
-        choose = choosers[seat]
-        if choose is not None and observation.phase is Phase.PLAY:
-            chosen = choose(observation)
-            move_type = int(observation.legal_actions.array[chosen, 1]) >> 60
-            state.play_index(chosen)
-            c = counters.setdefault(index, [0, 0, 0])
-            c[2] += 1
-            if move_type == MoveType.PASS:
-                c[1] += 1
-            elif move_type >= MoveType.BOMB:
-                c[0] += 1
-            continue
-        action = agents[seat].act(observation)
-        try:
-            record = state.act(action)
-        except GuandanError as error:
-            shown = str(action) if isinstance(action, Move | RankMove) else describe(action)
-            raise type(error)(
-                f"deal {index}: the agent of seat {seat} ({names[seat]}) chose {shown} in the "
-                f"{state.phase.label} phase: {error}"
-            ) from None
-        if isinstance(record, Play):
-            c = counters.setdefault(index, [0, 0, 0])
-            c[2] += 1
-            if record.is_pass:
-                c[1] += 1
-            elif record.move.is_bomb:
-                c[0] += 1
+def _deal_counts(deal: Deal) -> list[int]:
+    """A finished deal's bombs, passes and plies, read from its packed plays."""
+    types = [word_type(hi) for _seat, _lo, hi in deal.packed_plays]
+    return [sum(t >= MoveType.BOMB for t in types), types.count(MoveType.PASS), len(types)]
 
 
-def _deal_row(task: int, seed: int, names: list[str], index: int, level: str, result: Any, counts: list[int]) -> Row:
+def _deal_row(
+    task: int, seed: int, names: list[str], index: int, level: str, result: DealResult, counts: list[int], gain: int
+) -> Row:
     order = list(result.finish_order)
-    gain = 5 - result.partner_place  # partner 2nd: 3 levels, 3rd: 2, 4th: 1
     return {
         "task": task,
         "seed": seed,
@@ -115,7 +80,7 @@ def _deal_row(task: int, seed: int, names: list[str], index: int, level: str, re
         "level": level,
         "finish_order": order,
         "winner_side": result.winning_side,
-        "result": _RESULT_NAMES[gain],
+        "result": f"1-{result.partner_place}",
         "levels_gained": gain,
         "bombs": counts[0],
         "passes": counts[1],
@@ -134,21 +99,28 @@ def run_task(
     try:
         return _run(kind, task, seed, agents, names, ruleset)
     except GuandanError as error:
-        raise type(error)(f"task {task} (seed {seed}), {error}") from None
+        raise error.in_context(f"task {task} (seed {seed})") from None
 
 
 def _run(kind: Kind, task: int, seed: int, agents: list[Agent], names: list[str], ruleset: str) -> list[Row]:
-    counters: dict[int, list[int]] = {}
+    rules = get_ruleset(ruleset)
     if kind == "deal":
-        deal = Deal.new(seed=seed, level=2, ruleset=ruleset)
-        _play(deal, agents, counters, lambda: 0, names)
-        return [_deal_row(task, seed, names, 0, deal.level.letter, deal.result, counters.get(0, [0, 0, 0]))]
-    match = Match(seed=seed, ruleset=ruleset)
-    _play(match, agents, counters, lambda: match.deal_index, names)
+        deal = Deal.new(seed=seed, level=2, ruleset=rules)
+        try:
+            play_out(deal, agents, names=names)
+        except GuandanError as error:
+            raise error.in_context("deal 0") from None  # a task's one deal
+        assert deal.result is not None
+        gain = rules.gain(deal.result.partner_place)
+        return [_deal_row(task, seed, names, 0, deal.level.letter, deal.result, _deal_counts(deal), gain)]
+    match = Match(seed=seed, ruleset=rules)
+    play_out(match, agents, names=names)
     rows = []
-    for summary in match.results:
-        counts = counters.get(summary.index, [0, 0, 0])
-        row = _deal_row(task, seed, names, summary.index, summary.level.letter, summary.result, counts)
+    for summary, log in zip(match.results, match.deal_logs):
+        assert log.deal is not None
+        gain = rules.gain(summary.result.partner_place)
+        row = _deal_row(task, seed, names, summary.index, summary.level.letter, summary.result, _deal_counts(log.deal),
+                        gain)  # fmt: skip
         row["levels_after"] = [x.letter for x in summary.levels_after]
         row["match_winner"] = match.winner
         rows.append(row)

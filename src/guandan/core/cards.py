@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Literal, NoReturn
 
 import numpy as np
 
-from ..errors import GuandanError, InvalidCardsError
+from ..errors import GuandanError, InvalidCardsError, describe
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -53,6 +53,7 @@ __all__ = [
     "parse_level",
     "wild_card",
     "card_index",
+    "as_card",
     "Cards",
     "CardStyle",
 ]
@@ -186,6 +187,23 @@ def card_index(c: object) -> int:
     index = integer(c)
     if index is None or not 0 <= index < NUM_FACES:  # checked: a negative index would wrap around a table
         raise InvalidCardsError(f"card index must be an int 0..53, got {c!r}")
+    return index
+
+
+def as_card(value: object) -> int:
+    """A card argument checked: a card index 0..53 (a Python or numpy int) or a card token
+    (``"HA"``, ``"♥A"``, ``"SB"``), else :class:`InvalidCardsError`. The one validator of
+    every door that takes one card (a tribute, a return, a card to name).
+
+    >>> import numpy as np
+    >>> as_card(53), as_card("HA"), as_card(np.uint8(4))
+    (53, 49, 4)
+    """
+    if isinstance(value, str):
+        return parse_card(value)
+    index = integer(value)
+    if index is None or not 0 <= index < NUM_FACES:
+        raise InvalidCardsError(f"a card is a card index 0..53 or a card token, got {describe(value)}")
     return index
 
 

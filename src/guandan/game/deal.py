@@ -75,17 +75,13 @@ from ..core.packed import (
 )
 from ..core.rng import SplitMix64
 from ..errors import GuandanError, IllegalMoveError, InvalidCardsError, InvalidMoveError, describe
-from .history import DealResult, History, Phase, Play, Return, Tribute, decode_move, decode_play
+from .history import History, Phase, Play, decode_move
 from .observation import Observation
 from .rules import Ruleset, get_ruleset
+from .scoring import DealResult
 
 __all__ = [
     "Deal",
-    "DealResult",
-    "Play",
-    "Tribute",
-    "Return",
-    "Phase",
     "deal_hands",
     "shuffled_deck",
     "opening_position",
@@ -93,7 +89,6 @@ __all__ = [
     "jiefeng_leader",
     "partner",
     "side",
-    "decode_play",
 ]
 
 _PASS_HI = PASS_WORD  # the pass's second word (its first is 0)
@@ -517,6 +512,18 @@ class Deal:
         return tuple(Play(s, decode_move(lo, hi, lvl)) for s, lo, hi in self._log[self._trick_start :])
 
     @property
+    def packed_plays(self) -> tuple[tuple[int, int, int], ...]:
+        """Every play and pass so far as the deal keeps them, ``(seat, lo, hi)`` (the move's two
+        packed words), oldest first: read without decoding a move (the history's counts).
+
+        >>> from guandan.core.packed import word_type
+        >>> deal = Deal(["S3 S4", "S9", "D5", "D6"], level=2, leader=0); deal.play_index(0)
+        >>> [(seat, word_type(hi)) for seat, lo, hi in deal.packed_plays]
+        [(0, 1)]
+        """
+        return tuple(self._log)
+
+    @property
     def ply(self) -> int:
         """How many plays and passes have been made."""
         return len(self._log)
@@ -645,24 +652,29 @@ class Deal:
         Cards('S3')
         """
         if self._over:
-            raise IllegalMoveError("the deal is over")
+            raise IllegalMoveError("the deal is over", reason="deal_over")
         if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
             raise IllegalMoveError(f"a move index is an int, got {describe(index)}")
         moves = self._moves
         array = (moves if moves is not None else self.legal_moves()).array
         n = len(array)
         if not -n <= index < n:
-            raise IllegalMoveError(f"move index {index} out of range: {n} legal moves")
+            raise IllegalMoveError(
+                f"move index {index} out of range: {n} legal moves", reason="bad_index", expected=n, got=index
+            )
         lo, hi = array[index].tolist()
         self._apply(lo, hi)
 
     def _resolve(self, move: Any, seat: int | None) -> tuple[int, int]:
         """The packed words of a legal move, or an error naming why it is not legal."""
         if self._over:
-            raise IllegalMoveError("the deal is over")
+            raise IllegalMoveError("the deal is over", reason="deal_over")
         turn = self._turn
         if seat is not None and (isinstance(seat, bool) or seat != turn):
-            raise IllegalMoveError(f"not seat {seat}'s turn: seat {turn} is to play")
+            raise IllegalMoveError(
+                f"not seat {seat}'s turn: seat {turn} is to play", reason="not_turn", seat=seat, turn=turn,
+                phase=Phase.PLAY,
+            )
         moves = self._moves
         if moves is not None:
             i = moves.index_of(move)
@@ -676,44 +688,57 @@ class Deal:
         if move.level != self._level:
             raise IllegalMoveError(
                 f"wrong level: {move.format()} is declared at level {move.level.label}, "
-                f"the deal is at level {self._level.label}"
+                f"the deal is at level {self._level.label}",
+                reason="wrong_level", seat=turn, expected=self._level, got=move.level,
             )
         if move.type == MoveType.PASS:
             if self._last < 0:
-                raise IllegalMoveError(f"seat {turn} leads and cannot pass")
+                raise IllegalMoveError(f"seat {turn} leads and cannot pass", reason="leads_cannot_pass", seat=turn)
             return 0, _PASS_HI
         hand = cards_of_bits(self._hands[turn])  # type: ignore[index]
         if not move.cards <= hand:
             missing = Cards(max(0, a - b) for a, b in zip(move.cards.counts, hand.counts))
-            raise IllegalMoveError(f"seat {turn} does not hold {missing}")
+            raise IllegalMoveError(f"seat {turn} does not hold {missing}", reason="not_held", seat=turn, cards=missing)
         if self._last >= 0:
             target = decode_move(self._beat_lo, self._beat_hi, self._level)
             if not beats(move, target):
-                raise IllegalMoveError(f"{move.format()} does not beat {target.format()} (seat {self._last})")
+                raise IllegalMoveError(
+                    f"{move.format()} does not beat {target.format()} (seat {self._last})",
+                    reason="does_not_beat", seat=turn, move=move, to_beat=target, to_beat_seat=self._last,
+                )
         lo, hi = pack_move(move)
         arr = self.legal_moves().array
         if not bool(np.any((arr[:, 0] == np.uint64(lo)) & (arr[:, 1] == np.uint64(hi)))):
             if move.type == MoveType.STRAIGHT and not self._ruleset.plain_straight_flush:
                 raise IllegalMoveError(
-                    f"{move.format()}: ruleset {self._ruleset.name} plays a same-suit five only as a straight flush"
+                    f"{move.format()}: ruleset {self._ruleset.name} plays a same-suit five only as a straight flush",
+                    reason="dropped_by_ruleset", seat=turn, move=move, ruleset=self._ruleset.name,
                 )
-            raise IllegalMoveError(f"{move.format()} is not a legal move here")  # pragma: no cover
+            raise IllegalMoveError(  # pragma: no cover
+                f"{move.format()} is not a legal move here", reason="not_legal", seat=turn, move=move
+            )
         return lo, hi
 
     def _resolve_rank(self, move: RankMove) -> tuple[int, int]:
         if move.level != self._level:
             raise IllegalMoveError(
-                f"wrong level: {move} is declared at level {move.level.label}, the deal is at level {self._level.label}"
+                f"wrong level: {move} is declared at level {move.level.label}, "
+                f"the deal is at level {self._level.label}",
+                reason="wrong_level", seat=self._turn, expected=self._level, got=move.level,
             )
         if move.type == MoveType.PASS:
             if self._last < 0:
-                raise IllegalMoveError(f"seat {self._turn} leads and cannot pass")
+                raise IllegalMoveError(
+                    f"seat {self._turn} leads and cannot pass", reason="leads_cannot_pass", seat=self._turn
+                )
             return 0, _PASS_HI
         word = pack_rank_move(move)
         for lo, hi in self.legal_moves().array:
             if _core.card_to_rank(int(lo), int(hi), self._lvl) == word:
                 return int(lo), int(hi)
-        raise IllegalMoveError(f"{move} is not a legal move of seat {self._turn} here")
+        raise IllegalMoveError(
+            f"{move} is not a legal move of seat {self._turn} here", reason="not_legal", seat=self._turn, move=move
+        )
 
     def _apply(self, lo: int, hi: int) -> None:
         """Apply a legal move given as its two words (the hot path: no checks)."""
@@ -834,16 +859,17 @@ class Deal:
             seat = check_seat(seat)
         turn = self._turn
         return Observation(
-            seat,
-            Phase.OVER if self._over else Phase.PLAY,
-            self._level,
-            turn,
-            tuple(self._counts),
-            tuple(self._finished),
-            self.legal_moves() if turn == seat else (),
-            self._hands[seat],
-            None if self._last < 0 else (self._last, self._beat_lo, self._beat_hi),
-            History(prefix, tuple(self._log), self._level),
+            seat=seat,
+            phase=Phase.OVER if self._over else Phase.PLAY,
+            level=self._level,
+            turn=turn,
+            card_counts=tuple(self._counts),
+            finish_order=tuple(self._finished),
+            legal_actions=self.legal_moves() if turn == seat else (),
+            packed_hand=self._hands[seat],
+            beat=None if self._last < 0 else (self._last, self._beat_lo, self._beat_hi),
+            history=History(prefix, tuple(self._log), self._level),
+            ruleset=self._ruleset,
             **match_info,
         )
 

@@ -34,7 +34,6 @@ __all__ = [
     "Play",
     "Tribute",
     "Return",
-    "DealResult",
     "History",
     "decode_play",
     "decode_move",
@@ -113,55 +112,6 @@ class Return:
 
     def __str__(self) -> str:
         return f"seat {self.seat}: return {card_name(self.card)} to seat {self.to}"
-
-
-@dataclass(frozen=True, slots=True)
-class DealResult:
-    """How a deal ended: the finish order (2 seats after a double-down, else all 4).
-
-    >>> r = DealResult((1, 2, 3, 0))
-    >>> r.first, r.winning_side, r.partner_place, r.is_double_down, r.place(3)
-    (1, 1, 3, False, 3)
-    >>> DealResult((0, 2)).losers, DealResult((0, 2)).place(1)
-    ((1, 3), None)
-    """
-
-    finish_order: tuple[int, ...]
-
-    @property
-    def first(self) -> int:
-        """The seat that finished first."""
-        return self.finish_order[0]
-
-    @property
-    def winning_side(self) -> int:
-        """The side of the first seat."""
-        return self.finish_order[0] & 1
-
-    @property
-    def is_double_down(self) -> bool:
-        """Whether partners finished 1st and 2nd."""
-        return len(self.finish_order) == 2
-
-    @property
-    def partner_place(self) -> int:
-        """Where the winner's partner finished: 2, 3 or 4."""
-        return self.finish_order.index(self.first ^ 2) + 1 if (self.first ^ 2) in self.finish_order else 4
-
-    @property
-    def losers(self) -> tuple[int, int]:
-        """The seats of the losing side, in seat order."""
-        s = 1 - self.winning_side
-        return (s, s + 2)
-
-    def place(self, seat: int) -> int | None:
-        """A seat's place 1..4 (``None`` for a loser of a double-down: never decided)."""
-        if seat in self.finish_order:
-            return self.finish_order.index(seat) + 1
-        return None
-
-    def __str__(self) -> str:
-        return "finish order " + " ".join(f"{i + 1}:seat {s}" for i, s in enumerate(self.finish_order))
 
 
 # -- packed moves ----------------------------------------------------------------------------------

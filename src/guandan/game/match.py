@@ -22,7 +22,8 @@ run as soon as no choice is left.
 >>> m = Match(seed=1)
 >>> m.phase.label, m.level.label, m.levels, m.deal_index
 ('play', '2', (<Rank.TWO: 2>, <Rank.TWO: 2>), 0)
->>> from guandan.bots.agents import GreedyAgent, play_out
+>>> from guandan.bots.agents import GreedyAgent
+>>> from guandan.bots.loop import play_out
 >>> play_out(m, [GreedyAgent()] * 4)
 >>> m.is_over, m.winner in (0, 1), m.results[-1].passed_a
 (True, True, True)
@@ -32,12 +33,12 @@ run as soon as no choice is left.
 * single: the 4th-place seat pays the 1st-place seat (after a 1st-and-4th result that is
   the winner's own partner); double: both seats of the losing side pay. The tribute card
   is the payer's highest card except a wild, in the elevated order of the *new* deal's
-  level; the payer chooses among equal-highest faces (:func:`~guandan.game.rules.tribute_choices`).
+  level; the payer chooses among equal-highest faces (:func:`~guandan.game.tribute.tribute_choices`).
   In a double tribute the payers act in play order from the 1st-place seat; the higher
   card goes to 1st, the lower to 2nd; on equal cards (equal in the elevated order) the
   seat that plays next after 1st pays 1st (``double_tribute_tie='previous'``: the other payer).
 * return: each receiver gives the seat that paid it one card by the ruleset's return
-  rule (:func:`~guandan.game.rules.return_choices`); receivers act 1st place first.
+  rule (:func:`~guandan.game.tribute.return_choices`); receivers act 1st place first.
 * who leads: single — the payer; double — the seat whose card went to 1st.
 * resisting: if the paying side holds both big jokers in the new hands (the payer both,
   or one each in a double-down) there is no tribute and no return, and the previous
@@ -57,17 +58,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..core.cards import BIG_JOKER, Cards, CardsLike, Rank, as_cards, card_name, card_rank, parse_card, parse_level
+from ..core.cards import Cards, CardsLike, Rank, as_card, as_cards, card_name, parse_level
 from ..core.movegen import MoveList
 from ..core.moves import Move, RankMove
-from ..core.order import elevated_order
-from ..core.packed import bits_of_cards, cards_of_bits, size_of_bits
+from ..core.packed import bits_of_cards, cards_of_bits, face_bit, size_of_bits
 from ..core.rng import derive_seed
 from ..errors import GuandanError, IllegalMoveError, InvalidCardsError, describe
 from .deal import Deal, _dealt_hand, check_seat, opening_leader, shuffled_deck
-from .history import DealResult, History, Phase, Play, Return, Tribute
+from .history import History, Phase, Play, Return, Tribute
 from .observation import Observation
-from .rules import Ruleset, get_ruleset, promote, return_choices, tribute_choices
+from .rules import Ruleset, get_ruleset
+from .scoring import DealResult, promote
+from .tribute import resists, return_choices, settle_tributes, tribute_choices, tribute_payers
 
 __all__ = ["Match", "MatchStart", "DealLog", "DealSummary", "Phase", "opening_leader"]
 
@@ -84,7 +86,9 @@ class DealSummary:
     ``passed_a``: whether the winner passed A (won the match); ``demoted``: the side that
     dropped back to 2 after failing at A, else ``None``.
 
-    >>> from guandan.bots.agents import GreedyAgent, play_out
+    >>> from guandan.bots.agents import GreedyAgent
+
+    >>> from guandan.bots.loop import play_out
     >>> m = Match(seed=2); play_out(m, [GreedyAgent()] * 4, max_actions=150)
     >>> first = m.results[0]
     >>> first.index, first.level.label, first.levels_before, first.tributes
@@ -152,14 +156,6 @@ class DealLog:
     returns: tuple[tuple[int, int, int], ...]
     before_play: tuple[Tribute | Return, ...]
     deal: Deal | None
-
-
-def _card_arg(card: int | str) -> int:
-    if isinstance(card, str):
-        return parse_card(card)
-    if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < 54:
-        raise InvalidCardsError(f"a card is a card index 0..53 or a card token, got {describe(card)}")
-    return int(card)
 
 
 def _names(cards: Sequence[int]) -> str:
@@ -306,6 +302,7 @@ class Match:
         self._returns: list[tuple[int, int, int]] = []
         self._owed: list[tuple[int, int]] = []  # (receiver, payer) returns still due
         self._resisted = False
+        self._resisters: tuple[int, ...] = ()
         self._opening: tuple[int, int] | None = None
         self.deal: Deal | None = None
         prev = self._previous
@@ -313,16 +310,13 @@ class Match:
             self._opening = (position, opening_leader(dealt, position)[1])
             self._start_play(opening_leader(dealt, position)[0])
             return
-        first = prev.first
-        if prev.is_double_down:
-            self._payers = [(first + 1) & 3, (first + 3) & 3]
-        else:
-            self._payers = [prev.finish_order[3]]
-        if sum(dealt[p].count(BIG_JOKER) for p in self._payers) >= 2:
+        payers = tribute_payers(prev)
+        self._resisters = resists(payers, [h.counts for h in dealt])
+        if self._resisters:
             self._resisted = True
-            self._payers = []
-            self._start_play(first)
+            self._start_play(prev.first)
             return
+        self._payers = list(payers)
         self._phase = Phase.TRIBUTE
 
     def _start_play(self, leader: int) -> None:
@@ -340,21 +334,11 @@ class Match:
     def _settle_tribute(self) -> None:
         prev = self._previous
         assert prev is not None
-        if len(self._paid) == 1:
-            (payer, card), receiver = self._paid[0], prev.first
-            self._tributes = [(payer, receiver, card)]
-            self._lead_after = payer
-        else:
-            (a, ca), (b, cb) = self._paid  # a plays next after 1st
-            lvl = self._level_now
-            first, second = prev.finish_order[0], prev.finish_order[1]
-            higher, lower = elevated_order(card_rank(cb), lvl), elevated_order(card_rank(ca), lvl)
-            if higher > lower or (higher == lower and self.ruleset.double_tribute_tie == "previous"):
-                a, ca, b, cb = b, cb, a, ca
-            self._tributes = [(a, first, ca), (b, second, cb)]
-            self._lead_after = a
+        self._tributes, self._lead_after = settle_tributes(
+            self._paid, prev, self._level_now, self.ruleset.double_tribute_tie
+        )
         for _payer, receiver, card in self._tributes:
-            self._hands[receiver] += 1 << (2 * card)
+            self._hands[receiver] += face_bit(card)
         self._owed = [(receiver, payer) for payer, receiver, _ in self._tributes]
         self._phase = Phase.RETURN
 
@@ -571,6 +555,16 @@ class Match:
         return self._resisted
 
     @property
+    def resisters(self) -> tuple[int, ...]:
+        """The seats that resisted the current deal's tribute: the payers holding a big joker
+        (both big jokers between them), ``()`` when the tribute was not resisted.
+
+        >>> Match(1).resisters
+        ()
+        """
+        return self._resisters
+
+    @property
     def payers(self) -> tuple[int, ...]:
         """The seats paying tribute in the current deal (in the order they act)."""
         return tuple(self._payers)
@@ -638,19 +632,29 @@ class Match:
         return True
 
     def _check_tribute(self, card: int | str, seat: int | None) -> int:
-        face = _card_arg(card)
+        face = as_card(card)
         if self._phase != Phase.TRIBUTE:
-            raise IllegalMoveError(f"no tribute is due now: the match is in the {self._phase.label} phase")
+            raise IllegalMoveError(
+                f"no tribute is due now: the match is in the {self._phase.label} phase",
+                reason="wrong_phase", phase=self._phase, expected=Phase.TRIBUTE,
+            )
         payer = self._payers[len(self._paid)]
         if seat is not None and (isinstance(seat, bool) or seat != payer):
-            raise IllegalMoveError(f"not seat {seat}'s turn: seat {payer} pays tribute now")
+            raise IllegalMoveError(
+                f"not seat {seat}'s turn: seat {payer} pays tribute now",
+                reason="not_turn", seat=seat, turn=payer, phase=Phase.TRIBUTE,
+            )
         counts = cards_of_bits(self._hands[payer]).counts
         if not counts[face]:
-            raise IllegalMoveError(f"seat {payer} does not hold {card_name(face)}")
+            raise IllegalMoveError(
+                f"seat {payer} does not hold {card_name(face)}",
+                reason="not_held", seat=payer, cards=Cards.from_cards([face]),
+            )
         choices = tribute_choices(counts, self._level_now)
         if face not in choices:
             raise IllegalMoveError(
-                f"seat {payer} must pay its highest card except a wild: {_names(choices)}, not {card_name(face)}"
+                f"seat {payer} must pay its highest card except a wild: {_names(choices)}, not {card_name(face)}",
+                reason="tribute_not_allowed", seat=payer, expected=choices, got=face,
             )
         return face
 
@@ -687,15 +691,24 @@ class Match:
         return True
 
     def _check_return(self, card: int | str, seat: int | None) -> int:
-        face = _card_arg(card)
+        face = as_card(card)
         if self._phase != Phase.RETURN:
-            raise IllegalMoveError(f"no return is due now: the match is in the {self._phase.label} phase")
+            raise IllegalMoveError(
+                f"no return is due now: the match is in the {self._phase.label} phase",
+                reason="wrong_phase", phase=self._phase, expected=Phase.RETURN,
+            )
         receiver = self._owed[0][0]
         if seat is not None and (isinstance(seat, bool) or seat != receiver):
-            raise IllegalMoveError(f"not seat {seat}'s turn: seat {receiver} returns a card now")
+            raise IllegalMoveError(
+                f"not seat {seat}'s turn: seat {receiver} returns a card now",
+                reason="not_turn", seat=seat, turn=receiver, phase=Phase.RETURN,
+            )
         counts = cards_of_bits(self._hands[receiver]).counts
         if not counts[face]:
-            raise IllegalMoveError(f"seat {receiver} does not hold {card_name(face)}")
+            raise IllegalMoveError(
+                f"seat {receiver} does not hold {card_name(face)}",
+                reason="not_held", seat=receiver, cards=Cards.from_cards([face]),
+            )
         choices = return_choices(counts, self._level_now, self.ruleset.return_rule)
         if face not in choices:
             rule = (
@@ -703,7 +716,10 @@ class Match:
                 if self.ruleset.return_rule == "low"
                 else "any card"
             )
-            raise IllegalMoveError(f"seat {receiver} must return {rule}: {_names(choices)}, not {card_name(face)}")
+            raise IllegalMoveError(
+                f"seat {receiver} must return {rule}: {_names(choices)}, not {card_name(face)}",
+                reason="return_not_allowed", seat=receiver, expected=choices, got=face, rule=self.ruleset.return_rule,
+            )
         return face
 
     def return_card(self, card: int | str, seat: int | None = None) -> Return:
@@ -733,7 +749,10 @@ class Match:
     def verify_play(self, move: Move | RankMove, seat: int | None = None) -> None:
         """Raise unless ``move`` is legal for ``seat`` now (see :meth:`Deal.verify_play`)."""
         if self._phase != Phase.PLAY:
-            raise IllegalMoveError(f"no play now: the match is in the {self._phase.label} phase")
+            raise IllegalMoveError(
+                f"no play now: the match is in the {self._phase.label} phase",
+                reason="wrong_phase", phase=self._phase, expected=Phase.PLAY,
+            )
         assert self.deal is not None
         self.deal.verify_play(move, seat)
 
@@ -750,7 +769,10 @@ class Match:
         (True, ())
         """
         if self._phase != Phase.PLAY:
-            raise IllegalMoveError(f"no play now: the match is in the {self._phase.label} phase")
+            raise IllegalMoveError(
+                f"no play now: the match is in the {self._phase.label} phase",
+                reason="wrong_phase", phase=self._phase, expected=Phase.PLAY,
+            )
         assert self.deal is not None
         record = self.deal.play(move, seat)
         if self.deal.is_over:
@@ -760,7 +782,10 @@ class Match:
     def play_index(self, index: int) -> None:
         """Play the move at ``index`` of :meth:`legal_actions` (the fast path, see :meth:`Deal.play_index`)."""
         if self._phase is not Phase.PLAY:
-            raise IllegalMoveError(f"no play now: the match is in the {self._phase.label} phase")
+            raise IllegalMoveError(
+                f"no play now: the match is in the {self._phase.label} phase",
+                reason="wrong_phase", phase=self._phase, expected=Phase.PLAY,
+            )
         deal = self.deal
         assert deal is not None
         deal.play_index(index)
@@ -801,31 +826,20 @@ class Match:
         }
         if self._phase == Phase.OVER and self.deal is not None:  # the last deal, as it ended
             obs = self.deal.observation(seat, prefix=tuple(self._pre), **info)
-            return Observation(
-                seat,
-                Phase.OVER,
-                obs.level,
-                None,
-                obs.card_counts,
-                obs.finish_order,
-                (),
-                obs.packed_hand,
-                None,
-                obs.history,
-                **info,
-            )
+            return obs.replace(phase=Phase.OVER, turn=None, legal_actions=(), beat=None)
         turn = self.turn
         return Observation(
-            seat,
-            self._phase,
-            self._level_now,
-            turn,
-            self.card_counts,
-            (),
-            self.legal_actions() if turn == seat else (),
-            self._hands[seat],
-            None,
-            History(tuple(self._pre), (), self._level_now),
+            seat=seat,
+            phase=self._phase,
+            level=self._level_now,
+            turn=turn,
+            card_counts=self.card_counts,
+            finish_order=(),
+            legal_actions=self.legal_actions() if turn == seat else (),
+            packed_hand=self._hands[seat],
+            beat=None,
+            history=History(tuple(self._pre), (), self._level_now),
+            ruleset=self.ruleset,
             **info,
         )
 

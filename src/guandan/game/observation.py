@@ -29,8 +29,9 @@ from typing import Any
 from ..core.cards import Cards, Rank
 from ..core.packed import cards_of_bits
 from .history import History, Phase, Play, decode_play
+from .rules import COMPETITIVE_2022, Ruleset
 
-__all__ = ["Phase", "Observation", "History"]
+__all__ = ["Observation"]
 
 
 class Observation:
@@ -41,8 +42,14 @@ class Observation:
     ``finish_order`` (seats out so far, in order), ``legal_actions`` (empty unless it is
     this seat's turn), ``levels`` (both sides' levels, ``None`` outside a match),
     ``level_side`` (the side whose level is played, ``None`` if neither),
-    ``deal_index``; properties ``hand``, ``hand_counts``, ``packed_hand``, ``to_beat``,
-    ``to_beat_seat``, ``history``.
+    ``deal_index``, ``ruleset`` (the rules played: what a win is worth, the return rule);
+    properties ``hand``, ``hand_counts``, ``packed_hand``, ``to_beat``, ``to_beat_seat``,
+    ``history``.
+
+    Built by the game (:meth:`~guandan.Deal.observation`, :meth:`~guandan.Match.observation`)
+    and by a platform client from the server's messages, always with keywords: ``beat`` is
+    the play to beat as ``(seat, lo, hi)`` (its packed card-level words) or ``None`` to lead;
+    ``packed_hand`` the seat's hand as a packed 108-bit int.
 
     >>> from guandan.game.deal import Deal
     >>> deal = Deal(["S3 S4", "S9", "D5", "D6"], level=2, leader=0); deal.play_index(0)
@@ -63,6 +70,7 @@ class Observation:
         "levels",
         "level_side",
         "deal_index",
+        "ruleset",
         "packed_hand",
         "to_beat_seat",
         "_beat",
@@ -80,6 +88,7 @@ class Observation:
     levels: tuple[Rank, Rank] | None
     level_side: int | None
     deal_index: int
+    ruleset: Ruleset
     packed_hand: int
     to_beat_seat: int | None
     _beat: tuple[int, int, int] | None
@@ -88,6 +97,7 @@ class Observation:
 
     def __init__(
         self,
+        *,
         seat: int,
         phase: Phase,
         level: Rank,
@@ -101,11 +111,13 @@ class Observation:
         levels: tuple[Rank, Rank] | None = None,
         level_side: int | None = None,
         deal_index: int = 0,
+        ruleset: Ruleset = COMPETITIVE_2022,
     ) -> None:
         to_beat_seat = None if beat is None else beat[0]
         if type(self) is not Observation:  # a subclass of the user's: its own layout, one store at a time
             values: tuple[Any, ...] = (seat, phase, level, turn, card_counts, finish_order, legal_actions, packed_hand,
-                                       beat, to_beat_seat, history, levels, level_side, deal_index, {})  # fmt: skip
+                                       beat, to_beat_seat, history, levels, level_side, deal_index, ruleset,
+                                       {})  # fmt: skip
             for name, value in zip(_FIELDS, values):
                 object.__setattr__(self, name, value)
             return
@@ -127,6 +139,7 @@ class Observation:
         self.levels = levels
         self.level_side = level_side
         self.deal_index = deal_index
+        self.ruleset = ruleset
         self._cache = {}
         self.__class__ = Observation
 
@@ -170,6 +183,26 @@ class Observation:
         """Whether this seat is to act."""
         return self.turn == self.seat
 
+    def replace(self, **changes: Any) -> Observation:
+        """A copy with some fields changed (the constructor's keywords).
+
+        >>> from guandan.game.deal import Deal
+        >>> obs = Deal(["S3", "S9", "D5", "D6"], level=2, leader=0).observation(0)
+        >>> over = obs.replace(phase=Phase.OVER, turn=None, legal_actions=())
+        >>> over.phase.label, over.hand, obs.phase.label
+        ('over', Cards('S3'), 'play')
+        """
+        fields: dict[str, Any] = {
+            "seat": self.seat, "phase": self.phase, "level": self.level, "turn": self.turn,
+            "card_counts": self.card_counts, "finish_order": self.finish_order, "legal_actions": self.legal_actions,
+            "packed_hand": self.packed_hand, "beat": self._beat, "history": self._history, "levels": self.levels,
+            "level_side": self.level_side, "deal_index": self.deal_index, "ruleset": self.ruleset,
+        }  # fmt: skip
+        unknown = set(changes) - set(fields)
+        if unknown:
+            raise TypeError(f"Observation has no field {sorted(unknown)[0]!r}")
+        return type(self)(**(fields | changes))
+
     def __repr__(self) -> str:
         return (
             f"<Observation seat {self.seat} {self.phase.label} level {self.level.label} turn {self.turn}"
@@ -179,7 +212,7 @@ class Observation:
 
 _FIELDS = (
     "seat", "phase", "level", "turn", "card_counts", "finish_order", "legal_actions", "packed_hand", "_beat",
-    "to_beat_seat", "_history", "levels", "level_side", "deal_index", "_cache",
+    "to_beat_seat", "_history", "levels", "level_side", "deal_index", "ruleset", "_cache",
 )  # fmt: skip
 
 

@@ -12,9 +12,9 @@ Guandan Rules (Trial), and every feature of the engine works with it.
 >>> RULESETS["huaian"].failed_a_limit, RULESETS["huaian"].return_rule
 (3, 'any')
 
-Also here: the card choices of a tribute and of a return (:func:`tribute_choices`,
-:func:`return_choices`) and promotion (:func:`promote`), pure functions of a hand and a
-level that :mod:`guandan.game.match` applies.
+What a ruleset's fields mean in play is applied by :mod:`guandan.game.tribute` (who pays,
+the cards allowed), :mod:`guandan.game.scoring` (levels gained, promotion) and
+:mod:`guandan.game.match` (passing A, dropping back, the cap).
 
 Decisions where the SPEC and the source texts are silent (they are the project's docs):
 
@@ -84,9 +84,7 @@ from dataclasses import asdict, dataclass, replace
 from dataclasses import fields as dataclass_fields
 from typing import Any, Literal
 
-from ..core.cards import BIG_JOKER, NUM_FACES, SMALL_JOKER, Rank, card_rank, parse_level, wild_card
-from ..core.order import elevated_order
-from ..errors import GuandanError, InvalidCardsError, describe
+from ..errors import GuandanError, describe
 
 __all__ = [
     "Ruleset",
@@ -96,10 +94,6 @@ __all__ = [
     "PLATFORM",
     "RULESETS",
     "get_ruleset",
-    "promote",
-    "tribute_choices",
-    "return_choices",
-    "holds_both_big_jokers",
 ]
 
 ReturnRule = Literal["low", "any"]
@@ -291,84 +285,3 @@ def get_ruleset(value: Ruleset | str | None) -> Ruleset:
         names = ", ".join(RULESETS)
         raise GuandanError(f"unknown ruleset {describe(value)} (one of {names}, optionally +capN)")
     raise GuandanError(f"a ruleset is a Ruleset or a preset name, got {describe(value)}")
-
-
-def promote(level: int | str | Rank, gain: int) -> Rank:
-    """A level raised by ``gain``, stopping at A.
-
-    >>> promote(9, 3), promote(13, 3)
-    (<Rank.QUEEN: 12>, <Rank.ACE: 14>)
-    """
-    if not _is_int(gain) or gain < 0:
-        raise GuandanError(f"a gain is an int >= 0, got {describe(gain)}")
-    return Rank(min(int(parse_level(level)) + gain, int(Rank.ACE)))
-
-
-
-def _counts_of(counts: bytes) -> bytes:
-    """A hand's 54-byte count vector, checked."""
-    if not isinstance(counts, bytes | bytearray) or len(counts) != NUM_FACES or any(n > 2 for n in counts):
-        raise InvalidCardsError(f"a hand is a count vector of {NUM_FACES} bytes 0..2, got {describe(counts)}")
-    return bytes(counts)
-
-
-def tribute_choices(counts: bytes, level: int | str | Rank) -> tuple[int, ...]:
-    """The faces a tribute payer may give: its highest cards in the elevated order of
-    ``level``, wilds excluded (``counts``: the hand's 54-byte count vector). Ascending.
-
-    >>> from guandan import Cards, card_name
-    >>> [card_name(c) for c in tribute_choices(Cards.parse("S3 SA H7 D7 C7").counts, 7)]  # H7 is wild
-    ['C7', 'D7']
-    >>> [card_name(c) for c in tribute_choices(Cards.parse("S3 H7 H7 SB").counts, 7)]
-    ['SB']
-    """
-    counts = _counts_of(counts)
-    lvl = parse_level(level)
-    wild = wild_card(lvl)
-    best = -1
-    out: list[int] = []
-    for face in range(NUM_FACES):
-        if not counts[face] or face == wild:
-            continue
-        order = elevated_order(card_rank(face), lvl)
-        if order > best:
-            best, out = order, [face]
-        elif order == best:
-            out.append(face)
-    return tuple(out)
-
-
-def return_choices(counts: bytes, level: int | str | Rank, rule: ReturnRule = "low") -> tuple[int, ...]:
-    """The faces a tribute receiver may return (``counts``: its hand after receiving).
-
-    ``"low"``: natural rank 2..10, not the level rank; with none, its lowest cards in the
-    elevated order. ``"any"``: every face held. Ascending.
-
-    >>> from guandan import Cards, card_name
-    >>> [card_name(c) for c in return_choices(Cards.parse("S3 D5 H5 SJ").counts, 5)]
-    ['S3']
-    >>> [card_name(c) for c in return_choices(Cards.parse("SJ DJ SQ H5 SB").counts, 5)]
-    ['SJ', 'DJ']
-    """
-    counts = _counts_of(counts)
-    lvl = parse_level(level)
-    held = [face for face in range(NUM_FACES) if counts[face]]
-    if not isinstance(rule, str) or rule not in ("low", "any"):
-        raise GuandanError(f"return rule must be 'low' or 'any', got {describe(rule)}")
-    if rule == "any" or not held:
-        return tuple(held)
-    low = [f for f in held if f < SMALL_JOKER and card_rank(f) <= Rank.TEN and card_rank(f) != lvl]
-    if low:
-        return tuple(low)
-    lowest = min(elevated_order(card_rank(f), lvl) for f in held)
-    return tuple(f for f in held if elevated_order(card_rank(f), lvl) == lowest)
-
-
-def holds_both_big_jokers(*counts: bytes) -> bool:
-    """Whether the given hands hold both big jokers between them (resisting the tribute).
-
-    >>> from guandan import Cards
-    >>> holds_both_big_jokers(Cards.parse("HR S3").counts, Cards.parse("HR").counts)
-    True
-    """
-    return sum(c[BIG_JOKER] for c in counts) >= 2

@@ -32,7 +32,7 @@ from typing import Any, Literal, overload
 
 import numpy as np
 
-from ..core.cards import NUM_FACES, RANKS, Cards, Rank, card_index, card_name, integer, parse_card, parse_level
+from ..core.cards import NUM_FACES, RANKS, Cards, Rank, as_card, card_name, integer, parse_card, parse_level
 from ..core.classify import classify
 from ..core.movegen import MoveList
 from ..core.moves import AnyMove, Move, MoveType, RankMove
@@ -185,7 +185,7 @@ def tribute_action(card: int | str) -> list[Any]:
     >>> tribute_action("HR"), tribute_action(51)
     (['tribute', 'tribute', ['HR']], ['tribute', 'tribute', ['DA']])
     """
-    return ["tribute", "tribute", [card_name(_card_index(card), "code")]]
+    return ["tribute", "tribute", [card_name(as_card(card), "code")]]
 
 
 def back_action(card: int | str) -> list[Any]:
@@ -194,7 +194,7 @@ def back_action(card: int | str) -> list[Any]:
     >>> back_action("s3")
     ['back', 'back', ['S3']]
     """
-    return ["back", "back", [card_name(_card_index(card), "code")]]
+    return ["back", "back", [card_name(as_card(card), "code")]]
 
 
 def parse_tribute_action(action: Sequence[Any]) -> tuple[Literal["tribute", "back"], int]:
@@ -448,11 +448,6 @@ def _parse_cards(tokens: Sequence[Any], action: Any) -> Cards:
         return Cards.from_cards(parse_card(t) for t in tokens)
     except InvalidCardsError as error:
         raise InvalidCardsError(f"action {action!r}: {error}") from None
-
-
-def _card_index(value: int | str) -> int:
-    """A card given as a card index (a Python or numpy int 0..53) or a card token."""
-    return parse_card(value) if isinstance(value, str) else card_index(value)
 
 
 def _seat(value: object) -> int:

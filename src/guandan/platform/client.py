@@ -87,6 +87,7 @@ from ..core.rng import derive_seed
 from ..errors import GuandanError, describe
 from ..game.history import History, Phase, Return, Tribute
 from ..game.observation import Observation
+from ..game.rules import PLATFORM, Ruleset
 from .actions import ACTION_TYPES, from_action
 from .messages import log_body
 
@@ -344,7 +345,8 @@ class SeatView:
     ([2, 1, 2, 2], ['seat 1: single 5: D5'])
     """
 
-    def __init__(self) -> None:
+    def __init__(self, ruleset: Ruleset = PLATFORM) -> None:
+        self.ruleset = ruleset  # the rules the server plays, as far as the seat knows: the platform's
         self.seat: int | None = None
         self.hand = Cards()
         self.counts = [27, 27, 27, 27]
@@ -585,16 +587,17 @@ class SeatView:
         if self.levels[0] is not None and self.levels[1] is not None:
             levels = (self.levels[0], self.levels[1])
         return Observation(
-            seat,
-            phase,
-            self.level,
-            seat,
-            tuple(self.counts),
-            tuple(self.finish_order) if phase == Phase.PLAY else (),
-            legal,
-            bits_of_cards(self.hand),
-            beat,
-            self.history(),
+            seat=seat,
+            phase=phase,
+            level=self.level,
+            turn=seat,
+            card_counts=tuple(self.counts),
+            finish_order=tuple(self.finish_order) if phase == Phase.PLAY else (),
+            legal_actions=legal,
+            packed_hand=bits_of_cards(self.hand),
+            beat=beat,
+            history=self.history(),
+            ruleset=self.ruleset,
             levels=levels,
             level_side=self.level_side,
             deal_index=max(0, self.deal_index),

@@ -59,9 +59,9 @@ from typing import Any
 
 from ..core.cards import Cards, card_name
 from ..errors import ProtocolError
-from ..game.deal import Deal, Play
+from ..game.deal import Deal
+from ..game.history import Phase, Play
 from ..game.match import Match
-from ..game.observation import Phase
 from .actions import action_choices_json, to_action
 
 __all__ = [

@@ -38,13 +38,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.cards import BIG_JOKER
 from ..core.moves import Move
 from ..core.rng import derive_seed
 from ..errors import GuandanError, ProtocolError
-from ..game.deal import Play
+from ..game.history import Phase, Play
 from ..game.match import Match
-from ..game.observation import Phase
 from ..game.rules import PLATFORM, Ruleset, get_ruleset
 from . import messages
 
@@ -249,12 +247,7 @@ class PlatformTable:
         hands = match.dealt_hands
         sends = [Send((s,), messages.beginning(hands[s], s)) for s in ALL_SEATS]
         if match.resisted:
-            previous = match.previous
-            assert previous is not None
-            first = previous.first
-            payers = [(first + 1) % 4, (first + 3) % 4] if previous.is_double_down else [previous.finish_order[3]]
-            anti = [p for p in payers if hands[p].count(BIG_JOKER)]
-            sends.append(Send(ALL_SEATS, messages.anti_tribute_notice(anti)))
+            sends.append(Send(ALL_SEATS, messages.anti_tribute_notice(match.resisters)))
         return sends
 
     def _ask(self) -> list[Send]:

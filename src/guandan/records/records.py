@@ -9,7 +9,8 @@ state of a :class:`~guandan.Deal` or a :class:`~guandan.Match`.
 
 >>> import json
 >>> from guandan.game.deal import Deal
->>> from guandan.bots.agents import GreedyAgent, play_out
+>>> from guandan.bots.agents import GreedyAgent
+>>> from guandan.bots.loop import play_out
 >>> deal = Deal.new(seed=11, level=5)
 >>> play_out(deal, [GreedyAgent()] * 4)
 >>> data = record(deal)
@@ -45,9 +46,10 @@ from ..core.moves import Move, MoveType
 from ..core.rng import derive_seed
 from ..errors import GuandanError, RecordError
 from ..game.deal import Deal
-from ..game.history import DealResult, Play, Return, Tribute
+from ..game.history import Play, Return, Tribute
 from ..game.match import DealLog, Match
 from ..game.rules import Ruleset
+from ..game.scoring import DealResult
 from .jsonio import move_to_json
 
 __all__ = ["FORMAT_VERSION", "deal_record", "match_record", "record", "replay", "move_from_json", "RecordError"]

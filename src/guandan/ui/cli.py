@@ -511,7 +511,7 @@ def _run_moves(args: argparse.Namespace) -> int:
         except AmbiguousMoveError as error:
             raise AmbiguousMoveError(f"--beat: {error}; choose one with --as") from None
         except GuandanError as error:
-            raise type(error)(f"--beat: {error}") from None
+            raise error.in_context("--beat") from None
         if args.granularity == "rank":
             beat = beat.to_rank()
     elif args.declared_as is not None:

@@ -21,6 +21,7 @@ from ..core.cards import Cards, Rank, card_name, card_rank, card_suit, wild_card
 from ..core.moves import Move, MoveType
 from ..core.notation import sort_moves
 from ..core.order import elevated_order
+from ..errors import GuandanError
 from ..game.history import Phase, Play, Return, Tribute
 from ..game.match import DealSummary, Match
 
@@ -35,6 +36,7 @@ __all__ = [
     "format_move_groups",
     "format_tributes",
     "format_summary",
+    "phrase_error",
 ]
 
 _RELATIVE = ("You", "Right", "Partner", "Left")
@@ -52,6 +54,68 @@ def seat_does(seat: int, viewer: int, does: str, do: str) -> str:
     ('Left (seat 3) leads', 'You (seat 0) lead')
     """
     return f"{seat_name(seat, viewer)} {do if seat == viewer else does}"
+
+
+def _who(seat: int, viewer: int) -> str:
+    """A seat in the middle of a sentence: ``you``, or its place and number."""
+    return "you" if seat == viewer else seat_name(seat, viewer)
+
+
+def _names(cards: Sequence[int]) -> str:
+    return " ".join(card_name(c) for c in cards)
+
+
+_RETURN_RULES = {
+    "low": "a card of rank 2 to 10 that is not of the level rank (or, holding none, your lowest card)",
+    "any": "any card",
+}
+
+
+def phrase_error(error: GuandanError, viewer: int) -> str:
+    """An error of the game as the person at seat ``viewer`` reads it, phrased from the
+    error's fields (:mod:`guandan.errors`), never from its English message: "you" for their
+    own seat, the others by their place at the table. An error without a reason (a bad
+    argument, a parse error) is its message.
+
+    >>> from guandan import Deal, IllegalMoveError, classify
+    >>> deal = Deal(["S3 S4", "S9", "D5", "D6"], level=2, leader=0)
+    >>> try:
+    ...     deal.play(classify("S9", 2)[0], seat=0)
+    ... except IllegalMoveError as error:
+    ...     phrase_error(error, 0), phrase_error(error, 2)
+    ('you do not hold S9', 'Partner (seat 0) does not hold S9')
+    >>> deal.play_index(0)
+    >>> try:
+    ...     deal.play(classify("S9", 2)[0], seat=3)
+    ... except IllegalMoveError as error:
+    ...     phrase_error(error, 3)
+    'not your turn: Partner (seat 1) is to play'
+    """
+    reason, e = error.reason, error
+    if reason == "not_turn":
+        does = {Phase.TRIBUTE: "pays tribute now", Phase.RETURN: "returns a card now"}.get(e.phase, "is to play")
+        if e.turn == viewer:
+            does = {Phase.TRIBUTE: "pay tribute now", Phase.RETURN: "return a card now"}.get(e.phase, "are to play")
+        head = "not your turn" if e.seat == viewer else f"not {_who(e.seat, viewer)}'s turn"
+        return f"{head}: {_who(e.turn, viewer)} {does}"
+    if reason == "not_held":
+        return f"{_who(e.seat, viewer)} {'do' if e.seat == viewer else 'does'} not hold {e.cards}"
+    if reason == "leads_cannot_pass":
+        return "you lead and cannot pass" if e.seat == viewer else f"{_who(e.seat, viewer)} leads and cannot pass"
+    if reason == "does_not_beat":
+        by = "you" if e.to_beat_seat == viewer else seat_name(e.to_beat_seat, viewer).replace(" (", ", ").rstrip(")")
+        return f"{e.move.format()} does not beat {e.to_beat.format()} ({by})"
+    if reason == "tribute_not_allowed":
+        whose = ("you", "your") if e.seat == viewer else (_who(e.seat, viewer), "its")
+        allowed = _names(e.expected)
+        return f"{whose[0]} must pay {whose[1]} highest card except a wild: {allowed}, not {card_name(e.got)}"
+    if reason == "return_not_allowed":
+        rule = _RETURN_RULES.get(e.rule, "a card the rules allow")
+        who = "you" if e.seat == viewer else _who(e.seat, viewer)
+        return f"{who} must return {rule}: {_names(e.expected)}, not {card_name(e.got)}"
+    if reason == "wrong_phase":
+        return f"{e.expected.label} is not due now: the match is in the {e.phase.label} phase"
+    return str(error)
 
 
 def _card_text(card: int, wild: int) -> str:
@@ -179,7 +243,8 @@ def format_summary(summary: DealSummary, viewer: int) -> list[str]:
     """The lines announcing the end of a deal: the finish order, the promotion, the levels.
 
     >>> m = Match(seed=1, levels=(9, 4), level_side=0, hands=[["S3 S4", "S5", "S6", "S7 S8"]])
-    >>> from guandan.bots.agents import GreedyAgent, play_out
+    >>> from guandan.bots.agents import GreedyAgent
+    >>> from guandan.bots.loop import play_out
     >>> play_out(m, [GreedyAgent()] * 4, max_actions=20)
     >>> format_summary(m.results[0], viewer=0)[0].startswith("Deal 1 over: 1. ")
     True

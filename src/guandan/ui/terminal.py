@@ -21,12 +21,12 @@ an interrupted command); never with a traceback.
 
 from __future__ import annotations
 
-import re
 import sys
 import time
 from collections.abc import Sequence
-from typing import TextIO
+from typing import Any, TextIO
 
+from ..bots.loop import play_out
 from ..bots.registry import AgentSpec, agent_name, make_agents, seat_specs
 from ..bots.search import MonteCarloAgent
 from ..core.cards import card_name, parse_card
@@ -36,6 +36,7 @@ from ..core.rng import derive_seed
 from ..errors import AmbiguousMoveError, GuandanError, InvalidCardsError, InvalidMoveError, describe
 from ..game.history import Phase
 from ..game.match import Match
+from ..game.observation import Observation
 from ..game.rules import get_ruleset
 from .render import (
     format_action,
@@ -44,6 +45,7 @@ from .render import (
     format_summary,
     format_tributes,
     numbered_moves,
+    phrase_error,
     render_table,
     seat_does,
     seat_name,
@@ -101,7 +103,6 @@ class _Console:
     def __init__(self, inp: TextIO, out: TextIO) -> None:
         self.inp = inp
         self.out = out
-        self.hinter: MonteCarloAgent | None = None  # the search behind ``hint``
         self.terminal = inp is sys.stdin and out is sys.stdout and _isatty(inp) and _isatty(out)
         self.echo = not _isatty(inp)
         if self.terminal:
@@ -173,26 +174,15 @@ def play_match(
     named = _bot_names(specs, seat)
 
     match = Match(seed, rules)
-    console.hinter = MonteCarloAgent(seed=derive_seed(seed, 4 + seat))  # mc with its default budget
+    hinter = MonteCarloAgent(seed=derive_seed(seed, 4 + seat))  # mc with its default budget, behind ``hint``
+    agents[seat] = _Person(match, seat, console, hinter)
     say(f"Guandan · {rules.title} · seed {seed} · you are seat {seat}; bots: {named}")
     if match.deal is not None and match.deal.opening_card is not None:
         card = card_name(match.deal.opening_card, "unicode")
         say(f"Card turned up: {card} — {seat_does(match.deal.leader, seat, 'leads', 'lead')}.")
-    seen = 0
-    settled = -1  # the last deal whose tribute was announced
+    table = _Announcer(match, seat, console)
     try:
-        while not match.is_over:
-            turn = match.turn
-            assert turn is not None
-            if turn == seat:
-                _human_turn(match, seat, console)
-            else:
-                record = match.act(agents[turn].act(match.observation(turn)))
-                say(format_action(record, seat))
-            if match.tributes and settled != match.deal_index and match.phase != Phase.TRIBUTE:
-                settled = match.deal_index
-                say(format_tributes(match.tributes, seat))
-            seen = _announce(match, seat, seen, console)
+        play_out(match, agents, on_action=table.after)
     except _Quit:
         say("Bye.")
         return 0
@@ -203,6 +193,26 @@ def play_match(
     winner = "You and your partner win" if match.winner == seat % 2 else "The opponents win"
     say(f"{winner} the match ({match.end_reason}) after {len(match.results)} deals.")
     return 0
+
+
+class _Announcer:
+    """What the table says after each action: the action, the tribute once settled, the
+    summary of a deal that just ended and how the next one starts."""
+
+    def __init__(self, match: Match, seat: int, console: _Console) -> None:
+        self.match = match
+        self.seat = seat
+        self.console = console
+        self.seen = 0  # deal summaries said
+        self.settled = -1  # the last deal whose tribute was announced
+
+    def after(self, record: Any) -> None:
+        match, seat, say = self.match, self.seat, self.console.say
+        say(format_action(record, seat))
+        if match.tributes and self.settled != match.deal_index and match.phase != Phase.TRIBUTE:
+            self.settled = match.deal_index
+            say(format_tributes(match.tributes, seat))
+        self.seen = _announce(match, seat, self.seen, self.console)
 
 
 def _bot_names(specs: list[AgentSpec], seat: int) -> str:
@@ -236,41 +246,6 @@ def _announce(match: Match, seat: int, seen: int, console: _Console) -> int:
                 payers = " and ".join(seat_name(p, seat) for p in match.payers)
                 say(f"Tribute: {payers} must pay.")
     return seen
-
-
-_SEAT = re.compile(r"\(seat (\d)\)|\bseat (\d)\b")
-_YOURS = [
-    (r"\bnot seat {v}'s turn\b", "not your turn"),
-    (r"\bseat {v} does not\b", "you do not"),
-    (r"\bseat {v} must pay its\b", "you must pay your"),
-    (r"\bseat {v} must return\b", "you must return"),
-    (r"\bseat {v} leads and cannot pass\b", "you lead and cannot pass"),
-    (r"\bseat {v} holds\b", "you hold"),
-    (r"\bseat {v} has\b", "you have"),
-    (r"\bseat {v} is\b", "you are"),
-]
-
-
-def _personal(message: str, viewer: int) -> str:
-    """An error message as the person reads it: "you" for their seat, the others by their
-    place at the table.
-
-    >>> _personal("seat 0 does not hold SA", 0), _personal("S5 does not beat S9 (seat 3)", 0)
-    ('you do not hold SA', 'S5 does not beat S9 (Left, seat 3)')
-    >>> _personal("seat 2 must pay its highest card except a wild: SA, not S8", 2)
-    'you must pay your highest card except a wild: SA, not S8'
-    >>> _personal("not seat 1's turn: seat 2 pays tribute now", 1)
-    'not your turn: Right (seat 2) pays tribute now'
-    """
-    for pattern, replacement in _YOURS:
-        message = re.sub(pattern.format(v=viewer), replacement, message)
-
-    def name(found: re.Match[str]) -> str:
-        seat = int(found[1] or found[2])
-        text = "you" if seat == viewer else seat_name(seat, viewer)
-        return f"({text.replace(' (', ', ').rstrip(')')})" if found[1] else text
-
-    return _SEAT.sub(name, message)
 
 
 def _show_moves(moves: list[Move], console: _Console, which: str = "") -> None:
@@ -331,68 +306,122 @@ def _short_form(text: str, moves: list[Move], console: _Console) -> Move | None:
         console.say(f"Choose 1 to {len(options)}, or an empty line to go back.")
 
 
-def _human_turn(match: Match, seat: int, console: _Console) -> None:
-    say = console.say
-    say()
-    say(render_table(match, seat))
-    if match.phase in (Phase.TRIBUTE, Phase.RETURN):
-        _human_card(match, seat, console)
-        return
-    moves = numbered_moves(match.legal_actions())
-    _show_moves(moves, console)
-    while True:
-        text = console.read("Your play> ")
-        if not text:
-            continue
-        lower = text.lower()
-        first = lower.split()[0].replace("-", "_")
-        if lower in ("help", "h", "?"):
-            say(_HELP)
-            continue
-        if first in ("moves", "m", "list"):
-            _show_moves(moves, console, lower.partition(" ")[2])
-            continue
-        if lower == "hint":
-            _hint(match, seat, console, moves)
-            continue
-        move: Move | None
-        try:
-            if text.isdigit():
-                n = int(text)
-                if not 1 <= n <= len(moves):
-                    say(f"No move {n}: choose 1 to {len(moves)}.")
-                    continue
-                move = moves[n - 1]
-            elif lower in ("pass", "p"):
-                if match.deal is not None and match.deal.is_leading:
-                    say("You lead: you cannot pass.")
-                    continue
-                move = moves[-1]
-            elif _type_and_key(text) is not None:
-                move = _short_form(text, moves, console)
-                if move is None:
-                    continue
-            else:
-                cards, _, declared = text.partition(" as ")
-                move = parse_play(cards, match.level, declared.strip() or None)
-            record = match.play(move, seat)
-        except AmbiguousMoveError as error:
-            say(f"{error}: add 'as TYPE:KEY'.")
-            continue
-        except GuandanError as error:
-            say(f"Not legal: {_personal(str(error), seat)}.")
-            continue
-        say(format_action(record, seat))
-        return
+class _Person:
+    """The person's seat as an agent of the play loop: its ``act`` shows the table and asks
+    at the prompt until the answer is legal (checked with the match's own ``verify_…``; an
+    illegal or unreadable answer is explained and asked again)."""
+
+    name = "you"
+
+    def __init__(self, match: Match, seat: int, console: _Console, hinter: MonteCarloAgent) -> None:
+        self.match = match
+        self.seat = seat
+        self.console = console
+        self.hinter = hinter
+
+    def act(self, observation: Observation) -> Move | int:
+        self.console.say()
+        self.console.say(render_table(self.match, self.seat))
+        if observation.phase in (Phase.TRIBUTE, Phase.RETURN):
+            return self._card(observation)
+        return self._play(observation)
+
+    def _play(self, observation: Observation) -> Move:
+        match, seat, console = self.match, self.seat, self.console
+        say = console.say
+        moves = numbered_moves(observation.legal_actions)
+        _show_moves(moves, console)
+        while True:
+            text = console.read("Your play> ")
+            if not text:
+                continue
+            lower = text.lower()
+            first = lower.split()[0].replace("-", "_")
+            if lower in ("help", "h", "?"):
+                say(_HELP)
+                continue
+            if first in ("moves", "m", "list"):
+                _show_moves(moves, console, lower.partition(" ")[2])
+                continue
+            if lower == "hint":
+                _hint(self.hinter, observation, console, moves)
+                continue
+            move: Move | None
+            try:
+                if text.isdigit():
+                    n = int(text)
+                    if not 1 <= n <= len(moves):
+                        say(f"No move {n}: choose 1 to {len(moves)}.")
+                        continue
+                    move = moves[n - 1]
+                elif lower in ("pass", "p"):
+                    if observation.to_beat is None:
+                        say("You lead: you cannot pass.")
+                        continue
+                    move = moves[-1]
+                elif _type_and_key(text) is not None:
+                    move = _short_form(text, moves, console)
+                    if move is None:
+                        continue
+                else:
+                    cards, _, declared = text.partition(" as ")
+                    move = parse_play(cards, match.level, declared.strip() or None)
+                match.verify_play(move, seat)
+            except AmbiguousMoveError as error:
+                say(f"{error}: add 'as TYPE:KEY'.")
+                continue
+            except GuandanError as error:
+                say(f"Not legal: {phrase_error(error, seat)}.")
+                continue
+            return move
+
+    def _card(self, observation: Observation) -> int:
+        match, seat, console = self.match, self.seat, self.console
+        say = console.say
+        choices = list(observation.legal_actions)  # cards, in the tribute and return phases
+        tribute = observation.phase == Phase.TRIBUTE
+        if tribute:
+            say("You pay tribute: your highest card except a wild. Choose:")
+        else:
+            payer = match.returns_due[0][1]
+            say(f"Return a card to {seat_name(payer, seat)}. Choose:")
+        for i, c in enumerate(choices, 1):
+            say(f"{i:>2}. {card_name(c, 'unicode')}")
+        while True:
+            text = console.read("Tribute> " if tribute else "Return> ")
+            if not text:
+                continue
+            if text.lower() in ("help", "h", "?"):
+                say(_HELP)
+                continue
+            if text.lower() == "hint":
+                _hint(self.hinter, observation, console, choices)
+                continue
+            try:
+                if text.isdigit():
+                    n = int(text)
+                    if not 1 <= n <= len(choices):
+                        say(f"No choice {n}: choose 1 to {len(choices)}.")
+                        continue
+                    card = choices[n - 1]
+                else:
+                    card = parse_card(text)
+                if tribute:
+                    match.verify_pay_tribute(card, seat)
+                else:
+                    match.verify_return_card(card, seat)
+            except GuandanError as error:
+                say(f"Not allowed: {phrase_error(error, seat)}.")
+                continue
+            return int(card)
 
 
-def _hint(match: Match, seat: int, console: _Console, listed: Sequence[Move] | Sequence[int]) -> None:
+def _hint(hinter: MonteCarloAgent, observation: Observation, console: _Console, listed: Sequence[Any]) -> None:
     """``hint``: the search bot's three best actions for the person's seat, each with its
     estimated value in levels for the person's side (its mean result over the rollouts:
     +3 a win with the partner 2nd, -3 a loss with the opponents 1st and 2nd) and its number
     in the list shown."""
-    assert console.hinter is not None
-    result = console.hinter.analyze(match.observation(seat))
+    result = hinter.analyze(observation)
     top = result.choices[:3]
     console.say(f"Hint ({result.rollouts:,} rollouts) — the mean result in levels for your side (+3 to -3):")
     width = max(len(_action_text(c.action)) for c in top)
@@ -404,43 +433,3 @@ def _hint(match: Match, seat: int, console: _Console, listed: Sequence[Move] | S
 
 def _action_text(action: Move | int) -> str:
     return action.format("unicode") if isinstance(action, Move) else card_name(action, "unicode")
-
-
-def _human_card(match: Match, seat: int, console: _Console) -> None:
-    say = console.say
-    actions = match.legal_actions()
-    assert isinstance(actions, tuple)  # cards, in the tribute and return phases
-    choices = list(actions)
-    tribute = match.phase == Phase.TRIBUTE
-    if tribute:
-        say("You pay tribute: your highest card except a wild. Choose:")
-    else:
-        payer = match.returns_due[0][1]
-        say(f"Return a card to {seat_name(payer, seat)}. Choose:")
-    for i, c in enumerate(choices, 1):
-        say(f"{i:>2}. {card_name(c, 'unicode')}")
-    while True:
-        text = console.read("Tribute> " if tribute else "Return> ")
-        if not text:
-            continue
-        if text.lower() in ("help", "h", "?"):
-            say(_HELP)
-            continue
-        if text.lower() == "hint":
-            _hint(match, seat, console, choices)
-            continue
-        try:
-            if text.isdigit():
-                n = int(text)
-                if not 1 <= n <= len(choices):
-                    say(f"No choice {n}: choose 1 to {len(choices)}.")
-                    continue
-                card = choices[n - 1]
-            else:
-                card = parse_card(text)
-            record = match.pay_tribute(card, seat) if tribute else match.return_card(card, seat)
-        except GuandanError as error:
-            say(f"Not allowed: {_personal(str(error), seat)}.")
-            continue
-        say(format_action(record, seat))
-        return

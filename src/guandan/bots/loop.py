@@ -1,0 +1,102 @@
+"""The play loop: agents acting in a deal or a match until it is over.
+
+One loop serves every driver — the library's :func:`play_out`, ``guandan simulate``, the
+terminal table (``guandan play``: the person is an agent that asks at the prompt) and the
+tools — so what a game does with its agents is written once:
+
+* the seat to act is shown its :class:`~guandan.game.observation.Observation` and its
+  agent's action is applied with ``state.act`` (a deal's or a match's: play, tribute or
+  return);
+* a built-in agent whose ``act`` is ``legal_actions[choose(observation)]``
+  (:func:`~guandan.bots.agents.index_chooser`) has its chosen index played directly in the
+  play phase: the same move, without making the move object;
+* an illegal action raises the game's error (:class:`~guandan.IllegalMoveError`, …)
+  with the seat, its agent and the action named, and the state is left as it was;
+* ``on_action``, if given, is called with each action's record
+  (:class:`~guandan.game.history.Play`, :class:`~guandan.game.history.Tribute` or
+  :class:`~guandan.game.history.Return`) once it is applied.
+
+>>> from guandan import Deal, Match, GreedyAgent, RandomAgent
+>>> deal = Deal.new(seed=5, level=2)
+>>> play_out(deal, [GreedyAgent(), RandomAgent(1), GreedyAgent(), RandomAgent(3)])
+>>> deal.is_over
+True
+>>> seen = []
+>>> match = Match(seed=9)
+>>> play_out(match, [GreedyAgent()] * 4, max_actions=3, on_action=seen.append)
+>>> for record in seen:
+...     print(record)
+seat 0: pair_run A: S2 C2 H3 D3 CA DA
+seat 1: pair_run 6: S6 C6 H7 C7 H8 D8
+seat 2: pair_run Q: HQ DQ SK CK HA CA
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..core.moves import Move, RankMove
+from ..errors import GuandanError, describe
+from ..game.history import Phase
+from .agents import Agent, index_chooser
+
+__all__ = ["play_out", "check_agents"]
+
+
+def check_agents(agents: object) -> Sequence[Agent]:
+    """Four agents, one per seat, each with a method ``act(observation)``; else a
+    :class:`~guandan.GuandanError` saying what was given."""
+    if isinstance(agents, str) or not isinstance(agents, Sequence) or len(agents) != 4:
+        raise GuandanError(f"four agents, one per seat, got {describe(agents)}")
+    if not all(callable(getattr(a, "act", None)) for a in agents):
+        raise GuandanError(f"an agent has a method act(observation), got {describe(agents)}")
+    return agents
+
+
+def play_out(
+    state: Any,
+    agents: Sequence[Agent],
+    max_actions: int | None = None,
+    *,
+    on_action: Callable[[Any], None] | None = None,
+    names: Sequence[str] | None = None,
+) -> None:
+    """Let the agents act in ``state`` (a :class:`~guandan.Deal` or a :class:`~guandan.Match`;
+    ``agents[seat]`` acts for ``seat``) until it is over, or until ``max_actions`` actions
+    were taken. ``names``: how errors name the agents (default: their ``name`` attribute or
+    class). See the module's description.
+
+    >>> from guandan import Match, RandomAgent
+    >>> m = Match(seed=9); play_out(m, [RandomAgent(seed) for seed in range(4)], max_actions=10)
+    >>> len(m.history), m.is_over
+    (10, False)
+    """
+    check_agents(agents)
+    if max_actions is not None and (isinstance(max_actions, bool) or not isinstance(max_actions, int)):
+        raise GuandanError(f"max_actions is an int or None, got {describe(max_actions)}")
+    choosers = [index_chooser(agent) for agent in agents] if on_action is None else [None] * 4
+    taken = 0
+    while not state.is_over and (max_actions is None or taken < max_actions):
+        seat = state.turn
+        observation = state.observation(seat)
+        choose = choosers[seat]
+        if choose is not None and observation.phase is Phase.PLAY:
+            state.play_index(choose(observation))  # the move the agent's act would return, unmade
+        else:
+            action = agents[seat].act(observation)
+            try:
+                record = state.act(action, seat)
+            except GuandanError as error:
+                raise error.in_context(_where(state, seat, action, agents, names)) from None
+            if on_action is not None:
+                on_action(record)
+        taken += 1
+
+
+def _where(state: Any, seat: int, action: object, agents: Sequence[Agent], names: Sequence[str] | None) -> str:
+    """Where an illegal action was taken, for its error: the deal of a match, who, what."""
+    name = names[seat] if names is not None else str(getattr(agents[seat], "name", type(agents[seat]).__name__))
+    shown = str(action) if isinstance(action, Move | RankMove) else describe(action)
+    where = f"deal {state.deal_index}: " if hasattr(state, "deal_index") else ""
+    return f"{where}the agent of seat {seat} ({name}) chose {shown} in the {state.phase.label} phase"

@@ -1,0 +1,124 @@
+"""Scoring: how a deal ended, the levels it gains, promotion (rules §7).
+
+The one place where a finish order becomes levels: :class:`DealResult` (the finish order
+and what follows from it), :func:`promote` (a level raised, stopping at A) and
+:func:`side_scores` (many finish orders scored for a side under a ruleset's promotion, as
+the search bots score their rollouts). A ruleset's ``promotion`` says how many levels a
+win is worth (:meth:`~guandan.game.rules.Ruleset.gain`); the competitive rules' 3, 2, 1,
+Nanjing's 3, 2, 0 (a 1st-and-4th win gains nothing).
+
+>>> import numpy as np
+>>> from guandan.game.rules import NANJING
+>>> r = DealResult((1, 2, 3, 0))
+>>> r.first, r.winning_side, r.partner_place, NANJING.gain(r.partner_place)
+(1, 1, 3, 2)
+>>> orders = np.array([[0, 2, -1, -1], [1, 0, 2, 3], [3, 0, 1, 2]], dtype=np.int8)
+>>> side_scores(orders, side=0).tolist(), side_scores(orders, side=0, promotion=NANJING.promotion).tolist()
+([3.0, -1.0, -2.0], [3.0, 0.0, -2.0])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..core.cards import Rank, parse_level
+from ..errors import GuandanError, describe
+
+__all__ = ["DealResult", "promote", "side_scores", "DEFAULT_PROMOTION"]
+
+#: The competitive rules' levels for a win with the partner 2nd, 3rd, 4th.
+DEFAULT_PROMOTION: tuple[int, int, int] = (3, 2, 1)
+
+
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    """How a deal ended: the finish order (2 seats after a double-down, else all 4).
+
+    >>> r = DealResult((1, 2, 3, 0))
+    >>> r.first, r.winning_side, r.partner_place, r.is_double_down, r.place(3)
+    (1, 1, 3, False, 3)
+    >>> DealResult((0, 2)).losers, DealResult((0, 2)).place(1)
+    ((1, 3), None)
+    """
+
+    finish_order: tuple[int, ...]
+
+    @property
+    def first(self) -> int:
+        """The seat that finished first."""
+        return self.finish_order[0]
+
+    @property
+    def winning_side(self) -> int:
+        """The side of the first seat."""
+        return self.finish_order[0] & 1
+
+    @property
+    def is_double_down(self) -> bool:
+        """Whether partners finished 1st and 2nd."""
+        return len(self.finish_order) == 2
+
+    @property
+    def partner_place(self) -> int:
+        """Where the winner's partner finished: 2, 3 or 4."""
+        return self.finish_order.index(self.first ^ 2) + 1 if (self.first ^ 2) in self.finish_order else 4
+
+    @property
+    def losers(self) -> tuple[int, int]:
+        """The seats of the losing side, in seat order."""
+        s = 1 - self.winning_side
+        return (s, s + 2)
+
+    def place(self, seat: int) -> int | None:
+        """A seat's place 1..4 (``None`` for a loser of a double-down: never decided)."""
+        if seat in self.finish_order:
+            return self.finish_order.index(seat) + 1
+        return None
+
+    def __str__(self) -> str:
+        return "finish order " + " ".join(f"{i + 1}:seat {s}" for i, s in enumerate(self.finish_order))
+
+
+
+def promote(level: int | str | Rank, gain: int) -> Rank:
+    """A level raised by ``gain``, stopping at A.
+
+    >>> promote(9, 3), promote(13, 3)
+    (<Rank.QUEEN: 12>, <Rank.ACE: 14>)
+    """
+    if isinstance(gain, bool) or not isinstance(gain, int) or gain < 0:
+        raise GuandanError(f"a gain is an int >= 0, got {describe(gain)}")
+    return Rank(min(int(parse_level(level)) + gain, int(Rank.ACE)))
+
+
+def side_scores(
+    finish_orders: np.ndarray, side: int, promotion: Sequence[int] = DEFAULT_PROMOTION
+) -> np.ndarray:
+    """Each finish order's result for a side (0: seats 0 and 2; 1: seats 1 and 3), in levels
+    under ``promotion`` (the levels of a win with the partner 2nd, 3rd, 4th: a ruleset's
+    ``promotion``): + when the side wins, - when it loses. ``finish_orders``: an integer
+    array ``(n, 4)``, 1st place first, -1 for the places a double-down leaves undecided.
+    See the module's example."""
+    if isinstance(side, bool) or side not in (0, 1):
+        raise GuandanError(f"side must be 0 or 1, got {describe(side)}")
+    if (
+        isinstance(promotion, (str, bytes))
+        or not isinstance(promotion, Sequence)
+        or len(promotion) != 3
+        or not all(isinstance(g, int) and not isinstance(g, bool) and 0 <= g <= 12 for g in promotion)
+    ):
+        raise GuandanError(f"promotion is three gains 0..12 (partner 2nd, 3rd, 4th), got {describe(promotion)}")
+    orders = np.asarray(finish_orders) if not isinstance(finish_orders, str) else np.asarray(None)
+    if orders.ndim != 2 or orders.shape[1] != 4 or orders.dtype.kind not in "iu":
+        raise GuandanError(f"finish orders are an integer array of shape (n, 4), got {orders.dtype} {orders.shape}")
+    if orders.size and (orders[:, 0].min() < 0 or orders.max() > 3):
+        raise GuandanError("finish orders list seats 0..3, 1st place first (-1 only for undecided places)")
+    first = orders[:, 0]
+    mate = orders == ((first ^ 2)[:, None])
+    partner_index = np.where(mate.any(axis=1), np.argmax(mate, axis=1), 3)  # 1, 2 or 3: partner 2nd, 3rd, 4th
+    gain = np.asarray(promotion, dtype=np.float64)[partner_index - 1]
+    scores: np.ndarray = np.where((first & 1) == side, gain, -gain) + 0.0  # + 0.0: no negative zero
+    return scores

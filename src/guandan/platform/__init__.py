@@ -12,8 +12,11 @@ The protocol (``ws://HOST:PORT/game/{name}``, eleven JSON message kinds, answers
 * :mod:`~guandan.platform.table` — :class:`PlatformTable`, one table without any I/O:
   seats, games, stages, whose turn, what to send to whom, what an answer does;
 * :mod:`~guandan.platform.server` — :class:`PlatformServer`, the asyncio WebSocket server
-  that moves JSON between tables and connections; :func:`start_server` runs one in a
-  thread; the result (:class:`ServeResult`) holds every game's record.
+  that moves JSON between tables and connections;
+* :mod:`~guandan.platform.thread` — :func:`start_server`, a server in a thread of its own,
+  for synchronous code;
+* :mod:`~guandan.platform.results` — the result (:class:`ServeResult`): every table's games
+  and records, each bot's answer times, the summary.
 
 The client side, in layers too:
 
@@ -35,19 +38,11 @@ from .client import ClientResult, PlatformClient
 from .connect import client_url, run_client, run_client_sync
 from .local import LocalResult, run_local
 from .messages import parse_answer
+from .results import SeatStats, ServeResult, TableResult
 from .seat import GameSummary, SeatView
-from .server import (
-    DEFAULT_HOST,
-    DEFAULT_PORT,
-    PlatformServer,
-    SeatStats,
-    ServeResult,
-    ServerThread,
-    TableResult,
-    serve_platform,
-    start_server,
-)
+from .server import DEFAULT_HOST, DEFAULT_PORT, PlatformServer, serve_platform
 from .table import PlatformTable, Reply, Send, TableState
+from .thread import ServerThread, start_server
 
 __all__ = [
     "ClientResult",

@@ -17,6 +17,7 @@ from ..core.rng import derive_seed
 from ..errors import GuandanError, describe
 from .client import ClientResult
 from .connect import run_client
+from .thread import start_server
 
 __all__ = ["LocalResult", "run_local"]
 
@@ -55,8 +56,6 @@ def run_local(
     >>> run.server.complete, run.server.deals, [c.complete for c in run.clients]
     (True, 2, [True, True, True, True])
     """
-    from .server import start_server
-
     specs: list[Agent | str]
     if isinstance(agents, str) or (isinstance(agents, Sequence) and all(isinstance(a, str) for a in agents)):
         specs = list(seat_specs(agents))  # type: ignore[arg-type]

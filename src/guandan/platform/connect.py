@@ -3,15 +3,14 @@ connects a :class:`~guandan.platform.client.PlatformClient` to
 ``ws://HOST:PORT/game/{name}`` with the ``websockets`` package, sends its answers and
 returns its :class:`~guandan.platform.client.ClientResult`; :func:`run_client_sync` does it
 from synchronous code, and :func:`client_url` makes the URL from a base URL and a name.
-With ``log``, every message received and sent is written as a JSON line with its time.
+With ``log``, every message received and sent is written as a JSON line with its time
+(:mod:`~guandan.platform.log`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import os
-import time
 from collections.abc import Callable
 from typing import IO, Any
 from urllib.parse import quote, unquote, urlsplit, urlunsplit
@@ -19,7 +18,7 @@ from urllib.parse import quote, unquote, urlsplit, urlunsplit
 from ..bots.agents import Agent
 from ..errors import GuandanError, describe
 from .client import ClientResult, PlatformClient
-from .messages import log_body
+from .log import MessageLog
 
 __all__ = ["client_url", "run_client", "run_client_sync"]
 
@@ -52,41 +51,6 @@ def client_url(url: str, name: str | None = None) -> str:
     return urlunsplit((parts.scheme, parts.netloc, path, parts.query, ""))
 
 
-class _MessageLog:
-    """Every message received and sent, one JSON line each with its time (``--log``)."""
-
-    def __init__(self, target: str | os.PathLike[str] | IO[str] | None) -> None:
-        self._own = False
-        self._file: IO[str] | None = None
-        if target is None:
-            return
-        if hasattr(target, "write"):
-            self._file = target  # type: ignore[assignment]
-            return
-        try:
-            self._file = open(target, "w", encoding="utf-8")  # noqa: SIM115 - closed in close()
-        except OSError as error:
-            raise GuandanError(f"cannot write the log {str(target)!r}: {error}") from None
-        self._own = True
-
-    def write(self, direction: str, text: str | bytes, **extra: Any) -> None:
-        if self._file is None:
-            return
-        key, value = log_body(text)
-        more = "".join(f',"{k}":{json.dumps(v)}' for k, v in extra.items())
-        self._file.write(f'{{"t":{time.time():.6f},"dir":"{direction}"{more},"{key}":{value}}}\n')
-
-    def event(self, event: str, **details: Any) -> None:
-        if self._file is not None:
-            line = {"t": round(time.time(), 6), "event": event, **details}
-            self._file.write(json.dumps(line, separators=(",", ":")) + "\n")
-
-    def close(self) -> None:
-        if self._own and self._file is not None:
-            self._file.close()
-        self._file = None
-
-
 async def run_client(
     url: str,
     agent: Agent | str,
@@ -117,7 +81,7 @@ async def run_client(
     client = PlatformClient(agent, seed=seed, report=report)
     target = client_url(url, name if name is not None else (None if _has_name(url) else client.agent_name))
     client.result.url = target
-    messages = _MessageLog(log)
+    messages = MessageLog(log)
     try:
         try:
             ws = await connect(
@@ -148,11 +112,11 @@ async def run_client(
                             text = await ws.recv()
                     except TimeoutError:
                         break
-                    messages.write("in", text)
+                    messages.message(text, dir="in")
                     answer = client.receive(text)
                     if answer is not None:
                         await ws.send(answer)
-                        messages.write("out", answer)
+                        messages.message(answer, dir="out")
         except ConnectionClosed:
             pass
         client.result.close_code = ws.close_code

@@ -21,7 +21,7 @@ here knows the rules or the message formats.
 * ``records``: a directory; every game is written as ``table{t}-game{g}.json`` (a
   :mod:`guandan.records.records` match record, replayable with :func:`guandan.records.records.replay`),
   and ``summary.json`` at the end. ``log``: a JSONL file of every message sent and
-  received and every connection event, each with its time.
+  received and every connection event, each with its time (:mod:`~guandan.platform.log`).
 
 >>> import asyncio
 >>> async def main():
@@ -43,7 +43,7 @@ import time
 from collections.abc import Sequence
 from http import HTTPStatus
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from websockets.asyncio.server import Server, ServerConnection, serve
@@ -54,7 +54,7 @@ from ..core.rng import derive_seed
 from ..errors import GuandanError
 from ..game.rules import PLATFORM, Ruleset, get_ruleset
 from ..records.records import match_record
-from . import messages
+from .log import MessageLog
 from .results import SeatStats, ServeResult, TableResult
 from .table import PlatformTable, Send, TableState
 
@@ -171,7 +171,7 @@ class PlatformServer:
         self._runtimes = [_Runtime(t, table) for t, table in enumerate(hosted)]
         self._server: Server | None = None
         self._runners: list[asyncio.Task[None]] = []
-        self._log: IO[str] | None = None
+        self._log: MessageLog | None = None
         self._result: ServeResult | None = None
         self._finishing: asyncio.Future[ServeResult] | None = None
 
@@ -198,10 +198,7 @@ class PlatformServer:
             except OSError as error:
                 raise GuandanError(f"cannot create the records directory {str(self.records_dir)!r}: {error}") from None
         if self.log_path is not None:
-            try:
-                self._log = open(self.log_path, "w", encoding="utf-8")  # noqa: SIM115 - closed in close()
-            except OSError as error:
-                raise GuandanError(f"cannot write the log {str(self.log_path)!r}: {error}") from None
+            self._log = MessageLog(self.log_path)
         try:
             self._server = await serve(
                 self._handler,
@@ -379,9 +376,7 @@ class PlatformServer:
             text = send.wire
             is_act = send.message["type"] == "act"
             if self._log is not None:
-                self._log.write(
-                    f'{{"t":{time.time():.6f},"table":{rt.index},"dir":"out","seats":{list(send.seats)},"msg":{text}}}\n'
-                )
+                self._log.json_message(text, table=rt.index, dir="out", seats=list(send.seats))
             for seat in send.seats:
                 ws = rt.connections[seat]
                 if ws is None:
@@ -406,21 +401,19 @@ class PlatformServer:
                     return
 
     def _received(self, rt: _Runtime, seat: int, payload: Any, at: float) -> None:
-        if self._log is None:
-            return
-        field_, body = messages.log_body(payload)
-        self._log.write(f'{{"t":{time.time():.6f},"table":{rt.index},"dir":"in","seat":{seat},"{field_}":{body}}}\n')
+        if self._log is not None:
+            self._log.message(payload, table=rt.index, dir="in", seat=seat)
 
     def _event(self, rt: _Runtime | None, seat: int | None, event: str, **details: Any) -> None:
         if self._log is None:
             return
-        line: dict[str, Any] = {"t": round(time.time(), 6), "event": event}
+        fields: dict[str, Any] = {}
         if rt is not None:
-            line["table"] = rt.index
+            fields["table"] = rt.index
         if seat is not None:
-            line["seat"] = seat
-        line.update(details)
-        self._log.write(json.dumps(line, separators=(",", ":")) + "\n")
+            fields["seat"] = seat
+        fields.update(details)
+        self._log.event(event, **fields)
 
     def _game_ended(self, rt: _Runtime) -> None:
         table = rt.table

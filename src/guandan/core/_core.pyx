@@ -272,6 +272,9 @@ cdef str _policy_name(policy):
     return policy
 
 
+# -- packed moves and hands, one at a time ----------------------------------------------------
+
+
 def check_move(beat):
     """Raise :class:`~guandan.InvalidMoveError` unless ``beat`` is a well-formed rank-level move word."""
     _checked_move(beat, "the move")
@@ -319,7 +322,7 @@ def card_to_rank(lo, hi, level):
     return gd_card_to_rank(w0, w1, lvl)
 
 
-# -- one position -----------------------------------------------------------------------------
+# -- the legal moves of one position ----------------------------------------------------------
 
 
 cdef gd_move _position(counts, level, beat, gd_view *view) except? 0:
@@ -382,7 +385,7 @@ def count_card_moves(counts, level, beat=GD_PASS_MOVE):
     return gd_count_card_moves(&view, b)
 
 
-# -- batches ----------------------------------------------------------------------------------
+# -- the legal moves of a batch of positions --------------------------------------------------
 
 
 def _check_batch(hands, levels, beats, packed=False):
@@ -1195,7 +1198,7 @@ def rng_draws(seed, bounds):
     return out
 
 
-# -- agents over card-level moves (issue 12) ----------------------------------------------------
+# -- the greedy agent's choice among card-level moves -------------------------------------------
 #
 # The choice of guandan.bots.agents.GreedyAgent made in C (csrc/gd_agents.c), on the card-level
 # move array a deal holds. Every argument is checked here; the C scan reads each move row
@@ -1264,7 +1267,7 @@ def greedy_choose(moves, level, hand, mine, responding, partner_play, opponent_l
     return got
 
 
-# -- a deal's legal moves from its packed hand (issue 12) ---------------------------------------
+# -- a deal's legal moves from its packed hand --------------------------------------------------
 
 
 cdef enum:  # rows written to the stack first; a position with more moves is generated again into its array
@@ -1303,7 +1306,7 @@ def packed_card_moves(lo, hi, level, beat=GD_PASS_MOVE):
     return out
 
 
-# -- search: information sets, sampled deals, the smart policy, the search loop (issue 14) ------
+# -- search: information sets, sampled deals, the smart policy, the search loop -----------------
 #
 # An information set is what one seat knows, as a tuple (see _infoset_from); a search state
 # the public part of a deal state, (level, turn, last, beat, passes, finished). Both are

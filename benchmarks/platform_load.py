@@ -40,7 +40,7 @@ import numpy as np
 
 from guandan import __version__
 from guandan.platform import PlatformServer, ServeResult
-from guandan.platform.server import percentile
+from guandan.platform.results import percentile
 from guandan.platform.table import TableState
 from guandan.ui.cli import main as guandan_main
 

@@ -32,7 +32,7 @@ from websockets.asyncio.client import connect
 
 from guandan import __version__
 from guandan.platform import PlatformClient, PlatformServer, PlatformTable, TableState
-from guandan.platform.server import percentile
+from guandan.platform.results import percentile
 
 
 def bench_table(games: int, seed: int) -> tuple[int, int, float]:

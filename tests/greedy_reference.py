@@ -1,4 +1,4 @@
-"""The greedy agent's choice as it was written in numpy before issue 12: the reference that
+"""The greedy agent's choice as it was written in numpy before its scan moved to C: the reference that
 ``guandan.core._core.greedy_choose`` (``csrc/gd_agents.c``) must agree with, move for move.
 
 ``reference_choose(observation, bomb_threshold)`` is ``GreedyAgent.choose`` of that version.
@@ -96,7 +96,7 @@ def _protected(hand: int, level: int) -> tuple[np.uint64, np.uint64]:
 
 
 class ReferenceGreedy:
-    """``GreedyAgent``'s scan of the packed moves in numpy (the version before issue 12)."""
+    """``GreedyAgent``'s scan of the packed moves in numpy (the version before the native scan)."""
 
     def __init__(self, bomb_threshold: int = 5) -> None:
         self.bomb_threshold = bomb_threshold

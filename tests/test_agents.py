@@ -112,7 +112,7 @@ def test_an_agent_asked_out_of_turn_says_so():
 
 
 def test_an_observation_is_immutable_and_of_its_class_once_made():
-    """``Observation`` is filled in through a private subclass (issue 12): what comes out is an
+    """``Observation`` is filled in through a private subclass: what comes out is an
     ``Observation``, immutable; a subclass of the user's keeps its class."""
     from guandan.game.observation import Observation
 

@@ -1,5 +1,5 @@
 """The batch API: the same answers as one position at a time, on any number of threads,
-and a clear error for every malformed array (SPEC §5; issue 3's batch API)."""
+and a clear error for every malformed array (SPEC §5)."""
 
 from __future__ import annotations
 

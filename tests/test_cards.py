@@ -483,7 +483,7 @@ def test_count_rank_counts_suit_ranks_and_wilds():
 
 
 # ------------------------------------------------------------------------------------------------
-# one rule for numbers (issue 10): Python and numpy ints are accepted, nothing else is converted
+# one rule for numbers: Python and numpy ints are accepted, nothing else is converted
 
 
 def test_an_int_is_not_a_count_vector():

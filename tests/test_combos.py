@@ -1198,7 +1198,7 @@ def test_a_response_is_a_higher_move_of_the_same_type_and_size_a_bomb_or_a_pass(
     assert any(m.type == MoveType.BOMB and m.key == Rank.FOUR for m in responses)
 
 
-# -- a move is valid when it exists (issue 10) ----------------------------------------------------
+# -- a move is valid when it exists -----------------------------------------------------------------
 #
 # Move and RankMove check at construction that the declaration is one their cards (counts and
 # wilds) make, with the native generator; classify, pure Python, is the independent judge here.
@@ -1317,7 +1317,7 @@ def test_every_move_the_engine_makes_is_one_the_constructors_accept():
             assert RankMove(move.type, move.key, move.suit, move.ranks, move.wilds, move.level) == move
 
 
-# the examples of issue 10, each refused where it enters
+# moves their cards do not make, each refused where it enters
 
 
 def test_a_single_holding_a_joker_as_well_is_refused():

@@ -1,4 +1,4 @@
-"""Determinization samples the hidden hands uniformly among the consistent deals (issue 5).
+"""Determinization samples the hidden hands uniformly among the consistent deals.
 
 The uniformity tests use cases small enough to list every consistent deal: almost the
 whole deck has been seen, and the few unseen physical cards (two copies of a face are two

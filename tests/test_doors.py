@@ -1,4 +1,4 @@
-"""What each native and batch door accepts (issue 10).
+"""What each native and batch door accepts.
 
 Hypothesis builds odd arguments for every argument of the batch API and the compiled
 core: arrays of any dtype (big-endian, object, strings, dates, bools, floats), any shape
@@ -400,7 +400,7 @@ PACKED_HAND = int(_core.pack_cards(HAND)[0]) | int(_core.pack_cards(HAND)[1]) <<
 
 
 def _greedy(level: Any = 2, hand: Any = PACKED_HAND, mine: Any = 9) -> int:
-    """The greedy agent's native scan (issue 12) on a lead of HAND."""
+    """The greedy agent's native scan on a lead of HAND."""
     return _core.greedy_choose(GREEDY_MOVES, level, hand, mine, False, False, True)
 
 
@@ -634,7 +634,7 @@ def test_search_events_and_candidates_of_any_form(data):
 
 @pytest.mark.parametrize("n", [2**40 + 1, 2**63, 2**70, np.uint64(2**64 - 1)])
 def test_sizes_beyond_any_memory_are_refused_before_allocating(n):
-    """The issue's example: numpy's own ValueError ("Maximum allowed dimension exceeded")."""
+    """Sizes no memory holds: before, numpy's own ValueError ("Maximum allowed dimension exceeded") came out."""
     refused(lambda: batch.lead_beats(n), "n must be")
     refused(lambda: list(batch.iter_legal_moves(H, L, B, buffer_moves=n)), "buffer_moves")
     refused(lambda: _core.playouts(STATE, n), "n must be")
@@ -644,7 +644,7 @@ def test_sizes_beyond_any_memory_are_refused_before_allocating(n):
 
 
 def test_a_0_d_hands_array_is_refused_by_name():
-    """The issue's example: ``batch.count_moves`` on a 0-d array raised TypeError (len())."""
+    """A 0-d array as the hands: before, ``batch.count_moves`` raised TypeError (len())."""
     for hands in (np.array(5, np.uint8), np.array(2.0), np.uint8(1)):
         for call in (
             lambda: batch.count_moves(hands, L, B),  # noqa: B023
@@ -658,7 +658,7 @@ def test_a_0_d_hands_array_is_refused_by_name():
 @DOORS
 @given(st.data())
 def test_greedy_moves_arrays_of_any_form(data):
-    """The greedy agent's scan (issue 12) takes a C-contiguous uint64 (n, 2) array, n >= 1."""
+    """The greedy agent's native scan takes a C-contiguous uint64 (n, 2) array, n >= 1."""
     value = data.draw(odd_arrays(GREEDY_MOVES))
     got = outcome(lambda: _greedy_moves(value))
     if array_form(np.uint64, lambda s: len(s) == 2 and s[1] == 2)(value) or isinstance(value, memoryview):

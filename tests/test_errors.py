@@ -1,4 +1,4 @@
-"""Bad input, everywhere, gets a clear error of the hierarchy (issue 6).
+"""Bad input, everywhere, gets a clear error of the hierarchy.
 
 Every public entry point that can be fed bad input raises an error of ``guandan.errors``
 (all ``ValueError``) naming the problem: never a crash, never a bare ``TypeError`` /

@@ -1,4 +1,4 @@
-"""Property tests over the public API with arbitrary input (issue 6).
+"""Property tests over the public API with arbitrary input.
 
 Whatever it is fed, the library either works or raises an error of ``guandan.errors``;
 a rejected action leaves the state exactly as it was; what it prints it parses back.
@@ -74,7 +74,7 @@ def test_parse_card_rank_and_level_raise_only_invalid_cards_error(value):
 
 # -- numbers at every door of cards, combos, movegen, protocol, notation, jsonio, reference ---------
 #
-# One rule (issue 10): a Python or numpy int is accepted wherever a number is meant and means
+# One rule for numbers: a Python or numpy int is accepted wherever a number is meant and means
 # what int(value) means; a bool, a float, a numpy bool or float, None, a string where no name is
 # meant, is refused with an error of guandan.errors. Each door below feeds one argument.
 

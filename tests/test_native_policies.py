@@ -1,4 +1,4 @@
-"""The built-in native policies (issue 12): what they play, checked against the full list of
+"""The built-in native policies: what they play, checked against the full list of
 rank-level moves, on every position of the corpus.
 
 The random policy draws uniformly over the rank-level legal moves (the pass included when

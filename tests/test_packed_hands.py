@@ -1,4 +1,4 @@
-"""Packed hands as batch input (issue 12): ``uint64 (N, 2)``, the core's own layout, gives
+"""Packed hands as batch input: ``uint64 (N, 2)``, the core's own layout, gives
 the same moves as the count rows, move for move and in the same order, on the corpus and on
 hypothesis hands; a packed hand the counts could not hold is an error naming the position,
 whatever the word."""

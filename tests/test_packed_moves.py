@@ -1,4 +1,4 @@
-"""``_core.packed_card_moves`` (issue 12): a deal's legal moves from its packed hand, the same
+"""``_core.packed_card_moves``: a deal's legal moves from its packed hand, the same
 array as ``card_moves`` on the same cards, for small and very large move lists."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""perft regression values (tests/data/perft.txt), native and reference (issue 5's perft)."""
+"""perft regression values (tests/data/perft.txt), native and reference."""
 
 from __future__ import annotations
 

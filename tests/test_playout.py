@@ -1,4 +1,4 @@
-"""Native deals and playouts (issue 5): the same trick flow as the Python Deal, seeded
+"""Native deals and playouts: the same trick flow as the Python Deal, seeded
 playouts, the canonical spending of rank-level moves, and the search bot."""
 
 from __future__ import annotations
@@ -151,7 +151,7 @@ def test_the_search_bot_beats_greedy_more_often_than_not_on_a_sample():
 
 @pytest.mark.parametrize("seed", range(20))
 def test_deal_state_is_native_state_of_the_deals_public_values(seed):
-    """``deal_state`` reads the deal's packed state (issue 12); it is ``native_state`` of the
+    """``deal_state`` reads the deal's packed state; it is ``native_state`` of the
     hands, the play to beat and the trick, and an observation's history counts the same passes
     as its decoded records."""
     from guandan.bots.playout import native_state

@@ -1,4 +1,4 @@
-"""Every input element is read once (issue 10): another process flips a batch input in
+"""Every input element is read once: another process flips a batch input in
 shared memory while the main process calls the native core on it.
 
 The core checks a position's hand, level and play to beat, then generates from them; if it
@@ -209,7 +209,7 @@ def _firsts_calls(shared):
     }
 
 
-# the greedy agent's scan (issue 12): a deal's card-level moves; the cards of row 1 (a single S3,
+# the greedy agent's native scan: a deal's card-level moves; the cards of row 1 (a single S3,
 # the agent's choice) flipped to H2 (a wild the agent keeps: another row is chosen), or the
 # declaration of row 0 to a malformed word (type 11)
 GREEDY_HAND = Cards.parse("S3 S4 C4 S8 C8 D8 H8 H2 SB")

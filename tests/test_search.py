@@ -1,4 +1,4 @@
-"""The search bot ``mc`` and the native search under it (issue 14).
+"""The search bot ``mc`` and the native search under it.
 
 Determinism under a fixed rollout budget (the same seed gives the same choices, whatever
 the number of threads), budgets honoured (the rollout count exactly; a time budget within

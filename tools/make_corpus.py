@@ -12,7 +12,7 @@ they do in play. The output is an ``.npz`` with ``hands`` (uint8, N x 54), ``lev
 ``--kind play`` (the default) records every decision of whole deals, so hands run from
 27 cards down to one. ``--kind opening`` records each seat's first decision of each deal
 (full 27-card hands: the opening lead and the first answers to it), the positions of
-PERF-NOTES and of the issue's speed targets.
+PERF-NOTES and of the speed targets in ``benchmarks/README.md``.
 
 Deals follow SPEC §6 (passes, finished seats skipped, jiefeng, the end when a side
 is out); the level of each deal is drawn from the seed. The seats play a simple

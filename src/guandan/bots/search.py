@@ -327,7 +327,7 @@ class _CardFlows:
     """The tribute and return around a seat's tribute or return card, from what every
     observation of that phase shows alike — in process or rebuilt from the platform's
     messages, which announce the tribute cards once all are paid and the returns once all
-    are made (:mod:`guandan.platform.client`): the seat's hand, the level and, when it
+    are made (:mod:`guandan.platform.seat`): the seat's hand, the level and, when it
     returns, the tribute cards. So the counts are those of the deal (27 a seat) changed by
     the announced tribute (a deal of given hands, not of the whole deck, is taken as the
     engine shows it); a tribute payer assumes a single tribute and draws its receiver

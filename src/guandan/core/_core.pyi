@@ -133,7 +133,7 @@ def greedy_choose(
 # -- a deal's legal moves from its packed hand
 def packed_card_moves(lo: _Int, hi: _Int, level: _Int, beat: _Int = ...) -> npt.NDArray[np.uint64]: ...
 
-# -- search (issue 14)
+# -- search
 _SearchPolicy: TypeAlias = Literal["smart", "greedy", "random"]
 _Packed: TypeAlias = _Int
 #: (seat, level, hand, pool, known, forbid, need, events): see guandan.bots.determinize.information_set.

@@ -17,6 +17,7 @@ buffer protocol, e.g. ``Cards.counts`` or a numpy row). A rank-level move is one
 True
 """
 
+from cpython.buffer cimport PyBUF_C_CONTIGUOUS, PyBUF_FORMAT, PyBuffer_Release, PyObject_GetBuffer
 from cpython.bytes cimport PyBytes_FromStringAndSize
 from libc.stdint cimport int8_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
@@ -25,41 +26,76 @@ from libc.string cimport memcpy, memset
 cimport cython
 from cython.view cimport array as cvarray
 
-import numpy as np
+# the C core's declarations: a .pxd per header of csrc/ (gd_core.h, gd_play.h, gd_agents.h, gd_search.h)
+from .gd_agents cimport gd_greedy_choose, gd_greedy_seat
+from .gd_core cimport (
+    GD_DETAIL_COUNT,
+    GD_DETAIL_FACE,
+    GD_FACES,
+    GD_MAX_RANK_MOVES,
+    GD_PASS_MOVE,
+    GD_POSITION_COUNTS,
+    GD_POSITION_LEVEL,
+    GD_POSITION_OK,
+    GD_POSITION_PACKED,
+    gd_card_moves,
+    gd_card_to_rank,
+    gd_cards,
+    gd_check_cards,
+    gd_check_move,
+    gd_count_card_moves,
+    gd_count_rank_moves,
+    gd_init,
+    gd_move,
+    gd_move_error,
+    gd_move_size,
+    gd_pack_cards,
+    gd_prepare,
+    gd_prepare_packed,
+    gd_rank_moves,
+    gd_unpack_cards,
+    gd_view,
+    gd_view_init,
+)
+from .gd_play cimport (
+    GD_POLICY_GREEDY,
+    GD_POLICY_RANDOM,
+    gd_choose,
+    gd_deal,
+    gd_deal_apply,
+    gd_deal_check,
+    gd_deal_error,
+    gd_perft,
+    gd_playout,
+    gd_rng,
+    gd_rng_below,
+    gd_rng_next,
+    gd_spend,
+)
+from .gd_search cimport (
+    GD_EVENT_PASS,
+    GD_EVENT_PLAY,
+    GD_OBJECTIVE_LEVELS,
+    GD_OBJECTIVE_WINS,
+    GD_POLICY_SMART,
+    gd_candidate_stats,
+    gd_candidates,
+    gd_deal_weight,
+    gd_event,
+    gd_infer,
+    gd_infoset,
+    gd_infoset_check,
+    gd_infoset_error,
+    gd_rollout,
+    gd_sample_deal,
+    gd_sample_weighted,
+    gd_search,
+    gd_search_params,
+    gd_smart_move,
+    gd_stream,
+)
 
-cdef extern from "gd_core.h" nogil:
-    ctypedef uint64_t gd_move
-    ctypedef struct gd_cards:
-        uint64_t w[2]
-    ctypedef struct gd_view:
-        gd_cards cards
-    enum:
-        GD_MAX_RANK_MOVES
-        GD_FACES
-    gd_move GD_PASS_MOVE
-    void gd_init()
-    int gd_pack_cards(const uint8_t *counts, gd_cards *out)
-    void gd_unpack_cards(const gd_cards *cards, uint8_t *counts)
-    int gd_check_cards(const gd_cards *cards)
-    void gd_view_init(gd_view *v, const gd_cards *cards, int level)
-    enum:
-        GD_POSITION_OK
-        GD_POSITION_LEVEL
-        GD_POSITION_COUNTS
-        GD_POSITION_BEAT
-        GD_POSITION_PACKED
-    int gd_prepare(const uint8_t *counts, int level, gd_move beat, gd_view *v, int *detail)
-    int gd_prepare_packed(const gd_cards *cards, int level, gd_move beat, gd_view *v, int *detail)
-    int GD_DETAIL_FACE(int detail)
-    int GD_DETAIL_COUNT(int detail)
-    int gd_check_move(gd_move m)
-    const char *gd_move_error(int code)
-    unsigned gd_move_size(gd_move m)
-    size_t gd_rank_moves(const gd_view *v, gd_move beat, gd_move *out)
-    size_t gd_count_rank_moves(const gd_view *v, gd_move beat)
-    size_t gd_card_moves(const gd_view *v, gd_move beat, uint64_t *out, size_t cap)
-    size_t gd_count_card_moves(const gd_view *v, gd_move beat)
-    gd_move gd_card_to_rank(uint64_t lo, uint64_t hi, int level)
+import numpy as np
 
 gd_init()
 
@@ -236,6 +272,9 @@ cdef str _policy_name(policy):
     return policy
 
 
+# -- packed moves and hands, one at a time ----------------------------------------------------
+
+
 def check_move(beat):
     """Raise :class:`~guandan.InvalidMoveError` unless ``beat`` is a well-formed rank-level move word."""
     _checked_move(beat, "the move")
@@ -283,7 +322,7 @@ def card_to_rank(lo, hi, level):
     return gd_card_to_rank(w0, w1, lvl)
 
 
-# -- one position -----------------------------------------------------------------------------
+# -- the legal moves of one position ----------------------------------------------------------
 
 
 cdef gd_move _position(counts, level, beat, gd_view *view) except? 0:
@@ -346,7 +385,7 @@ def count_card_moves(counts, level, beat=GD_PASS_MOVE):
     return gd_count_card_moves(&view, b)
 
 
-# -- batches ----------------------------------------------------------------------------------
+# -- the legal moves of a batch of positions --------------------------------------------------
 
 
 def _check_batch(hands, levels, beats, packed=False):
@@ -866,32 +905,6 @@ def fill_card_moves(hands, levels, beats, start, end, out, offsets, packed=False
 
 # -- native deals: the trick flow, playouts, perft ----------------------------------------------
 
-cdef extern from "gd_play.h" nogil:
-    ctypedef struct gd_rng:
-        uint64_t state
-    uint64_t gd_rng_next(gd_rng *rng)
-    uint64_t gd_rng_below(gd_rng *rng, uint64_t n)
-    ctypedef struct gd_deal:
-        gd_cards hands[4]
-        gd_move beat
-        int8_t last
-        uint8_t level
-        uint8_t turn
-        uint8_t passes
-        uint8_t n_finished
-        uint8_t finished[4]
-        uint8_t over
-    enum:
-        GD_POLICY_RANDOM
-        GD_POLICY_GREEDY
-    int gd_deal_check(const gd_deal *d)
-    const char *gd_deal_error(int code)
-    void gd_spend(const gd_cards *hand, int level, gd_move m, gd_cards *spent)
-    void gd_deal_apply(gd_deal *d, gd_move m, const gd_cards *spent)
-    gd_move gd_choose(const gd_deal *d, int policy, gd_rng *rng)
-    int gd_playout(gd_deal *d, int policy, gd_rng *rng)
-    int64_t gd_perft(const gd_deal *d, int depth)
-
 
 cdef int _packed_hand_arg(value, gd_cards *out, str what) except -1:
     """A packed hand into ``out``: an int 0 <= value < 2**108 (2 bits a face, the gd_cards
@@ -1185,23 +1198,11 @@ def rng_draws(seed, bounds):
     return out
 
 
-# -- agents over card-level moves (issue 12) ----------------------------------------------------
+# -- the greedy agent's choice among card-level moves -------------------------------------------
 #
 # The choice of guandan.bots.agents.GreedyAgent made in C (csrc/gd_agents.c), on the card-level
 # move array a deal holds. Every argument is checked here; the C scan reads each move row
 # once and checks it (a malformed word raises InvalidMoveError naming its row).
-
-from cpython.buffer cimport PyBUF_C_CONTIGUOUS, PyBUF_FORMAT, PyBuffer_Release, PyObject_GetBuffer
-
-cdef extern from "gd_agents.h" nogil:
-    ctypedef struct gd_greedy_seat:
-        gd_cards hand
-        int level
-        int mine
-        int responding
-        int partner_play
-        int opponent_low
-    ptrdiff_t gd_greedy_choose(const uint64_t *moves, size_t n, const gd_greedy_seat *seat)
 
 
 cdef bint _u64_format(const char *fmt) noexcept:
@@ -1266,7 +1267,8 @@ def greedy_choose(moves, level, hand, mine, responding, partner_play, opponent_l
     return got
 
 
-# -- a deal's legal moves from its packed hand (issue 12) ---------------------------------------
+# -- a deal's legal moves from its packed hand --------------------------------------------------
+
 
 cdef enum:  # rows written to the stack first; a position with more moves is generated again into its array
     _STACK_ROWS = 1024
@@ -1304,69 +1306,12 @@ def packed_card_moves(lo, hi, level, beat=GD_PASS_MOVE):
     return out
 
 
-# -- search: information sets, sampled deals, the smart policy, the search loop (issue 14) ------
+# -- search: information sets, sampled deals, the smart policy, the search loop -----------------
 #
 # An information set is what one seat knows, as a tuple (see _infoset_from); a search state
 # the public part of a deal state, (level, turn, last, beat, passes, finished). Both are
 # checked and read once: ints are immutable, the events array is copied into C memory before
 # it is checked, and only the copy reaches the sampler.
-
-from libc.stdint cimport int32_t
-
-cdef extern from "gd_search.h" nogil:
-    enum:
-        GD_POLICY_SMART
-        GD_EVENT_PLAY
-        GD_EVENT_PASS
-        GD_OBJECTIVE_LEVELS
-        GD_OBJECTIVE_WINS
-    ctypedef struct gd_event:
-        uint64_t lo
-        uint64_t hi
-        gd_move word
-        uint8_t kind
-        uint8_t seat
-        uint8_t other
-    ctypedef struct gd_infoset:
-        gd_cards hand
-        gd_cards pool
-        gd_cards known[4]
-        gd_cards forbid[4]
-        uint8_t need[4]
-        uint8_t seat
-        uint8_t level
-        const gd_event *events
-        size_t n_events
-    ctypedef struct gd_infer:
-        double pass_weight
-        double bomb_weight
-        int tries
-    ctypedef struct gd_search_params:
-        uint64_t seed
-        int64_t rollouts
-        double seconds
-        int threads
-        uint8_t policy
-        uint8_t objective
-        gd_infer infer
-    ctypedef struct gd_candidate_stats:
-        int64_t n
-        double sum
-        int32_t round
-        int32_t rank
-    gd_move gd_smart_move(const gd_deal *d)
-    gd_move gd_policy_move(const gd_deal *d, int policy, gd_rng *rng)
-    int gd_rollout(gd_deal *d, const uint8_t *policies, gd_rng *rng)
-    int gd_deal_score(const gd_deal *d, int side)
-    int gd_infoset_check(const gd_infoset *s)
-    const char *gd_infoset_error(int code)
-    void gd_sample_deal(const gd_infoset *s, gd_rng *rng, gd_cards *hands)
-    double gd_deal_weight(const gd_infoset *s, const gd_infer *inf, const gd_cards *hands)
-    void gd_sample_weighted(const gd_infoset *s, const gd_infer *inf, gd_rng *rng, gd_cards *hands)
-    size_t gd_candidates(const gd_deal *d, size_t limit, gd_move *out)
-    int64_t gd_search(const gd_infoset *s, const gd_deal *root, const gd_move *cands, size_t k,
-                      const gd_search_params *p, gd_candidate_stats *stats)
-    uint64_t gd_stream(uint64_t seed, uint64_t a, uint64_t b)
 
 
 #: The rollout policies of the search, by name: random and greedy as for :func:`playouts`,

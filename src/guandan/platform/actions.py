@@ -36,6 +36,7 @@ from ..core.cards import NUM_FACES, RANKS, Cards, Rank, as_card, card_name, inte
 from ..core.classify import classify
 from ..core.movegen import MoveList
 from ..core.moves import AnyMove, Move, MoveType, RankMove
+from ..core.packed import word_type
 from ..errors import GuandanError, IllegalMoveError, InvalidCardsError, InvalidMoveError
 
 __all__ = [
@@ -380,7 +381,7 @@ class _PassFirst(Sequence[Move]):
         self.moves = moves
         n = len(moves)
         array = moves.array
-        if n and int(array[n - 1, 1]) >> 60 == MoveType.PASS:
+        if n and word_type(int(array[n - 1, 1])) == MoveType.PASS:
             self.order = np.concatenate(([n - 1], np.arange(n - 1)))
         else:
             self.order = np.arange(n)

@@ -21,7 +21,7 @@ here knows the rules or the message formats.
 * ``records``: a directory; every game is written as ``table{t}-game{g}.json`` (a
   :mod:`guandan.records.records` match record, replayable with :func:`guandan.records.records.replay`),
   and ``summary.json`` at the end. ``log``: a JSONL file of every message sent and
-  received and every connection event, each with its time.
+  received and every connection event, each with its time (:mod:`~guandan.platform.log`).
 
 >>> import asyncio
 >>> async def main():
@@ -37,16 +37,13 @@ import asyncio
 import contextlib
 import json
 import logging
-import math
 import os
 import secrets
-import threading
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from http import HTTPStatus
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from websockets.asyncio.server import Server, ServerConnection, serve
@@ -57,7 +54,8 @@ from ..core.rng import derive_seed
 from ..errors import GuandanError
 from ..game.rules import PLATFORM, Ruleset, get_ruleset
 from ..records.records import match_record
-from . import messages
+from .log import MessageLog
+from .results import SeatStats, ServeResult, TableResult
 from .table import PlatformTable, Send, TableState
 
 __all__ = [
@@ -69,13 +67,7 @@ __all__ = [
     "CLOSE_DISCONNECTED",
     "CLOSE_TIMEOUT",
     "PlatformServer",
-    "ServerThread",
-    "ServeResult",
-    "TableResult",
-    "SeatStats",
-    "percentile",
     "serve_platform",
-    "start_server",
 ]
 
 #: The platform's address: the offline server listens on 127.0.0.1:23456.
@@ -93,224 +85,6 @@ _PATH_PREFIX = "/game/"
 _JOIN, _MESSAGE, _LEAVE, _WAKE = "join", "message", "leave", "wake"
 
 logger = logging.getLogger("guandan.platform")
-
-
-def percentile(values: Sequence[float], q: float) -> float | None:
-    """The ``q``-th percentile (0 < q <= 100) of ``values`` by the nearest-rank method; ``None`` if empty.
-
-    >>> percentile([0.3, 0.1, 0.2, 0.4], 50), percentile([0.3, 0.1, 0.2, 0.4], 99), percentile([], 50)
-    (0.2, 0.4, None)
-    """
-    if not values:
-        return None
-    ordered = sorted(values)
-    return ordered[max(0, math.ceil(q / 100 * len(ordered)) - 1)]
-
-
-@dataclass
-class SeatStats:
-    """A seat's bot: its name, how long it took to answer each ``act`` (seconds, from
-    sending the request to receiving the valid answer), and how many messages of it were
-    ignored."""
-
-    seat: int
-    name: str | None = None
-    times: list[float] = field(default_factory=list)
-    ignored: int = 0
-
-    @property
-    def answers(self) -> int:
-        """Valid answers given."""
-        return len(self.times)
-
-    @property
-    def mean(self) -> float | None:
-        """Mean answer time in seconds (``None`` without answers)."""
-        return sum(self.times) / len(self.times) if self.times else None
-
-    @property
-    def p99(self) -> float | None:
-        """The 99th percentile of the answer times (nearest rank), in seconds."""
-        return percentile(self.times, 99)
-
-    def to_json(self) -> dict[str, Any]:
-        """The stats as JSON values (times in milliseconds)."""
-        mean, p99 = self.mean, self.p99
-        return {
-            "seat": self.seat,
-            "name": self.name,
-            "answers": self.answers,
-            "ignored": self.ignored,
-            "mean_ms": None if mean is None else round(mean * 1000, 3),
-            "p99_ms": None if p99 is None else round(p99 * 1000, 3),
-        }
-
-
-@dataclass
-class TableResult:
-    """What one table did: its seats, games, deals, wins per side (side 0: seats 0 and 2),
-    draws, every game's record (the last one unfinished if the table was aborted), the
-    files written, and why it was aborted, if it was."""
-
-    index: int
-    seed: int
-    state: str
-    games: int
-    games_played: int
-    deals: int
-    victories: tuple[int, int]
-    draws: int
-    seats: list[SeatStats]
-    records: list[dict[str, Any]]
-    record_files: list[str]
-    abort_reason: str | None
-    added: list[float] = field(default_factory=list)
-    added_cpu: list[float] = field(default_factory=list)
-    messages_sent: int = 0
-    messages_received: int = 0
-
-    def to_json(self) -> dict[str, Any]:
-        """The result as JSON values (without the records themselves: their files are listed)."""
-        return {
-            "table": self.index,
-            "seed": self.seed,
-            "state": self.state,
-            "games": self.games,
-            "games_played": self.games_played,
-            "deals": self.deals,
-            "wins": list(self.victories),
-            "draws": self.draws,
-            "abort_reason": self.abort_reason,
-            "seats": [s.to_json() for s in self.seats],
-            "messages_sent": self.messages_sent,
-            "messages_received": self.messages_received,
-            "added_ms": _latency_json(self.added),
-            "added_cpu_ms": _latency_json(self.added_cpu),
-            "records": self.record_files,
-        }
-
-
-@dataclass
-class ServeResult:
-    """What a server run did, table by table; :meth:`format` is the summary printed at the end."""
-
-    seed: int
-    ruleset: Ruleset
-    games: int
-    tables: list[TableResult]
-
-    @property
-    def games_played(self) -> int:
-        """Games finished, every table counted."""
-        return sum(t.games_played for t in self.tables)
-
-    @property
-    def deals(self) -> int:
-        """Deals played, every table counted."""
-        return sum(t.deals for t in self.tables)
-
-    @property
-    def victories(self) -> tuple[int, int]:
-        """Games won by side 0 (seats 0 and 2) and side 1 (seats 1 and 3), every table counted."""
-        return (sum(t.victories[0] for t in self.tables), sum(t.victories[1] for t in self.tables))
-
-    @property
-    def draws(self) -> int:
-        """Drawn games, every table counted."""
-        return sum(t.draws for t in self.tables)
-
-    @property
-    def complete(self) -> bool:
-        """Whether every table played all its games."""
-        return all(t.state == TableState.FINISHED.value for t in self.tables)
-
-    @property
-    def added(self) -> list[float]:
-        """The server's added latency of every request after an answer, every table counted
-        (seconds, from receiving a valid answer to having sent the next request)."""
-        return [t for table in self.tables for t in table.added]
-
-    @property
-    def added_cpu(self) -> list[float]:
-        """The server thread's CPU time in each span of :attr:`added` (seconds): its own work."""
-        return [t for table in self.tables for t in table.added_cpu]
-
-    @property
-    def messages(self) -> int:
-        """Messages sent (one per recipient) and received, every table counted."""
-        return sum(t.messages_sent + t.messages_received for t in self.tables)
-
-    @property
-    def records(self) -> list[dict[str, Any]]:
-        """Every game's record, table by table."""
-        return [r for t in self.tables for r in t.records]
-
-    def to_json(self) -> dict[str, Any]:
-        """The summary as JSON values (written to ``summary.json`` with ``records``)."""
-        return {
-            "seed": self.seed,
-            "ruleset": self.ruleset.name,
-            "rules": self.ruleset.to_json(),
-            "games": self.games,
-            "games_played": self.games_played,
-            "deals": self.deals,
-            "wins": list(self.victories),
-            "draws": self.draws,
-            "complete": self.complete,
-            "messages": self.messages,
-            "added_ms": _latency_json(self.added),
-            "added_cpu_ms": _latency_json(self.added_cpu),
-            "tables": [t.to_json() for t in self.tables],
-        }
-
-    def format(self) -> str:
-        """The summary as text: games, deals, wins per side, each bot's answer times."""
-        n = len(self.tables)
-        lines = [
-            f"{n} table{'s' if n != 1 else ''} · ruleset {self.ruleset.name} · seed {self.seed}"
-            f" · {self.games_played} of {self.games * n} games · {self.deals} deals",
-            f"wins: side 0 (seats 0, 2) {self.victories[0]} · side 1 (seats 1, 3) {self.victories[1]}"
-            f" · draws {self.draws}",
-        ]
-        added = self.added
-        if added:
-            p50, p99 = percentile(added, 50), percentile(added, 99)
-            assert p50 is not None and p99 is not None
-            cpu = percentile(self.added_cpu, 99)
-            lines.append(
-                f"server: {len(added)} requests after an answer, added p50 {p50 * 1000:.2f} ms,"
-                f" p99 {p99 * 1000:.2f} ms (its own CPU p99 {(cpu or 0) * 1000:.2f} ms)"
-            )
-        for t in self.tables:
-            head = (
-                f"table {t.index}: {t.games_played}/{t.games} games, {t.deals} deals,"
-                f" wins {t.victories[0]}-{t.victories[1]}, draws {t.draws}"
-            )
-            if t.abort_reason:
-                head += f" — aborted: {t.abort_reason}"
-            lines.append(head)
-            for s in t.seats:
-                mean, p99 = s.mean, s.p99
-                times = (
-                    "no answers"
-                    if mean is None or p99 is None
-                    else f"mean {mean * 1000:.2f} ms, p99 {p99 * 1000:.2f} ms"
-                )
-                lines.append(
-                    f"  seat {s.seat} {s.name if s.name is not None else '-'}: {s.answers} answers, {times},"
-                    f" {s.ignored} ignored"
-                )
-        return "\n".join(lines)
-
-
-def _latency_json(values: Sequence[float]) -> dict[str, Any]:
-    p50, p99 = percentile(values, 50), percentile(values, 99)
-    return {
-        "n": len(values),
-        "p50": None if p50 is None else round(p50 * 1000, 3),
-        "p99": None if p99 is None else round(p99 * 1000, 3),
-        "max": round(max(values) * 1000, 3) if values else None,
-    }
 
 
 class _Runtime:
@@ -397,7 +171,7 @@ class PlatformServer:
         self._runtimes = [_Runtime(t, table) for t, table in enumerate(hosted)]
         self._server: Server | None = None
         self._runners: list[asyncio.Task[None]] = []
-        self._log: IO[str] | None = None
+        self._log: MessageLog | None = None
         self._result: ServeResult | None = None
         self._finishing: asyncio.Future[ServeResult] | None = None
 
@@ -424,10 +198,7 @@ class PlatformServer:
             except OSError as error:
                 raise GuandanError(f"cannot create the records directory {str(self.records_dir)!r}: {error}") from None
         if self.log_path is not None:
-            try:
-                self._log = open(self.log_path, "w", encoding="utf-8")  # noqa: SIM115 - closed in close()
-            except OSError as error:
-                raise GuandanError(f"cannot write the log {str(self.log_path)!r}: {error}") from None
+            self._log = MessageLog(self.log_path)
         try:
             self._server = await serve(
                 self._handler,
@@ -605,9 +376,7 @@ class PlatformServer:
             text = send.wire
             is_act = send.message["type"] == "act"
             if self._log is not None:
-                self._log.write(
-                    f'{{"t":{time.time():.6f},"table":{rt.index},"dir":"out","seats":{list(send.seats)},"msg":{text}}}\n'
-                )
+                self._log.json_message(text, table=rt.index, dir="out", seats=list(send.seats))
             for seat in send.seats:
                 ws = rt.connections[seat]
                 if ws is None:
@@ -632,21 +401,19 @@ class PlatformServer:
                     return
 
     def _received(self, rt: _Runtime, seat: int, payload: Any, at: float) -> None:
-        if self._log is None:
-            return
-        field_, body = messages.log_body(payload)
-        self._log.write(f'{{"t":{time.time():.6f},"table":{rt.index},"dir":"in","seat":{seat},"{field_}":{body}}}\n')
+        if self._log is not None:
+            self._log.message(payload, table=rt.index, dir="in", seat=seat)
 
     def _event(self, rt: _Runtime | None, seat: int | None, event: str, **details: Any) -> None:
         if self._log is None:
             return
-        line: dict[str, Any] = {"t": round(time.time(), 6), "event": event}
+        fields: dict[str, Any] = {}
         if rt is not None:
-            line["table"] = rt.index
+            fields["table"] = rt.index
         if seat is not None:
-            line["seat"] = seat
-        line.update(details)
-        self._log.write(json.dumps(line, separators=(",", ":")) + "\n")
+            fields["seat"] = seat
+        fields.update(details)
+        self._log.event(event, **fields)
 
     def _game_ended(self, rt: _Runtime) -> None:
         table = rt.table
@@ -773,86 +540,3 @@ async def serve_platform(**options: Any) -> ServeResult:
     async with server:
         return await server.wait()
 
-
-class ServerThread:
-    """A :class:`PlatformServer` running on an event loop in a thread of its own, for
-    synchronous code: bots in threads or processes, tests, notebooks.
-
-    >>> with start_server(port=0, seed=3) as running:
-    ...     running.url.startswith("ws://127.0.0.1:"), running.port > 0
-    (True, True)
-    >>> running.result().complete   # stopped before any bot came
-    False
-    """
-
-    def __init__(self, **options: Any) -> None:
-        self.server = PlatformServer(**options)
-        self._ready = threading.Event()
-        self._error: BaseException | None = None
-        self._result: ServeResult | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._thread = threading.Thread(target=self._main, name="guandan-platform-server", daemon=True)
-
-    def start(self) -> ServerThread:
-        """Start the thread and return once the server listens (raising what stopped it if it could not)."""
-        self._thread.start()
-        self._ready.wait()
-        if self._error is not None:
-            raise self._error
-        return self
-
-    def _main(self) -> None:
-        async def run() -> None:
-            self._loop = asyncio.get_running_loop()
-            try:
-                await self.server.start()
-            except BaseException as error:  # reported to start()
-                self._error = error
-                self._ready.set()
-                return
-            self._ready.set()
-            self._result = await self.server.wait()
-
-        asyncio.run(run())
-
-    @property
-    def port(self) -> int:
-        """The port it listens on."""
-        return self.server.port
-
-    @property
-    def url(self) -> str:
-        """``ws://HOST:PORT/game/`` (a bot adds its name)."""
-        return self.server.url
-
-    def wait(self, timeout: float | None = None) -> ServeResult:
-        """Wait until every table is done and return the result; :class:`TimeoutError` after ``timeout`` seconds."""
-        self._thread.join(timeout)
-        if self._thread.is_alive():
-            raise TimeoutError(f"the server was still playing after {timeout} s")
-        return self.result()
-
-    def stop(self, timeout: float = 30) -> ServeResult:
-        """Shut the server down (tables still playing are aborted) and return the result."""
-        loop = self._loop
-        if self._thread.is_alive() and loop is not None:
-            with contextlib.suppress(RuntimeError):  # the loop finished meanwhile
-                asyncio.run_coroutine_threadsafe(self.server.close(), loop).result(timeout)
-        self._thread.join(timeout)
-        return self.result()
-
-    def result(self) -> ServeResult:
-        """The result (final once the server has stopped)."""
-        return self._result if self._result is not None else self.server.result()
-
-    def __enter__(self) -> ServerThread:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
-
-
-def start_server(**options: Any) -> ServerThread:
-    """Start a platform server in a thread of its own (options as :class:`PlatformServer`)
-    and return once it listens; ``.url``, ``.wait()``, ``.stop()``, a context manager."""
-    return ServerThread(**options).start()

@@ -1,0 +1,63 @@
+# The C core's search (csrc/gd_search.h): information sets and the deals sampled from them,
+# the smart policy, rollouts, and the search loop over candidate moves.
+
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
+
+from .gd_core cimport gd_cards, gd_move
+from .gd_play cimport gd_deal, gd_rng
+
+
+cdef extern from "gd_search.h" nogil:
+    enum:
+        GD_POLICY_SMART
+        GD_EVENT_PLAY
+        GD_EVENT_PASS
+        GD_OBJECTIVE_LEVELS
+        GD_OBJECTIVE_WINS
+    ctypedef struct gd_event:
+        uint64_t lo
+        uint64_t hi
+        gd_move word
+        uint8_t kind
+        uint8_t seat
+        uint8_t other
+    ctypedef struct gd_infoset:
+        gd_cards hand
+        gd_cards pool
+        gd_cards known[4]
+        gd_cards forbid[4]
+        uint8_t need[4]
+        uint8_t seat
+        uint8_t level
+        const gd_event *events
+        size_t n_events
+    ctypedef struct gd_infer:
+        double pass_weight
+        double bomb_weight
+        int tries
+    ctypedef struct gd_search_params:
+        uint64_t seed
+        int64_t rollouts
+        double seconds
+        int threads
+        uint8_t policy
+        uint8_t objective
+        gd_infer infer
+    ctypedef struct gd_candidate_stats:
+        int64_t n
+        double sum
+        int32_t round
+        int32_t rank
+    gd_move gd_smart_move(const gd_deal *d)
+    gd_move gd_policy_move(const gd_deal *d, int policy, gd_rng *rng)
+    int gd_rollout(gd_deal *d, const uint8_t *policies, gd_rng *rng)
+    int gd_deal_score(const gd_deal *d, int side)
+    int gd_infoset_check(const gd_infoset *s)
+    const char *gd_infoset_error(int code)
+    void gd_sample_deal(const gd_infoset *s, gd_rng *rng, gd_cards *hands)
+    double gd_deal_weight(const gd_infoset *s, const gd_infer *inf, const gd_cards *hands)
+    void gd_sample_weighted(const gd_infoset *s, const gd_infer *inf, gd_rng *rng, gd_cards *hands)
+    size_t gd_candidates(const gd_deal *d, size_t limit, gd_move *out)
+    int64_t gd_search(const gd_infoset *s, const gd_deal *root, const gd_move *cands, size_t k,
+                      const gd_search_params *p, gd_candidate_stats *stats)
+    uint64_t gd_stream(uint64_t seed, uint64_t a, uint64_t b)

@@ -1,0 +1,100 @@
+"""A platform server for synchronous code: :class:`ServerThread` runs a
+:class:`~guandan.platform.server.PlatformServer` on an event loop in a thread of its own
+(bots in threads or processes, tests, notebooks); :func:`start_server` starts one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import threading
+from typing import Any
+
+from .results import ServeResult
+from .server import PlatformServer
+
+__all__ = ["ServerThread", "start_server"]
+
+
+class ServerThread:
+    """A :class:`PlatformServer` running on an event loop in a thread of its own, for
+    synchronous code: bots in threads or processes, tests, notebooks.
+
+    >>> with start_server(port=0, seed=3) as running:
+    ...     running.url.startswith("ws://127.0.0.1:"), running.port > 0
+    (True, True)
+    >>> running.result().complete   # stopped before any bot came
+    False
+    """
+
+    def __init__(self, **options: Any) -> None:
+        self.server = PlatformServer(**options)
+        self._ready = threading.Event()
+        self._error: BaseException | None = None
+        self._result: ServeResult | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread = threading.Thread(target=self._main, name="guandan-platform-server", daemon=True)
+
+    def start(self) -> ServerThread:
+        """Start the thread and return once the server listens (raising what stopped it if it could not)."""
+        self._thread.start()
+        self._ready.wait()
+        if self._error is not None:
+            raise self._error
+        return self
+
+    def _main(self) -> None:
+        async def run() -> None:
+            self._loop = asyncio.get_running_loop()
+            try:
+                await self.server.start()
+            except BaseException as error:  # reported to start()
+                self._error = error
+                self._ready.set()
+                return
+            self._ready.set()
+            self._result = await self.server.wait()
+
+        asyncio.run(run())
+
+    @property
+    def port(self) -> int:
+        """The port it listens on."""
+        return self.server.port
+
+    @property
+    def url(self) -> str:
+        """``ws://HOST:PORT/game/`` (a bot adds its name)."""
+        return self.server.url
+
+    def wait(self, timeout: float | None = None) -> ServeResult:
+        """Wait until every table is done and return the result; :class:`TimeoutError` after ``timeout`` seconds."""
+        self._thread.join(timeout)
+        if self._thread.is_alive():
+            raise TimeoutError(f"the server was still playing after {timeout} s")
+        return self.result()
+
+    def stop(self, timeout: float = 30) -> ServeResult:
+        """Shut the server down (tables still playing are aborted) and return the result."""
+        loop = self._loop
+        if self._thread.is_alive() and loop is not None:
+            with contextlib.suppress(RuntimeError):  # the loop finished meanwhile
+                asyncio.run_coroutine_threadsafe(self.server.close(), loop).result(timeout)
+        self._thread.join(timeout)
+        return self.result()
+
+    def result(self) -> ServeResult:
+        """The result (final once the server has stopped)."""
+        return self._result if self._result is not None else self.server.result()
+
+    def __enter__(self) -> ServerThread:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def start_server(**options: Any) -> ServerThread:
+    """Start a platform server in a thread of its own (options as :class:`PlatformServer`)
+    and return once it listens; ``.url``, ``.wait()``, ``.stop()``, a context manager."""
+    return ServerThread(**options).start()

@@ -1,0 +1,214 @@
+"""Reading the server's values, tolerantly: seats, ranks, cards and actions as a platform
+server may write them, each read into the engine's terms or ``None`` when it is not one
+(never an exception). The client's :class:`~guandan.platform.seat.SeatView` reads every
+message through these.
+
+**Tolerance** (``PLATFORM.md`` and the organisers' example bot): ``greaterPos`` and
+``greaterAction`` swapped (read by type: a seat is an int, an action a list); an action as
+``[type, rank, cards]`` or as an object ``{"type", "rank", "actions"}``; ranks as letters
+(``T``), numbers (``10``, ``1`` or ``14`` for the ace) or names (``10``); card codes as the
+package reads them (``HT``, ``H10``); a field under either of its names (:func:`_pick`).
+
+>>> _read_action({"type": "Single", "rank": 10, "actions": ["H10"]}).as_list()
+['Single', 'T', ['HT']]
+>>> _rank("T"), _rank(1), _faces(["HT", "H10", "SB"]), _faces(["HT", "X"])
+(<Rank.TEN: 10>, <Rank.ACE: 14>, [33, 33, 52], None)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..core.cards import NUM_FACES, Cards, Rank, card_name, parse_card, parse_level
+from ..core.movegen import pack_move
+from ..core.moves import Move, MoveType
+from ..core.packed import KEY_NONE, move_bits, word_key, word_type
+from ..errors import GuandanError
+from ..game.history import Phase
+from .actions import ACTION_TYPES, from_action
+
+__all__ = ["ActionKey"]
+
+_PASS_KEY = (int(MoveType.PASS), KEY_NONE, 0)
+_JOKER_KEY_INDEX = KEY_NONE
+_TYPE_OF_NAME: dict[str, MoveType] = {
+    name.lower(): t for t, name in ACTION_TYPES.items() if t != MoveType.JOKER_BOMB
+}
+_NAME_OF_TYPE: dict[MoveType, str] = dict(ACTION_TYPES)
+_FACE_OF_CODE: dict[str, int] = {card_name(c, "code"): c for c in range(NUM_FACES)}
+_STAGE_PHASE = {"play": Phase.PLAY, "tribute": Phase.TRIBUTE, "back": Phase.RETURN}
+
+#: An entry of an ``actionList`` as the client compares it: (move type, key index, cards packed
+#: 2 bits per face) — the key index is the key rank - 2 (an ace-low sequence: the ace's, 12),
+#: 15 for the joker bomb and the pass.
+ActionKey = tuple[int, int, int]
+
+
+def _int(value: Any) -> int | None:
+    """An int given as an int or a string of digits (never a bool)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        return int(value)
+    return None
+
+
+def _seat(value: Any) -> int | None:
+    n = _int(value)
+    return n if n is not None and 0 <= n <= 3 else None
+
+
+def _rank(value: Any) -> Rank | None:
+    """A rank or level as a server may write it: a letter, a name, a number (1 as the ace)."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if _int(value) == 1:
+        return Rank.ACE
+    try:
+        return parse_level(value)
+    except (GuandanError, TypeError):
+        return None
+
+
+def _face(token: Any) -> int | None:
+    if not isinstance(token, str):
+        return None
+    face = _FACE_OF_CODE.get(token)
+    if face is None:
+        try:
+            face = parse_card(token)
+        except GuandanError:
+            return None
+    return face
+
+
+def _faces(tokens: Any) -> list[int] | None:
+    """The card indices of a list of card codes, ``None`` if any is not a card."""
+    if not isinstance(tokens, list | tuple):
+        return None
+    faces = []
+    for token in tokens:
+        face = _face(token)
+        if face is None:
+            return None
+        faces.append(face)
+    return faces
+
+
+def _hand(faces: Sequence[int]) -> Cards | None:
+    try:
+        return Cards.from_cards(faces)
+    except GuandanError:
+        return None
+
+
+def _bits(faces: Iterable[int]) -> int:
+    """Cards packed 2 bits per face (the layout of the core's words)."""
+    bits = 0
+    for face in faces:
+        bits += 1 << (2 * face)
+    return bits
+
+
+@dataclass(frozen=True)
+class _Action:
+    """An action of a message, read: ``kind`` is ``pass``, ``play``, ``tribute`` or ``back``;
+    a play has its type name, rank letter (or ``JOKER``) and cards."""
+
+    kind: str
+    type_name: str = ""
+    letter: str = ""
+    faces: tuple[int, ...] = ()
+    key: ActionKey | None = None
+
+    def as_list(self) -> list[Any]:
+        """The canonical ``[type, rank, cards]`` form."""
+        codes = [card_name(c, "code") for c in self.faces]
+        if self.kind == "pass":
+            return ["PASS", "PASS", "PASS"]
+        if self.kind in ("tribute", "back"):
+            return [self.kind, self.kind, codes]
+        return [self.type_name, self.letter, codes]
+
+
+_PASS = _Action("pass", key=_PASS_KEY)
+
+
+def _read_action(value: Any) -> _Action | None:
+    """An action as ``[type, rank, cards]`` (or an object with ``type``, ``rank`` and
+    ``actions`` / ``cards``); ``None`` when it is not one."""
+    if isinstance(value, dict):
+        value = [value.get("type"), value.get("rank"), value.get("actions", value.get("cards"))]
+    if isinstance(value, str) and value.upper() == "PASS":
+        return _PASS
+    if not isinstance(value, list | tuple) or len(value) != 3:
+        return None
+    type_name, letter, tokens = value
+    if not isinstance(type_name, str):
+        return None
+    lowered = type_name.lower()
+    if lowered == "pass":
+        return _PASS
+    faces = _faces(tokens)
+    if faces is None:
+        return None
+    if lowered in ("tribute", "back"):
+        return _Action(lowered, faces=tuple(faces)) if len(faces) == 1 else None
+    if not faces:
+        return None
+    move_type = _TYPE_OF_NAME.get(lowered)
+    if move_type is None:  # a type this client does not know: its cards still say what it is
+        return _Action("play", type_name, str(letter), tuple(faces), (-1, -1, _bits(faces)))
+    if isinstance(letter, str) and letter.upper() == "JOKER":
+        move_type, index, text = MoveType.JOKER_BOMB, _JOKER_KEY_INDEX, "JOKER"
+    else:
+        rank = _rank(letter)
+        if rank is None and isinstance(letter, str):
+            rank = {"B": Rank.SMALL_JOKER, "SB": Rank.SMALL_JOKER, "R": Rank.BIG_JOKER, "HR": Rank.BIG_JOKER}.get(
+                letter.upper()
+            )
+        if rank is None:  # a key this client cannot read
+            index, text = -1, str(letter)
+        else:
+            index, text = int(rank) - 2, rank.letter
+    return _Action("play", _NAME_OF_TYPE[move_type], text, tuple(faces), (int(move_type), index, _bits(faces)))
+
+
+def _move_key(move: Move) -> ActionKey:
+    lo, hi = pack_move(move)
+    return _word_key(lo, hi)
+
+
+def _word_key(lo: int, hi: int) -> ActionKey:
+    return (word_type(hi), word_key(hi), move_bits(lo, hi))
+
+
+def _move(action: _Action, level: Rank) -> Move | None:
+    """The engine's move of a play or pass action at a level, ``None`` if it is not one."""
+    if action.kind == "pass":
+        return Move.pass_(level)
+    if action.kind != "play":
+        return None
+    try:
+        return from_action(action.as_list(), level)
+    except GuandanError:
+        return None
+
+
+def _pick(message: dict[str, Any], *names: str) -> Any:
+    for name in names:
+        if name in message:
+            return message[name]
+    return None
+
+
+def _greater(message: dict[str, Any]) -> tuple[Any, Any]:
+    """``greaterPos`` and ``greaterAction``, read by type (the manual's example swaps them)."""
+    pos, action = message.get("greaterPos"), message.get("greaterAction")
+    if isinstance(pos, list | dict | str) and (action is None or isinstance(action, int)):
+        pos, action = action, pos
+    return pos, action

@@ -241,13 +241,19 @@ int gd_rollout(gd_deal *d, const uint8_t policies[4], gd_rng *rng) {
     return plies;
 }
 
-int gd_deal_score(const gd_deal *d, int side) {
+int gd_deal_score(const gd_deal *d, int side, const uint8_t promotion[3]) {
     if (!d->over || d->n_finished < 2) return 0;
     const int first = d->finished[0];
-    int gain = 1;
+    int place = 4; /* the partner's place: 4th unless it finished before */
     for (int i = 1; i < d->n_finished; i++)
-        if (d->finished[i] == (first ^ 2)) gain = 4 - i;
+        if (d->finished[i] == (first ^ 2)) place = i + 1;
+    const int gain = promotion[place - 2];
     return (first & 1) == side ? gain : -gain;
+}
+
+int gd_deal_won(const gd_deal *d, int side) {
+    if (!d->over || d->n_finished < 2) return 0;
+    return (d->finished[0] & 1) == side ? 1 : -1;
 }
 
 /* ---- candidates ------------------------------------------------------------------------ */
@@ -552,8 +558,8 @@ static void *round_worker(void *arg) {
             gd_deal_apply(&d, move, &spent);
             gd_rng rng = {gd_stream(p->seed, w, 2)};
             gd_rollout(&d, policies, &rng);
-            const int score = gd_deal_score(&d, side);
-            share->sum[ci] += p->objective == GD_OBJECTIVE_WINS ? (score > 0) - (score < 0) : score;
+            share->sum[ci] += p->objective == GD_OBJECTIVE_WINS ? gd_deal_won(&d, side)
+                                                                : gd_deal_score(&d, side, p->promotion);
             share->n[ci]++;
         }
     }

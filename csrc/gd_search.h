@@ -31,9 +31,15 @@ gd_move gd_policy_move(const gd_deal *d, int policy, gd_rng *rng);
 /* Play the deal to its end, seat s playing policies[s]; returns the plies played. */
 int gd_rollout(gd_deal *d, const uint8_t policies[4], gd_rng *rng);
 
-/* A finished deal's result for a side (0: seats 0 and 2), in levels: +3/+2/+1 when the
- * side wins with the partner 2nd/3rd/4th, negative when it loses likewise. */
-int gd_deal_score(const gd_deal *d, int side);
+/* A finished deal's result for a side (0: seats 0 and 2), in levels under a ruleset's
+ * promotion (the levels of a win with the partner 2nd, 3rd, 4th: 3, 2, 1 in the competitive
+ * rules): +promotion[k] when the side wins with the partner in place k + 2, negative when it
+ * loses likewise; 0 for a deal not over. */
+int gd_deal_score(const gd_deal *d, int side, const uint8_t promotion[3]);
+
+/* Whether the side's seat finished first (the deal won, whatever it is worth): +1, else -1;
+ * 0 for a deal not over. */
+int gd_deal_won(const gd_deal *d, int side);
 
 /* ---- information sets: what one seat knows, and deals sampled from it ------------------ */
 
@@ -107,11 +113,12 @@ typedef struct gd_search_params {
     int threads;       /* >= 1 */
     uint8_t policy;    /* the rollout policy of every seat */
     uint8_t objective; /* what a rollout scores: GD_OBJECTIVE_LEVELS or GD_OBJECTIVE_WINS */
+    uint8_t promotion[3]; /* the levels of a win with the partner 2nd, 3rd, 4th (GD_OBJECTIVE_LEVELS) */
     gd_infer infer;
 } gd_search_params;
 
-/* A rollout's result for the searching side: levels (+3 .. -3, gd_deal_score) or the deal
- * won (+1) or lost (-1). */
+/* A rollout's result for the searching side: levels under the params' promotion
+ * (gd_deal_score) or the deal won (+1) or lost (-1, gd_deal_won). */
 enum { GD_OBJECTIVE_LEVELS = 0, GD_OBJECTIVE_WINS = 1 };
 
 /* Per candidate: rollouts, the sum of their results (levels, for the searching seat's side),

@@ -143,5 +143,5 @@ def search_case(seed: int, plies: int = 9, limit: int = 4):
         deal.act(GreedyAgent().act(deal.observation(deal.turn)))
     obs = deal.observation(deal.turn)
     info = information_set(obs)
-    state = playout.native_state((obs.hand,) * 4, int(obs.level), obs.seat, obs.to_beat, obs.history, ())[1:]
+    state = playout.public_state(int(obs.level), obs.seat, obs.to_beat, obs.history, ())
     return info, state, _core.search_candidates(info, state, limit)

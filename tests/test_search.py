@@ -15,6 +15,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from games import search_case
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -474,3 +475,32 @@ def test_the_card_phase_returns_the_card_the_return_rule_gives(counts, level, hi
     hand = Cards.from_counts(counts)
     expected = min(return_choices(hand.counts, level, "low"), key=lambda c: (elevated_order(card_rank(c), level), c))
     assert _lowest_return(bits_of_cards(hand), level) == expected
+
+
+def test_the_search_scores_rollouts_under_the_rulesets_promotion():
+    """A rollout is worth the levels the rules give its result: with a promotion of nothing
+    every candidate's value is 0, with one level a place it is the wins objective's value,
+    and the bot reads the promotion from the observation's ruleset (Nanjing's 3, 2, 0)."""
+    from dataclasses import replace
+
+    from guandan import Match
+    from guandan.game.rules import COMPETITIVE_2022, NANJING
+
+    info, state, cands = search_case(5)
+    flat, _ = _core.search(info, state, cands, 400, 0.0, 1, "smart", 7, promotion=(0, 0, 0))
+    assert flat[:, 1].tolist() == [0.0] * len(cands)
+    ones, _ = _core.search(info, state, cands, 400, 0.0, 1, "smart", 7, promotion=(1, 1, 1))
+    wins, _ = _core.search(info, state, cands, 400, 0.0, 1, "smart", 7, objective="wins")
+    assert ones.tolist() == wins.tolist()
+    levels, _ = _core.search(info, state, cands, 400, 0.0, 1, "smart", 7)
+    assert levels.tolist() != ones.tolist()
+    nothing = replace(COMPETITIVE_2022, name="nothing", promotion=(0, 0, 0))
+    match = Match(11, nothing)
+    result = MonteCarloAgent(seed=3, rollouts=300).analyze(match.observation(match.turn))
+    assert {c.value for c in result.choices} == {0.0}
+    match = Match(11, NANJING)
+    a = MonteCarloAgent(seed=3, rollouts=300).analyze(match.observation(match.turn))
+    b = MonteCarloAgent(seed=3, rollouts=300).analyze(Match(11).observation(match.turn))
+    assert [c.value for c in a.choices] != [c.value for c in b.choices]
+    with pytest.raises(GuandanError, match="promotion"):
+        _core.search(info, state, cands, 10, promotion=(3, 2))

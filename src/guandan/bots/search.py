@@ -156,8 +156,10 @@ class MonteCarloAgent:
     ``think_ms`` is given), ``think_ms`` (a time budget in milliseconds), ``threads``
     (native threads, default 1), ``policy`` (``smart``, ``greedy`` or ``random``: the
     rollout policy), ``candidates`` (the most moves searched, default 32), ``objective``
-    (what a rollout scores: ``levels``, the default, +3 .. -3 for the seat's side; or
-    ``wins``, +1 or -1), and the weighted sampler's ``tries``, ``pass_weight`` and
+    (what a rollout scores: ``levels``, the default, the levels the rules played give the
+    result for the seat's side — +3 .. -3 in the competitive rules, a 1st-and-4th win worth
+    nothing under Nanjing's, :attr:`Observation.ruleset <guandan.Observation>`'s promotion —
+    or ``wins``, +1 or -1), and the weighted sampler's ``tries``, ``pass_weight`` and
     ``bomb_weight`` (:func:`guandan.bots.determinize.determinize`; ``tries=1`` samples uniformly).
 
     >>> MonteCarloAgent(seed=1)
@@ -266,7 +268,7 @@ class MonteCarloAgent:
             return SearchResult((Choice(move, 0.0, 0),), 0, time.perf_counter() - start)
         stats, done = _core.search(
             info, state, words, self.rollouts or 0, self._seconds_left(start), self.threads, self.policy, seed,
-            self.tries, self.pass_weight, self.bomb_weight, self.objective,
+            self.tries, self.pass_weight, self.bomb_weight, self.objective, observation.ruleset.promotion,
         )
         order = np.argsort(stats[:, 3], kind="stable")
         choices = tuple(

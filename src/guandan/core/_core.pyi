@@ -171,6 +171,7 @@ def search(
     pass_weight: float = 1.0,
     bomb_weight: float = 1.0,
     objective: Literal["levels", "wins"] = "levels",
+    promotion: Sequence[_Int] = (3, 2, 1),
 ) -> tuple[npt.NDArray[np.float64], int]: ...
 def rollouts(
     state: _DealState, n: _Int, policies: _SearchPolicy | Sequence[_SearchPolicy] = "smart", seed: _Int = 0

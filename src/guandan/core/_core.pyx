@@ -1483,7 +1483,7 @@ def search_candidates(infoset, state, limit):
 
 
 def search(infoset, state, candidates, rollouts=0, seconds=0.0, threads=1, policy="smart", seed=0,
-           tries=1, pass_weight=1.0, bomb_weight=1.0, objective="levels"):
+           tries=1, pass_weight=1.0, bomb_weight=1.0, objective="levels", promotion=(3, 2, 1)):
     """Determinized search with successive halving over candidate moves (``gd_search``),
     without the GIL, on ``threads`` threads: ``(stats, rollouts played)``, ``stats`` a
     ``float64 (k, 4)`` array of each candidate's rollouts, mean result (levels, for the
@@ -1492,7 +1492,8 @@ def search(infoset, state, candidates, rollouts=0, seconds=0.0, threads=1, polic
     ``candidates``: rank-level words legal for the seat (distinct). Budgets: ``rollouts`` >
     0 plays exactly that many (the result then does not depend on ``threads``);
     ``seconds`` > 0 stops starting rollouts after that long; at least one is needed.
-    ``objective``: a rollout scores the levels won or lost (``levels``) or 1 / -1 (``wins``)."""
+    ``objective``: a rollout scores the levels won or lost (``levels``, a win with the partner
+    2nd, 3rd, 4th worth ``promotion``'s three values: the ruleset's) or 1 / -1 (``wins``)."""
     errors = _errors()
     cdef gd_infoset info
     _events = _infoset_from(infoset, &info)  # holds the events that info points to
@@ -1529,6 +1530,10 @@ def search(infoset, state, candidates, rollouts=0, seconds=0.0, threads=1, polic
     if not isinstance(objective, str) or objective not in ("levels", "wins"):
         raise errors.GuandanError(f"objective must be 'levels' or 'wins', got {_describe(objective)}")
     p.objective = GD_OBJECTIVE_WINS if objective == "wins" else GD_OBJECTIVE_LEVELS
+    if isinstance(promotion, (str, bytes)) or not isinstance(promotion, (tuple, list)) or len(promotion) != 3:
+        raise errors.GuandanError(f"promotion is three gains 0..12 (partner 2nd, 3rd, 4th), got {_describe(promotion)}")
+    for i in range(3):
+        p.promotion[i] = <uint8_t>_size(promotion[i], "promotion", 0, 12)
     _infer_from(&p.infer, tries, pass_weight, bomb_weight)
     cdef gd_candidate_stats *stats = <gd_candidate_stats *>malloc(k * sizeof(gd_candidate_stats))
     if stats == NULL:

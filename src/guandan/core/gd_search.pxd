@@ -42,6 +42,7 @@ cdef extern from "gd_search.h" nogil:
         int threads
         uint8_t policy
         uint8_t objective
+        uint8_t promotion[3]
         gd_infer infer
     ctypedef struct gd_candidate_stats:
         int64_t n
@@ -51,7 +52,8 @@ cdef extern from "gd_search.h" nogil:
     gd_move gd_smart_move(const gd_deal *d)
     gd_move gd_policy_move(const gd_deal *d, int policy, gd_rng *rng)
     int gd_rollout(gd_deal *d, const uint8_t *policies, gd_rng *rng)
-    int gd_deal_score(const gd_deal *d, int side)
+    int gd_deal_score(const gd_deal *d, int side, const uint8_t *promotion)
+    int gd_deal_won(const gd_deal *d, int side)
     int gd_infoset_check(const gd_infoset *s)
     const char *gd_infoset_error(int code)
     void gd_sample_deal(const gd_infoset *s, gd_rng *rng, gd_cards *hands)

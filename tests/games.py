@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 
-from guandan import Cards, Deal, Match, Move
+from guandan import Cards, Deal, Match, Move, parse_card
 from guandan.core.notation import parse_play
 from guandan.core.rng import derive_seed
 from guandan.game.deal import deal_hands, opening_leader, opening_position
@@ -145,3 +145,19 @@ def search_case(seed: int, plies: int = 9, limit: int = 4):
     info = information_set(obs)
     state = playout.public_state(int(obs.level), obs.seat, obs.to_beat, obs.history, ())
     return info, state, _core.search_candidates(info, state, limit)
+
+
+def full_hands_with_big_jokers(seats, seed=1):
+    """A whole deal (27 cards a seat) in which each of ``seats`` holds one big joker."""
+    hands = [list(h) for h in deal_hands(seed)]
+    big = parse_card("HR")
+    for seat in seats:
+        if big in hands[seat]:
+            continue
+        holder = next(s for s in range(4) if hands[s].count(big) and (s not in seats or hands[s].count(big) == 2))
+        other = next(c for c in hands[seat] if c != big)
+        hands[holder].remove(big)
+        hands[seat].remove(other)
+        hands[holder].append(other)
+        hands[seat].append(big)
+    return [Cards.from_cards(h) for h in hands]

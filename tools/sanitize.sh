@@ -26,9 +26,9 @@ python="${PYTHON:-python3}"
 # the tests that drive the native core (valgrind runs Python ~50x slower: not the whole suite,
 # and not the tests that spend their time in the pure-Python reference or in long games of
 # the search bot; the search's own native tests are in)
-native_tests=(tests/test_batch.py tests/test_errors.py tests/test_playout.py tests/test_perft.py
-              tests/test_build.py tests/test_fuzz.py tests/test_read_once.py tests/test_doors.py
-              tests/test_search.py tests/test_greedy_native.py tests/test_native_policies.py
+native_tests=(tests/core/test_batch.py tests/properties/test_errors.py tests/bots/test_playout.py tests/game/test_perft.py
+              tests/properties/test_build.py tests/properties/test_fuzz.py tests/properties/test_read_once.py tests/properties/test_doors.py
+              tests/bots/test_search.py tests/bots/test_greedy_native.py tests/bots/test_native_policies.py
               -m "not slow" -k "not beats_greedy and not reference_perft")
 
 setup() {  # setup NAME CMAKE_DEFINES... : a venv with the package built into it

@@ -142,7 +142,7 @@ def shuffled_deck(seed: int) -> tuple[list[int], int]:
     if isinstance(seed, bool) or not isinstance(seed, int):
         SplitMix64(seed)  # raises the error of a bad seed
     # SplitMix64(seed).shuffle(deck) then .below(108), with the generator's draws made natively
-    # (the same numbers: tests/test_deal.py)
+    # (the same numbers: tests/game/test_deal.py)
     draws = _core.rng_draws(seed, _SHUFFLE_BOUNDS)
     deck = list(_DECK)
     for i, j in zip(range(107, 0, -1), draws):

@@ -164,7 +164,7 @@ def test_an_unknown_format_or_version_fails():
         replay({**data, "format": "chess"})
 
 
-# -- malformed records: every field, any depth (any value of any type: tests/test_fuzz.py) --------
+# -- malformed records: every field, any depth (any value of any type: tests/properties/test_fuzz.py) --------
 
 
 def short_deal_record():

@@ -13,7 +13,7 @@ from guandan import Cards, MoveType, classify, legal_moves, parse_level, wild_ca
 from guandan.core import _core, packed
 from guandan.core.movegen import pack_move, pack_rank_move
 
-HEADER = (pathlib.Path(__file__).resolve().parent.parent / "csrc" / "gd_core.h").read_text(encoding="utf-8")
+HEADER = (pathlib.Path(__file__).resolve().parents[2] / "csrc" / "gd_core.h").read_text(encoding="utf-8")
 
 
 def define(name: str) -> str:

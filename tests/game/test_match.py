@@ -242,7 +242,7 @@ def test_double_tribute_both_losers_pay_the_higher_card_to_1st_the_lower_to_2nd(
     assert match.phase == Phase.PLAY and match.deal.leader == 0  # its card went to 1st
 
 
-# (equal cards in a double tribute, under both tie rules: tests/test_platform_rules.py)
+# (equal cards in a double tribute, under both tie rules: tests/platform/test_rules.py)
 
 
 def test_resisting_one_seat_with_both_big_jokers_cancels_a_single_tribute():

@@ -497,7 +497,7 @@ def test_the_native_fuzz_harness_runs_without_atheris():
     import pathlib
     import random
 
-    path = pathlib.Path(__file__).resolve().parent.parent / "tools" / "fuzz_native.py"
+    path = pathlib.Path(__file__).resolve().parents[2] / "tools" / "fuzz_native.py"
     spec = importlib.util.spec_from_file_location("fuzz_native", path)
     assert spec is not None and spec.loader is not None
     harness = importlib.util.module_from_spec(spec)

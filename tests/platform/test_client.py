@@ -161,7 +161,7 @@ def test_views_that_follow_every_message_rebuild_the_engines_observation_and_the
 
 
 def test_an_anti_tribute_deal_is_followed():
-    from test_platform_server import full_hands_with_big_jokers
+    from games import full_hands_with_big_jokers
 
     hands = full_hands_with_big_jokers([1, 3])  # after a double-down by 0 and 2, seats 1 and 3 resist
     rules = "platform+cap2"

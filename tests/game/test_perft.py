@@ -11,7 +11,7 @@ import pytest
 from guandan import GuandanError
 from guandan.game.perft import divide, perft, position
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
 from perft import read_file  # noqa: E402
 

@@ -22,7 +22,7 @@ from guandan.layers import LAYERS, layer_of, may_import
 from guandan.records import records
 
 PACKAGE = pathlib.Path(guandan.__file__).parent
-SOURCE = pathlib.Path(__file__).resolve().parent.parent / "src" / "guandan"
+SOURCE = pathlib.Path(__file__).resolve().parents[2] / "src" / "guandan"
 
 
 def package_dir() -> pathlib.Path:

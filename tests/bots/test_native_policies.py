@@ -24,7 +24,7 @@ from guandan.core import _core
 from guandan.core.packed import PASS_WORD
 from guandan.core.rng import SplitMix64
 
-CORPUS = np.load(pathlib.Path(__file__).parent / "data" / "corpus.npz")
+CORPUS = np.load(pathlib.Path(__file__).resolve().parents[1] / "data" / "corpus.npz")
 DECK = np.full(54, 2, np.uint8)
 MASK64 = (1 << 64) - 1
 DECLARATION = ~((1 << 52) - 1) & MASK64

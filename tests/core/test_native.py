@@ -23,7 +23,7 @@ from guandan.core.movegen import pack_move, pack_rank_move, unpack_move, unpack_
 from guandan.core.packed import PASS_WORD
 from guandan.core.reference import generate_moves
 
-CORPUS = np.load(pathlib.Path(__file__).parent / "data" / "corpus.npz")
+CORPUS = np.load(pathlib.Path(__file__).resolve().parents[1] / "data" / "corpus.npz")
 
 
 def reference_words(hand: Cards, level: int, beat_word: int, granularity: str) -> list:

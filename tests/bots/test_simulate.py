@@ -173,7 +173,7 @@ def test_cli_simulate_rejects_bad_input(capsys):
 
 # -- your own bot: specs, classes, factories, instances, on any executor ---------------------------
 
-EXAMPLES = pathlib.Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES = pathlib.Path(__file__).resolve().parents[2] / "examples"
 
 
 def test_a_bot_by_import_path_plays_the_same_on_two_workers_as_in_this_process():
@@ -313,7 +313,8 @@ def test_an_interrupt_stops_simulate_and_its_busy_workers_at_once(tmp_path, to):
     # the parent only. Before the fix, either let every worker go on to the chunk queued to it:
     # with these slow bots, minutes.
     env = dict(os.environ, GUANDAN_TEST_ANNOUNCE=str(tmp_path))
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(pathlib.Path(__file__).parent), env.get("PYTHONPATH")]))
+    helpers = str(pathlib.Path(__file__).resolve().parents[1])  # tests/: plugin_bots
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [helpers, env.get("PYTHONPATH")]))
     command = [sys.executable, "-m", "guandan", "simulate", "200", "--agents", "plugin_bots:Announcing"]
     proc = subprocess.Popen(
         [*command, "--workers", "2", "--quiet"],

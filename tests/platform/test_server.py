@@ -14,12 +14,12 @@ import sys
 import time
 
 import pytest
+from games import full_hands_with_big_jokers
 from platform_bots import BAD_ANSWERS, EVERY_GAME_KINDS, run_bot, run_bots
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
-from guandan import Cards, Match, parse_card
-from guandan.game.deal import deal_hands
+from guandan import Match, parse_card
 from guandan.game.rules import PLATFORM
 from guandan.platform import PlatformServer, PlatformTable, start_server
 from guandan.platform.server import CLOSE_DISCONNECTED, CLOSE_DONE, CLOSE_INTERNAL, CLOSE_SHUTDOWN, CLOSE_TIMEOUT
@@ -65,22 +65,6 @@ def test_four_checking_bots_play_a_whole_game_to_game_result():
     assert reports[0].checker.final["victoryNum"] == [int(winner == 0), int(winner == 1)] * 2
     assert result.victories == (int(winner == 0), int(winner == 1))
     assert replay(json.loads(json.dumps(result.records[0]))) == match
-
-
-def full_hands_with_big_jokers(seats, seed=1):
-    """A whole deal (27 cards a seat) in which each of ``seats`` holds one big joker."""
-    hands = [list(h) for h in deal_hands(seed)]
-    big = parse_card("HR")
-    for seat in seats:
-        if big in hands[seat]:
-            continue
-        holder = next(s for s in range(4) if hands[s].count(big) and (s not in seats or hands[s].count(big) == 2))
-        other = next(c for c in hands[seat] if c != big)
-        hands[holder].remove(big)
-        hands[seat].remove(other)
-        hands[holder].append(other)
-        hands[seat].append(big)
-    return [Cards.from_cards(h) for h in hands]
 
 
 @pytest.mark.slow

@@ -11,7 +11,7 @@ import subprocess
 import numpy as np
 import pytest
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
 def _build(tmp_path_factory, *flags: str) -> pathlib.Path:

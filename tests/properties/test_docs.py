@@ -27,7 +27,7 @@ from guandan import MoveType, classify
 from guandan.game.rules import RULESETS
 from guandan.ui.cli import main
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 RULES = ROOT / "docs" / "rules.md"
 README = ROOT / "README.md"
 LICENSE = ROOT / "LICENSE"

@@ -15,7 +15,7 @@ import pytest
 
 from guandan.ui.cli import main
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 EXAMPLES = ROOT / "examples"
 TEXT = README.read_text(encoding="utf-8")

@@ -12,7 +12,7 @@ from guandan import GuandanError, InvalidCardsError, InvalidMoveError
 from guandan.core import _core, batch
 from guandan.core.packed import PASS_WORD
 
-CORPUS = np.load(pathlib.Path(__file__).parent / "data" / "corpus.npz")
+CORPUS = np.load(pathlib.Path(__file__).resolve().parents[1] / "data" / "corpus.npz")
 H, L, B = CORPUS["hands"][:3000], CORPUS["levels"][:3000], CORPUS["beats"][:3000]
 
 

@@ -18,7 +18,7 @@ from guandan.core import _core, batch
 from guandan.core.cards import card_name
 from guandan.core.packed import PASS_WORD
 
-CORPUS = np.load(pathlib.Path(__file__).parent / "data" / "corpus.npz")
+CORPUS = np.load(pathlib.Path(__file__).resolve().parents[1] / "data" / "corpus.npz")
 H, L, B = CORPUS["hands"], CORPUS["levels"], CORPUS["beats"]
 P = batch.pack_hands(H)
 MASK64 = (1 << 64) - 1

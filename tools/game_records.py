@@ -9,7 +9,7 @@ What it plays (every game seeded, so two runs of the same code write the same li
 * **deals**: ``Deal.new(seed, level)`` played out by greedy agents, by random agents, by
   both mixed, and by greedy agents with ``bomb_threshold=2`` and under the ``huaian``
   ruleset (no plain same-suit straight), each as its full JSON record
-  (:func:`guandan.records.records.record`);
+  (:func:`guandan.records.games.record`);
 * **matches**: whole matches (tribute and return included) with greedy, random and mixed
   agents, as their records;
 * **observations**: every observation an agent is given in some of those games, as the

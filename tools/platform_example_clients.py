@@ -32,7 +32,7 @@ from pathlib import Path
 
 from guandan.bots.registry import agent_factory
 from guandan.platform import start_server
-from guandan.records.records import replay
+from guandan.records.games import replay
 
 FILES = ("client1.py", "client2.py", "client3.py", "client4.py", "state.py", "action.py", "LICENSE")
 ORIGINAL_URL = "ws://127.0.0.1:23456/game/"

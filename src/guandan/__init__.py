@@ -60,7 +60,7 @@ from .game.match import DealSummary, Match
 from .game.observation import Observation
 from .game.rules import COMPETITIVE_2022, HUAIAN, NANJING, RULESETS, Ruleset
 from .game.scoring import DealResult
-from .records.records import record, replay
+from .records.games import record, replay
 
 __version__ = _version("guandan")  # the one version: pyproject.toml's
 

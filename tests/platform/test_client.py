@@ -42,7 +42,7 @@ from guandan.platform import (
 from guandan.platform.actions import to_action
 from guandan.platform.messages import act_message
 from guandan.platform.server import CLOSE_DISCONNECTED
-from guandan.records.records import record, replay
+from guandan.records.games import record, replay
 from guandan.ui.cli import main
 
 LIMIT = 120  # seconds: no test waits longer

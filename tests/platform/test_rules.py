@@ -15,7 +15,7 @@ from guandan import COMPETITIVE_2022, HUAIAN, NANJING, GuandanError, Match, Phas
 from guandan.bots.loop import play_out
 from guandan.bots.registry import make_agents
 from guandan.game.rules import PLATFORM, RULESETS, Ruleset, get_ruleset
-from guandan.records.records import record, replay
+from guandan.records.games import record, replay
 
 SMALL = ["S3 SK", "S4 SQ", "S5 SJ", "S6 ST"]
 A = Rank.ACE

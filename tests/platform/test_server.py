@@ -23,7 +23,7 @@ from guandan import Match, parse_card
 from guandan.game.rules import PLATFORM
 from guandan.platform import PlatformServer, PlatformTable, start_server
 from guandan.platform.server import CLOSE_DISCONNECTED, CLOSE_DONE, CLOSE_INTERNAL, CLOSE_SHUTDOWN, CLOSE_TIMEOUT
-from guandan.records.records import record, replay
+from guandan.records.games import record, replay
 from guandan.ui.cli import main
 
 LIMIT = 90  # seconds: no test waits longer for the server

@@ -15,7 +15,7 @@ from guandan import GuandanError, Match, ProtocolError
 from guandan.game.rules import PLATFORM
 from guandan.platform import PlatformTable, TableState
 from guandan.platform.messages import act_message, parse_answer
-from guandan.records.records import record, replay
+from guandan.records.games import record, replay
 
 
 def seated(table: PlatformTable) -> PlatformTable:

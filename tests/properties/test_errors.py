@@ -37,7 +37,8 @@ from guandan.core import _core, batch, movegen, notation, rng
 from guandan.core.packed import PASS_WORD
 from guandan.game import perft, rules, scoring, tribute
 from guandan.platform import actions as protocol
-from guandan.records import jsonio, records
+from guandan.records import games as records
+from guandan.records import jsonio
 
 HAND = Cards.parse("S3 C4 D4 C5 D5 H2").counts
 H = np.stack([np.frombuffer(HAND, dtype=np.uint8)] * 3).copy()

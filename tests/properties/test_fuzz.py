@@ -34,7 +34,8 @@ from guandan.core.moves import is_bomb
 from guandan.core.packed import PASS_WORD
 from guandan.game.history import Play
 from guandan.platform import actions as protocol
-from guandan.records import jsonio, records
+from guandan.records import games as records
+from guandan.records import jsonio
 
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

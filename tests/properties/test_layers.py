@@ -19,7 +19,7 @@ from guandan.bots.agents import GreedyAgent
 from guandan.bots.loop import play_out
 from guandan.game import perft, scoring, tribute
 from guandan.layers import LAYERS, layer_of, may_import
-from guandan.records import records
+from guandan.records import games as records
 
 PACKAGE = pathlib.Path(guandan.__file__).parent
 SOURCE = pathlib.Path(__file__).resolve().parents[2] / "src" / "guandan"

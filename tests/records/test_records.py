@@ -14,7 +14,7 @@ from guandan import Deal, Match, RecordError, replay
 from guandan.bots.agents import GreedyAgent
 from guandan.bots.loop import play_out
 from guandan.bots.registry import make_agents
-from guandan.records.records import FORMAT_VERSION, record
+from guandan.records.games import FORMAT_VERSION, record
 
 
 def roundtrip(data):
@@ -272,9 +272,9 @@ def test_a_bug_in_the_game_is_not_a_bad_record(monkeypatch, cls, name, kind, err
 
 @pytest.mark.parametrize("name", ["parse_card", "parse_level", "classify", "move_to_json", "card_name"])
 def test_a_bug_in_a_lower_layer_is_not_a_bad_record(monkeypatch, name):
-    import guandan.records.records
+    import guandan.records.games
 
     data = copy.deepcopy(RECORDS["match"])
-    monkeypatch.setattr(guandan.records.records, name, _raiser(AttributeError))
+    monkeypatch.setattr(guandan.records.games, name, _raiser(AttributeError))
     with pytest.raises(AttributeError):
         replay(data)

@@ -19,7 +19,7 @@ here knows the rules or the message formats.
   There are no keepalive pings: a bot may think as long as it likes unless
   ``act_timeout`` says otherwise (a bot that dies closes its socket, which ends the table).
 * ``records``: a directory; every game is written as ``table{t}-game{g}.json`` (a
-  :mod:`guandan.records.records` match record, replayable with :func:`guandan.records.records.replay`),
+  :mod:`guandan.records.games` match record, replayable with :func:`guandan.records.games.replay`),
   and ``summary.json`` at the end. ``log``: a JSONL file of every message sent and
   received and every connection event, each with its time (:mod:`~guandan.platform.log`).
 
@@ -53,7 +53,7 @@ from websockets.http11 import Request, Response
 from ..core.rng import derive_seed
 from ..errors import GuandanError
 from ..game.rules import PLATFORM, Ruleset, get_ruleset
-from ..records.records import match_record
+from ..records.games import match_record
 from .log import MessageLog
 from .results import SeatStats, ServeResult, TableResult
 from .table import PlatformTable, Send, TableState

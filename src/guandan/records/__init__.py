@@ -1,5 +1,5 @@
 """Records: moves and whole games as JSON values, and replaying them.
 
 Above :mod:`guandan.game`: :mod:`~guandan.records.jsonio` (moves as JSON) and
-:mod:`~guandan.records.records` (deal and match records, :func:`replay`).
+:mod:`~guandan.records.games` (deal and match records, :func:`replay`).
 """

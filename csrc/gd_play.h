@@ -1,4 +1,4 @@
-/* Native deals: the trick flow of SPEC §6 and playouts to the end of a deal, for search.
+/* Native deals: the trick flow of rules §6 and playouts to the end of a deal, for search.
  *
  * A gd_deal is a deal in progress: four physical hands, the level, whose turn it is, the
  * play to beat and its seat, the passes since it, and the finish order. Moves are
@@ -50,7 +50,7 @@ const char *gd_deal_error(int code);
 void gd_spend(const gd_cards *hand, int level, gd_move m, gd_cards *spent);
 
 /* Play a legal rank-level move (or the pass) for the seat whose turn it is, spending the
- * given physical cards; then advance the turn per SPEC §6 (trick ends, going out,
+ * given physical cards; then advance the turn per rules §6 (trick ends, going out,
  * jiefeng, the end of the deal). The state must be consistent (gd_deal_check passes): the
  * seats out are exactly those with empty hands, which is how this tells them apart. */
 void gd_deal_apply(gd_deal *d, gd_move m, const gd_cards *spent);

@@ -14,7 +14,7 @@ they do in play. The output is an ``.npz`` with ``hands`` (uint8, N x 54), ``lev
 (full 27-card hands: the opening lead and the first answers to it), the positions of
 PERF-NOTES and of the speed targets in ``benchmarks/README.md``.
 
-Deals follow SPEC §6 (passes, finished seats skipped, jiefeng, the end when a side
+Deals follow rules §6 (passes, finished seats skipped, jiefeng, the end when a side
 is out); the level of each deal is drawn from the seed. The seats play a simple
 human-like policy so that hands shrink as in real deals (a few cards a turn):
 

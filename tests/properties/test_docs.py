@@ -1,6 +1,8 @@
-"""The project's documents stay honest: docs/rules.md's worked examples, command transcripts
-and Python examples match the engine; its links resolve; the README points to it; the
-LICENSE matches pyproject.toml.
+"""The project's documents stay honest: every page of docs/ (and the README) has Python
+examples that run, command transcripts that are the commands' real output and links that
+resolve; docs/rules.md's worked examples match the engine; the pages show the example bots
+as they are in examples/; the LICENSE matches pyproject.toml; no document cites a file the
+repository lacks, nor an issue number.
 
 The worked examples are fenced ``text`` blocks of the form::
 
@@ -28,8 +30,11 @@ from guandan.game.rules import RULESETS
 from guandan.ui.cli import main
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-RULES = ROOT / "docs" / "rules.md"
+DOCS = ROOT / "docs"
+RULES = DOCS / "rules.md"
 README = ROOT / "README.md"
+PAGES = sorted(DOCS.glob("*.md"))
+EXAMPLES_DIR = ROOT / "examples"
 LICENSE = ROOT / "LICENSE"
 PYPROJECT = ROOT / "pyproject.toml"
 
@@ -75,7 +80,8 @@ def transcripts(text: str) -> list[tuple[str, str]]:
 
 RULES_TEXT = RULES.read_text(encoding="utf-8")
 EXAMPLES = worked_examples(RULES_TEXT)
-TRANSCRIPTS = transcripts(RULES_TEXT)
+# the pages whose transcripts are deterministic (no times): the rules and the command line's moves
+TRANSCRIPTS = transcripts(RULES_TEXT) + transcripts((DOCS / "command-line.md").read_text(encoding="utf-8"))
 
 
 # -- docs/rules.md --------------------------------------------------------------------------------
@@ -105,39 +111,74 @@ def test_transcript_is_the_commands_real_output(capsys, command, expected):
     assert argv[0] == "guandan"
     status = main(argv[1:])
     out, err = capsys.readouterr()
-    assert (status, err) == (0, "")
-    assert out == expected
-
-
-def test_python_examples_run():
-    result = doctest.testfile(
-        str(RULES), module_relative=False, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
-    )
-    assert result.attempted >= 20
-    assert result.failed == 0
+    if expected.startswith("guandan: error: "):  # a transcript of an error: status 2, the message on stderr
+        assert (status, out, err) == (2, "", expected)
+    else:
+        assert (status, err) == (0, "")
+        assert out == expected
 
 
 def _slug(heading: str) -> str:
-    """The anchor GitHub gives a heading: lower case, punctuation dropped, spaces to hyphens."""
+    """The anchor GitHub (and MyST) gives a heading: lower case, punctuation dropped, spaces to hyphens."""
     return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
 
 
-def test_links_resolve():
-    text = re.sub(_FENCE, "", RULES_TEXT)
+def _anchors(text: str) -> set[str]:
     anchors: set[str] = set()
-    for heading in re.findall(r"^#+ (.+)$", text, flags=re.MULTILINE):
+    for heading in re.findall(r"^#+ (.+)$", re.sub(_FENCE, "", text), flags=re.MULTILINE):
         slug = _slug(heading)
         n = 0
         while (slug if n == 0 else f"{slug}-{n}") in anchors:
             n += 1
         anchors.add(slug if n == 0 else f"{slug}-{n}")
-    links = re.findall(r"\]\(([^)\s]+)\)", text)
-    assert len(links) >= 10
+    return anchors
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("page", PAGES + [README], ids=lambda p: p.name)
+def test_the_python_examples_of_every_page_run(page, monkeypatch):
+    monkeypatch.syspath_prepend(str(EXAMPLES_DIR))  # the pages import the example bots
+    result = doctest.testfile(
+        str(page), module_relative=False, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+    )
+    assert result.failed == 0
+
+
+def test_the_pages_have_python_examples():
+    counts = {p.name: doctest.DocTestParser().get_examples(p.read_text(encoding="utf-8")) for p in PAGES + [README]}
+    assert len(counts["rules.md"]) >= 20 and len(counts["search-bots.md"]) >= 30 and len(counts["README.md"]) >= 10
+    assert all(counts[name] for name in ("library.md", "game.md", "bots.md", "simulation.md", "platform.md"))
+
+
+@pytest.mark.parametrize("page", PAGES + [README], ids=lambda p: p.name)
+def test_the_links_of_every_page_resolve(page):
+    links = re.findall(r"\]\(([^)\s]+)\)", re.sub(_FENCE, "", page.read_text(encoding="utf-8")))
     for link in links:
-        if link.startswith("#"):
-            assert link[1:] in anchors, link
-        elif "://" not in link:
-            assert (RULES.parent / link.split("#")[0]).exists(), link
+        if "://" in link:
+            continue
+        path, _, anchor = link.partition("#")
+        target = (page.parent / path) if path else page
+        assert target.exists(), f"{page.name}: {link}"
+        if anchor and target.suffix == ".md":
+            assert anchor in _anchors(target.read_text(encoding="utf-8")), f"{page.name}: {link}"
+
+
+def test_the_rules_page_links_within_itself():
+    assert len(re.findall(r"\]\(#[^)\s]+\)", re.sub(_FENCE, "", RULES_TEXT))) >= 10
+
+
+@pytest.mark.parametrize("page", PAGES + [README], ids=lambda p: p.name)
+def test_no_page_cites_a_file_the_repository_lacks_or_an_issue(page):
+    text = page.read_text(encoding="utf-8")
+    for cited in re.findall(r"\b[A-Z][A-Z-]+\.md\b", text):
+        assert (ROOT / cited).exists() or (DOCS / cited).exists(), f"{page.name} cites {cited}"
+    assert not re.search(r"\b[Ii]ssues? #?\d+\b|\bSPEC(\.md| §)|\.\./shared", text), page.name
+
+
+def test_every_page_is_in_the_table_of_contents():
+    index = (DOCS / "index.md").read_text(encoding="utf-8")
+    listed = set(re.findall(r"^([\w/-]+)$", index, flags=re.MULTILINE))
+    assert {p.stem for p in PAGES} - {"index"} <= listed
 
 
 def test_every_combination_type_and_every_ruleset_is_documented():
@@ -151,9 +192,10 @@ def test_every_combination_type_and_every_ruleset_is_documented():
 # -- README, LICENSE ------------------------------------------------------------------------------
 
 
-def test_readme_links_to_the_rules_page():
+def test_readme_links_to_every_page():
     readme = README.read_text(encoding="utf-8")
-    assert "](docs/rules.md)" in readme
+    for page in PAGES:
+        assert f"](docs/{page.name}" in readme, page.name
     assert "](docs/rules.md#10-decisions-where-the-rules-are-silent)" in readme
     assert "2022 Competitive Guandan Rules (Trial)" in readme
 
@@ -171,38 +213,11 @@ def test_license_is_the_one_pyproject_names():
 
 SEARCH = ROOT / "docs" / "search-bots.md"
 SEARCH_TEXT = SEARCH.read_text(encoding="utf-8")
-EXAMPLES_DIR = ROOT / "examples"
-
-
-def _anchors(text: str) -> set[str]:
-    return {_slug(h) for h in re.findall(r"^#+ (.+)$", re.sub(_FENCE, "", text), flags=re.MULTILINE)}
 
 
 def test_the_search_page_shows_examples_searchbot_whole():
     module = (EXAMPLES_DIR / "searchbot.py").read_text(encoding="utf-8")
     assert module in [body for lang, body in _FENCE.findall(SEARCH_TEXT) if lang == "python"]
-
-
-def test_the_search_pages_examples_run(monkeypatch):
-    monkeypatch.syspath_prepend(str(EXAMPLES_DIR))
-    result = doctest.testfile(
-        str(SEARCH), module_relative=False, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
-    )
-    assert result.attempted >= 30
-    assert result.failed == 0
-
-
-def test_the_search_pages_links_resolve():
-    links = re.findall(r"\]\(([^)\s]+)\)", re.sub(_FENCE, "", SEARCH_TEXT))
-    assert links
-    for link in links:
-        path, _, anchor = link.partition("#")
-        target = SEARCH.parent / path
-        assert target.exists(), link
-        if anchor:
-            assert anchor in _anchors(target.read_text(encoding="utf-8")), link
-    readme = README.read_text(encoding="utf-8")
-    assert "](docs/search-bots.md)" in readme
 
 
 def test_the_sampled_deal_of_the_search_page_is_the_real_deal_with_the_real_hands(monkeypatch):

@@ -1,8 +1,8 @@
-"""The README's examples run, against the installed package: its Python examples (doctests),
-the example bot it shows (the same as ``examples/mybot.py``), its ``guandan simulate`` runs of
-that bot by import path, its ``guandan play`` transcript, and its Dask script as written."""
+"""The runnable pieces of the README and the docs pages, against the installed package: the
+example bot they show (the same as ``examples/mybot.py``), its ``guandan simulate`` runs by
+import path, the ``guandan play`` transcript, and the Dask script as written. (Every page's
+Python examples run as doctests in ``test_docs.py``.)"""
 
-import doctest
 import io
 import json
 import pathlib
@@ -18,7 +18,7 @@ from guandan.ui.cli import main
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 EXAMPLES = ROOT / "examples"
-TEXT = README.read_text(encoding="utf-8")
+TEXT = "\n".join(p.read_text(encoding="utf-8") for p in [README, *sorted((ROOT / "docs").glob("*.md"))])
 _FENCE = re.compile(r"^```(\w*)\n(.*?)^```$", re.MULTILINE | re.DOTALL)
 
 
@@ -26,16 +26,8 @@ def blocks(language: str) -> list[str]:
     return [body for lang, body in _FENCE.findall(TEXT) if lang == language]
 
 
-def test_readme_examples_run():
-    result = doctest.testfile(
-        str(README), module_relative=False, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
-    )
-    assert result.attempted > 10
-    assert result.failed == 0
-
-
-def test_the_example_bot_of_the_readme_is_examples_mybot():
-    """The class typed at the README's prompts is the class of examples/mybot.py, line for line
+def test_the_example_bot_of_the_docs_is_examples_mybot():
+    """The class typed at the docs' prompts is the class of examples/mybot.py, line for line
     (blank lines aside: a doctest cannot hold them)."""
     (source,) = [b for b in blocks("python") if "class LongestBot" in b]
     lines = [line[4:] for line in source.splitlines() if line.startswith((">>> ", "... "))]
@@ -59,8 +51,8 @@ def _simulate_runs() -> list[str]:
 
 
 @pytest.mark.parametrize("command", _simulate_runs())
-def test_the_readme_runs_the_example_bot_by_import_path_from_examples(monkeypatch, capsys, command):
-    """Each run, shortened to 3 matches on two workers, from examples/ as the README says."""
+def test_the_docs_run_the_example_bot_by_import_path_from_examples(monkeypatch, capsys, command):
+    """Each run, shortened to 3 matches on two workers, from examples/ as the docs say."""
     argv = shlex.split(command)[1:]
     assert argv[:2] == ["simulate", "200"]
     monkeypatch.chdir(EXAMPLES)
@@ -71,7 +63,7 @@ def test_the_readme_runs_the_example_bot_by_import_path_from_examples(monkeypatc
     assert sum(side["matches_won"] for side in summary["sides"]) == 3
 
 
-def test_the_readme_has_the_runs_of_the_example_bot():
+def test_the_docs_have_the_runs_of_the_example_bot():
     assert len(_simulate_runs()) == 2
 
 

@@ -1,7 +1,7 @@
 """Determinization: sample the hidden hands of the other seats from one seat's observation.
 
 A seat knows its own hand, every card played so far, every seat's card count, and the
-tribute and return cards (public, SPEC §6). Every deal consistent with that is sampled
+tribute and return cards (public, rules §6). Every deal consistent with that is sampled
 with the same probability: the cards whose place is known are put there — a tribute card
 in its receiver's hand and a return card in its payer's, as long as that seat has not
 played a card of that face since — and the rest of the unseen cards are shuffled

@@ -1,4 +1,4 @@
-"""Cards, ranks, suits, the double deck, and the text notation (SPEC §1).
+"""Cards, ranks, suits, the double deck, and the text notation (rules §1).
 
 A *card* is a face of the double deck, an ``int`` from 0 to 53: the 52 suited
 faces in rank-major order (``4 * (rank - 2) + suit``) and then the small joker

@@ -88,7 +88,7 @@ def classify(cards: CardsLike, level: int | str) -> list[Move]:
     found: list[tuple[MoveType, Rank | None, Suit | None]] = []
     n = p.size
 
-    # single, pair, triple, bomb: one rank, wilds completing it (SPEC §3)
+    # single, pair, triple, bomb: one rank, wilds completing it (rules §3)
     group = _group_rank(p, lvl)
     if n == 1:
         if group is not None:

@@ -1,4 +1,4 @@
-"""Legal moves from the native core, and the packed move formats (SPEC §5).
+"""Legal moves from the native core, and the packed move formats (rules §5).
 
 :func:`legal_moves` returns a :class:`MoveList`: a view over the packed moves the
 core wrote, which makes :class:`~guandan.Move` / :class:`~guandan.RankMove` objects

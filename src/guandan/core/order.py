@@ -67,7 +67,7 @@ def _key_order(move: _Declared) -> int:
 
 
 def beats(move: _Declared, play: _Declared) -> bool:
-    """Whether ``move`` beats ``play`` (SPEC §4); both at the same level, either granularity.
+    """Whether ``move`` beats ``play`` (rules §4); both at the same level, either granularity.
 
     Same type and size with a strictly higher key, or a bomb over a non-bomb, or a
     higher bomb. A pass beats nothing and is beaten by nothing (there is nothing to beat).

@@ -1,4 +1,4 @@
-"""The reference move generator: pure Python, written to be read (SPEC §5).
+"""The reference move generator: pure Python, written to be read (rules §5).
 
 This is the executable specification the native core is checked against, so it
 is built from the rules directly and favours clarity over speed.
@@ -9,7 +9,7 @@ Every combination is a *template*: a declaration (type, key, suit) and the
 group; a full house is a triple group and a pair group; a straight is five
 groups of one card, a pair run three groups of two, a triple run two groups of
 three. A move fills each group with natural cards of that rank from the hand
-and with wilds, under two rules (SPEC §3):
+and with wilds, under two rules (rules §3):
 
 * wilds never fill a joker group;
 * in a *set* group (single, pair, triple, bomb, either part of a full house) of a

@@ -1,4 +1,4 @@
-"""One deal as a state machine: the deal, the tricks, going out, jiefeng, the end (SPEC §6).
+"""One deal as a state machine: the deal, the tricks, going out, jiefeng, the end (rules §6).
 
 Seats are numbered 0..3; partners sit opposite (seats 0 and 2 are side 0, seats 1 and 3
 side 1). Play passes from seat ``s`` to seat ``(s + 1) % 4``: this models the table's

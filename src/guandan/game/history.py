@@ -1,4 +1,4 @@
-"""What a deal records: its actions, its history, its result, its phase (SPEC §6, §7).
+"""What a deal records: its actions, its history, its result, its phase (rules §6, §7).
 
 The values both a deal and what a seat sees of it are made of, below both
 (:mod:`guandan.game.deal` and :mod:`guandan.game.observation` import them; this module imports

@@ -1,4 +1,4 @@
-"""A match: deals in a row, levels and promotion, the A gate, tribute and return (SPEC §7, §8).
+"""A match: deals in a row, levels and promotion, the A gate, tribute and return (rules §7, §8).
 
 Both sides start at level 2 (side 0 is seats 0 and 2, side 1 seats 1 and 3). Each deal
 is played at the level of the side that won the previous deal (after its promotion);
@@ -44,7 +44,7 @@ run as soon as no choice is left.
   or one each in a double-down) there is no tribute and no return, and the previous
   1st-place seat leads.
 
-**Decisions** (where the SPEC and the sources are silent; see also :mod:`guandan.game.rules`):
+**Decisions** (where the rules and the sources are silent; see also :mod:`guandan.game.rules`):
 deal ``k`` (from 0) is dealt from ``derive_seed(seed, k)``; a match built with explicit
 ``hands`` uses them for the first deals and deals the rest from the seed; the deal cap
 counts every deal played in this match object; the tribute phase reports card counts of
@@ -71,7 +71,7 @@ from .rules import Ruleset, get_ruleset
 from .scoring import DealResult, promote
 from .tribute import resists, return_choices, settle_tributes, tribute_choices, tribute_payers
 
-__all__ = ["Match", "MatchStart", "DealLog", "DealSummary", "Phase", "opening_leader"]
+__all__ = ["Match", "MatchStart", "DealLog", "DealSummary"]
 
 
 @dataclass(frozen=True)
@@ -87,7 +87,6 @@ class DealSummary:
     dropped back to 2 after failing at A, else ``None``.
 
     >>> from guandan.bots.agents import GreedyAgent
-
     >>> from guandan.bots.loop import play_out
     >>> m = Match(seed=2); play_out(m, [GreedyAgent()] * 4, max_actions=150)
     >>> first = m.results[0]

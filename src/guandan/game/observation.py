@@ -1,4 +1,4 @@
-"""What one seat sees: the :class:`Observation` an agent decides from (SPEC §6, §7).
+"""What one seat sees: the :class:`Observation` an agent decides from (rules §6, §7).
 
 An observation is immutable. It holds the seat's own hand, the public state of the
 deal — whose turn it is, the play to beat and who made it, every seat's card count

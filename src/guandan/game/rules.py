@@ -1,4 +1,4 @@
-"""Rulesets: the complete, named presets a match is played under (SPEC §7, §8).
+"""Rulesets: the complete, named presets a match is played under (rules §7, §8).
 
 A :class:`Ruleset` is a frozen value. Each preset is a whole, coherent set of rules
 (not a pile of toggles); the default, :data:`COMPETITIVE_2022`, is the 2022 Competitive
@@ -16,7 +16,7 @@ What a ruleset's fields mean in play is applied by :mod:`guandan.game.tribute` (
 the cards allowed), :mod:`guandan.game.scoring` (levels gained, promotion) and
 :mod:`guandan.game.match` (passing A, dropping back, the cap).
 
-Decisions where the SPEC and the source texts are silent (they are the project's docs):
+Decisions where the rules and the source texts are silent (they are the project's docs):
 
 * **Return card, ``low`` rule** (competitive, Nanjing): a card of natural rank 2..10 that
   is not of the level rank — i.e. a card no higher than a 10 in the elevated order, so
@@ -43,7 +43,7 @@ Decisions where the SPEC and the source texts are silent (they are the project's
   side with the higher level wins; on equal levels the side that won the last deal wins
   (it is the side whose level would be played next), so a capped match always has a
   winner.
-* **Plain straight of a same-suit five** (SPEC §3): listed by default
+* **Plain straight of a same-suit five** (rules §3): listed by default
   (:attr:`Ruleset.plain_straight_flush`); a ruleset that drops it removes, at card
   granularity, every plain straight whose natural cards share one suit (the same cards
   are then only a straight flush). At rank granularity suits are abstracted away, so
@@ -67,7 +67,7 @@ where the sources disagree is a field, with the default chosen here:
   the match ends as a draw (``winner`` ``None``, ``end_reason`` ``"draw"``).
 * **Equal cards in a double tribute** (:attr:`Ruleset.double_tribute_tie`, ``"next"`` in
   every preset): ``"next"``, the seat that plays next after the 1st-place seat pays the
-  1st (and leads), as the public re-implementation of the platform and SPEC §7 do;
+  1st (and leads), as the public re-implementation of the platform and rules §7 do;
   ``"previous"``, the other payer (the seat playing just before the 1st-place seat) does,
   as some rule sheets read "clockwise". Which one the closed server uses is not known.
 * Tribute, return and resisting are those of the default rules: the highest card other

@@ -4,19 +4,19 @@ Every message is a JSON object with ``type`` (``notify``: information; ``act``: 
 must answer) and ``stage``. There are eleven kinds; one builder each here, with the
 fields in the order of the organisers' manual:
 
-==================  =======================================================================
-notify beginning    ``handCards``, ``myPos`` — :func:`beginning`
-notify play         ``curPos``, ``curAction``, ``greaterPos``, ``greaterAction`` — :func:`play_notice`
-notify tribute      ``result`` ``[[payer, receiver, card], …]`` — :func:`tribute_notice`
-notify anti-tribute ``antiNums``, ``antiPos`` — :func:`anti_tribute_notice`
-notify back         ``result`` ``[[returner, payer, card], …]`` — :func:`back_notice`
-notify episodeOver  ``order``, ``curRank``, ``restCards`` — :func:`episode_over`
-notify gameOver     ``curTimes``, ``settingTimes`` — :func:`game_over`
-notify gameResult   ``victoryNum``, ``draws`` — :func:`game_result`
-act play / tribute  ``handCards``, ``publicInfo``, ``selfRank``, ``oppoRank``, ``curRank``,
-/ back              ``stage``, ``curPos``, ``curAction``, ``greaterPos``, ``greaterAction``,
-                    ``actionList``, ``indexRange`` — :func:`act_message`
-==================  =======================================================================
+=======================  ===========================================================================
+notify beginning         ``handCards``, ``myPos`` — :func:`beginning`
+notify play              ``curPos``, ``curAction``, ``greaterPos``, ``greaterAction`` — :func:`play_notice`
+notify tribute           ``result`` ``[[payer, receiver, card], …]`` — :func:`tribute_notice`
+notify anti-tribute      ``antiNums``, ``antiPos`` — :func:`anti_tribute_notice`
+notify back              ``result`` ``[[returner, payer, card], …]`` — :func:`back_notice`
+notify episodeOver       ``order``, ``curRank``, ``restCards`` — :func:`episode_over`
+notify gameOver          ``curTimes``, ``settingTimes`` — :func:`game_over`
+notify gameResult        ``victoryNum``, ``draws`` — :func:`game_result`
+act play/tribute/back    ``handCards``, ``publicInfo``, ``selfRank``, ``oppoRank``, ``curRank``,
+                         ``stage``, ``curPos``, ``curAction``, ``greaterPos``, ``greaterAction``,
+                         ``actionList``, ``indexRange`` — :func:`act_message`
+=======================  ===========================================================================
 
 A bot answers an ``act`` with ``{"actIndex": i}``; :func:`parse_answer` reads it.
 
@@ -30,7 +30,7 @@ A bot answers an ``act`` with ``{"actIndex": i}``; :func:`parse_answer` reads it
 >>> parse_answer('{"actIndex": 7}', message["indexRange"])
 7
 
-Decisions where the protocol's sources are silent (see ``PLATFORM.md`` and the README):
+Decisions where the protocol's sources are silent (see the platform page, ``docs/platform.md``):
 
 * ``curPos`` / ``curAction`` of an ``act play`` are the last action of the current trick,
   a pass included; ``-1`` / ``null`` when the seat leads (a new trick, a jiefeng lead).

@@ -32,7 +32,7 @@ order, to: an entry of the same type and cards (a key named differently); an ent
 the same cards; an entry of the same type and key with the most cards in common; the
 first entry (the pass, when responding).
 
-**Tolerance** (``PLATFORM.md`` and the organisers' example bot): unknown fields are
+**Tolerance** (the protocol's sources, ``docs/platform.md``, and the organisers' example bot): unknown fields are
 ignored; ``handCards`` or ``handCard``; ``antiNums`` or ``antiNum``; ``victoryNum`` or
 ``final``; the values as :mod:`~guandan.platform.wire` reads them; a stage it does not
 know is logged and ignored, and any message carrying an ``actionList`` is read as a

@@ -3,7 +3,7 @@ server may write them, each read into the engine's terms or ``None`` when it is 
 (never an exception). The client's :class:`~guandan.platform.seat.SeatView` reads every
 message through these.
 
-**Tolerance** (``PLATFORM.md`` and the organisers' example bot): ``greaterPos`` and
+**Tolerance** (the protocol's sources, ``docs/platform.md``, and the organisers' example bot): ``greaterPos`` and
 ``greaterAction`` swapped (read by type: a seat is an int, an action a list); an action as
 ``[type, rank, cards]`` or as an object ``{"type", "rank", "actions"}``; ranks as letters
 (``T``), numbers (``10``, ``1`` or ``14`` for the ace) or names (``10``); card codes as the

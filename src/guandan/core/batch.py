@@ -44,12 +44,13 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 
-from ..errors import GuandanError, InvalidCardsError
+from ..errors import InvalidCardsError
 from . import _core
+from .movegen import Granularity, check_granularity
 
 __all__ = [
     "ACTION_SPACE",
@@ -67,7 +68,7 @@ ACTION_SPACE: np.ndarray = _core.ACTION_SPACE
 
 action_indices = _core.action_indices
 
-Granularity = Literal["card", "rank"]
+
 #: A Python or numpy integer (never a bool).
 Int = int | np.integer[Any]
 #: The most threads one call runs on.
@@ -107,12 +108,6 @@ def _checked(
     return lead_beats(n) if beats is None else beats, n
 
 
-def _granularity(granularity: object) -> Granularity:
-    if isinstance(granularity, str) and granularity in ("card", "rank"):  # an array is not a str
-        return "card" if granularity == "card" else "rank"
-    raise GuandanError(f"granularity must be 'card' or 'rank', got {granularity!r:.60}")
-
-
 def _chunks(n: int, threads: Int | None) -> list[tuple[int, int]]:
     """Split n positions into one slice per thread (threads None: as many as cores)."""
     count = (os.cpu_count() or 1) if threads is None else _core._int_arg(threads, "threads", 1, MAX_THREADS)
@@ -133,7 +128,7 @@ def count_moves(
 ) -> np.ndarray:
     """How many legal moves each position has: ``int64 (N,)``. ``threads=None``: all cores."""
     beats, n = _checked(hands, levels, beats, packed)
-    granularity = _granularity(granularity)
+    granularity = check_granularity(granularity)
     chunks = _chunks(n, threads)
     if len(chunks) == 1:
         return _core.batch_count(hands, levels, beats, granularity, packed=packed)
@@ -160,7 +155,7 @@ def legal_moves(
     ``uint64 (M, 2)`` at card granularity); position i's are ``moves[offsets[i]:offsets[i+1]]``.
     """
     beats, n = _checked(hands, levels, beats, packed)
-    fn = _core.batch_rank_moves if _granularity(granularity) == "rank" else _core.batch_card_moves
+    fn = _core.batch_rank_moves if check_granularity(granularity) == "rank" else _core.batch_card_moves
     chunks = _chunks(n, threads)
     if len(chunks) == 1:
         return fn(hands, levels, beats, packed=packed)
@@ -204,7 +199,7 @@ def iter_legal_moves(
     beats, _ = _checked(hands, levels, beats, packed)
     _core._check_batch(hands, levels, beats, packed)  # now: the core's calls come with the first chunk
     size = _core._int_arg(buffer_moves, "buffer_moves", 1, _core._MAX_ROWS)
-    granularity = _granularity(granularity)
+    granularity = check_granularity(granularity)
     if granularity == "rank":
         out = np.empty(max(size, _core.MAX_RANK_MOVES), dtype=np.uint64)
     else:

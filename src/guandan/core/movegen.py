@@ -34,7 +34,7 @@ from typing import Literal, overload
 
 import numpy as np
 
-from ..errors import GuandanError, InvalidMoveError
+from ..errors import GuandanError, InvalidMoveError, describe
 from . import _core, packed
 from .cards import Cards, CardsLike, Rank, Suit, as_cards, integer, parse_level
 from .moves import AnyMove, Move, MoveType, RankMove
@@ -49,6 +49,7 @@ __all__ = [
     "pack_rank_move",
     "unpack_rank_move",
     "canonical_move",
+    "check_granularity",
 ]
 
 Granularity = Literal["card", "rank"]
@@ -278,12 +279,10 @@ def legal_moves(
     granularity or a packed rank-level word), ``None`` to lead. The pass comes last
     when responding. Exactly the moves of :func:`guandan.core.reference.generate_moves`.
     """
-    cards = as_cards(hand)
-    lvl = parse_level(level)
-    word = _beat_word(beat, lvl)
-    if _granularity(granularity) == "rank":
-        return MoveList(_core.rank_moves(cards.counts, lvl, word), lvl, "rank")
-    return MoveList(_core.card_moves(cards.counts, lvl, word), lvl, "card")
+    counts, lvl, word, kind = _position(hand, level, beat, granularity)
+    if kind == "rank":
+        return MoveList(_core.rank_moves(counts, lvl, word), lvl, "rank")
+    return MoveList(_core.card_moves(counts, lvl, word), lvl, "card")
 
 
 def count_moves(
@@ -297,15 +296,27 @@ def count_moves(
     >>> count_moves("S3 C4 D4 C5 D5 H2", 2), count_moves("S3 C4 D4 C5 D5 H2", 2, granularity="rank")
     (18, 14)
     """
-    cards = as_cards(hand)
+    counts, lvl, word, kind = _position(hand, level, beat, granularity)
+    if kind == "rank":
+        return int(_core.count_rank_moves(counts, lvl, word))
+    return int(_core.count_card_moves(counts, lvl, word))
+
+
+def _position(
+    hand: CardsLike, level: int | str, beat: AnyMove | int | None, granularity: object
+) -> tuple[bytes, Rank, int, Granularity]:
+    """A position's arguments parsed once: the hand's counts, the level, the play to beat's word."""
     lvl = parse_level(level)
-    word = _beat_word(beat, lvl)
-    if _granularity(granularity) == "rank":
-        return int(_core.count_rank_moves(cards.counts, lvl, word))
-    return int(_core.count_card_moves(cards.counts, lvl, word))
+    return as_cards(hand).counts, lvl, _beat_word(beat, lvl), check_granularity(granularity)
 
 
-def _granularity(value: object) -> Granularity:
-    if isinstance(value, str) and value in ("card", "rank"):
-        return value  # type: ignore[return-value]
-    raise GuandanError(f"granularity must be 'card' or 'rank', got {value!r:.80}")
+def check_granularity(value: object) -> Granularity:
+    """``"card"`` or ``"rank"`` checked (the one check of every ``granularity=``), else
+    :class:`~guandan.GuandanError`.
+
+    >>> check_granularity("rank")
+    'rank'
+    """
+    if isinstance(value, str) and value in ("card", "rank"):  # an array is not a str
+        return "card" if value == "card" else "rank"
+    raise GuandanError(f"granularity must be 'card' or 'rank', got {describe(value)}")

@@ -57,7 +57,7 @@ import numpy as np
 
 from ..core import _core
 from ..core.cards import NUM_FACES, Cards, CardsLike, Rank, as_cards, card_name, parse_level, wild_card
-from ..core.movegen import MoveList, pack_move, pack_rank_move
+from ..core.movegen import MoveList, check_granularity, pack_move, pack_rank_move
 from ..core.moves import AnyMove, Move, MoveType, RankMove
 from ..core.notation import declaration, sort_moves  # noqa: F401  (sort_moves: used by the examples)
 from ..core.order import beats
@@ -569,7 +569,8 @@ class Deal:
             arr = _core.rank_moves(_core.unpack_cards(*hand_words(h)), self._lvl, self._beat)
             arr.flags.writeable = False
             return MoveList(arr, self._level, "rank")
-        raise GuandanError(f"granularity must be 'card' or 'rank', got {describe(granularity)}")
+        check_granularity(granularity)  # neither: raises the error naming it
+        raise AssertionError("unreachable")  # pragma: no cover
 
     def _generate(self) -> np.ndarray:
         if self._over:

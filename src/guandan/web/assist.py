@@ -73,12 +73,15 @@ class Parts:
     >>> parts = Parts()
     >>> parts.feed('{"part": "{\\\\"op\\\\": "}'), parts.feed('{"part": "\\\\"records\\\\"}", "last": true}')
     (None, '{"op": "records"}')
+
+    A request longer than the limit is dropped with an error, and its remaining parts with it.
     """
 
     def __init__(self, limit: int = MAX_REQUEST) -> None:
         self.limit = limit
         self._parts: list[str] = []
         self._size = 0
+        self._skipping = False  # the rest of a request dropped for its length
 
     def feed(self, text: str | bytes) -> str | None:
         """Take one message; the whole request's text when it is complete.
@@ -88,6 +91,7 @@ class Parts:
         if isinstance(text, bytes | bytearray):
             text = bytes(text).decode("utf-8", "replace")
         if not text.startswith('{"part"'):
+            self._skipping = False
             if self._parts:
                 self._drop()
                 raise GuandanError("a request arrived in the middle of another's parts: both dropped")
@@ -101,9 +105,13 @@ class Parts:
         if not isinstance(part, str):
             self._drop()
             raise GuandanError(f"a part is {{\"part\": text}}, got {describe(message)}")
+        if self._skipping:
+            self._skipping = message.get("last") is not True
+            return None
         self._size += len(part)
         if self._size > self.limit:
             self._drop()
+            self._skipping = message.get("last") is not True
             raise GuandanError(f"the request is longer than {self.limit:,} characters: dropped")
         self._parts.append(part)
         if message.get("last") is True:

@@ -67,7 +67,7 @@ from ..platform.connect import run_client
 from ..platform.results import ServeResult
 from ..platform.server import PlatformServer
 from ..platform.table import PlatformTable
-from .assist import Assistant, Parts, record_path
+from .assist import MAX_REQUEST, Assistant, Parts, record_path
 from .pages import CONTENT_TYPES, asset
 
 __all__ = ["WebServer", "WebTable", "WebGame", "WebThread", "start_web", "PAGE_NOTICE"]
@@ -156,6 +156,9 @@ class WebServer(PlatformServer):
     the records are written as ``{record_prefix}-game{g}.json`` instead of
     ``table{t}-game{g}.json``. Every other option is the platform server's.
     """
+
+    #: The longest request of a page, its parts joined (characters).
+    request_limit = MAX_REQUEST
 
     def __init__(
         self,
@@ -253,7 +256,7 @@ class WebServer(PlatformServer):
 
     async def _assist(self, ws: ServerConnection) -> None:
         """The page's requests, one at a time, each answered in a worker thread (a hint searches)."""
-        parts = Parts()
+        parts = Parts(self.request_limit)
         try:
             async for message in ws:
                 try:

@@ -16,7 +16,7 @@ export function isJoker(code) {
 }
 
 export function rankLabel(rank) {
-  return rank === "T" ? "10" : rank;
+  return { T: "10", B: "small joker", R: "big joker" }[rank] || rank;
 }
 
 // A level as a person reads it ("T" is 10).
@@ -67,7 +67,13 @@ export function cardElement(code, level, options = {}) {
   const red = code[0] === "H" || code[0] === "D";
   if (isJoker(code)) {
     el.classList.add("joker", code === "HR" ? "big" : "small");
-    el.innerHTML = `<span class="rank">J<br>O<br>K<br>E<br>R</span>`;
+    const rank = document.createElement("span");
+    rank.className = "rank";
+    rank.textContent = "JK";
+    const suit = document.createElement("span");
+    suit.className = "suit";
+    suit.textContent = code === "HR" ? "\u2605" : "\u2606";
+    el.append(rank, suit);
     el.title = cardText(code);
   } else {
     el.classList.add(red ? "red" : "black");

@@ -48,6 +48,7 @@ const state = {
   episode: null,
   hints: null,
   labelsOf: new Map(),
+  asked: 0,
 };
 
 const assist = new Assist();
@@ -285,8 +286,8 @@ const NOTIFY = {
     showDealEnd(line, true);
   },
   ignored(m) {
-    banner(`The table ignored the page's last message: ${m.error}. It still waits for a valid answer.`);
     const waiting = typeof m.error === "string" && !m.error.includes("was not asked");
+    banner(`The table ignored the page's last message: ${m.error}.${waiting ? " It still waits for your answer." : ""}`);
     if (waiting && state.lastAct && !state.act) {
       state.act = state.lastAct; // the table still waits for this page's answer to its request
       render();
@@ -319,6 +320,7 @@ function transfer(result, kind) {
 }
 
 function onAct(m) {
+  state.asked += 1;
   state.act = m;
   state.lastAct = m;
   state.hand = [...(m.handCards || m.handCard || state.hand)];

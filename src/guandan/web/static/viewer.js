@@ -228,7 +228,7 @@ function renderSteps(deal) {
     box.append(button);
   });
   const current = box.querySelector(".current");
-  if (current) current.scrollIntoView({ block: "nearest" });
+  if (current) box.scrollTop = Math.max(0, current.offsetTop - box.offsetTop - box.clientHeight / 2);
 }
 
 async function listRecords() {

@@ -4,7 +4,8 @@ cards of a choice, then the button of its declaration.
 
 Without a browser the tests are skipped with a message saying how to install one (the only
 skip of the suite): ``apt-get install chromium chromium-driver`` and ``pip install selenium``
-(the ``test`` extra). ``.ci/run`` installs both.
+(the ``test`` extra). ``.ci/run`` installs both, and sets ``GUANDAN_REQUIRE_BROWSER=1``: there
+a missing browser fails the tests.
 """
 
 from __future__ import annotations
@@ -28,6 +29,12 @@ RECORD_TYPES = {
 }
 
 
+def _no_browser() -> None:
+    if os.environ.get("GUANDAN_REQUIRE_BROWSER") == "1":  # CI installs one: its absence is a failure
+        pytest.fail(INSTALL)
+    pytest.skip(INSTALL)
+
+
 @contextlib.contextmanager
 def chrome(width: int = 1280, height: int = 900, phone: bool = False):
     """A headless Chromium (skipping the test when there is none), quit at the end; ``phone``:
@@ -36,9 +43,9 @@ def chrome(width: int = 1280, height: int = 900, phone: bool = False):
         from selenium import webdriver
         from selenium.webdriver.chrome.service import Service
     except ImportError:
-        pytest.skip(INSTALL)
+        _no_browser()
     if not (os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)):
-        pytest.skip(INSTALL)
+        _no_browser()
     os.environ["SE_AVOID_STATS"] = "true"  # else Selenium Manager reaches for the network
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM

@@ -141,10 +141,11 @@ def answered(driver, before):
     wait_for(lambda: (page_state(driver) or {}).get("act") != before, 20, "the answer to be taken")
 
 
-def play_through(driver, decide, timeout: float = 240):
+def play_through(driver, decide, timeout: float = 240, selected=None):
     """Play the person's seat through the page until the games end: ``decide(act)`` returns
     the actionList index to play (its cards are clicked, then its button; the pass by the
-    Pass button). Closes the end-of-deal panels. Returns every (act, index) chosen."""
+    Pass button); ``selected(act, index)``, if given, is called once the cards are selected.
+    Closes the end-of-deal panels. Returns every (act, index) chosen."""
     from selenium.webdriver.common.by import By
 
     chosen = []
@@ -177,6 +178,8 @@ def play_through(driver, decide, timeout: float = 240):
             cards = sorted(entry[2])
             same = sorted(i for i, e in enumerate(act["actionList"]) if e[0] != "PASS" and sorted(e[2]) == cards)
             assert sorted(indices) == same, f"the buttons {indices} are not the entries of those cards {same}"
+            if selected is not None:
+                selected(act, index)
             choose(driver, index)
         chosen.append((act, index))
         answered(driver, act)

@@ -49,12 +49,13 @@ def scripted_match(game):
     return Match(100 + game, "competitive_2022+cap1", **SCRIPTED[game])
 
 
-def shot(driver, tmp_path, name):
-    """A screenshot: to ``tmp_path`` (checked to be a PNG), and to the docs with GUANDAN_SCREENSHOTS."""
+def shot(driver, tmp_path, name, docs=True):
+    """A screenshot: to ``tmp_path`` (checked to be a PNG), and with GUANDAN_SCREENSHOTS (and
+    ``docs``) to that directory."""
     path = tmp_path / name
     driver.save_screenshot(str(path))
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    if SHOTS:
+    if SHOTS and docs:
         pathlib.Path(SHOTS).mkdir(parents=True, exist_ok=True)
         driver.save_screenshot(str(pathlib.Path(SHOTS) / name))
 
@@ -114,8 +115,14 @@ def test_a_person_plays_tribute_declarations_passes_and_a_return_through_the_pag
         # the tribute: the one card allowed is preselected, and its button offered
         wait_for(lambda: declaration_buttons(driver), 10, "the tribute's button")
         assert [t for _, t in declaration_buttons(driver)] == ["1. Pay tribute: small joker"]
-        shot(driver, tmp_path, "web-tribute.png")
-        chosen = play_through(driver, decide, timeout=120)
+        shot(driver, tmp_path, "web-tribute.png", docs=False)
+        def selected(act, index):
+            if act["actionList"][index][0] == "ThreeWithTwo":  # the two ways to declare the cards, on show
+                wait_for(lambda: "♥9 as" in " ".join(t for _, t in declaration_buttons(driver)), 10, "the wording")
+                shot(driver, tmp_path, "web-declarations.png")
+
+        chosen = play_through(driver, decide, timeout=120, selected=selected)
+        assert (tmp_path / "web-declarations.png").exists()
         assert console_errors(driver) == []
     full_house = seen[("C3", "C5", "H9", "S3", "S5")]
     assert sorted(e[1] for e in full_house) == ["3", "5"] and {e[0] for e in full_house} == {"ThreeWithTwo"}

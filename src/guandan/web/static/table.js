@@ -341,7 +341,7 @@ function onAct(m) {
   }
   if (m.stage === "play" && (m.greaterPos === -1 || m.greaterAction === null)) {
     state.trick = [null, null, null, null];
-    state.lead = state.seat;
+    state.lead = null; // set when the lead is played
     state.trickOver = false;
   }
   state.entries = new Map();

@@ -14,7 +14,7 @@ import urllib.request
 
 import pytest
 from websockets.asyncio.client import connect
-from websockets.exceptions import InvalidStatus
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from guandan import Match
 from guandan.platform import PlatformServer, run_client
@@ -151,7 +151,9 @@ def test_a_person_and_three_bots_play_a_whole_match_and_the_record_is_written(tm
 
 
 @pytest.mark.slow
-def test_a_second_player_at_a_taken_seat_is_refused_and_the_game_goes_on():
+def test_a_second_player_at_a_taken_seat_is_refused_and_the_game_goes_on(caplog):
+    caplog.set_level(logging.WARNING, logger="guandan.web")
+
     async def main():
         async with WebGame(seat=0, bots="greedy", seed=9, ruleset="competitive_2022+cap1") as game:
             person = asyncio.create_task(run_client(game.url, "greedy", name="you"))
@@ -167,6 +169,7 @@ def test_a_second_player_at_a_taken_seat_is_refused_and_the_game_goes_on():
 
     code, body, status, result, table = run(main())
     assert code == 409 and "seat 0 is taken" in body
+    assert "refused a connection as 'intruder': seat 0 is taken" in caplog.text
     assert status["tables"][0]["taken"][0] is True
     assert result.complete and table.state.value == "finished"
 
@@ -236,7 +239,26 @@ def _finished_record():
     return record(match)
 
 
-def test_the_page_asks_for_records_hints_and_declarations(tmp_path):
+def test_a_shutdown_with_a_game_in_progress_tells_the_page_and_the_log(caplog):
+    caplog.set_level(logging.WARNING, logger="guandan.web")
+
+    async def main():
+        game = WebGame(seat=0, bots="greedy", seed=4, ruleset="competitive_2022+cap1")
+        await game.start()
+        async with connect(game.url + "you?page=1") as ws:
+            await _until_act(ws, [])
+            await game.close()
+            with pytest.raises(ConnectionClosed):
+                while True:
+                    await asyncio.wait_for(ws.recv(), 10)
+            return ws.close_code, ws.close_reason
+
+    code, reason = run(main())
+    assert (code, reason) == (1001, "the server shut down")
+    assert "the server shuts down: table 0's game 1 is left unfinished" in caplog.text
+
+
+def test_the_page_asks_for_records_hints_and_declarations(tmp_path, caplog):
     data = _finished_record()
     (tmp_path / "game-1.json").write_text(json.dumps(data))
     (tmp_path / "summary.json").write_text("{}")
@@ -274,6 +296,7 @@ def test_the_page_asks_for_records_hints_and_declarations(tmp_path):
     assert [len(d["steps"]) for d in deals] == [len(d["actions"]) for d in data["deals"]]
     assert in_parts["ok"] and in_parts["id"] == 3 and in_parts["timeline"] == by_name["timeline"]
     assert not broken["ok"] and "bad rules in record" in broken["error"]
+    assert "the page's replay request failed: bad rules in record" in caplog.text
     assert not escape["ok"] and "is named like" in escape["error"]
     labels = declare["labels"]
     assert [lab["key"] for lab in labels[:2]] == ["3", "5"] and labels[2] is None

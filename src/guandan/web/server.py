@@ -193,6 +193,17 @@ class WebServer(PlatformServer):
                 raise GuandanError(f"cannot create the records directory {str(self.web_records)!r}: {error}") from None
         await super().start()
 
+    async def close(self) -> ServeResult:
+        """Shut down (see :meth:`PlatformServer.close`), saying which games are left unfinished."""
+        for t, table in enumerate(self.tables):
+            if table.state.value == "playing":
+                logger.warning(
+                    "web: the server shuts down: table %d's game %d is left unfinished (its pages are told)",
+                    t,
+                    table.games_played + 1,
+                )
+        return await super().close()
+
     def status(self) -> dict[str, Any]:
         """What ``/status.json`` says: the server, the ruleset, each table's state and seats."""
         tables = []
@@ -228,6 +239,7 @@ class WebServer(PlatformServer):
                 if isinstance(table, WebTable) and not table.seat_free(name):
                     seat = table.seat_for(name)
                     why = f"seat {seat} is taken" if table.names[seat] is not None else "the games have begun"
+                    logger.warning("web: refused a connection as %r: %s", name, why)
                     return connection.respond(HTTPStatus.CONFLICT, f"{why}\n")
             return super()._process_request(connection, request)
         if path == _ASSIST:

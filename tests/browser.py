@@ -141,11 +141,12 @@ def answered(driver, before):
     wait_for(lambda: (page_state(driver) or {}).get("act") != before, 20, "the answer to be taken")
 
 
-def play_through(driver, decide, timeout: float = 240, selected=None):
+def play_through(driver, decide, timeout: float = 240, selected=None, panels=None):
     """Play the person's seat through the page until the games end: ``decide(act)`` returns
     the actionList index to play (its cards are clicked, then its button; the pass by the
     Pass button); ``selected(act, index)``, if given, is called once the cards are selected.
-    Closes the end-of-deal panels. Returns every (act, index) chosen."""
+    Closes the end-of-deal panels (their text appended to ``panels``, if given). Returns every
+    (act, index) chosen."""
     from selenium.webdriver.common.by import By
 
     chosen = []
@@ -156,6 +157,9 @@ def play_through(driver, decide, timeout: float = 240, selected=None):
             time.sleep(0.05)
             continue
         if state["overlay"]:
+            if panels is not None:
+                time.sleep(0.2)  # the panel may grow (the match's end, the result)
+                panels.append(driver.find_element(By.ID, "overlay-panel").text)
             click(driver, "#overlay-close")
             continue
         if state["finished"]:

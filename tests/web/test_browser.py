@@ -121,7 +121,8 @@ def test_a_person_plays_tribute_declarations_passes_and_a_return_through_the_pag
                 wait_for(lambda: "♥9 as" in " ".join(t for _, t in declaration_buttons(driver)), 10, "the wording")
                 shot(driver, tmp_path, "web-declarations.png")
 
-        chosen = play_through(driver, decide, timeout=120, selected=selected)
+        panels = []
+        chosen = play_through(driver, decide, timeout=120, selected=selected, panels=panels)
         assert (tmp_path / "web-declarations.png").exists()
         assert console_errors(driver) == []
     full_house = seen[("C3", "C5", "H9", "S3", "S5")]
@@ -130,6 +131,14 @@ def test_a_person_plays_tribute_declarations_passes_and_a_return_through_the_pag
     assert seen["tribute"] == [["tribute", "tribute", ["SB"]]] and len(seen["back"]) == 2 and seen.get("pass")
     records = sorted(tmp_path.glob("web-21-game*.json"))
     assert len(records) == 2
+    # the end of each game's one deal: its finish order, who won and the levels gained, the match's end
+    assert len(panels) == 2 and all(p.startswith("Deal 1 over (level 9)") for p in panels)
+    assert "Game 1 of 2 over" in panels[0] and "Game 2 of 2 over" in panels[1] and "Result: your side won" in panels[1]
+    for panel, path in zip(panels, records):
+        result = json.loads(path.read_text())["deals"][0]["result"]
+        ours = result["winning_side"] == 0
+        gained = {2: 3, 3: 2, 4: 1}[result["partner_place"]]
+        assert f"{'Your side' if ours else 'The opponents'} won: partner" in panel and f"+{gained} level" in panel
     played = []
     for path in records:
         data = json.loads(path.read_text())

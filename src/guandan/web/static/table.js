@@ -49,6 +49,7 @@ const state = {
   hints: null,
   labelsOf: new Map(),
   asked: 0,
+  game: 1,
 };
 
 const assist = new Assist();
@@ -205,11 +206,15 @@ const NOTIFY = {
     state.antiTribute = [];
     state.act = null;
     state.selected.clear();
+    if (state.episode && state.episode.gameOver) {
+      state.deal = 0; // deals are numbered within a game
+      state.game += 1;
+    }
     state.deal += 1;
     state.hints = null;
     if (!state.episode || state.episode.gameOver) state.lastWinner = null;
     banner("");
-    log(`Deal ${state.deal}: you are seat ${state.seat}.`, "deal");
+    log(`${state.deal === 1 ? `Game ${state.game}, deal 1` : `Deal ${state.deal}`}: you are seat ${state.seat}.`, "deal");
   },
   "anti-tribute"(m) {
     state.antiTribute = m.antiPos || [];
@@ -258,10 +263,13 @@ const NOTIFY = {
     const gained = partnerPlace >= 2 ? state.promotion[partnerPlace - 2] : 0;
     state.lastWinner = side(first);
     state.episode = { order, level: m.curRank, rest: m.restCards || [], gained, partnerPlace, deal: state.deal,
-      levelsBefore: [...state.levels], levelsAfter: null, gameOver: false };
+      levelsBefore: [...state.levels], levelsAfter: null, gameOver: false, lines: [] };
     state.act = null;
     const ours = state.seat !== null && side(first) === side(state.seat);
-    log(`Deal ${state.deal} over: ${order.map((s, i) => `${ordinal(i + 1)} ${who(s)}`).join(", ")}.`, "deal");
+    const holding = new Set((m.restCards || []).map(([s]) => s));
+    const out = order.filter((s) => !holding.has(s));
+    const places = out.map((s, i) => `${ordinal(i + 1)} ${who(s)}`).join(", ");
+    log(`Deal ${state.deal} over: ${places}${out.length === 2 ? " (double-down)" : ""}.`, "deal");
     log(`${ours ? "Your side" : "The opponents"} won the deal (partner ${ordinal(partnerPlace)}): +${gained} level${gained === 1 ? "" : "s"}.`, "deal");
     showDealEnd();
   },
@@ -271,7 +279,8 @@ const NOTIFY = {
     state.lastWinner = null;
     const line = `Game ${m.curTimes} of ${m.settingTimes} over: ${ours ? "your side wins the match" : "the opponents win the match"}.`;
     log(line, "deal");
-    showDealEnd(line);
+    if (state.episode) state.episode.lines.push(line);
+    showDealEnd();
   },
   gameResult(m) {
     state.finished = true;
@@ -283,7 +292,8 @@ const NOTIFY = {
     state.gamesWon = [mine, theirs, drawn];
     const line = `Result: your side won ${mine}, the opponents ${theirs}${drawn ? `, ${drawn} drawn` : ""}.`;
     log(line, "deal");
-    showDealEnd(line, true);
+    if (state.episode) state.episode.lines.push(line);
+    showDealEnd(state.episode ? "" : line, true);
   },
   ignored(m) {
     const waiting = typeof m.error === "string" && !m.error.includes("was not asked");
@@ -331,7 +341,7 @@ function onAct(m) {
   if (state.episode && !state.episode.levelsAfter && state.episode.deal === state.deal - 1) {
     state.episode.levelsAfter = [...state.levels];
     const overlay = $("overlay");
-    if (!overlay.hidden) showDealEnd(overlay.dataset.extra || "");
+    if (!overlay.hidden) showDealEnd();
   }
   if (Array.isArray(m.publicInfo) && m.publicInfo.length === 4) {
     m.publicInfo.forEach((info, s) => {
@@ -644,22 +654,21 @@ function renderHints() {
   renderControls();
 }
 
-function showDealEnd(extra = "", final = false) {
+function showDealEnd(extra = "", final = state.finished) {
   const ep = state.episode;
   const panel = $("overlay-panel");
   panel.textContent = "";
   const overlay = $("overlay");
-  overlay.dataset.extra = extra;
   if (ep) {
     const title = document.createElement("h2");
     title.textContent = `Deal ${ep.deal} over (level ${levelLabel(ep.level)})`;
     panel.append(title);
     const list = document.createElement("ol");
     list.className = "finish-order";
-    const finished = ep.order.length - ep.rest.length;
-    ep.order.forEach((s, i) => {
+    const holding = new Set(ep.rest.map(([s]) => s));
+    ep.order.filter((s) => !holding.has(s)).forEach((s) => {
       const item = document.createElement("li");
-      item.textContent = i < finished ? seatName(s) : `${seatName(s)} (left holding cards)`;
+      item.textContent = seatName(s);
       list.append(item);
     });
     panel.append(list);
@@ -683,10 +692,10 @@ function showDealEnd(extra = "", final = false) {
       panel.append(line);
     }
   }
-  if (extra) {
+  for (const text of [...(ep ? ep.lines : []), ...(extra ? [extra] : [])]) {
     const p = document.createElement("p");
     p.className = final ? "match-result final" : "match-result";
-    p.textContent = extra;
+    p.textContent = text;
     panel.append(p);
   }
   const actions = document.createElement("div");

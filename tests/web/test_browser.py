@@ -256,8 +256,19 @@ def _record_file(tmp_path, seed=4):
     return path, record(match)
 
 
+def _one_deal_record():
+    from guandan import Deal
+    from guandan.bots.agents import GreedyAgent
+    from guandan.bots.loop import play_out
+    from guandan.records.records import record
+
+    deal = Deal.new(seed=13, level=4)
+    play_out(deal, [GreedyAgent()] * 4)
+    return record(deal)
+
+
 @pytest.mark.slow
-def test_the_viewer_opens_a_file_jumps_between_deals_and_shows_a_wild_declaration(tmp_path):
+def test_the_viewer_opens_a_file_or_a_drop_jumps_between_deals_and_shows_a_wild_declaration(tmp_path):
     from selenium.webdriver.common.by import By
 
     path, data = _record_file(tmp_path)
@@ -291,6 +302,16 @@ def test_the_viewer_opens_a_file_jumps_between_deals_and_shows_a_wild_declaratio
                 break
         else:
             pytest.fail("no play with a wild in the record: choose another seed")
+        # a record dropped on the page
+        driver.execute_script(
+            "const dt = new DataTransfer();"
+            "dt.items.add(new File([arguments[0]], 'dropped.json', {type: 'application/json'}));"
+            "document.body.dispatchEvent(new DragEvent('drop', {dataTransfer: dt, bubbles: true, cancelable: true}));",
+            json.dumps(_one_deal_record()),
+        )
+        wait_for(lambda: driver.execute_script("return window.guandan.view.name") == "dropped.json", 20, "the drop")
+        assert len(driver.find_elements(By.CSS_SELECTOR, "#deal option")) == 1
+        assert "deal seed 13" in driver.find_element(By.ID, "title").text
         assert console_errors(driver) == []
 
 

@@ -169,7 +169,11 @@ class Assistant:
     """Answers the page's requests (see the module's description). ``records``: the
     directory whose records the viewer may open by name; ``hint``: the agent spec whose
     ``analyze`` gives the hint (the search bot, ``mc``, by default); ``ruleset``: the rules
-    the table plays, for the hint's seat view; ``seed`` seeds the hint's agent."""
+    the table plays, for the hint's seat view; ``seed`` seeds the hint's agent.
+
+    >>> Assistant().handle({"id": 1, "op": "records"})
+    {'id': 1, 'ok': True, 'dir': None, 'files': []}
+    """
 
     def __init__(
         self,

@@ -41,7 +41,11 @@ ROUTES = {
 
 @dataclass(frozen=True)
 class Asset:
-    """A file of the page: its name, content type and bytes."""
+    """A file of the page: its name, content type and bytes.
+
+    >>> Asset("x.css", CONTENT_TYPES[".css"], b"p {}").content_type
+    'text/css; charset=utf-8'
+    """
 
     name: str
     content_type: str
@@ -50,7 +54,11 @@ class Asset:
 
 def asset(path: str) -> Asset | None:
     """The asset served at URL path ``path`` (``/``, ``/table.js``, …), ``None`` when there
-    is none: only the files of the static folder itself, by plain name."""
+    is none: only the files of the static folder itself, by plain name.
+
+    >>> asset("/viewer").name, asset("/static/table.js")
+    ('viewer.html', None)
+    """
     name = ROUTES.get(path, path[1:] if path.startswith("/") else "")
     if not name or "/" in name or "\\" in name or name.startswith("."):
         return None

@@ -155,6 +155,14 @@ class WebServer(PlatformServer):
     the search bot's spec behind the page's hint; ``record_prefix``: with ``records`` given,
     the records are written as ``{record_prefix}-game{g}.json`` instead of
     ``table{t}-game{g}.json``. Every other option is the platform server's.
+
+    >>> import asyncio, urllib.request
+    >>> async def main():
+    ...     async with WebServer(port=0, seed=1) as server:
+    ...         page = await asyncio.to_thread(urllib.request.urlopen, server.page_url + "viewer")
+    ...         return page.status, page.headers["Content-Type"], server.status()["tables"][0]["state"]
+    >>> asyncio.run(main())
+    (200, 'text/html; charset=utf-8', 'seating')
     """
 
     #: The longest request of a page, its parts joined (characters).
@@ -326,6 +334,16 @@ class WebGame:
     which the viewer offers; ``new_match`` builds game ``g``'s match (a table set up with
     chosen hands or levels, as :class:`~guandan.platform.table.PlatformTable` takes it). An
     async context manager; :attr:`page_url` is the table.
+
+    >>> import asyncio
+    >>> from guandan.platform import run_client
+    >>> async def main():                      # a bot in the person's seat plays the match out
+    ...     async with WebGame(seat=3, seed=4, ruleset="competitive_2022+cap1") as game:
+    ...         person = await run_client(game.url, "greedy", name="me")
+    ...         await game.finished()
+    ...         return person.seat, person.complete, game.table.state.value
+    >>> asyncio.run(main())
+    (3, True, 'finished')
     """
 
     def __init__(
@@ -520,7 +538,12 @@ class WebThread:
 
 def start_web(**options: Any) -> WebThread:
     """Start a :class:`WebGame` (options as its) in a thread of its own; ``serve=True``
-    and :class:`WebServer` options for a bare server. Returns once it listens."""
+    and :class:`WebServer` options for a bare server. Returns once it listens.
+
+    >>> with start_web(serve=True, port=0, seed=1) as running:
+    ...     running.url.startswith("ws://127.0.0.1:"), running.server.tables[0].state.value
+    (True, 'seating')
+    """
     return WebThread(**options).start()
 
 

@@ -14,6 +14,8 @@ bots      agents, the one play loop, agents by spec, playouts, sampling the hidd
           hands, the search bot, simulation (:mod:`guandan.bots`)
 platform  the AI competition's protocol: its action format, messages, the table, the
           server and the client (:mod:`guandan.platform`)
+web       the browser: the table's page and the replay viewer, served on the platform
+          server's port (:mod:`guandan.web`)
 ui        what people use: the terminal table and the ``guandan`` command
           (:mod:`guandan.ui`)
 ========  ===========================================================================
@@ -33,7 +35,7 @@ from __future__ import annotations
 __all__ = ["LAYERS", "layer_of", "may_import"]
 
 #: The layers, lowest first: each is a subpackage of ``guandan`` (``errors`` a module).
-LAYERS: tuple[str, ...] = ("errors", "core", "game", "records", "bots", "platform", "ui")
+LAYERS: tuple[str, ...] = ("errors", "core", "game", "records", "bots", "platform", "web", "ui")
 
 _FRONT = ("guandan", "guandan.__main__", "guandan.layers")
 

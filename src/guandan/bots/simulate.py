@@ -51,11 +51,22 @@ from ..game.deal import Deal
 from ..game.match import Match
 from ..game.rules import get_ruleset
 from ..game.scoring import DealResult
+from ..records.games import record
 from .agents import Agent
 from .loop import play_out
 from .registry import AgentSpec, agent_name, make_agents, seat_specs
 
-__all__ = ["simulate", "Simulation", "run_tasks", "wilson_interval", "check_out", "check_plot", "OUT_FORMATS"]
+__all__ = [
+    "simulate",
+    "Simulation",
+    "run_tasks",
+    "record_name",
+    "wilson_interval",
+    "check_out",
+    "check_plot",
+    "check_records",
+    "OUT_FORMATS",
+]
 
 Kind = Literal["match", "deal"]
 #: One row of a run: one deal, as JSON values.
@@ -89,20 +100,55 @@ def _deal_row(
 
 
 def run_task(
-    kind: Kind, task: int, run_seed: int, specs: list[AgentSpec], ruleset: str, names: list[str] | None = None
+    kind: Kind,
+    task: int,
+    run_seed: int,
+    specs: list[AgentSpec],
+    ruleset: str,
+    names: list[str] | None = None,
+    records: str | None = None,
+    width: int = 6,
 ) -> list[Row]:
     """Play task ``task`` of a run: one match or one deal, with agents made from ``specs``
-    (one per seat); one row per deal, naming the agents ``names``."""
+    (one per seat); one row per deal, naming the agents ``names``. ``records``: a directory
+    where the game's record is written (:func:`record_name` names it, ``width`` digits)."""
     seed = derive_seed(run_seed, task)
     agents = make_agents(specs, seed)
     names = names or [agent_name(s) for s in specs]
     try:
-        return _run(kind, task, seed, agents, names, ruleset)
+        return _run(kind, task, seed, agents, names, ruleset, records, width)
     except GuandanError as error:
         raise error.in_context(f"task {task} (seed {seed})") from None
 
 
-def _run(kind: Kind, task: int, seed: int, agents: list[Agent], names: list[str], ruleset: str) -> list[Row]:
+def record_name(kind: Kind, task: int, width: int = 6) -> str:
+    """The file name of task ``task``'s record in a run's records directory.
+
+    >>> record_name("match", 7), record_name("deal", 12, width=3)
+    ('match-000007.json', 'deal-012.json')
+    """
+    return f"{kind}-{task:0{width}d}.json"
+
+
+def _write_record(records: str, kind: Kind, task: int, width: int, state: Deal | Match) -> None:
+    path = os.path.join(records, record_name(kind, task, width))
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(json.dumps(record(state)) + "\n")
+    except OSError as error:
+        raise GuandanError(f"--records: cannot write {path!r}: {error}") from None
+
+
+def _run(
+    kind: Kind,
+    task: int,
+    seed: int,
+    agents: list[Agent],
+    names: list[str],
+    ruleset: str,
+    records: str | None = None,
+    width: int = 6,
+) -> list[Row]:
     rules = get_ruleset(ruleset)
     if kind == "deal":
         deal = Deal.new(seed=seed, level=2, ruleset=rules)
@@ -110,11 +156,15 @@ def _run(kind: Kind, task: int, seed: int, agents: list[Agent], names: list[str]
             play_out(deal, agents, names=names)
         except GuandanError as error:
             raise error.in_context("deal 0") from None  # a task's one deal
+        if records is not None:
+            _write_record(records, kind, task, width, deal)
         assert deal.result is not None
         gain = rules.gain(deal.result.partner_place)
         return [_deal_row(task, seed, names, 0, deal.level.letter, deal.result, _deal_counts(deal), gain)]
     match = Match(seed=seed, ruleset=rules)
     play_out(match, agents, names=names)
+    if records is not None:
+        _write_record(records, kind, task, width, match)
     rows = []
     for summary, log in zip(match.results, match.deal_logs):
         assert log.deal is not None
@@ -135,9 +185,11 @@ def run_tasks(
     specs: list[AgentSpec],
     ruleset: str,
     names: list[str] | None = None,
+    records: str | None = None,
+    width: int = 6,
 ) -> list[list[Row]]:
     """Play tasks ``start..stop-1`` (the unit of work sent to an executor)."""
-    return [run_task(kind, task, run_seed, specs, ruleset, names) for task in range(start, stop)]
+    return [run_task(kind, task, run_seed, specs, ruleset, names, records, width) for task in range(start, stop)]
 
 
 def wilson_interval(wins: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
@@ -325,6 +377,28 @@ def check_out(path: str, option: str = "--out") -> None:
     _check_directory(path, option)
 
 
+def check_records(path: str, option: str = "--records") -> None:
+    """Make the directory ``path`` for a run's records if it is missing, and raise
+    :class:`~guandan.GuandanError` unless it can be written. The command line checks before
+    a run, not after it.
+
+    >>> check_records("/proc/no-such-place")
+    Traceback (most recent call last):
+    ...
+    guandan.errors.GuandanError: --records: cannot create the directory '/proc/no-such-place': ...
+    """
+    if not isinstance(path, str) or not path:
+        raise GuandanError(f"{option}: a directory, got {describe(path)}")
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise GuandanError(f"{option}: {path!r} is a file, not a directory")
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as error:
+        raise GuandanError(f"{option}: cannot create the directory {path!r}: {error.strerror}") from None
+    if not os.access(path, os.W_OK):
+        raise GuandanError(f"{option}: cannot write in the directory {path!r}")
+
+
 def check_plot(path: str, option: str = "--plot") -> None:
     """Raise :class:`~guandan.GuandanError` unless :meth:`Simulation.plot` can draw to
     ``path``: matplotlib is installed, it writes the suffix's format, the directory exists."""
@@ -350,6 +424,7 @@ def simulate(
     executor: Executor | None = None,
     chunk: int | None = None,
     progress: bool | Callable[[int, int], None] = False,
+    records: str | None = None,
 ) -> Simulation:
     """Play ``n`` seeded matches (or deals) with the given agents and collect one row per deal.
 
@@ -360,7 +435,10 @@ def simulate(
     :mod:`guandan.bots.registry`). ``executor``: any ``concurrent.futures.Executor`` (e.g.
     ``distributed.Client(...).get_executor()``); without one, ``workers`` processes
     (default: every core; ``workers=1`` runs in this process). ``progress``: ``True`` for
-    a progress bar on stderr, or a callback ``(tasks done, tasks)``.
+    a progress bar on stderr, or a callback ``(tasks done, tasks)``. ``records``: a directory
+    (made if missing) where each task writes its game's record (:func:`guandan.records.games.record`,
+    the format of ``guandan serve --records``), one file per match or deal, named by
+    :func:`record_name` — a run of thousands of tasks writes thousands of files.
 
     >>> from guandan.bots.agents import RandomAgent
     >>> class Lowest:                                  # leads and answers with its weakest move
@@ -380,6 +458,10 @@ def simulate(
     specs = seat_specs(agents)
     names = [agent_name(spec) for spec in specs]
     ruleset_name = get_ruleset(ruleset).name
+    if records is not None:
+        check_records(records, "records")
+        records = os.path.abspath(records)
+    width = max(6, len(str(max(0, n - 1))))
     workers = workers or os.cpu_count() or 1
     chunk = chunk or max(1, min(64, n // (workers * 8) or 1))
     bounds = [(a, min(a + chunk, n)) for a in range(0, n, chunk)]
@@ -393,12 +475,14 @@ def simulate(
     try:
         if pool is None:
             for a, b in bounds:
-                for task, task_rows in zip(range(a, b), run_tasks(kind, a, b, seed, specs, ruleset_name, names)):
+                done = run_tasks(kind, a, b, seed, specs, ruleset_name, names, records, width)
+                for task, task_rows in zip(range(a, b), done):
                     rows[task] = task_rows
                 update(b - a)
         else:
             futures: dict[Future[list[list[Row]]], tuple[int, int]] = {
-                pool.submit(run_tasks, kind, a, b, seed, specs, ruleset_name, names): (a, b) for a, b in bounds
+                pool.submit(run_tasks, kind, a, b, seed, specs, ruleset_name, names, records, width): (a, b)
+                for a, b in bounds
             }
             for future in as_completed(futures):
                 a, b = futures[future]

@@ -168,6 +168,11 @@ def build_parser() -> argparse.ArgumentParser:
         default="competitive_2022",
         help="competitive_2022 (default), huaian or nanjing; add +capN for a cap of N deals",
     )
+    play.add_argument(
+        "--record",
+        metavar="FILE",
+        help="write the match's record to FILE when it ends (JSON, as serve --records; guandan replay FILE shows it)",
+    )
     play.set_defaults(run=_run_play)
 
     simulate = commands.add_parser(
@@ -203,6 +208,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--plot",
         metavar="FILE.png",
         help="draw the win-rate convergence and the results to FILE.png (.svg, .pdf; needs matplotlib)",
+    )
+    simulate.add_argument(
+        "--records",
+        metavar="DIR",
+        help="write every match (or deal) as a record to DIR (made if missing): ONE FILE PER GAME, "
+        "match-000000.json, ... (a few hundred kB a match: 10000 matches take gigabytes)",
     )
     simulate.add_argument("--json", action="store_true", help="print the summary as JSON")
     simulate.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -254,6 +265,12 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--log", metavar="FILE", help="write every message sent and received, with times, to FILE (JSONL)"
     )
+    serve.add_argument(
+        "--web",
+        action="store_true",
+        help="also serve the page on the same port: a person opens http://HOST:PORT/ and takes the next seat; "
+        "the replay viewer at /viewer shows the --records",
+    )
     serve.add_argument("--json", action="store_true", help="print the summary at the end as JSON")
     serve.add_argument("--quiet", action="store_true", help="no progress lines on stderr (connections, games, errors)")
     serve.set_defaults(run=_run_serve)
@@ -285,6 +302,58 @@ def build_parser() -> argparse.ArgumentParser:
         "--quiet", action="store_true", help="no per-game lines, and no warnings on stderr (errors only)"
     )
     connect.set_defaults(run=_run_connect)
+
+    web = commands.add_parser(
+        "web",
+        help="play a match against bots in the browser, and replay records",
+        description="Play a match in the browser: a page on 127.0.0.1 where you hold one seat and bots the\n"
+        "other three (they run in this process). The page speaks the AI-competition platform's\n"
+        "protocol to a platform server on the same port, which also serves the replay viewer.",
+        epilog=_WEB_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    web.add_argument("--seat", type=int, choices=range(4), default=0, help="your seat, 0-3 (default 0)")
+    web.add_argument(
+        "--bots",
+        default="greedy",
+        metavar="A[,A[,A,A]]",
+        help="the bots, as for guandan play: one agent for all three, two (seats 0 and 2, then 1 and 3) or "
+        "four (yours ignored); default greedy",
+    )
+    web.add_argument("--seed", type=int, default=None, help="the match seed (default: from the clock)")
+    web.add_argument("--games", type=int, default=1, metavar="N", help="whole matches to play (default 1)")
+    web.add_argument(
+        "--ruleset",
+        default="competitive_2022",
+        help="competitive_2022 (default), huaian, nanjing or platform; add +capN for a cap of N deals",
+    )
+    web.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
+    web.add_argument("--port", type=int, default=0, help="the port (default: any free port)")
+    web.add_argument(
+        "--records",
+        metavar="DIR",
+        help="the viewer offers the records of DIR, and your games are written there (web-SEED-gameN.json)",
+    )
+    web.add_argument("--hint", default="mc", metavar="SPEC", help="the search bot behind the hint (default mc)")
+    web.add_argument("--log", metavar="FILE", help="write every message sent and received, with times, to FILE")
+    web.add_argument("--no-browser", action="store_true", help="print the URL only; do not open a browser")
+    web.add_argument(
+        "--exit", action="store_true", help="stop when the games are over (default: keep serving the viewer)"
+    )
+    web.set_defaults(run=_run_web)
+
+    replay = commands.add_parser(
+        "replay",
+        help="print a game record in the terminal",
+        description="Replay a record (serve --records, play --record, simulate --records, web --records) and\n"
+        "print it: each deal's hands as dealt, every tribute, return, play and pass, the results.\n"
+        "The record is checked as it is replayed: one that does not replay is refused, naming why.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    replay.add_argument("file", metavar="FILE", help="the record (JSON)")
+    replay.add_argument("--seat", type=int, choices=range(4), default=0, help="whose chair to see it from (default 0)")
+    replay.add_argument("--deal", type=int, metavar="N", help="only deal N (from 1) of a match")
+    replay.set_defaults(run=_run_replay)
     return parser
 
 
@@ -327,12 +396,16 @@ examples:
   guandan simulate 100 --agents mc,greedy --out runs.jsonl --plot runs.png
   guandan simulate 100 --agents mybot:LongestBot,greedy # mybot.py in this directory
   guandan simulate 10000 --deals --agents random --workers 2 --json
+  guandan simulate 20 --agents mc,greedy --records runs/   # then: guandan web --records runs/
+
+--records writes one JSON file per match (or deal): a match record is some
+hundred kB, so a run of thousands of games writes thousands of files and gigabytes.
 """
 
 
 def _run_simulate(args: argparse.Namespace) -> int:
     from ..bots.registry import seat_specs
-    from ..bots.simulate import check_out, check_plot, format_summary, simulate
+    from ..bots.simulate import check_out, check_plot, check_records, format_summary, simulate
 
     if args.n < 1:
         raise GuandanError(f"N must be at least 1, got {args.n}")
@@ -341,6 +414,8 @@ def _run_simulate(args: argparse.Namespace) -> int:
         check_out(args.out)
     if args.plot:
         check_plot(args.plot)
+    if args.records:
+        check_records(args.records)
     result = simulate(
         args.n,
         args.agents,
@@ -349,6 +424,7 @@ def _run_simulate(args: argparse.Namespace) -> int:
         ruleset=args.ruleset,
         workers=args.workers,
         progress=not args.quiet and sys.stderr.isatty(),
+        records=args.records,
     )
     summary = result.summary()
     if args.out:
@@ -362,6 +438,8 @@ def _run_simulate(args: argparse.Namespace) -> int:
         for path in (args.out, args.plot):
             if path:
                 print(f"wrote {path}")
+        if args.records:
+            print(f"wrote {args.n} record{'s' if args.n != 1 else ''} to {args.records}")
     return 0
 
 
@@ -375,6 +453,12 @@ examples:
   guandan serve --games 10                       # the offline platform: ./server 10
   guandan serve --games 100 --tables 8 --seed 1 --records runs/ --log runs/messages.jsonl
   guandan serve --ruleset competitive_2022 --act-timeout 5
+  guandan serve --web --records runs/            # a person joins at http://127.0.0.1:23456/
+
+With --web the same port also serves the page: a person opens http://HOST:PORT/ in a
+browser and takes the next free seat, next to the bots that connected (seats follow
+connection order: start the page first for seat 0). Any guandan web page can also join
+this table: open it with ?server=ws://HOST:PORT/game/.
 """
 
 
@@ -395,22 +479,32 @@ def _run_serve(args: argparse.Namespace) -> int:
     if changes:
         suffix = "".join(f"+{name}={value}" for name, value in changes.items())
         ruleset = dataclasses.replace(ruleset, name=ruleset.name + suffix, **changes)
-    server = PlatformServer(
-        host=args.host,
-        port=args.port,
-        games=args.games,
-        tables=args.tables,
-        ruleset=ruleset,
-        seed=args.seed,
-        act_timeout=args.act_timeout,
-        records=args.records,
-        log=args.log,
-    )
+    options = {
+        "host": args.host,
+        "port": args.port,
+        "games": args.games,
+        "tables": args.tables,
+        "ruleset": ruleset,
+        "seed": args.seed,
+        "act_timeout": args.act_timeout,
+        "records": args.records,
+        "log": args.log,
+    }
+    server: PlatformServer
+    if args.web:
+        from ..web.server import WebServer
+
+        server = WebServer(**options)
+    else:
+        server = PlatformServer(**options)
 
     async def run() -> ServeResult:
         await server.start()
         print("Ready for connect.", flush=True)  # the offline platform's words, on a line of their own
         print(f"{server.url}{{name}}", flush=True)
+        if args.web:
+            page = f"http://{server.host}:{server.port}/"
+            print(f"the table's page: {page} (a person takes the next free seat); the viewer: {page}viewer", flush=True)
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             try:
@@ -440,6 +534,97 @@ examples:
   guandan connect ws://127.0.0.1:23456/game/ --agent greedy     # as the bot named "greedy"
   guandan connect ws://127.0.0.1:23456/game/team7 --agent mc --seed 3 --log team7.jsonl
 """
+
+
+_WEB_EPILOG = """\
+The page: click cards to select them; the buttons offer every declaration the request
+allows for exactly those cards (at level 9, S3 C3 S5 C5 H9 is full house 3 or full house
+5), Pass when you may, Hint for the search bot's best three. Keys: arrows move along the
+hand, Space selects, 1-9 plays a declaration, Enter the only one, P passes, H hints, Esc
+clears, ? lists them. The replay viewer is at /viewer: open any record file, or one of
+--records DIR with /viewer?record=NAME.
+
+examples:
+  guandan web                                   # you at seat 0, greedy bots
+  guandan web --bots mc --seat 2 --records games/
+  guandan web --no-browser --port 8765          # then open http://127.0.0.1:8765/
+"""
+
+
+def _run_web(args: argparse.Namespace) -> int:
+    import asyncio
+    import signal
+    import webbrowser
+
+    from ..web.server import WebGame
+
+    if args.games < 1:
+        raise GuandanError(f"--games must be at least 1, got {args.games}")
+    game = WebGame(
+        seat=args.seat,
+        bots=args.bots,
+        games=args.games,
+        seed=args.seed,
+        ruleset=args.ruleset,
+        host=args.host,
+        port=args.port,
+        records=args.records,
+        hint=args.hint,
+        log=args.log,
+    )
+
+    async def run() -> None:
+        await game.start()
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            try:
+                loop.add_signal_handler(sig, stop.set)
+            except (NotImplementedError, RuntimeError):  # not the main thread, or not on this platform
+                pass
+        print(f"the table: {game.page_url} (seat {args.seat}, seed {game.seed}); the viewer: {game.page_url}viewer",
+              flush=True)
+        if not args.no_browser:
+            webbrowser.open(game.page_url)
+        done = asyncio.ensure_future(game.finished())
+        waiting = asyncio.ensure_future(stop.wait())
+        await asyncio.wait([done, waiting], return_when=asyncio.FIRST_COMPLETED)
+        table = game.table
+        if table.is_done:
+            outcome = "played" if table.state.value == "finished" else f"ended: {table.abort_reason}"
+            print(f"the table's games are {outcome}", flush=True)
+            for path in game.server.web_record_files:
+                print(f"wrote {path}", flush=True)
+        if not args.exit and not stop.is_set():
+            print("the viewer stays open; Ctrl-C stops the server", flush=True)
+            await waiting
+        done.cancel()
+        waiting.cancel()
+        await game.close()
+
+    with _stderr_log("guandan", logging.WARNING, "%(asctime)s %(message)s"):
+        asyncio.run(run())
+    return 0
+
+
+def _run_replay(args: argparse.Namespace) -> int:
+    from ..errors import RecordError
+    from ..records.games import replay
+    from ..web.timeline import read_record
+    from .render import format_replay
+
+    try:
+        with open(args.file, "rb") as f:
+            data = read_record(f.read())
+    except OSError as error:
+        raise GuandanError(f"cannot read {args.file!r}: {error.strerror}") from None
+    try:
+        state = replay(data)
+    except RecordError as error:
+        raise RecordError(f"{args.file} does not replay: {error}") from None
+    for line in format_replay(state, viewer=args.seat, deal=args.deal):
+        print(line)
+    return 0
 
 
 @contextlib.contextmanager
@@ -494,6 +679,7 @@ def _run_play(args: argparse.Namespace) -> int:
         ruleset=args.ruleset,
         stdin=sys.stdin,
         stdout=sys.stdout,
+        record=args.record,
     )
 
 

@@ -37,6 +37,7 @@ __all__ = [
     "format_tributes",
     "format_summary",
     "phrase_error",
+    "format_replay",
 ]
 
 _RELATIVE = ("You", "Right", "Partner", "Left")
@@ -327,3 +328,71 @@ def _short(action: Any, viewer: int) -> str:
     if isinstance(action, Tribute):
         return f"{who} tribute {card_name(action.card, 'unicode')}"
     return f"{who} return {card_name(action.card, 'unicode')}"
+
+
+def format_replay(state: Any, viewer: int = 0, deal: int | None = None) -> list[str]:
+    """A replayed record (:func:`guandan.records.games.replay`: a match or a deal) as lines
+    for the terminal, seen from seat ``viewer``'s chair: each deal's level and hands as
+    dealt, every tribute, return, play and pass, and how the deal ended; ``deal`` (from 1)
+    shows one deal of a match.
+
+    >>> from guandan.game.deal import Deal
+    >>> d = Deal(["S3 S4", "S5", "S6", "S7 S8"], level=2, leader=0)
+    >>> _ = d.play(d.legal_moves()[0])
+    >>> print("\\n".join(format_replay(d)))
+    Deal at level 2, seed None; You (seat 0) lead.
+      You (seat 0):     ♠3 ♠4
+      Right (seat 1):   ♠5
+      Partner (seat 2): ♠6
+      Left (seat 3):    ♠7 ♠8
+    You (seat 0) play single 3: ♠3
+    (unfinished)
+    """
+    if isinstance(state, Match):
+        logs = state.deal_logs
+        summaries = {s.index: s for s in state.results}
+        if deal is not None and not 1 <= deal <= len(logs):
+            raise GuandanError(f"--deal: the match has deals 1 to {len(logs)}, not {deal}")
+        lines = [f"Match · {state.ruleset.title} · seed {state.seed} · {len(logs)} deal{'s' if len(logs) != 1 else ''}"]
+        for log in logs if deal is None else [logs[deal - 1]]:
+            side = ""
+            if log.level_side is not None:
+                side = " (yours)" if log.level_side == viewer % 2 else " (the opponents')"
+            before = log.levels_before
+            lines += ["", f"Deal {log.index + 1} at level {log.level.label}{side}; levels: you & partner "
+                      f"{before[viewer % 2].label} · opponents {before[1 - viewer % 2].label}"]
+            lines += _hands_lines(log.dealt, log.level, viewer)
+            if log.resisted:
+                lines.append("The tribute is resisted (both big jokers).")
+            lines += [format_action(a, viewer) for a in log.before_play]
+            if log.deal is not None:
+                lines.append(f"{seat_does(log.deal.leader, viewer, 'leads', 'lead')}.")
+                lines += [format_action(p, viewer) for p in log.deal.history]
+            summary = summaries.get(log.index)
+            lines += format_summary(summary, viewer) if summary is not None else ["(unfinished)"]
+        if deal is None or deal == len(logs):
+            if state.is_over:
+                won = "you and your partner" if state.winner == viewer % 2 else "the opponents"
+                lines += ["", f"The match is over ({state.end_reason}): {won} win." if state.winner is not None
+                          else f"The match is over ({state.end_reason}): a draw."]
+            else:
+                lines += ["", "The match is unfinished."]
+        return lines
+    if deal not in (None, 1):
+        raise GuandanError(f"--deal: a deal record has one deal, not {deal}")
+    leads = seat_does(state.leader, viewer, "leads", "lead")
+    lines = [f"Deal at level {state.level.label}, seed {state.seed}; {leads}."]
+    lines += _hands_lines(state.initial_hands, state.level, viewer)
+    lines += [format_action(p, viewer) for p in state.history]
+    if state.result is None:
+        lines.append("(unfinished)")
+    else:
+        places = ", ".join(f"{i + 1}. {seat_name(s, viewer)}" for i, s in enumerate(state.result.finish_order))
+        lines.append(f"Deal over: {places}.")
+    return lines
+
+
+def _hands_lines(hands: Sequence[Cards], level: Rank, viewer: int) -> list[str]:
+    width = max(len(seat_name(s, viewer)) for s in range(4)) + 2  # the name and its colon, a space
+    return [f"  {seat_name(s, viewer) + ':':<{width}}{format_hand(hands[s], level)}" for s in
+            [(viewer + k) % 4 for k in range(4)]]

@@ -21,6 +21,8 @@ an interrupted command); never with a traceback.
 
 from __future__ import annotations
 
+import json
+import os
 import sys
 import time
 from collections.abc import Sequence
@@ -38,6 +40,7 @@ from ..game.history import Phase
 from ..game.match import Match
 from ..game.observation import Observation
 from ..game.rules import get_ruleset
+from ..records.games import record as record_of
 from .render import (
     format_action,
     format_move_groups,
@@ -153,9 +156,12 @@ def play_match(
     ruleset: str = "competitive_2022",
     stdin: TextIO | None = None,
     stdout: TextIO | None = None,
+    record: str | None = None,
 ) -> int:
     """Play a match with a person at ``seat`` and ``bots`` in the other seats; returns the
     exit status: 0 at the end of the match, on ``quit`` or at the end of input, 130 on Ctrl-C.
+    ``record``: a file where the match's record is written when it ends (finished or left:
+    a record of an unfinished match replays too), the format of ``guandan serve --records``.
 
     ``bots``: agent specs as :func:`guandan.bots.registry.seat_specs` takes them — one for all
     three bots, two (seats 0 and 2, then seats 1 and 3) or four (the person's seat ignored).
@@ -172,6 +178,8 @@ def play_match(
     specs = seat_specs(bots)
     agents = make_agents(specs, seed)
     named = _bot_names(specs, seat)
+    if record is not None:
+        _check_record_file(record)
 
     match = Match(seed, rules)
     hinter = MonteCarloAgent(seed=derive_seed(seed, 4 + seat))  # mc with its default budget, behind ``hint``
@@ -184,15 +192,43 @@ def play_match(
     try:
         play_out(match, agents, on_action=table.after)
     except _Quit:
+        _write_record(record, match, say)
         say("Bye.")
         return 0
     except KeyboardInterrupt:
         say()
         say("Interrupted: the match is left unfinished.")
+        _write_record(record, match, say)
         return INTERRUPTED
+    _write_record(record, match, say)
     winner = "You and your partner win" if match.winner == seat % 2 else "The opponents win"
     say(f"{winner} the match ({match.end_reason}) after {len(match.results)} deals.")
     return 0
+
+
+def _check_record_file(path: str) -> None:
+    """Refuse, before the match, a record file that cannot be written."""
+    if not isinstance(path, str) or not path:
+        raise GuandanError(f"--record: a file name, got {describe(path)}")
+    if os.path.isdir(path):
+        raise GuandanError(f"--record: {path!r} is a directory, not a file")
+    directory = os.path.dirname(path) or "."
+    if not os.path.isdir(directory):
+        raise GuandanError(f"--record: no directory {directory!r} to write {os.path.basename(path)!r} in")
+    if not os.access(directory, os.W_OK):
+        raise GuandanError(f"--record: cannot write in the directory {directory!r}")
+
+
+def _write_record(path: str | None, match: Match, say: Any) -> None:
+    if path is None:
+        return
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(json.dumps(record_of(match)) + "\n")
+    except OSError as error:
+        say(f"Could not write the record {path}: {error.strerror}.")
+        return
+    say(f"The match's record is in {path} (guandan replay {path}, or the viewer of guandan web).")
 
 
 class _Announcer:

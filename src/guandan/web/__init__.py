@@ -1,0 +1,17 @@
+"""The browser: a table where a person plays one seat against bots, and a replay viewer for
+every game record the package writes (``guandan web``, ``guandan serve --web``).
+
+* :mod:`~guandan.web.timeline` — a record, replayed and checked, as the viewer's timeline:
+  every deal's hands and every action with the table it leaves (whose turn, the trick);
+* :mod:`~guandan.web.assist` — what the page asks its server besides the game: a record's
+  timeline, the records of a directory, the search bot's hint, how the cards of an action
+  are declared (sans-I/O);
+* :mod:`~guandan.web.pages` — the page and its assets (plain ES modules shipped with the
+  package), served with their content types;
+* :mod:`~guandan.web.server` — :class:`~guandan.web.server.WebServer`, the platform server
+  that also serves the page (its bots' protocol unchanged), and
+  :func:`~guandan.web.server.run_web`, a table of in-process bots and one seat for a person.
+
+The page is a client of the platform protocol like any bot: it speaks the same WebSocket
+JSON at ``/game/{name}``.
+"""

@@ -1,0 +1,558 @@
+"""The platform server with the page: :class:`WebServer` serves the table and the replay
+viewer on the port its bots connect to, and :class:`WebGame` is ``guandan web`` — one table
+of in-process bots and a seat for a person at the browser.
+
+**One port.** A :class:`WebServer` is a :class:`~guandan.platform.server.PlatformServer`
+(the bots' protocol at ``ws://HOST:PORT/game/{name}`` is unchanged: seats, messages, close
+codes, HTTP 404 and 503) that also answers, over plain HTTP on the same port:
+
+=====================  ==================================================================
+``/``                  the table: a person plays a seat (``?server=ws://…/game/`` to sit
+                       at another server's table, ``?name=…`` the name it connects with)
+``/viewer``            the replay viewer (``?record=NAME`` opens a record of the records
+                       directory)
+``/status.json``       the tables (state, seats taken, games), the ruleset, the person's seat
+``/records/NAME``      a record of the records directory, as JSON
+``/assist``            (WebSocket) the page's requests besides the game
+                       (:mod:`~guandan.web.assist`)
+=====================  ==================================================================
+
+The page connects to ``/game/{name}?page=1``: like any bot, plus one courtesy — when the
+table ignores a message of a page's seat (stale, malformed), that seat is sent
+``{"type": "notify", "stage": "ignored", "error": "…"}`` so the page can say so (a bot
+never gets it). A page whose seat is taken is refused with HTTP 409 (a browser sees only a
+failed connection: the page reads ``/status.json`` to say why).
+
+**guandan web.** :class:`WebGame` hosts one :class:`WebTable` — the bots' seats are kept
+for them by name, any other name takes the person's seat — and connects the bots from a
+thread of their own (:func:`~guandan.platform.connect.run_client` over loopback, so their
+thinking never holds up the server), each made from its spec and seeded
+``derive_seed(seed, seat)``. The table starts when the page connects.
+
+>>> import asyncio
+>>> async def main():
+...     async with WebGame(seat=0, bots="greedy", seed=1, port=0) as game:
+...         return game.page_url.startswith("http://127.0.0.1:"), game.table.names.count(None)
+>>> asyncio.run(main())
+(True, 1)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import json
+import logging
+import os
+import secrets
+import threading
+import time
+from collections.abc import Callable, Sequence
+from http import HTTPStatus
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, quote, unquote, urlsplit
+
+from websockets.asyncio.server import ServerConnection
+from websockets.exceptions import ConnectionClosed
+from websockets.http11 import Request, Response
+
+from ..bots.registry import agent_name, make_agent, seat_specs
+from ..core.rng import derive_seed
+from ..errors import GuandanError, describe
+from ..game.match import Match
+from ..game.rules import Ruleset, get_ruleset
+from ..platform.connect import run_client
+from ..platform.results import ServeResult
+from ..platform.server import PlatformServer
+from ..platform.table import PlatformTable
+from .assist import MAX_REQUEST, Assistant, Parts, record_path
+from .pages import CONTENT_TYPES, asset
+
+__all__ = ["WebServer", "WebTable", "WebGame", "WebThread", "start_web", "PAGE_NOTICE"]
+
+logger = logging.getLogger("guandan.web")
+
+#: The stage of the notice a page's seat gets when the table ignored its message.
+PAGE_NOTICE = "ignored"
+_GAME = "/game/"
+_ASSIST = "/assist"
+
+
+def _is_page(path: str) -> bool:
+    return "1" in parse_qs(urlsplit(path).query).get("page", [])
+
+
+def _response(connection: ServerConnection, status: int, body: bytes, content_type: str) -> Response:
+    response = connection.respond(status, "")
+    headers = response.headers
+    for name in ("Content-Type", "Content-Length"):
+        del headers[name]
+    headers["Content-Type"] = content_type
+    headers["Content-Length"] = str(len(body))
+    headers["Cache-Control"] = "no-cache"
+    headers["X-Content-Type-Options"] = "nosniff"
+    return dataclasses.replace(response, body=body)
+
+
+class WebTable(PlatformTable):
+    """A platform table whose seats are given by name: each name of ``bots`` (name → seat)
+    sits at its seat, any other name at the person's seat ``person``; ``labels`` name each
+    seat for the page. Otherwise a :class:`~guandan.platform.table.PlatformTable`.
+
+    >>> table = WebTable(person=2, bots={"b0": 0, "b1": 1, "b3": 3}, seed=1)
+    >>> [table.join(n) for n in ("b3", "you", "b0", "b1")]
+    [3, 2, 0, 1]
+    >>> table.seat_for("someone else"), table.seat_free("someone else")
+    (2, False)
+    """
+
+    def __init__(
+        self,
+        games: int = 1,
+        *,
+        person: int,
+        bots: dict[str, int],
+        labels: Sequence[str] | None = None,
+        seed: int = 0,
+        ruleset: Ruleset | str | None = "competitive_2022",
+        new_match: Callable[[int], Match] | None = None,
+    ) -> None:
+        super().__init__(games, seed=seed, ruleset=ruleset, new_match=new_match)
+        if isinstance(person, bool) or person not in range(4):
+            raise GuandanError(f"the person's seat is 0..3, got {describe(person)}")
+        if sorted(bots.values()) != sorted(set(range(4)) - {person}):
+            raise GuandanError(f"the bots take every seat but the person's ({person}), got {describe(bots)}")
+        self.person = person
+        self.bots = dict(bots)
+        self.labels = list(labels) if labels is not None else ["bot"] * 4
+
+    def seat_for(self, name: str) -> int:
+        """The seat a connection named ``name`` takes."""
+        return self.bots.get(name, self.person)
+
+    def seat_free(self, name: str) -> bool:
+        """Whether the seat of ``name`` is free (and the table still seating)."""
+        return not self.is_done and self.names[self.seat_for(name)] is None and not self.matches
+
+    def join(self, name: str) -> int:
+        """Seat ``name`` at its seat (a bot's, or the person's); :class:`~guandan.GuandanError`
+        when that seat is taken or the games have begun."""
+        if self.matches or self.is_done:
+            raise GuandanError("the games have begun")
+        seat = self.seat_for(name)
+        if self.names[seat] is not None:
+            raise GuandanError(f"seat {seat} is taken (by {self.names[seat]})")
+        self.names[seat] = str(name)
+        return seat
+
+
+class WebServer(PlatformServer):
+    """A :class:`~guandan.platform.server.PlatformServer` that also serves the page, the
+    viewer and their requests on its port (see the module's description). ``browse``: the
+    directory of records the viewer offers (by default the server's ``records``); ``hint``:
+    the search bot's spec behind the page's hint; ``record_prefix``: with ``records`` given,
+    the records are written as ``{record_prefix}-game{g}.json`` instead of
+    ``table{t}-game{g}.json``. Every other option is the platform server's.
+
+    >>> import asyncio, urllib.request
+    >>> async def main():
+    ...     async with WebServer(port=0, seed=1) as server:
+    ...         page = await asyncio.to_thread(urllib.request.urlopen, server.page_url + "viewer")
+    ...         return page.status, page.headers["Content-Type"], server.status()["tables"][0]["state"]
+    >>> asyncio.run(main())
+    (200, 'text/html; charset=utf-8', 'seating')
+    """
+
+    #: The longest request of a page, its parts joined (characters).
+    request_limit = MAX_REQUEST
+
+    def __init__(
+        self,
+        *,
+        browse: str | os.PathLike[str] | None = None,
+        hint: str = "mc",
+        record_prefix: str | None = None,
+        **options: Any,
+    ) -> None:
+        records = options.get("records")
+        if record_prefix is not None:
+            options["records"] = None  # written here, under their own names
+        super().__init__(**options)
+        self.record_prefix = record_prefix
+        self.web_records = None if records is None else Path(records)
+        self.browse = Path(browse) if browse is not None else self.web_records
+        self.assistant = Assistant(records=self.browse, hint=hint, ruleset=self.ruleset, seed=self.seed)
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self.web_record_files: list[str] = []
+
+    @property
+    def page_url(self) -> str:
+        """The table's page: ``http://HOST:PORT/``."""
+        return f"http://{self.host}:{self.port}/"
+
+    async def start(self) -> None:
+        """Listen (see :meth:`PlatformServer.start`); the records directory is made first."""
+        if self.record_prefix is not None and self.web_records is not None:
+            try:
+                self.web_records.mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                raise GuandanError(f"cannot create the records directory {str(self.web_records)!r}: {error}") from None
+        await super().start()
+
+    async def close(self) -> ServeResult:
+        """Shut down (see :meth:`PlatformServer.close`), saying which games are left unfinished."""
+        for t, table in enumerate(self.tables):
+            if table.state.value == "playing":
+                logger.warning(
+                    "web: the server shuts down: table %d's game %d is left unfinished (its pages are told)",
+                    t,
+                    table.games_played + 1,
+                )
+        return await super().close()
+
+    def status(self) -> dict[str, Any]:
+        """What ``/status.json`` says: the server, the ruleset, each table's state and seats."""
+        tables = []
+        for table in self.tables:
+            entry: dict[str, Any] = {
+                "state": table.state.value,
+                "games": table.games,
+                "played": table.games_played,
+                "taken": [name is not None for name in table.names],
+                "abort_reason": table.abort_reason,
+            }
+            if isinstance(table, WebTable):
+                entry["person"] = table.person
+                entry["labels"] = table.labels
+            tables.append(entry)
+        return {
+            "server": "guandan",
+            "url": self.url,
+            "ruleset": self.ruleset.name,
+            "title": self.ruleset.title,
+            "promotion": list(self.ruleset.promotion),
+            "tables": tables,
+            "records": self.browse is not None,
+        }
+
+    # -- HTTP and the page's sockets ------------------------------------------------------------------
+
+    def _process_request(self, connection: ServerConnection, request: Request) -> Response | None:
+        path = urlsplit(request.path).path
+        if path.startswith(_GAME):
+            name = unquote(path[len(_GAME) :])
+            for table in self.tables:
+                if isinstance(table, WebTable) and not table.seat_free(name):
+                    seat = table.seat_for(name)
+                    why = f"seat {seat} is taken" if table.names[seat] is not None else "the games have begun"
+                    logger.warning("web: refused a connection as %r: %s", name, why)
+                    return connection.respond(HTTPStatus.CONFLICT, f"{why}\n")
+            return super()._process_request(connection, request)
+        if path == _ASSIST:
+            return None  # the page's WebSocket (a plain GET gets 426 Upgrade Required)
+        if path == "/status.json":
+            return _response(connection, 200, json.dumps(self.status()).encode(), CONTENT_TYPES[".json"])
+        if path.startswith("/records/"):
+            try:
+                file = record_path(self.browse, unquote(path[len("/records/") :]))
+                return _response(connection, 200, file.read_bytes(), CONTENT_TYPES[".json"])
+            except (GuandanError, OSError) as error:
+                return connection.respond(HTTPStatus.NOT_FOUND, f"{error}\n")
+        page = asset(path)
+        if page is None:
+            return connection.respond(
+                HTTPStatus.NOT_FOUND, f"nothing at {path}: the table is at /, the viewer at /viewer\n"
+            )
+        return _response(connection, 200, page.body, page.content_type)
+
+    async def _handler(self, ws: ServerConnection) -> None:
+        path = urlsplit(ws.request.path).path if ws.request else ""
+        if path == _ASSIST:
+            await self._assist(ws)
+            return
+        await super()._handler(ws)
+
+    async def _assist(self, ws: ServerConnection) -> None:
+        """The page's requests, one at a time, each answered in a worker thread (a hint searches)."""
+        parts = Parts(self.request_limit)
+        try:
+            async for message in ws:
+                try:
+                    text = parts.feed(message)
+                except GuandanError as error:
+                    logger.warning("web: a request of the page: %s", error)
+                    await ws.send(json.dumps({"id": None, "ok": False, "error": str(error)}))
+                    continue
+                if text is None:
+                    continue
+                reply = await asyncio.to_thread(self.assistant.handle_text, text)
+                await ws.send(json.dumps(reply))
+        except ConnectionClosed:
+            pass
+
+    def _event(self, rt: Any, seat: int | None, event: str, **details: Any) -> None:
+        super()._event(rt, seat, event, **details)
+        if event != "ignored" or rt is None or seat is None:
+            return
+        ws = rt.connections[seat]
+        if ws is None or ws.request is None or not _is_page(ws.request.path):
+            return
+        notice = json.dumps({"type": "notify", "stage": PAGE_NOTICE, "error": details.get("error")})
+        task = asyncio.get_running_loop().create_task(self._notify(ws, notice))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    @staticmethod
+    async def _notify(ws: ServerConnection, text: str) -> None:
+        with contextlib.suppress(ConnectionClosed):
+            await ws.send(text)
+
+    def _store(self, rt: Any, game: int, record: dict[str, Any]) -> None:
+        super()._store(rt, game, record)
+        if self.record_prefix is None or self.web_records is None:
+            return
+        width = len(str(self.games))
+        path = self.web_records / f"{self.record_prefix}-game{game + 1:0{width}d}.json"
+        try:
+            path.write_text(json.dumps(record) + "\n", encoding="utf-8")
+        except OSError as error:
+            logger.error("cannot write the record %s: %s", path, error)
+            return
+        self.web_record_files.append(str(path))
+        logger.info("wrote the record %s", path)
+
+
+class WebGame:
+    """``guandan web``: a :class:`WebServer` hosting one :class:`WebTable` — ``bots`` (agent
+    specs as ``guandan play --bots`` takes them) at every seat but the person's ``seat`` —
+    and the bots, connected from a thread of their own. ``games``, ``seed`` (default: from
+    the clock), ``ruleset`` (default ``competitive_2022``, as ``guandan play``), ``host``,
+    ``port`` (default any free port), ``act_timeout``, ``log``, ``hint`` as the server's;
+    ``records``: a directory where the games are written (``web-{seed}-game{g}.json``) and
+    which the viewer offers; ``new_match`` builds game ``g``'s match (a table set up with
+    chosen hands or levels, as :class:`~guandan.platform.table.PlatformTable` takes it). An
+    async context manager; :attr:`page_url` is the table.
+
+    >>> import asyncio
+    >>> from guandan.platform import run_client
+    >>> async def main():                      # a bot in the person's seat plays the match out
+    ...     async with WebGame(seat=3, seed=4, ruleset="competitive_2022+cap1") as game:
+    ...         person = await run_client(game.url, "greedy", name="me")
+    ...         await game.finished()
+    ...         return person.seat, person.complete, game.table.state.value
+    >>> asyncio.run(main())
+    (3, True, 'finished')
+    """
+
+    def __init__(
+        self,
+        *,
+        seat: int = 0,
+        bots: Any = "greedy",
+        games: int = 1,
+        seed: int | None = None,
+        ruleset: Ruleset | str = "competitive_2022",
+        host: str = "127.0.0.1",
+        port: int = 0,
+        records: str | os.PathLike[str] | None = None,
+        hint: str = "mc",
+        act_timeout: float | None = None,
+        log: str | os.PathLike[str] | None = None,
+        new_match: Callable[[int], Match] | None = None,
+    ) -> None:
+        if isinstance(seat, bool) or seat not in range(4):
+            raise GuandanError(f"--seat: a seat is 0..3, got {describe(seat)}")
+        if seed is None:
+            seed = time.time_ns() & ((1 << 63) - 1)
+        self.seat = seat
+        self.seed = seed
+        specs = seat_specs(bots)
+        self.agents = {s: make_agent(specs[s], derive_seed(seed, s)) for s in range(4) if s != seat}
+        token = secrets.token_hex(4)
+        self.bot_names = {s: f"{agent_name(specs[s])}-{s}-{token}" for s in self.agents}
+        labels = [agent_name(specs[s]) if s != seat else "you" for s in range(4)]
+        rules = get_ruleset(ruleset)
+        self.table = WebTable(
+            games,
+            person=seat,
+            bots={name: s for s, name in self.bot_names.items()},
+            labels=labels,
+            seed=seed,
+            ruleset=rules,
+            new_match=new_match,
+        )
+        self.server = WebServer(
+            host=host,
+            port=port,
+            tables=[self.table],
+            seed=seed,
+            act_timeout=act_timeout,
+            records=records,
+            log=log,
+            hint=hint,
+            record_prefix=f"web-{seed}" if records is not None else None,
+        )
+        self._bots: threading.Thread | None = None
+        self._bot_loop: asyncio.AbstractEventLoop | None = None
+
+    @property
+    def page_url(self) -> str:
+        """The table's page."""
+        return self.server.page_url
+
+    @property
+    def url(self) -> str:
+        """The protocol's URL, ``ws://HOST:PORT/game/``."""
+        return self.server.url
+
+    async def start(self) -> None:
+        """Listen, and connect the bots (from their thread); returns once they are seated."""
+        await self.server.start()
+        ready = threading.Event()
+
+        def run() -> None:
+            async def clients() -> None:
+                self._bot_loop = asyncio.get_running_loop()
+                tasks = [
+                    asyncio.create_task(run_client(self.server.url, self.agents[s], name=self.bot_names[s]))
+                    for s in self.agents
+                ]
+                ready.set()
+                for result in await asyncio.gather(*tasks, return_exceptions=True):
+                    if isinstance(result, BaseException):
+                        logger.error("web: a bot's connection failed: %s", result)
+
+            asyncio.run(clients())
+
+        self._bots = threading.Thread(target=run, name="guandan-web-bots", daemon=True)
+        self._bots.start()
+        ready.wait()
+        deadline = time.monotonic() + 10
+        while sum(n is not None for n in self.table.names) < 3 and time.monotonic() < deadline:
+            await asyncio.sleep(0.005)
+        if sum(n is not None for n in self.table.names) < 3:
+            raise GuandanError("the bots could not take their seats")
+
+    async def finished(self) -> None:
+        """Wait until the table's games are played (or the table was aborted)."""
+        while not self.table.is_done:
+            await asyncio.sleep(0.05)
+
+    async def close(self) -> ServeResult:
+        """Shut down (a game in progress is aborted); the server's result."""
+        result = await self.server.close()
+        if self._bots is not None:
+            await asyncio.to_thread(self._bots.join, 10)
+        return result
+
+    async def __aenter__(self) -> WebGame:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+
+class WebThread:
+    """A :class:`WebGame` (or, with ``serve=True``, a bare :class:`WebServer` whose options
+    are ``options``) running on an event loop in a thread of its own: for tests and
+    synchronous code. ``.page_url``, ``.url``, ``.stop()``; a context manager.
+
+    >>> with start_web(seat=1, bots="random", seed=2) as running:
+    ...     running.page_url.startswith("http://127.0.0.1:")
+    True
+    """
+
+    def __init__(self, serve: bool = False, **options: Any) -> None:
+        self.game: WebGame | None = None if serve else WebGame(**options)
+        self.server: WebServer = self.game.server if self.game is not None else WebServer(**options)
+        self._ready = threading.Event()
+        self._stop: asyncio.Event | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._error: BaseException | None = None
+        self.result: ServeResult | None = None
+        self._thread = threading.Thread(target=self._main, name="guandan-web", daemon=True)
+
+    def start(self) -> WebThread:
+        """Start, and return once the server listens (and the bots are seated)."""
+        self._thread.start()
+        self._ready.wait()
+        if self._error is not None:
+            raise self._error
+        return self
+
+    def _main(self) -> None:
+        async def run() -> None:
+            self._loop = asyncio.get_running_loop()
+            self._stop = asyncio.Event()
+            try:
+                if self.game is not None:
+                    await self.game.start()
+                else:
+                    await self.server.start()
+            except BaseException as error:
+                self._error = error
+                self._ready.set()
+                return
+            self._ready.set()
+            await self._stop.wait()
+            self.result = await (self.game.close() if self.game is not None else self.server.close())
+
+        asyncio.run(run())
+
+    @property
+    def page_url(self) -> str:
+        """The table's page, ``http://HOST:PORT/``."""
+        return self.server.page_url
+
+    @property
+    def url(self) -> str:
+        """The protocol's URL, ``ws://HOST:PORT/game/``."""
+        return self.server.url
+
+    def call(self, function: Any, *args: Any) -> Any:
+        """Run ``function(*args)`` on the server's loop and return what it returns."""
+        assert self._loop is not None
+
+        async def run() -> Any:
+            return function(*args)
+
+        return asyncio.run_coroutine_threadsafe(run(), self._loop).result(10)
+
+    def stop(self, timeout: float = 30) -> ServeResult | None:
+        """Shut down and return the server's result."""
+        if self._loop is not None and self._stop is not None and self._thread.is_alive():
+            with contextlib.suppress(RuntimeError):
+                self._loop.call_soon_threadsafe(self._stop.set)
+        self._thread.join(timeout)
+        return self.result
+
+    def __enter__(self) -> WebThread:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def start_web(**options: Any) -> WebThread:
+    """Start a :class:`WebGame` (options as its) in a thread of its own; ``serve=True``
+    and :class:`WebServer` options for a bare server. Returns once it listens.
+
+    >>> with start_web(serve=True, port=0, seed=1) as running:
+    ...     running.url.startswith("ws://127.0.0.1:"), running.server.tables[0].state.value
+    (True, 'seating')
+    """
+    return WebThread(**options).start()
+
+
+def page_url_for(server_url: str, page: str = "/") -> str:
+    """The page of a server ``ws://HOST:PORT/game/``: ``http://HOST:PORT/`` (``page`` added).
+
+    >>> page_url_for("ws://127.0.0.1:23456/game/", "/viewer")
+    'http://127.0.0.1:23456/viewer'
+    """
+    parts = urlsplit(server_url)
+    scheme = "https" if parts.scheme == "wss" else "http"
+    return f"{scheme}://{parts.netloc}{quote(page)}"

@@ -4,8 +4,18 @@ from __future__ import annotations
 
 import pytest
 from games import pass_, play
+from refusals import check
 
-from guandan import Deal, GuandanError, IllegalMoveError, Match, card_name, parse_card, record
+from guandan import (
+    Deal,
+    GuandanError,
+    IllegalMoveError,
+    Match,
+    card_name,
+    parse_card,
+    record,
+)
+from guandan.bots import agents
 from guandan.bots.agents import Agent, GreedyAgent, RandomAgent
 from guandan.bots.loop import play_out
 from guandan.bots.registry import AGENTS, make_agent, make_agents
@@ -134,3 +144,17 @@ def test_an_observation_is_immutable_and_of_its_class_once_made():
     assert mine.hand == obs.hand and str(mine.to_beat) == "seat 0: single 3: S3"
     with pytest.raises(AttributeError, match="immutable"):
         mine.seat = 2
+
+
+# -- bad input -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "call, error, match",
+    [
+        (lambda: agents.GreedyAgent().act(Deal.new(1, leader=0).observation(1)), IllegalMoveError, "not its turn"),
+        (lambda: agents.RandomAgent().act(Deal.new(1, leader=0).observation(1)), IllegalMoveError, "not its turn"),
+    ],
+)
+def test_an_agent_asked_out_of_turn_raises(call, error, match):
+    check(call, error, match)

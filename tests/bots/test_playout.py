@@ -5,8 +5,18 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from refusals import check
 
-from guandan import Cards, Deal, GuandanError, IllegalMoveError, InvalidCardsError, InvalidMoveError, classify
+from guandan import (
+    Cards,
+    Deal,
+    GuandanError,
+    IllegalMoveError,
+    InvalidCardsError,
+    InvalidMoveError,
+    classify,
+)
+from guandan.bots import playout
 from guandan.bots.agents import GreedyAgent, RandomAgent
 from guandan.bots.loop import play_out
 from guandan.bots.playout import playouts, policy_move
@@ -172,3 +182,19 @@ def test_deal_state_is_native_state_of_the_deals_public_values(seed):
         deal.act(agents[deal.turn].act(obs))
         checked += 1
     assert checked > 40
+
+
+# -- bad input -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "call, error, match",
+    [
+        (lambda: playout.playouts(Deal.new(1), -1), GuandanError, "n must be"),
+        (lambda: playout.playouts(Deal.new(1), 1, "x"), GuandanError, "policy"),
+        (lambda: playout.playouts("deal", 1), GuandanError, "Deal"),
+        (lambda: playout.policy_move(Deal.new(1), "x"), GuandanError, "policy"),
+    ],
+)
+def test_bad_playout_arguments_raise(call, error, match):
+    check(call, error, match)

@@ -18,8 +18,17 @@ import pytest
 from games import search_case
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from refusals import check
 
-from guandan import Cards, Deal, GuandanError, IllegalMoveError, InvalidCardsError, InvalidMoveError, Match
+from guandan import (
+    Cards,
+    Deal,
+    GuandanError,
+    IllegalMoveError,
+    InvalidCardsError,
+    InvalidMoveError,
+    Match,
+)
 from guandan.bots.agents import GreedyAgent
 from guandan.bots.determinize import determinize, information_set, known_cards, tribute_above
 from guandan.bots.loop import play_out
@@ -504,3 +513,28 @@ def test_the_search_scores_rollouts_under_the_rulesets_promotion():
     assert [c.value for c in a.choices] != [c.value for c in b.choices]
     with pytest.raises(GuandanError, match="promotion"):
         _core.search(info, state, cands, 10, promotion=(3, 2))
+
+
+# -- bad input -------------------------------------------------------------------------------------
+
+
+def test_search_arguments_are_checked():
+    from guandan.bots import search
+
+    for kwargs in ({"determinizations": 0}, {"playouts": 1.5}, {"candidates": -1}, {"policy": "x"}):
+        check(lambda: search.BasicMonteCarloAgent(**kwargs), GuandanError)  # noqa: B023
+    for kwargs, match in (
+        ({"rollouts": 0}, "rollouts must be an int"),
+        ({"rollouts": 2.5}, "rollouts must be an int"),
+        ({"think_ms": 0}, "think_ms must be a number > 0"),
+        ({"think_ms": "fast"}, "think_ms must be a number"),
+        ({"threads": 0}, "threads must be an int 1..64"),
+        ({"threads": True}, "threads must be an int"),
+        ({"candidates": 0}, "candidates must be an int"),
+        ({"policy": "x"}, "policy must be one of smart, greedy, random"),
+        ({"tries": 0}, "tries must be an int"),
+        ({"pass_weight": 0}, "pass_weight must be a number in"),
+        ({"bomb_weight": 1.5}, "bomb_weight must be a number in"),
+        ({"seed": "1"}, "seed must be an int"),
+    ):
+        check(lambda: search.MonteCarloAgent(**kwargs), GuandanError, match)  # noqa: B023

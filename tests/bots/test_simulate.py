@@ -16,8 +16,12 @@ from concurrent.futures import ThreadPoolExecutor
 
 import plugin_bots
 import pytest
+from refusals import check
 
-from guandan import GuandanError, IllegalMoveError
+from guandan import (
+    GuandanError,
+    IllegalMoveError,
+)
 from guandan.bots.agents import GreedyAgent, RandomAgent
 from guandan.bots.simulate import simulate, wilson_interval
 from guandan.ui.cli import main
@@ -339,3 +343,23 @@ def test_an_interrupt_stops_simulate_and_its_busy_workers_at_once(tmp_path, to):
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
+
+
+# -- bad input -------------------------------------------------------------------------------------
+
+
+def test_simulation_arguments_are_checked():
+    from guandan.bots import simulate
+
+    for call in (
+        lambda: simulate.simulate(1, kind="x", workers=1),
+        lambda: simulate.simulate(-1, workers=1),
+        lambda: simulate.simulate("a", workers=1),
+        lambda: simulate.simulate(1, "x", workers=1),
+        lambda: simulate.simulate(1, ruleset="x", workers=1),
+        lambda: simulate.simulate(1, kind="deal", workers=-1),
+        lambda: simulate.simulate(1, kind="deal", workers=1, chunk=0),
+        lambda: simulate.wilson_interval(5, 2),
+        lambda: simulate.Simulation("deal", [], 0, "x", 0, 0).write("/tmp/x.txt"),
+    ):
+        check(call, GuandanError)

@@ -27,10 +27,12 @@ from combos import (
     single,
 )
 from hypothesis import given, settings
+from refusals import check
 from strategies import small_hand_corpus, small_hands
 
 from guandan import (
     Cards,
+    InvalidCardsError,
     Rank,
     card,
     card_name,
@@ -583,3 +585,19 @@ def test_classify_lists_exactly_the_whole_hand_moves_of_the_reference_generator(
     for hand, level in small_hand_corpus(seed=2022, count=600):
         generated = sorted(describe(m) for m in generate_moves(hand, level) if m.cards == hand)
         assert declarations(hand, level) == generated, (str(hand), level)
+
+
+# -- bad input -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "call, error, match",
+    [
+        (lambda: classify(None, 2), InvalidCardsError, "iterable"),
+        (lambda: classify(5, 2), InvalidCardsError, "iterable"),
+        (lambda: classify("S3 S3 S3", 2), InvalidCardsError, "too many copies"),
+        (lambda: classify("S3", "x"), InvalidCardsError, "bad level"),
+    ],
+)
+def test_bad_cards_to_classify_raise(call, error, match):
+    check(call, error, match)

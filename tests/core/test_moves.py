@@ -5,13 +5,16 @@ declaration, checked at construction; classify, pure Python, is the independent 
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from combos import (
     only,
 )
 from hypothesis import given, settings
+from refusals import check
 from strategies import counted_moves, declared_moves, small_hand_corpus
 
+import guandan
 from guandan import (
     BIG_JOKER,
     SMALL_JOKER,
@@ -242,3 +245,84 @@ def test_a_wild_stands_alone_only_as_the_level_single():
     with pytest.raises(InvalidMoveError, match="not a rank-level move at level 2"):
         movegen.unpack_rank_move(1 << 60 | 3 << 56 | 1 << 52, 2)  # well formed: a single 5 of one wild
     assert str(RankMove(MoveType.SINGLE, Rank.TWO, None, (0,) * 15, 1, Rank.TWO)) == "single 2: +1 wild"
+
+
+# -- bad input -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "call, error, match",
+    [
+        (lambda: guandan.window_ranks(MoveType.SINGLE, 3), InvalidMoveError, "not a sequence type"),
+        (lambda: guandan.window_ranks(MoveType.STRAIGHT, 99), InvalidMoveError, "natural rank"),
+        (lambda: guandan.window_ranks(MoveType.STRAIGHT, Rank.JACK), InvalidMoveError, "no straight starts at J"),
+        (lambda: guandan.window_keys(MoveType.SINGLE), InvalidMoveError, "not a sequence type"),
+        (lambda: MoveType.parse(None), InvalidMoveError, "unknown move type"),
+        (lambda: MoveType.parse("triple_pair"), InvalidMoveError, "unknown move type"),
+    ],
+)
+def test_bad_move_types_and_windows_raise(call, error, match):
+    check(call, error, match)
+
+
+@pytest.mark.parametrize(
+    "call, error, match",
+    [
+        (
+            lambda: Move(MoveType.SINGLE, Rank.THREE, None, Cards.parse("S4 S5"), Rank.TWO),
+            InvalidMoveError,
+            "S4 S5 cannot be played as single:3",
+        ),
+        (
+            lambda: RankMove(MoveType.SINGLE, Rank.THREE, None, (0, 5) + (0,) * 13, 0, Rank.TWO),
+            InvalidMoveError,
+            "cannot be played as single:3",
+        ),
+    ],
+)
+def test_a_declaration_its_cards_do_not_make_is_refused(call, error, match):
+    check(call, error, match)
+
+
+@pytest.mark.parametrize(
+    "make, match",
+    [
+        (lambda: Move(MoveType.SINGLE, Rank.THREE, None, 3, Rank.TWO), "cards are Cards"),
+        (lambda: Move(MoveType.SINGLE, Rank.THREE, None, b"S3", Rank.TWO), "cards are Cards"),
+        (lambda: Move(1.0, Rank.THREE, None, Cards.parse("S3"), Rank.TWO), "unknown move type"),
+        (lambda: Move(True, Rank.THREE, None, Cards.parse("S3"), Rank.TWO), "unknown move type"),
+        (lambda: Move(11, Rank.THREE, None, Cards.parse("S3"), Rank.TWO), "unknown move type"),
+        (lambda: Move(MoveType.SINGLE, 3.0, None, Cards.parse("S3"), Rank.TWO), "move's key"),
+        (lambda: Move(MoveType.SINGLE, "Z", None, Cards.parse("S3"), Rank.TWO), "move's key"),
+        (lambda: Move(MoveType.SINGLE, Rank.THREE, 1.0, Cards.parse("S3"), Rank.TWO), "move's suit"),
+        (lambda: Move(MoveType.SINGLE, Rank.THREE, 4, Cards.parse("S3"), Rank.TWO), "move's suit"),
+        (lambda: Move(MoveType.SINGLE, Rank.THREE, None, Cards.parse("S3"), 2.0), "move's level"),
+        (lambda: Move(MoveType.SINGLE, Rank.THREE, None, Cards.parse("S3"), Rank.BIG_JOKER), "move's level"),
+        (lambda: Move(MoveType.SINGLE, Rank.THREE, None, Cards.parse("S3"), np.bool_(True)), "move's level"),
+        (lambda: RankMove(MoveType.SINGLE, Rank.THREE, None, (0, 1), 0, Rank.TWO), "15 ints"),
+        (lambda: RankMove(MoveType.SINGLE, Rank.THREE, None, "abc", 0, Rank.TWO), "15 ints"),
+        (lambda: RankMove(MoveType.SINGLE, Rank.THREE, None, 5, 0, Rank.TWO), "15 ints"),
+        (lambda: RankMove(MoveType.SINGLE, Rank.THREE, None, (0, 1.0) + (0,) * 13, 0, Rank.TWO), "15 ints"),
+        (lambda: RankMove(MoveType.SINGLE, Rank.THREE, None, (0, True) + (0,) * 13, 0, Rank.TWO), "15 ints"),
+        (lambda: RankMove(MoveType.SINGLE, Rank.THREE, None, (0, -1) + (0,) * 13, 0, Rank.TWO), "15 ints"),
+        (lambda: RankMove(MoveType.SINGLE, Rank.THREE, None, (0, 2**70) + (0,) * 13, 0, Rank.TWO), "15 ints"),
+        (lambda: RankMove(MoveType.SINGLE, Rank.THREE, None, (0,) * 13 + (3, 0), 0, Rank.TWO), "2 of each joker"),
+        (lambda: RankMove(MoveType.SINGLE, Rank.THREE, None, np.ones(15), 0, Rank.TWO), "15 ints"),
+        (lambda: RankMove(MoveType.SINGLE, Rank.THREE, None, (0,) * 15, 5, Rank.TWO), "wilds"),
+        (lambda: RankMove(MoveType.SINGLE, Rank.THREE, None, (0,) * 15, 1.0, Rank.TWO), "wilds"),
+        (lambda: RankMove(MoveType.SINGLE, Rank.THREE, None, (0,) * 15, np.True_, Rank.TWO), "wilds"),
+    ],
+)
+def test_moves_are_made_only_of_fields_of_their_types(make, match):
+    check(make, InvalidMoveError, match)
+
+
+def test_move_fields_take_ints_and_names_and_keep_their_types():
+    made = Move(np.int8(2), "5", None, [np.int64(12), 13], np.uint8(2))
+    assert made == classify("S5 H5", 2)[0]
+    assert type(made.type) is MoveType and type(made.key) is Rank and type(made.level) is Rank
+    flush = Move("straight_flush", np.int16(9), np.uint8(0), "S9 ST SJ SQ SK", "2")
+    assert flush == classify("S9 ST SJ SQ SK", 2)[1] and type(flush.suit) is guandan.Suit
+    counted = RankMove(2, 5, None, np.array([0, 0, 0, 2] + [0] * 11, dtype=np.int32), np.int64(0), "2")
+    assert counted == classify("S5 H5", 2)[0].to_rank() and counted.ranks == (0, 0, 0, 2) + (0,) * 11
+    assert all(type(n) is int for n in counted.ranks) and type(counted.wilds) is int

@@ -5,9 +5,21 @@ import json
 import random
 
 import pytest
+from refusals import check
 
 import guandan
-from guandan import Cards, Move, MoveType, beats, classify, wild_card
+from guandan import (
+    AmbiguousMoveError,
+    Cards,
+    InvalidCardsError,
+    InvalidMoveError,
+    Move,
+    MoveType,
+    beats,
+    classify,
+    wild_card,
+)
+from guandan.core import notation
 from guandan.core.notation import declaration, parse_play, sort_moves, strength_key
 from guandan.core.reference import generate_moves
 from guandan.records.jsonio import move_to_json, moves_to_json
@@ -137,3 +149,23 @@ def test_move_to_json_pass_at_both_granularities():
         "ranks": {},
         "wilds": 0,
     }
+
+
+# -- bad input -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "call, error, match",
+    [
+        (lambda: notation.parse_play("S3 S5", 2), InvalidMoveError, "form no combination"),
+        (lambda: notation.parse_play("S3", 2, "pair"), InvalidMoveError, "cannot be played as pair"),
+        (lambda: notation.parse_play("S3", 2, 5), InvalidMoveError, "declaration is a string"),
+        (lambda: notation.parse_play("S3", 2, "single:Z"), InvalidCardsError, "bad rank"),
+        (lambda: notation.parse_play(None, 2), InvalidCardsError, "iterable"),
+        (lambda: notation.parse_play("S3 C3 S5 C5 H9", 9), AmbiguousMoveError, "full_house:3 or full_house:5"),
+        (lambda: notation.sort_moves(["x"]), InvalidMoveError, "not a move"),
+        (lambda: notation.declaration(None), InvalidMoveError, "not a move"),
+    ],
+)
+def test_bad_plays_and_declarations_raise(call, error, match):
+    check(call, error, match)

@@ -22,10 +22,13 @@ from combos import (
     single,
 )
 from hypothesis import given, settings
+from refusals import check
 from strategies import small_hands
 
+import guandan
 from guandan import (
     Cards,
+    InvalidCardsError,
     InvalidMoveError,
     Rank,
     legal_moves,
@@ -468,3 +471,18 @@ def test_beats_answers_for_every_pair_of_moves_without_an_assertion(first, secon
     for a in moves:
         for b in moves:
             assert beats(a, b) in (True, False)
+
+
+# -- bad input -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "call, error, match",
+    [
+        (lambda: guandan.beats(classify("S3", 2)[0], classify("S3", 3)[0]), InvalidMoveError, "different levels"),
+        (lambda: guandan.beats("S3", "S4"), InvalidMoveError, "two moves"),
+        (lambda: guandan.elevated_order(99, 2), InvalidCardsError, "rank"),
+    ],
+)
+def test_bad_arguments_to_the_order_raise(call, error, match):
+    check(call, error, match)

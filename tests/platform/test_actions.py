@@ -6,10 +6,21 @@ import random
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from refusals import check
 
 import guandan
-from guandan import Cards, Move, MoveType, classify, parse_card, wild_card
+from guandan import (
+    Cards,
+    InvalidCardsError,
+    InvalidMoveError,
+    Move,
+    MoveType,
+    classify,
+    parse_card,
+    wild_card,
+)
 from guandan.core.reference import generate_moves
+from guandan.platform import actions as protocol
 from guandan.platform.actions import (
     ACTION_TYPES,
     back_action,
@@ -273,3 +284,24 @@ def test_round_trip_covers_every_move_type():
     hand = Cards.parse("SB SB HR HR S3 S4 S5 S6 S7 C3 C4 C5 D3 D4 D5 H2 H2")
     seen = {m.type for m in assert_round_trips(hand, 2)}
     assert seen == set(MoveType) - {MoveType.PASS}
+
+
+# -- bad input -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "call, error, match",
+    [
+        (lambda: protocol.from_action(None, 2), InvalidMoveError, "list of three"),
+        (lambda: protocol.from_action(["Single", "3", [1]], 2), InvalidCardsError, "must be a string"),
+        (lambda: protocol.from_action(["Single", "3", [None]], 2), InvalidCardsError, "must be a string"),
+        (lambda: protocol.from_action({"a": 1, "b": 2, "c": 3}, 2), InvalidMoveError, "list of three"),
+        (lambda: protocol.to_action(None), InvalidMoveError, "not a move"),
+        (lambda: protocol.to_action(classify("S3", 2)[0].to_rank()), InvalidMoveError, "physical cards"),
+        (lambda: protocol.tribute_action(99), InvalidCardsError, "card index"),
+        (lambda: protocol.tribute_action(None), InvalidCardsError, "card index"),
+        (lambda: protocol.parse_tribute_action(["back", "back", ["S3", "S4"]]), InvalidMoveError, "exactly one"),
+    ],
+)
+def test_bad_actions_raise(call, error, match):
+    check(call, error, match)

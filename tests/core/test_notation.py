@@ -1,7 +1,6 @@
 """Declarations (``--as``), the readable order of move lists, and moves as JSON values."""
 
 import itertools
-import json
 import random
 
 import pytest
@@ -13,7 +12,6 @@ from guandan import (
     Cards,
     InvalidCardsError,
     InvalidMoveError,
-    Move,
     MoveType,
     beats,
     classify,
@@ -22,7 +20,6 @@ from guandan import (
 from guandan.core import notation
 from guandan.core.notation import declaration, parse_play, sort_moves, strength_key
 from guandan.core.reference import generate_moves
-from guandan.records.jsonio import move_to_json, moves_to_json
 
 
 @pytest.mark.parametrize(
@@ -109,46 +106,6 @@ def test_declared_faces_may_repeat_beyond_two_copies():
     assert [guandan.card_name(c) for c in triple.declared] == ["H3", "H3", "H3"]
     ten = [m for m in classify("S9 S9 H9 H9 C9 C9 D9 D9 H2 H2", 2) if m.type == MoveType.BOMB]
     assert len(ten[0].declared) == 10
-
-
-def test_move_to_json_card_and_rank():
-    (move,) = classify("S7 C7 H3 HR HR", 3)
-    assert move_to_json(move) == {
-        "type": "full_house",
-        "key": "7",
-        "size": 5,
-        "suit": None,
-        "cards": ["H3", "S7", "C7", "HR", "HR"],
-        "as": ["S7", "H7", "C7", "HR", "HR"],
-    }
-    assert move_to_json(move.to_rank()) == {
-        "type": "full_house",
-        "key": "7",
-        "size": 5,
-        "suit": None,
-        "ranks": {"7": 2, "R": 2},
-        "wilds": 1,
-    }
-
-
-def test_moves_to_json_is_json_serialisable():
-    doc = moves_to_json(generate_moves("S5 C5 H2", "2"), "2", "card")
-    assert json.loads(json.dumps(doc)) == doc
-    assert [m["type"] for m in doc["moves"]] == ["single", "single", "single", "pair", "pair", "pair", "triple"]
-    with pytest.raises(guandan.GuandanError, match="granularity"):
-        moves_to_json([], 2, "suit")
-
-
-def test_move_to_json_pass_at_both_granularities():
-    assert move_to_json(Move.pass_(2))["key"] is None
-    assert move_to_json(guandan.RankMove.pass_(2)) == {
-        "type": "pass",
-        "key": None,
-        "size": 0,
-        "suit": None,
-        "ranks": {},
-        "wilds": 0,
-    }
 
 
 # -- bad input -------------------------------------------------------------------------------------

@@ -21,7 +21,7 @@ from websockets.exceptions import InvalidStatus
 
 from guandan import Match, parse_card
 from guandan.game.rules import PLATFORM
-from guandan.platform import PlatformServer, PlatformTable, start_server
+from guandan.platform import PlatformServer, PlatformTable
 from guandan.platform.server import CLOSE_DISCONNECTED, CLOSE_DONE, CLOSE_INTERNAL, CLOSE_SHUTDOWN, CLOSE_TIMEOUT
 from guandan.records.records import record, replay
 from guandan.ui.cli import main
@@ -263,16 +263,6 @@ def test_a_seat_left_before_the_start_goes_to_the_next_bot():
 
     result, reports = asyncio.run(asyncio.wait_for(run(), LIMIT))
     assert result.complete and [s.name for s in result.tables[0].seats] == ["bot0", "bot1", "bot2", "bot3"]
-
-
-def test_the_server_in_a_thread_for_synchronous_code():
-    with start_server(port=0, seed=6, ruleset="platform+cap1") as running:
-        reports = asyncio.run(asyncio.wait_for(run_bots(running.url, 4), LIMIT))
-        result = running.wait(LIMIT)
-    assert result.complete and all(r.checker.final for r in reports)
-    with pytest.raises(Exception, match="cannot listen"):  # the port is taken
-        with start_server(port=running.port, seed=1) as first:
-            start_server(port=first.port)
 
 
 def test_bad_server_arguments_are_refused():

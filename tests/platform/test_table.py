@@ -14,7 +14,7 @@ from platform_bots import EVERY_GAME_KINDS, Checker
 from guandan import GuandanError, Match, ProtocolError
 from guandan.game.rules import PLATFORM
 from guandan.platform import PlatformTable, TableState
-from guandan.platform.messages import act_message, parse_answer
+from guandan.platform.messages import act_message
 from guandan.records.records import record, replay
 
 
@@ -287,8 +287,3 @@ def test_bad_arguments_are_refused():
     table = seated(PlatformTable(new_match=lambda g: "not a match"))
     with pytest.raises(GuandanError, match="new_match"):
         table.start()
-
-
-def test_parse_answer_reads_the_index():
-    assert parse_answer('{"actIndex": 3, "note": "x"}', 3) == 3
-    assert parse_answer(b'{"actIndex": 0}', 0) == 0

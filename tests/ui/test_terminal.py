@@ -1,4 +1,4 @@
-"""``guandan play``: a match at the terminal against three bots, driven here by scripted input."""
+"""``guandan.ui.terminal``, ``guandan play``: a match at the terminal against three bots, driven here by scripted input."""
 
 from __future__ import annotations
 

@@ -16,8 +16,9 @@ from collections import Counter
 import numpy as np
 import pytest
 from games import search_case
-from hypothesis import assume, given, settings
+from hypothesis import assume
 from hypothesis import strategies as st
+from profiles import profiled
 from refusals import check
 
 from guandan import (
@@ -466,12 +467,12 @@ def test_simulate_runs_the_search_bot_on_worker_processes_as_in_this_process():
     assert [r["finish_order"] for r in threaded.rows] == [r["finish_order"] for r in one.rows]
 
 
-@given(
+@profiled(
+    400,
     counts=st.lists(st.integers(0, 2), min_size=54, max_size=54).filter(any),
     level=st.integers(2, 14),
     high_only=st.booleans(),
 )
-@settings(max_examples=400, deadline=None)
 def test_the_card_phase_returns_the_card_the_return_rule_gives(counts, level, high_only):
     """The card search's return (read from the packed bits) is the lowest card the ``low``
     rule allows in the elevated order, as :func:`return_choices` gives it; hands without low

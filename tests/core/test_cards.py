@@ -10,9 +10,9 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from profiles import profiled
 from refusals import check
 
 import guandan
@@ -431,8 +431,7 @@ def assert_round_trips(hand: Cards) -> None:
     assert len(hand) == sum(hand.counts) == len(hand.codes())
 
 
-@settings(max_examples=300, deadline=None)
-@given(count_vectors)
+@profiled(300, count_vectors)
 def test_parse_of_printed_cards_round_trips(counts):
     assert_round_trips(Cards.from_counts(counts))
 
@@ -451,8 +450,7 @@ def test_parse_of_printed_whole_deck_and_empty_hand_round_trip():
 # the multiset
 
 
-@settings(max_examples=200, deadline=None)
-@given(count_vectors, count_vectors)
+@profiled(200, count_vectors, count_vectors)
 def test_cards_behave_as_a_multiset_with_at_most_two_copies(a_counts, b_counts):
     a, b = Cards.from_counts(a_counts), Cards.from_counts(b_counts)
     both = [x + y for x, y in zip(a_counts, b_counts)]
@@ -554,8 +552,8 @@ def test_a_card_index_that_is_not_an_int_0_to_53_is_refused(bad):
             call(bad)
 
 
-@settings(max_examples=200, deadline=None)
-@given(
+@profiled(
+    200,
     st.one_of(
         hnp.arrays(
             st.sampled_from([np.uint8, np.int8, np.uint16, np.int64, np.uint64, np.float64]),
@@ -563,7 +561,7 @@ def test_a_card_index_that_is_not_an_int_0_to_53_is_refused(bad):
             elements=st.integers(0, 3),
         ),
         hnp.arrays(np.bool_, st.sampled_from([(54,), (27,)])),
-    )
+    ),
 )
 def test_an_array_of_any_dtype_and_shape_is_a_count_vector_or_refused(array):
     try:

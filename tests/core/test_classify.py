@@ -26,7 +26,7 @@ from combos import (
     only,
     single,
 )
-from hypothesis import given, settings
+from profiles import profiled
 from refusals import check
 from strategies import small_hand_corpus, small_hands
 
@@ -568,8 +568,7 @@ def test_worked_example(level, cards, expected):
 # -- properties over many hands ----------------------------------------------------------------
 
 
-@settings(max_examples=400, deadline=None)
-@given(small_hands())
+@profiled(400, small_hands())
 def test_every_declaration_really_forms_its_combination(position):
     hand, level = position
     moves = classify(hand, level)

@@ -169,6 +169,7 @@ def test_a_play_to_beat_given_as_a_word_is_checked_like_a_move(fields):
         assert list(legal_moves("SB SB HR HR", level, beat=word)) == list(legal_moves("SB SB HR HR", level, beat=move))
 
 
+@pytest.mark.slow
 def test_every_move_the_engine_makes_is_one_the_constructors_accept():
     for hand, level in small_hand_corpus(seed=10, count=120):
         for move in legal_moves(hand, level):

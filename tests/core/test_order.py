@@ -22,6 +22,7 @@ from combos import (
     single,
 )
 from hypothesis import given, settings
+from profiles import profiled
 from refusals import check
 from strategies import small_hands
 
@@ -462,8 +463,7 @@ def test_a_response_is_a_higher_move_of_the_same_type_and_size_a_bomb_or_a_pass(
     assert any(m.type == MoveType.BOMB and m.key == Rank.FOUR for m in responses)
 
 
-@settings(max_examples=100, deadline=None)
-@given(small_hands(), small_hands())
+@profiled(100, small_hands(), small_hands())
 def test_beats_answers_for_every_pair_of_moves_without_an_assertion(first, second):
     hand_a, level = first
     hand_b, _ = second

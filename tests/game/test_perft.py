@@ -52,6 +52,7 @@ def test_perft_of_depth_zero_is_one_and_bad_depths_raise():
         perft(deal, 1, "fast")
 
 
+@pytest.mark.slow
 def test_perft_tool_prints_a_breakdown_and_checks_files():
     out = subprocess.run(
         [

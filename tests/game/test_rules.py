@@ -183,6 +183,7 @@ def test_the_platform_rules_round_trip_through_json():
     assert Ruleset.from_json(json.loads(json.dumps(tie.to_json()))) == tie
 
 
+@pytest.mark.slow
 def test_a_platform_match_between_agents_passes_a_only_1st_and_2nd_and_replays():
     for seed in range(3):
         match = Match(seed, "platform")

@@ -4,8 +4,9 @@ and return actions, round trips over generated moves, and errors that name the b
 import random
 
 import pytest
-from hypothesis import example, given, settings
+from hypothesis import example
 from hypothesis import strategies as st
+from profiles import profiled
 from refusals import check
 
 import guandan
@@ -258,8 +259,7 @@ def hands(draw):
     return Cards.from_cards(cards), level
 
 
-@settings(max_examples=60, deadline=None)
-@given(hands())
+@profiled(60, hands())
 @example((Cards.parse("S3 C4 D4 C5 D5 H2"), 2))
 @example((Cards.parse("SB SB HR HR S7 C7 H3 H3"), 3))
 @example((Cards.parse("D9 DT DJ H2 H2"), 2))

@@ -32,6 +32,7 @@ from guandan.records.records import record
 # -- sans-I/O: whole games ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("spec", "seed"), [("greedy", 1), ("random", 2), ("greedy,random,greedy,random", 3)])
 def test_every_rebuilt_observation_is_the_engines_and_the_games_are_those_played_in_process(spec, seed):
     specs = spec.split(",") * (4 // len(spec.split(",")))

@@ -111,6 +111,7 @@ def test_connect_help(capsys):
         assert option in out
 
 
+@pytest.mark.slow
 def test_four_guandan_connect_processes_play_whole_games(tmp_path):
     agents = ["greedy", "random", "mc", "greedy"]
     with start_server(port=0, games=2, seed=5, ruleset="platform+cap2", records=tmp_path) as srv:

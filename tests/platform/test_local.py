@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import time
 
+import pytest
 from platform_games import LIMIT
 
 from guandan.platform import (
@@ -14,6 +15,7 @@ from guandan.platform import (
 from guandan.records.records import replay
 
 
+@pytest.mark.slow
 def test_run_local_plays_whole_games_and_the_records_replay():
     start = time.monotonic()
     run = run_local("greedy,random,greedy,random", games=2, seed=3, ruleset="platform+cap3", timeout=LIMIT)

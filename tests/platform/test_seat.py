@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import json
 
+import pytest
 from platform_games import compare, drive, seated
 
 from guandan import Match
@@ -19,6 +20,7 @@ from guandan.platform import (
 from guandan.records.records import record
 
 
+@pytest.mark.slow
 def test_views_that_follow_every_message_rebuild_the_engines_observation_and_the_mc_agent_plays():
     table = seated(PlatformTable(games=1, seed=4, ruleset="platform+cap3"))
     agents = [MonteCarloAgent(seed=i, rollouts=60, candidates=6) for i in range(4)]
@@ -43,6 +45,7 @@ def test_views_that_follow_every_message_rebuild_the_engines_observation_and_the
     assert record(match) == record(table.matches[0])
 
 
+@pytest.mark.slow
 def test_an_anti_tribute_deal_is_followed():
     from games import full_hands_with_big_jokers
 

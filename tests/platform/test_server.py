@@ -78,6 +78,7 @@ def test_an_anti_tribute_over_the_wire():
         assert r.checker.stages_seen["notify anti-tribute"] >= 1 and r.error is None
 
 
+@pytest.mark.slow
 def test_bad_answers_are_logged_and_ignored_and_the_game_goes_on(caplog):
     caplog.set_level(logging.WARNING, logger="guandan.platform")
     result, reports, _ = play(
@@ -185,6 +186,7 @@ def test_several_tables_play_at_once():
     assert len(set(dealt)) == 3 and len(firsts) == 3
 
 
+@pytest.mark.slow
 def test_n_games_send_game_over_after_each_and_game_result_at_the_end():
     result, reports, _ = play({"seed": 8, "games": 3, "ruleset": "platform+cap2"})
     assert result.complete and result.games_played == 3 and result.deals == 6
@@ -194,6 +196,7 @@ def test_n_games_send_game_over_after_each_and_game_result_at_the_end():
     assert sum(result.victories) + result.draws == 3 and len(result.records) == 3
 
 
+@pytest.mark.slow
 def test_records_and_the_message_log_are_written(tmp_path):
     log = tmp_path / "messages.jsonl"
     result, reports, server = play(
@@ -219,6 +222,7 @@ def test_records_and_the_message_log_are_written(tmp_path):
     assert events[-1] == "summary"
 
 
+@pytest.mark.slow
 def test_the_same_seed_plays_the_same_games():
     first = play({"seed": 21, "ruleset": "platform+cap2"})[0]
     again = play({"seed": 21, "ruleset": "platform+cap2"})[0]

@@ -73,6 +73,7 @@ def test_whole_games_pass_every_check_and_end_with_game_result(seed):
     assert all(replay(record(m)) == m for m in table.matches)
 
 
+@pytest.mark.slow
 def test_the_games_follow_the_seed():
     a = seated(PlatformTable(games=1, seed=9, ruleset="platform+cap3"))
     b = seated(PlatformTable(games=1, seed=9, ruleset="platform+cap3"))

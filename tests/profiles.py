@@ -1,8 +1,8 @@
 """Two hypothesis profiles for a property that takes a second or more: it runs twice, as
 ``[quick]`` with a tenth of its examples (at least 10) in the quick subset (``-m "not slow"``),
-and as ``[thorough]`` with all of them, marked ``slow``. The thorough run is the property as
-written; the quick one is the same property on fewer examples, so an edit that breaks it
-usually fails at once, and the whole suite still searches as hard as before.
+and as ``[thorough]`` with all of them, marked ``slow`` (and ``thorough``). The thorough run
+is the property as written; the quick one is the same property on fewer examples, so an edit
+that breaks it usually fails at once, and the whole suite still searches as hard as before.
 
     @profiled(400, small_hands())                 # instead of @settings(max_examples=400) @given(...)
     def test_every_declaration_really_forms_its_combination(position): ...
@@ -25,7 +25,10 @@ QUICK_SHARE, QUICK_FLOOR = 10, 10
 
 
 #: The two runs of a property: the thorough one in the slow subset.
-PROFILES = [pytest.param("quick", id="quick"), pytest.param("thorough", id="thorough", marks=pytest.mark.slow)]
+PROFILES = [
+    pytest.param("quick", id="quick"),
+    pytest.param("thorough", id="thorough", marks=[pytest.mark.slow, pytest.mark.thorough]),
+]
 
 
 def quick_examples(examples: int) -> int:

@@ -5,6 +5,7 @@ malformed anywhere gives a RecordError; a bug in the game is never taken for a b
 from __future__ import annotations
 
 import copy
+import functools
 import json
 
 import pytest
@@ -292,7 +293,9 @@ def test_a_bug_in_a_lower_layer_is_not_a_bad_record(monkeypatch, name):
 # -- corrupt records -------------------------------------------------------------------------------
 
 
+@functools.cache
 def finished_deal_record():
+    """A deal played out by greedy agents, recorded once (each test corrupts a deep copy)."""
     deal = Deal.new(seed=11, level=5)
     loop.play_out(deal, [agents.GreedyAgent()] * 4)
     return records.record(deal)
@@ -345,7 +348,9 @@ def test_a_corrupt_deal_record_raises_record_error(corrupt, match):
     check(lambda: records.replay(corrupt(copy.deepcopy(record))), RecordError, match)
 
 
+@functools.cache
 def match_record():
+    """A match through its tribute and return and 30 actions, recorded once (each test corrupts a deep copy)."""
     m = small_tribute_match()
     m.pay_tribute("DA")
     m.return_card("D4")

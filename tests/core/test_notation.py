@@ -1,4 +1,4 @@
-"""Declarations (``--as``), the readable order of move lists, and moves as JSON values."""
+"""Declarations (``--as``) and the readable order of move lists (moves as JSON: ``tests/records/test_jsonio.py``)."""
 
 import itertools
 import random

@@ -1,5 +1,6 @@
-"""Errors of the game carry fields (reason, seat, cards, …) and the terminal phrases them
-from those fields, never from the English message."""
+"""Errors of the game carry fields (reason, seat, cards, …), which survive pickling and
+context; the terminal phrases them from those fields, never from the English message
+(``tests/ui/test_render.py``)."""
 
 from __future__ import annotations
 

@@ -1,10 +1,10 @@
-"""The platform's client side: ``SeatView`` and ``PlatformClient`` fed the server table's messages
-without sockets (every rebuilt observation compared with the engine's own, whole games equal
-to the same agents playing in-process), the tolerance cases (unknown fields and stages, the
-other spellings, missing and out-of-order notifications, an ``actionList`` that differs from the
-engine's, broken input of every kind), and over real sockets on 127.0.0.1: ``run_client``,
-``run_local`` and four ``guandan connect`` processes playing whole games on an in-process server.
-Every test is bounded in time."""
+"""The platform's client side, ``PlatformClient`` fed the server table's messages without
+sockets: whole games equal to the same agents playing in-process, every rebuilt observation
+compared with the engine's own, and the tolerance cases (unknown fields and stages, missing
+and out-of-order notifications, an ``actionList`` that differs from the engine's, broken input
+of every kind, an agent that raises). The view it keeps is ``tests/platform/test_seat.py``'s,
+the values it reads ``test_wire.py``'s, the connection ``test_connect.py``'s and
+``test_local.py``'s. Every test is bounded in time."""
 
 from __future__ import annotations
 

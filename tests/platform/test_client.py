@@ -32,6 +32,14 @@ from guandan.records.records import record
 # -- sans-I/O: whole games ----------------------------------------------------------------------------
 
 
+@pytest.fixture
+def seats():
+    """The messages each seat received in one whole game: played once, on first use (in a test's
+    setup), a fresh copy for each test."""
+    return recorded()[1]
+
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(("spec", "seed"), [("greedy", 1), ("random", 2), ("greedy,random,greedy,random", 3)])
 def test_every_rebuilt_observation_is_the_engines_and_the_games_are_those_played_in_process(spec, seed):
@@ -64,8 +72,7 @@ def test_every_rebuilt_observation_is_the_engines_and_the_games_are_those_played
 # -- tolerance ------------------------------------------------------------------------------------------
 
 
-def test_unknown_fields_and_stages_are_ignored_and_the_answers_are_the_same(caplog):
-    _, seats = recorded()
+def test_unknown_fields_and_stages_are_ignored_and_the_answers_are_the_same(caplog, seats):
     plain = answers(PlatformClient("greedy"), seats[0])
     noisy = []
     for m in seats[0]:
@@ -81,8 +88,7 @@ def test_unknown_fields_and_stages_are_ignored_and_the_answers_are_the_same(capl
     assert any("unknown kind" in r.getMessage() for r in caplog.records)
 
 
-def test_missing_and_out_of_order_notifications_still_get_valid_answers():
-    _, seats = recorded()
+def test_missing_and_out_of_order_notifications_still_get_valid_answers(seats):
     rng = random.Random(7)
     for seat in range(4):
         messages = [m for m in seats[seat] if m["type"] == "act" or rng.random() < 0.5]  # half the notices lost
@@ -177,8 +183,7 @@ def test_a_broken_request_still_gets_an_answer(broken):
     assert 0 <= index <= max(0, len(listed) - 1)
 
 
-def test_fuzzed_messages_never_raise():
-    _, seats = recorded()
+def test_fuzzed_messages_never_raise(seats):
     rng = random.Random(11)
     values = [None, -1, 5, "", "x", [], {}, [1, 2], {"a": 1}, 3.5, True, "S3", ["S3", "ZZ"], [[0, 1, "S3"]], 10**30]
     client = PlatformClient("greedy")

@@ -18,8 +18,15 @@ from guandan.platform import (
 from guandan.platform.actions import to_action
 
 
-def test_the_other_spellings_are_read():
-    _, seats = recorded()
+@pytest.fixture
+def seats():
+    """The messages each seat received in one whole game: played once, on first use (in a test's
+    setup), a fresh copy for each test."""
+    return recorded()[1]
+
+
+
+def test_the_other_spellings_are_read(seats):
     plain_client = PlatformClient("greedy")
     plain = answers(plain_client, seats[1])
     respelled = []

@@ -39,7 +39,6 @@ def seats():
     return recorded()[1]
 
 
-
 @pytest.mark.slow
 @pytest.mark.parametrize(("spec", "seed"), [("greedy", 1), ("random", 2), ("greedy,random,greedy,random", 3)])
 def test_every_rebuilt_observation_is_the_engines_and_the_games_are_those_played_in_process(spec, seed):

@@ -182,7 +182,7 @@ def test_analyze_needs_the_seat_to_act():
 
 
 def consistent(obs, hands):
-    """Whether four hands are a deal the observation allows (SPEC: what a seat knows)."""
+    """Whether four hands are a deal the observation allows (what a seat knows, rules §6)."""
     me = obs.seat
     if hands[me] != obs.hand or [len(h) for h in hands] != list(obs.card_counts):
         return False

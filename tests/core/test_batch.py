@@ -1,5 +1,5 @@
 """The batch API: the same answers as one position at a time, on any number of threads,
-and a clear error for every malformed array (SPEC §5)."""
+and a clear error for every malformed array (rules §5)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""SPEC §1 — cards, the double deck, and the text notation.
+"""Rules §1 — cards, the double deck, and the text notation.
 
 Each test is named after the rule it checks.
 """

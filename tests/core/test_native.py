@@ -1,4 +1,4 @@
-"""The native core against the reference generator, move for move (SPEC §5).
+"""The native core against the reference generator, move for move (rules §5).
 
 Any disagreement is a failure: the sets of packed moves must be identical, with no
 move listed twice, at rank and card granularity, leading and responding, on a fixed

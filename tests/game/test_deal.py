@@ -1,4 +1,4 @@
-"""SPEC §6, a deal: dealing from a seed, the trick, passes, going out, jiefeng, the end.
+"""Rules §6, a deal: dealing from a seed, the trick, passes, going out, jiefeng, the end.
 
 Positions are built from chosen hands; each test is named after the rule it checks.
 """

@@ -1,4 +1,4 @@
-"""SPEC §7 and §8, a match: levels and promotion, the A gate, rulesets, the opening leader,
+"""Rules §7 and §8, a match: levels and promotion, the A gate, rulesets, the opening leader,
 tribute, return and resisting, and who leads after each.
 
 Deals are driven to a chosen finish order by searching their (tiny) game trees with

@@ -78,7 +78,7 @@ def test_every_protocol_type_name_is_covered():
 
 
 def test_seed_example_pair_run_with_a_wild():
-    # SPEC §10: at level 2, S3 C4 D4 C5 D5 H2 is the pair run 33-44-55, the wild a 3
+    # rules §9: at level 2, S3 C4 D4 C5 D5 H2 is the pair run 33-44-55, the wild a 3
     move = from_action(["ThreePair", "3", ["S3", "C4", "D4", "C5", "D5", "H2"]], 2)
     assert (move.type, move.key, move.wilds) == (MoveType.PAIR_RUN, guandan.Rank.THREE, 1)
     assert Cards.from_cards(move.declared) == Cards.parse("S3 H3 C4 D4 C5 D5")
@@ -113,7 +113,7 @@ def test_full_house_key_chooses_the_wilds_meaning():
 
 
 def test_wilds_depend_on_the_level():
-    # SPEC §10: at level 4 the H4s are 4s (wild, standing for themselves); at level 9 the
+    # rules §9: at level 4 the H4s are 4s (wild, standing for themselves); at level 9 the
     # H9s are wilds standing for 4s
     at_4 = from_action(["ThreePair", "3", ["S3", "C3", "H4", "H4", "S5", "C5"]], 4)
     at_9 = from_action(["ThreePair", "3", ["S3", "C3", "H9", "H9", "S5", "C5"]], 9)
@@ -191,7 +191,7 @@ def test_from_action_error_names_the_whole_action():
 
 
 def test_wild_is_only_a_level_single_alone():
-    # SPEC §2: played alone, a wild is a level single, never "any rank"
+    # rules §2: played alone, a wild is a level single, never "any rank"
     assert from_action(["Single", "2", ["H2"]], 2).key == guandan.Rank.TWO
     with pytest.raises(guandan.InvalidMoveError, match="only Single 2"):
         from_action(["Single", "A", ["H2"]], 2)

@@ -1,5 +1,5 @@
 """The platform server with real sockets on the loopback (127.0.0.1, ephemeral ports): bots
-written from PLATFORM.md (``platform_bots``) check every message they receive; bad answers,
+written from the protocol (``platform_bots``) check every message they receive; bad answers,
 a disconnect, a silent bot, shutdown, several tables, several games, records and the log,
 the HTTP paths, and ``guandan serve`` itself. Every test is bounded in time."""
 

@@ -1,5 +1,5 @@
 """The platform's table without sockets: whole games driven by messages, every message
-checked by the PLATFORM.md checker of each seat (``platform_bots.Checker``), the tribute
+checked by the protocol checker of each seat (``platform_bots.Checker``), the tribute
 stages with chosen hands, refused answers, seats leaving, draws."""
 
 from __future__ import annotations

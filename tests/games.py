@@ -161,3 +161,9 @@ def full_hands_with_big_jokers(seats, seed=1):
         hands[holder].append(other)
         hands[seat].append(big)
     return [Cards.from_cards(h) for h in hands]
+
+
+def small_tribute_match() -> Match:
+    """A match at its tribute: seat 2 (last in the previous deal) owes seat 1 its highest card, DA,
+    from four small hands (seat 0 holds S3 HR, seat 1 D4 HR, seat 2 S8 SA DA, seat 3 C5)."""
+    return Match(seed=3, levels=(5, 9), previous=(1, 0, 3, 2), hands=[["S3 HR", "D4 HR", "S8 SA DA", "C5"]])

@@ -1,4 +1,4 @@
-"""Test bots for the platform server, written from ``PLATFORM.md`` (the protocol page), not
+"""Test bots for the platform server, written from the platform's protocol, not
 from the server's code.
 
 :class:`Checker` follows one seat's view of the games message by message and checks each
@@ -31,7 +31,7 @@ RANK_CHARS = set("A23456789TJQK")
 TYPES = {"Single", "Pair", "Trips", "ThreeWithTwo", "ThreePair", "TwoTrips", "Straight", "StraightFlush", "Bomb"}
 ACTION_RANKS = RANK_CHARS | {"B", "R", "JOKER"}
 
-# PLATFORM.md's table: every field of each kind (besides type and stage)
+# the protocol's table: every field of each kind (besides type and stage)
 NOTIFY_FIELDS = {
     "beginning": {"handCards", "myPos"},
     "play": {"curPos", "curAction", "greaterPos", "greaterAction"},
@@ -63,7 +63,7 @@ EVERY_GAME_KINDS = {f"notify {stage}" for stage in NOTIFY_FIELDS if stage != "an
 
 
 class ProtocolViolation(AssertionError):
-    """A message that breaks PLATFORM.md."""
+    """A message that breaks the protocol."""
 
 
 def expect(condition: bool, what: str) -> None:

@@ -1,4 +1,4 @@
-"""Random positions and moves for the tests: hypothesis strategies and a seeded corpus builder.
+"""Random positions and moves for the tests: hypothesis strategies and seeded corpus builders.
 
 Hands are biased toward what makes move generation hard: wilds, second copies,
 runs of neighbouring ranks (the ace at both ends), one suit, jokers. Declared moves are
@@ -7,10 +7,12 @@ biased toward near misses: a legal move with its declaration, cards or level cha
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 from hypothesis import strategies as st
 
-from guandan import Cards, MoveType, Rank, Suit, card, legal_moves
+from guandan import BIG_JOKER, SMALL_JOKER, Cards, MoveType, Rank, Suit, card, legal_moves, wild_card
 
 # neighbouring ranks on the sequence line, ace at both ends
 _LINE = [Rank.ACE] + [Rank(r) for r in range(2, 15)]
@@ -102,8 +104,13 @@ def declared_moves(draw) -> tuple[MoveType, Rank | None, Suit | None, Cards, int
         counts = bytearray(54)
         for c in cards:
             counts[c] = min(2, counts[c] + 1)
-        return (draw(st.sampled_from(_TYPES)), draw(st.sampled_from(_KEYS)), draw(st.sampled_from(_SUITS)),
-                Cards(bytes(counts)), level)
+        return (
+            draw(st.sampled_from(_TYPES)),
+            draw(st.sampled_from(_KEYS)),
+            draw(st.sampled_from(_SUITS)),
+            Cards(bytes(counts)),
+            level,
+        )
     move = draw(st.sampled_from(moves))
     t, key, suit, level = _changed_declaration(draw, how, move, level)
     counts = bytearray(move.cards.counts)
@@ -127,8 +134,14 @@ def counted_moves(draw) -> tuple[MoveType, Rank | None, Suit | None, tuple[int, 
     if not moves or how == "random":
         ranks = draw(st.lists(st.sampled_from([0, 0, 0, 1, 1, 2, 3, 8]), min_size=13, max_size=13))
         jokers = draw(st.sampled_from([(0, 0), (0, 0), (1, 0), (0, 2), (2, 2)]))
-        return (draw(st.sampled_from(_TYPES)), draw(st.sampled_from(_KEYS)), draw(st.sampled_from(_SUITS)),
-                (*ranks, *jokers), draw(st.integers(0, 2)), level)
+        return (
+            draw(st.sampled_from(_TYPES)),
+            draw(st.sampled_from(_KEYS)),
+            draw(st.sampled_from(_SUITS)),
+            (*ranks, *jokers),
+            draw(st.integers(0, 2)),
+            level,
+        )
     move = draw(st.sampled_from(moves))
     t, key, suit, level = _changed_declaration(draw, how, move, level)
     ranks, wilds = list(move.ranks), move.wilds
@@ -140,3 +153,49 @@ def counted_moves(draw) -> tuple[MoveType, Rank | None, Suit | None, tuple[int, 
     elif how == "wilds":
         wilds = draw(st.integers(0, 2))
     return t, key, suit, tuple(ranks), wilds, level
+
+
+@st.composite
+def small_hands(draw, max_cards: int = 8):
+    """A level and a hand of few cards, dense in neighbouring ranks, wilds and jokers."""
+    level = draw(st.integers(2, 14))
+    line = [14] + list(range(2, 15))
+    start = draw(st.integers(0, len(line) - 1))
+    ranks = line[start : start + draw(st.integers(1, 4))] or [line[start]]
+    suits = draw(st.lists(st.sampled_from([0, 1, 2, 3]), min_size=1, max_size=4, unique=True))
+    counts = [0] * 54
+    n = draw(st.integers(1, max_cards))
+    for _ in range(n):
+        kind = draw(st.integers(0, 9))
+        if kind == 0:
+            c = wild_card(level)
+        elif kind == 1:
+            c = draw(st.sampled_from([SMALL_JOKER, BIG_JOKER]))
+        else:
+            c = card(draw(st.sampled_from(ranks)), draw(st.sampled_from(suits)))
+        if counts[c] < 2:
+            counts[c] += 1
+    return Cards.from_counts(counts), level
+
+
+def small_hand_corpus(seed: int, count: int) -> list[tuple[Cards, int]]:
+    """``count`` seeded hands of one to ten cards over a few ranks, wilds and jokers, with their levels."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        level = rng.randint(2, 14)
+        ranks = rng.sample(range(2, 15), rng.randint(1, 4))
+        counts = [0] * 54
+        for _ in range(rng.randint(1, 10)):
+            r = rng.random()
+            c = (
+                wild_card(level)
+                if r < 0.15
+                else rng.choice([SMALL_JOKER, BIG_JOKER])
+                if r < 0.2
+                else card(rng.choice(ranks), rng.randint(0, 3))
+            )
+            if counts[c] < 2:
+                counts[c] += 1
+        out.append((Cards.from_counts(counts), level))
+    return out

@@ -25,11 +25,16 @@ python="${PYTHON:-python3}"
 
 # the tests that drive the native core (valgrind runs Python ~50x slower: not the whole suite,
 # and not the tests that spend their time in the pure-Python reference or in long games of
-# the search bot; the search's own native tests are in)
-native_tests=(tests/core/test_batch.py tests/properties/test_errors.py tests/bots/test_playout.py tests/game/test_perft.py
+# the search bot; the search's own native tests are in, and the thorough profiles of the
+# hypothesis properties and the read-once races, which the quick part leaves out)
+native_tests=(tests/core/test_batch.py tests/core/test_movegen.py tests/properties/test_errors.py
+              tests/core/test_native.py::test_native_hands_are_checked tests/core/test_native.py::test_native_levels_and_beats_are_checked
+              tests/core/test_native.py::test_native_words_and_buffers_are_checked tests/core/test_native.py::test_native_deal_states_are_checked
+              tests/core/test_native.py::test_native_counts_policies_and_seeds_are_checked
+              tests/bots/test_playout.py tests/game/test_perft.py
               tests/properties/test_build.py tests/properties/test_fuzz.py tests/properties/test_read_once.py tests/properties/test_doors.py
               tests/bots/test_search.py tests/bots/test_greedy_native.py tests/bots/test_native_policies.py
-              -m "not slow" -k "not beats_greedy and not reference_perft")
+              -m "not slow or thorough or races" -k "not beats_greedy and not reference_perft")
 
 setup() {  # setup NAME CMAKE_DEFINES... : a venv with the package built into it
     local name="$1"; shift

@@ -4,8 +4,18 @@ from __future__ import annotations
 
 import pytest
 from games import pass_, play
+from refusals import check
 
-from guandan import Deal, GuandanError, IllegalMoveError, Match, card_name, parse_card, record
+from guandan import (
+    Deal,
+    GuandanError,
+    IllegalMoveError,
+    Match,
+    card_name,
+    parse_card,
+    record,
+)
+from guandan.bots import agents
 from guandan.bots.agents import Agent, GreedyAgent, RandomAgent
 from guandan.bots.loop import play_out
 from guandan.bots.registry import AGENTS, make_agent, make_agents
@@ -111,26 +121,15 @@ def test_an_agent_asked_out_of_turn_says_so():
         GreedyAgent().act(deal.observation(2))
 
 
-def test_an_observation_is_immutable_and_of_its_class_once_made():
-    """``Observation`` is filled in through a private subclass: what comes out is an
-    ``Observation``, immutable; a subclass of the user's keeps its class."""
-    from guandan.game.observation import Observation
+# -- bad input -------------------------------------------------------------------------------------
 
-    obs = Deal.new(4).observation(0)
-    assert type(obs) is Observation and obs.seat == 0 and obs.to_beat_seat is None
-    for change in (lambda: setattr(obs, "seat", 1), lambda: delattr(obs, "seat"),
-                   lambda: setattr(obs, "__class__", Observation)):  # fmt: skip
-        with pytest.raises(AttributeError, match="immutable"):
-            change()
 
-    class Annotated(Observation):
-        __slots__ = ("note",)
-
-    mine = Annotated(seat=1, phase=obs.phase, level=obs.level, turn=0, card_counts=obs.card_counts, finish_order=(),
-                     legal_actions=(), packed_hand=obs.packed_hand, beat=(0, 0x100, 0x11 << 56), history=obs.history,
-                     deal_index=3)  # fmt: skip
-    assert mine.replace(deal_index=4).deal_index == 4 and type(mine.replace()) is Annotated
-    assert type(mine) is Annotated and (mine.seat, mine.to_beat_seat, mine.deal_index) == (1, 0, 3)
-    assert mine.hand == obs.hand and str(mine.to_beat) == "seat 0: single 3: S3"
-    with pytest.raises(AttributeError, match="immutable"):
-        mine.seat = 2
+@pytest.mark.parametrize(
+    "call, error, match",
+    [
+        (lambda: agents.GreedyAgent().act(Deal.new(1, leader=0).observation(1)), IllegalMoveError, "not its turn"),
+        (lambda: agents.RandomAgent().act(Deal.new(1, leader=0).observation(1)), IllegalMoveError, "not its turn"),
+    ],
+)
+def test_an_agent_asked_out_of_turn_raises(call, error, match):
+    check(call, error, match)

@@ -13,9 +13,14 @@ import itertools
 from collections import Counter
 
 import pytest
+from refusals import check
 from stats import chi_square_critical
 
-from guandan import Cards, Deal, InvalidCardsError
+from guandan import (
+    Cards,
+    Deal,
+    InvalidCardsError,
+)
 from guandan.bots.determinize import determinize, sample_hands
 from guandan.core.rng import SplitMix64
 
@@ -106,3 +111,25 @@ def test_determinize_an_observation_keeps_what_the_seat_knows():
         assert sum(hands, start=Cards()) + played == Cards.deck()
     assert determinize(obs, 1) == determinize(obs, 1)
     assert determinize(obs, 1) != determinize(obs, 2)
+
+
+# -- bad input -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "call, error, match",
+    [
+        (lambda: sample_hands(9, Cards(), [0, 0, 0, 0], Cards()), InvalidCardsError, "seat"),
+        (lambda: sample_hands(0, Cards(), [0], Cards()), InvalidCardsError, "card counts"),
+        (lambda: sample_hands(0, "S3", [1, 0, 0, 0], Cards()), InvalidCardsError, "Cards"),
+        (
+            lambda: sample_hands(0, Cards(), [0, 27, 27, 27], Cards(), {5: Cards()}),
+            InvalidCardsError,
+            "known",
+        ),
+        (lambda: sample_hands(0, Cards(), [0, 0, 0, 0], Cards()), InvalidCardsError, "no deal"),
+        (lambda: determinize(None), InvalidCardsError, "Observation"),
+    ],
+)
+def test_bad_sampling_arguments_raise(call, error, match):
+    check(call, error, match)

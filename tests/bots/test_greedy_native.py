@@ -8,8 +8,8 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 from greedy_reference import reference_choose
-from hypothesis import given, settings
 from hypothesis import strategies as st
+from profiles import profiled
 from strategies import random_hand
 
 from guandan import Cards, Deal, GuandanError, IllegalMoveError, InvalidCardsError, InvalidMoveError, Match
@@ -35,6 +35,7 @@ class _Differential:
         return self.agent.act(observation)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("threshold", [5, 0, 2, 10, 27])
 def test_native_greedy_chooses_as_the_numpy_scan_in_seeded_deals(threshold):
     seen = []
@@ -76,8 +77,7 @@ def positions(draw):
     return hand, level, counts, beat, draw(st.integers(1, 3)), draw(st.sampled_from([0, 1, 3, 5, 8, 30]))
 
 
-@settings(max_examples=400, deadline=None)
-@given(positions())
+@profiled(400, positions())
 def test_native_greedy_chooses_as_the_numpy_scan_on_random_positions(position):
     hand, level, counts, beat, beat_seat, threshold = position
     word = _core.PASS_MOVE if beat is None else _core.card_to_rank(beat[0], beat[1], level)

@@ -3,10 +3,19 @@ playouts, the canonical spending of rank-level moves, and the search bot."""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
+from refusals import check
 
-from guandan import Cards, Deal, GuandanError, IllegalMoveError, InvalidCardsError, InvalidMoveError, classify
+from guandan import (
+    Cards,
+    Deal,
+    GuandanError,
+    IllegalMoveError,
+    InvalidCardsError,
+    InvalidMoveError,
+    classify,
+)
+from guandan.bots import playout
 from guandan.bots.agents import GreedyAgent, RandomAgent
 from guandan.bots.loop import play_out
 from guandan.bots.playout import playouts, policy_move
@@ -15,15 +24,6 @@ from guandan.bots.search import BasicMonteCarloAgent, MonteCarloAgent
 from guandan.core import _core
 from guandan.core.movegen import pack_move, pack_rank_move
 from guandan.core.packed import PASS_WORD
-from guandan.core.rng import SplitMix64
-from guandan.game.scoring import side_scores
-
-
-def test_native_splitmix64_is_the_python_one_bit_for_bit():
-    bounds = [0, 1, 2, 3, 7, 108, 2**63 + 5, 0, 13, 2**64 - 1] * 20
-    rng = SplitMix64(987654321)
-    expected = [rng.next_u64() if b == 0 else rng.below(b) for b in bounds]
-    assert _core.rng_draws(987654321, bounds) == expected
 
 
 @pytest.mark.parametrize("seed", range(60))
@@ -62,12 +62,6 @@ def test_playouts_continue_from_a_deal_in_progress():
     play_out(deal, [GreedyAgent()] * 4, max_actions=60)
     orders = playouts(deal, 200, "random", seed=4)
     assert all(tuple(row[: len(deal.finish_order)]) == deal.finish_order for row in orders.tolist())
-
-
-def test_scores_follow_promotion():
-    orders = np.array([[0, 2, -1, -1], [1, 2, 3, 0], [2, 1, 3, 0], [3, 0, 2, 1]], dtype=np.int8)
-    assert side_scores(orders, side=0).tolist() == [3.0, -2.0, 1.0, -1.0]
-    assert side_scores(orders, side=1).tolist() == [-3.0, 2.0, -1.0, 1.0]
 
 
 def test_canonical_spending_keeps_one_card_of_as_many_suits_as_possible():
@@ -172,3 +166,19 @@ def test_deal_state_is_native_state_of_the_deals_public_values(seed):
         deal.act(agents[deal.turn].act(obs))
         checked += 1
     assert checked > 40
+
+
+# -- bad input -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "call, error, match",
+    [
+        (lambda: playout.playouts(Deal.new(1), -1), GuandanError, "n must be"),
+        (lambda: playout.playouts(Deal.new(1), 1, "x"), GuandanError, "policy"),
+        (lambda: playout.playouts("deal", 1), GuandanError, "Deal"),
+        (lambda: playout.policy_move(Deal.new(1), "x"), GuandanError, "policy"),
+    ],
+)
+def test_bad_playout_arguments_raise(call, error, match):
+    check(call, error, match)

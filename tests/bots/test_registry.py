@@ -6,8 +6,11 @@ import functools
 
 import plugin_bots
 import pytest
+from refusals import check
 
-from guandan import GuandanError
+from guandan import (
+    GuandanError,
+)
 from guandan.bots.agents import GreedyAgent, RandomAgent
 from guandan.bots.registry import agent_factory, agent_name, make_agent, make_agents, parse_spec, seat_specs
 from guandan.bots.search import BasicMonteCarloAgent, MonteCarloAgent
@@ -156,3 +159,21 @@ def test_agents_are_named_by_spec_registered_name_or_import_path():
     assert make_agent(agent_name(functools.partial(plugin_bots.cautious, threshold=2))).bomb_threshold == 2
     odd = functools.partial(plugin_bots.everything, a="3", b=True, c=None, d="x")
     assert parse_spec(agent_name(odd))[1] == {"a": "3", "b": True, "c": None, "d": "x"}
+
+
+# -- bad input -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "call, error, match",
+    [
+        (lambda: make_agent("x"), GuandanError, "unknown agent"),
+        (lambda: make_agent(None), GuandanError, "an agent factory is a spec or a class"),
+        (lambda: make_agents(["greedy"] * 3), GuandanError, "one per seat"),
+        (lambda: make_agents(None), GuandanError, "agents are one spec, two .* or four"),
+        (lambda: make_agent("mc:depth=1"), GuandanError, "mc has no option 'depth'"),
+        (lambda: make_agent("no_module_here:Bot"), GuandanError, "no module named 'no_module_here'"),
+    ],
+)
+def test_bad_agent_specs_raise(call, error, match):
+    check(call, error, match)

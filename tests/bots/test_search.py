@@ -16,10 +16,20 @@ from collections import Counter
 import numpy as np
 import pytest
 from games import search_case
-from hypothesis import assume, given, settings
+from hypothesis import assume
 from hypothesis import strategies as st
+from profiles import profiled
+from refusals import check
 
-from guandan import Cards, Deal, GuandanError, IllegalMoveError, InvalidCardsError, InvalidMoveError, Match
+from guandan import (
+    Cards,
+    Deal,
+    GuandanError,
+    IllegalMoveError,
+    InvalidCardsError,
+    InvalidMoveError,
+    Match,
+)
 from guandan.bots.agents import GreedyAgent
 from guandan.bots.determinize import determinize, information_set, known_cards, tribute_above
 from guandan.bots.loop import play_out
@@ -172,7 +182,7 @@ def test_analyze_needs_the_seat_to_act():
 
 
 def consistent(obs, hands):
-    """Whether four hands are a deal the observation allows (SPEC: what a seat knows)."""
+    """Whether four hands are a deal the observation allows (what a seat knows, rules §6)."""
     me = obs.seat
     if hands[me] != obs.hand or [len(h) for h in hands] != list(obs.card_counts):
         return False
@@ -457,12 +467,12 @@ def test_simulate_runs_the_search_bot_on_worker_processes_as_in_this_process():
     assert [r["finish_order"] for r in threaded.rows] == [r["finish_order"] for r in one.rows]
 
 
-@given(
+@profiled(
+    400,
     counts=st.lists(st.integers(0, 2), min_size=54, max_size=54).filter(any),
     level=st.integers(2, 14),
     high_only=st.booleans(),
 )
-@settings(max_examples=400, deadline=None)
 def test_the_card_phase_returns_the_card_the_return_rule_gives(counts, level, high_only):
     """The card search's return (read from the packed bits) is the lowest card the ``low``
     rule allows in the elevated order, as :func:`return_choices` gives it; hands without low
@@ -504,3 +514,28 @@ def test_the_search_scores_rollouts_under_the_rulesets_promotion():
     assert [c.value for c in a.choices] != [c.value for c in b.choices]
     with pytest.raises(GuandanError, match="promotion"):
         _core.search(info, state, cands, 10, promotion=(3, 2))
+
+
+# -- bad input -------------------------------------------------------------------------------------
+
+
+def test_search_arguments_are_checked():
+    from guandan.bots import search
+
+    for kwargs in ({"determinizations": 0}, {"playouts": 1.5}, {"candidates": -1}, {"policy": "x"}):
+        check(lambda: search.BasicMonteCarloAgent(**kwargs), GuandanError)  # noqa: B023
+    for kwargs, match in (
+        ({"rollouts": 0}, "rollouts must be an int"),
+        ({"rollouts": 2.5}, "rollouts must be an int"),
+        ({"think_ms": 0}, "think_ms must be a number > 0"),
+        ({"think_ms": "fast"}, "think_ms must be a number"),
+        ({"threads": 0}, "threads must be an int 1..64"),
+        ({"threads": True}, "threads must be an int"),
+        ({"candidates": 0}, "candidates must be an int"),
+        ({"policy": "x"}, "policy must be one of smart, greedy, random"),
+        ({"tries": 0}, "tries must be an int"),
+        ({"pass_weight": 0}, "pass_weight must be a number in"),
+        ({"bomb_weight": 1.5}, "bomb_weight must be a number in"),
+        ({"seed": "1"}, "seed must be an int"),
+    ):
+        check(lambda: search.MonteCarloAgent(**kwargs), GuandanError, match)  # noqa: B023

@@ -16,8 +16,12 @@ from concurrent.futures import ThreadPoolExecutor
 
 import plugin_bots
 import pytest
+from refusals import check
 
-from guandan import GuandanError, IllegalMoveError
+from guandan import (
+    GuandanError,
+    IllegalMoveError,
+)
 from guandan.bots.agents import GreedyAgent, RandomAgent
 from guandan.bots.simulate import simulate, wilson_interval
 from guandan.ui.cli import main
@@ -36,6 +40,7 @@ def test_results_do_not_depend_on_workers_or_executor(reference_run):
     assert [r["task"] for r in reference_run.rows] == sorted(r["task"] for r in reference_run.rows)
 
 
+@pytest.mark.slow
 def test_a_dask_cluster_gives_the_same_results(reference_run):
     import distributed  # a test extra
     with distributed.LocalCluster(
@@ -104,6 +109,7 @@ def test_levels_in_rows_are_rank_letters_as_in_records_and_moves_json(reference_
     assert {r["levels_after"][r["match_winner"]] for r in last.values()} == {"A"}
 
 
+@pytest.mark.slow
 def test_plot_writes_a_png(reference_run, tmp_path):
     path = tmp_path / "run.png"
     reference_run.plot(str(path))
@@ -134,6 +140,7 @@ def test_wilson_interval_known_values():
     assert wilson_interval(10, 10)[1] == 1.0
 
 
+@pytest.mark.slow
 def test_cli_simulate_prints_a_summary_and_writes_files(tmp_path, capsys):
     out, plot = tmp_path / "runs.jsonl", tmp_path / "runs.png"
     assert (
@@ -306,6 +313,7 @@ def _running(pid: int) -> bool:
     return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 @pytest.mark.parametrize("to", ["process group", "parent only"])
 def test_an_interrupt_stops_simulate_and_its_busy_workers_at_once(tmp_path, to):
@@ -339,3 +347,23 @@ def test_an_interrupt_stops_simulate_and_its_busy_workers_at_once(tmp_path, to):
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
+
+
+# -- bad input -------------------------------------------------------------------------------------
+
+
+def test_simulation_arguments_are_checked():
+    from guandan.bots import simulate
+
+    for call in (
+        lambda: simulate.simulate(1, kind="x", workers=1),
+        lambda: simulate.simulate(-1, workers=1),
+        lambda: simulate.simulate("a", workers=1),
+        lambda: simulate.simulate(1, "x", workers=1),
+        lambda: simulate.simulate(1, ruleset="x", workers=1),
+        lambda: simulate.simulate(1, kind="deal", workers=-1),
+        lambda: simulate.simulate(1, kind="deal", workers=1, chunk=0),
+        lambda: simulate.wilson_interval(5, 2),
+        lambda: simulate.Simulation("deal", [], 0, "x", 0, 0).write("/tmp/x.txt"),
+    ):
+        check(call, GuandanError)

@@ -1,5 +1,5 @@
 """The batch API: the same answers as one position at a time, on any number of threads,
-and a clear error for every malformed array (SPEC §5)."""
+and a clear error for every malformed array (rules §5)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,14 @@ import pathlib
 
 import numpy as np
 import pytest
+from refusals import check
 
-from guandan import GuandanError, InvalidCardsError, InvalidMoveError
+from guandan import (
+    Cards,
+    GuandanError,
+    InvalidCardsError,
+    InvalidMoveError,
+)
 from guandan.core import _core, batch
 from guandan.core.packed import PASS_WORD
 
@@ -129,3 +135,163 @@ def test_fill_rejects_a_buffer_that_cannot_hold_any_position():
         _core.fill_card_moves(H, L, B, 0, 10, np.empty((100, 3), dtype=np.uint64), offsets)
     with pytest.raises(InvalidCardsError, match="offsets needs room"):
         _core.fill_rank_moves(H, L, B, 0, 10, np.empty(5000, dtype=np.uint64), offsets[:5])
+
+
+# -- bad input: every batch argument is checked ----------------------------------------------------
+
+
+HAND = Cards.parse("S3 C4 D4 C5 D5 H2").counts
+
+
+H3 = np.stack([np.frombuffer(HAND, dtype=np.uint8)] * 3).copy()
+
+
+L3 = np.full(3, 2, dtype=np.uint8)
+
+
+B3 = batch.lead_beats(3)
+
+
+@pytest.mark.parametrize(
+    "change, match",
+    [
+        (lambda h, l, b: (h.astype(np.int64), l, b), "hands must have dtype uint8"),
+        (lambda h, l, b: (h, l.astype(np.int32), b), "levels must have dtype uint8"),
+        (lambda h, l, b: (h, l, b.astype(np.int64)), "beats must have dtype uint64"),
+        (lambda h, l, b: (h, l, b.astype(">u8")), "beats must have dtype uint64"),
+        (lambda h, l, b: (h[:, :53].copy(), l, b), r"shape \(N, 54\)"),
+        (lambda h, l, b: (np.asfortranarray(h), l, b), "C-contiguous"),
+        (lambda h, l, b: (h[None], l, b), "2 dimension"),
+        (lambda h, l, b: (h, l[:-1].copy(), b), "same length"),
+        (lambda h, l, b: (h.tolist(), l, b), "numpy array"),
+        (lambda h, l, b: (h, l.tolist(), b), "numpy array"),
+        (lambda h, l, b: (h, l, [0, 0, 0]), "numpy array"),
+        (lambda h, l, b: (None, l, b), "numpy array"),
+    ],
+)
+def test_batch_arrays_are_checked_by_every_batch_call(change, match):
+    h, l, b = change(H3.copy(), L3.copy(), B3.copy())
+    for call in (
+        lambda: batch.count_moves(h, l, b),
+        lambda: batch.count_moves(h, l, b, threads=2),
+        lambda: batch.legal_moves(h, l, b),
+        lambda: batch.legal_moves(h, l, b, "card", threads=2),
+        lambda: batch.legal_mask(h, l, b),
+        lambda: batch.iter_legal_moves(h, l, b),
+        lambda: batch.iter_legal_moves(h, l, b, "card"),
+        lambda: _core.fill_rank_moves(h, l, b, 0, 1, np.empty(5000, np.uint64), np.zeros(4, np.int64)),
+        lambda: _core.fill_card_moves(h, l, b, 0, 1, np.empty((50, 2), np.uint64), np.zeros(4, np.int64)),
+    ):
+        check(call, InvalidCardsError, match)
+
+
+def test_batch_values_name_the_position():
+    h, l, b = H3.copy(), L3.copy(), B3.copy()
+    h[1, 6] = 3
+    check(lambda: batch.count_moves(h, L3, B3), InvalidCardsError, "position 1: too many copies of C3")
+    l[2] = 15
+    check(lambda: batch.legal_mask(H3, l, B3), InvalidCardsError, "position 2: level")
+    b[0] = np.uint64(2**64 - 1)
+    check(lambda: list(batch.iter_legal_moves(H3, L3, b)), InvalidMoveError, "position 0: the play to beat")
+
+
+@pytest.mark.parametrize(
+    "call, error, match",
+    [
+        (lambda: batch.count_moves(H3, L3, threads="a"), GuandanError, "threads"),
+        (lambda: batch.count_moves(H3, L3, threads=0), GuandanError, "threads"),
+        (lambda: batch.count_moves(H3, L3, granularity="x"), GuandanError, "granularity"),
+        (lambda: batch.legal_moves(H3, L3, granularity="x"), GuandanError, "granularity"),
+        (lambda: batch.iter_legal_moves(H3, L3, granularity="x"), GuandanError, "granularity"),
+        (lambda: batch.iter_legal_moves(H3, L3, buffer_moves=0), GuandanError, "buffer_moves"),
+        (lambda: batch.iter_legal_moves(H3, L3, buffer_moves="a"), GuandanError, "buffer_moves"),
+        (lambda: batch.lead_beats(-1), GuandanError, "n must be"),
+        (lambda: batch.lead_beats("a"), GuandanError, "n must be"),
+        (lambda: batch.action_indices("x"), InvalidMoveError, "integers"),
+        (lambda: _core.batch_count(H3, L3, B3, "rank", 5), GuandanError, "start"),
+        (lambda: _core.batch_count(H3, L3, B3, "rank", 2, 1), GuandanError, "bad range"),
+        (lambda: _core.batch_count(H3, L3, B3, "rank", 0, "a"), GuandanError, "end"),
+        (
+            lambda: _core.batch_count(H3, L3, B3, "rank", 0, None, np.zeros(2, np.int64)),
+            InvalidCardsError,
+            r"shape \(3,\)",
+        ),
+        (lambda: _core.batch_count(H3, L3, B3, "rank", 0, None, np.zeros(3, np.int32)), InvalidCardsError, "int64"),
+        (lambda: _core.batch_count(H3, L3, B3, "rank", 0, None, [0, 0, 0]), InvalidCardsError, "int64"),
+        (
+            lambda: _core.batch_count(H3, L3, B3, "rank", 0, None, np.frombuffer(bytes(24), np.int64)),
+            InvalidCardsError,
+            "read-only",
+        ),
+        (lambda: _core.batch_mask(H3, L3, B3, 0, None, np.zeros((3, 5), bool)), InvalidCardsError, "2213"),
+        (
+            lambda: _core.batch_mask(H3, L3, B3, 0, None, np.frombuffer(bytes(3 * 2213), bool).reshape(3, 2213)),
+            InvalidCardsError,
+            "read-only",
+        ),
+        (lambda: _core.batch_rank_moves(H3, L3, B3, -1), GuandanError, "start"),
+        (lambda: _core.batch_card_moves(H3, L3, B3, 0, 4), GuandanError, "end"),
+        (
+            lambda: _core.fill_rank_moves(H3, L3, B3, 0, 3, np.empty(100, np.uint64), np.zeros(4, np.int64)),
+            InvalidCardsError,
+            "at least 4096",
+        ),
+        (
+            lambda: _core.fill_rank_moves(H3, L3, B3, 0, 3, np.empty(5000, np.uint64), np.zeros(2, np.int64)),
+            InvalidCardsError,
+            "offsets needs room",
+        ),
+        (
+            lambda: _core.fill_rank_moves(H3, L3, B3, 0, 3, np.empty(5000, np.int64), np.zeros(4, np.int64)),
+            InvalidCardsError,
+            "writable C-contiguous uint64",
+        ),
+        (
+            lambda: _core.fill_rank_moves(
+                H3, L3, B3, 0, 3, np.frombuffer(bytes(40000), np.uint64), np.zeros(4, np.int64)
+            ),
+            InvalidCardsError,
+            "writable",
+        ),
+        (
+            lambda: _core.fill_card_moves(H3, L3, B3, 0, 3, np.empty((100, 3), np.uint64), np.zeros(4, np.int64)),
+            InvalidCardsError,
+            "writable C-contiguous uint64",
+        ),
+        (
+            lambda: _core.fill_card_moves(H3, L3, B3, 0, 3, np.empty((1, 2), np.uint64), np.zeros(4, np.int64)),
+            InvalidCardsError,
+            "alone has",
+        ),
+        (
+            lambda: _core.fill_card_moves(H3, L3, B3, 3, 2, np.empty((100, 2), np.uint64), np.zeros(4, np.int64)),
+            GuandanError,
+            "bad range 3..2",
+        ),
+        (
+            lambda: _core.fill_card_moves(H3, L3, B3, 0, 3, np.empty((100, 2), np.uint64), np.zeros(4, np.float64)),
+            InvalidCardsError,
+            "offsets",
+        ),
+    ],
+)
+def test_batch_arguments_and_buffers_are_checked(call, error, match):
+    check(call, error, match)
+
+
+def test_a_batch_accepts_read_only_inputs_and_empty_batches():
+    ro = np.frombuffer(H3.tobytes(), dtype=np.uint8).reshape(3, 54)
+    assert batch.count_moves(ro, L3).tolist() == batch.count_moves(H3, L3).tolist()
+    empty = np.zeros((0, 54), np.uint8), np.zeros(0, np.uint8)
+    assert batch.count_moves(*empty, threads=2).shape == (0,)
+    assert batch.legal_mask(*empty).shape == (0, len(batch.ACTION_SPACE))
+    moves, offsets = batch.legal_moves(*empty, granularity="card")
+    assert moves.shape == (0, 2) and offsets.tolist() == [0]
+    assert list(batch.iter_legal_moves(*empty)) == []
+
+
+def test_word_lists_mixing_large_and_small_words_are_not_turned_into_floats():
+    # numpy makes float64 of [2**64 - 1, 2**60]; the core reads such lists word by word
+    top, bottom = int(batch.ACTION_SPACE[-1]), int(batch.ACTION_SPACE[0])
+    assert top >= 2**63
+    assert batch.action_indices([top, bottom]).tolist() == [len(batch.ACTION_SPACE) - 1, 0]

@@ -1,4 +1,4 @@
-"""SPEC §1 — cards, the double deck, and the text notation.
+"""Rules §1 — cards, the double deck, and the text notation.
 
 Each test is named after the rule it checks.
 """
@@ -10,9 +10,10 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from profiles import profiled
+from refusals import check
 
 import guandan
 from guandan import (
@@ -430,8 +431,7 @@ def assert_round_trips(hand: Cards) -> None:
     assert len(hand) == sum(hand.counts) == len(hand.codes())
 
 
-@settings(max_examples=300, deadline=None)
-@given(count_vectors)
+@profiled(300, count_vectors)
 def test_parse_of_printed_cards_round_trips(counts):
     assert_round_trips(Cards.from_counts(counts))
 
@@ -450,8 +450,7 @@ def test_parse_of_printed_whole_deck_and_empty_hand_round_trip():
 # the multiset
 
 
-@settings(max_examples=200, deadline=None)
-@given(count_vectors, count_vectors)
+@profiled(200, count_vectors, count_vectors)
 def test_cards_behave_as_a_multiset_with_at_most_two_copies(a_counts, b_counts):
     a, b = Cards.from_counts(a_counts), Cards.from_counts(b_counts)
     both = [x + y for x, y in zip(a_counts, b_counts)]
@@ -553,8 +552,8 @@ def test_a_card_index_that_is_not_an_int_0_to_53_is_refused(bad):
             call(bad)
 
 
-@settings(max_examples=200, deadline=None)
-@given(
+@profiled(
+    200,
     st.one_of(
         hnp.arrays(
             st.sampled_from([np.uint8, np.int8, np.uint16, np.int64, np.uint64, np.float64]),
@@ -562,7 +561,7 @@ def test_a_card_index_that_is_not_an_int_0_to_53_is_refused(bad):
             elements=st.integers(0, 3),
         ),
         hnp.arrays(np.bool_, st.sampled_from([(54,), (27,)])),
-    )
+    ),
 )
 def test_an_array_of_any_dtype_and_shape_is_a_count_vector_or_refused(array):
     try:
@@ -571,3 +570,73 @@ def test_an_array_of_any_dtype_and_shape_is_a_count_vector_or_refused(array):
         assert array.dtype.kind not in "iu" or array.shape != (54,) or (array > 2).any()
         return
     assert array.dtype.kind in "iu" and array.shape == (54,) and list(hand.counts) == array.tolist()
+
+
+# -- bad input: a clear error of the hierarchy -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda: Cards.parse("S3 X9"), "bad card token 'X9'"),
+        (lambda: Cards.parse("S3 S3 S3"), "too many copies of S3"),
+        (lambda: Cards.parse(b"S3"), "must be given as a string"),
+        (lambda: Cards.parse(None), "must be given as a string"),
+        (lambda: Cards.parse("S3\x00"), "bad card token"),
+        (lambda: Cards([3] + [0] * 53), "too many copies of S2"),
+        (lambda: Cards([-1] + [0] * 53), "count vector"),
+        (lambda: Cards([256] + [0] * 53), "too many copies of S2: 256"),
+        (lambda: Cards("S3"), "not a string"),
+        (lambda: Cards(None), "count vector"),
+        (lambda: Cards([1.5] * 54), "count vector"),
+        (lambda: Cards([0] * 53), "54 entries"),
+        (lambda: Cards.from_counts([1.5] + [0] * 53), "count of S2"),
+        (lambda: Cards.from_counts([float("nan")] + [0] * 53), "count of S2"),
+        (lambda: Cards.from_counts("a" * 54), "count vector"),
+        (lambda: Cards.from_counts(None), "count vector"),
+        (lambda: Cards.from_counts([True] + [0] * 53), "count of S2"),
+        (lambda: Cards.from_cards(None), "iterable of card indices"),
+        (lambda: Cards.from_cards("S3"), "iterable of card indices"),
+        (lambda: Cards.from_cards([True]), "card index"),
+        (lambda: Cards.from_cards([54]), "card index"),
+        (lambda: Cards.from_cards([-1]), "card index"),
+        (lambda: Cards.from_cards([7, 7, 7]), "too many copies"),
+        (lambda: Cards.parse("DA").count(-1), "card index"),
+        (lambda: Cards.parse("DA").count(99), "card index"),
+        (lambda: Cards.parse("DA").count("S3"), "card index"),
+        (lambda: Cards.parse("DA").suit_ranks(9), "suit is 0..3"),
+        (lambda: Cards.parse("DA").wilds(1), "level"),
+        (lambda: Cards.parse("DA").issubset("S3 X"), "bad card token"),
+        (lambda: Cards.parse("DA") - Cards.parse("S3"), "cannot remove S3"),
+        (lambda: Cards.parse("DA DA") + Cards.parse("DA"), "too many copies"),
+        (lambda: guandan.card_rank(99), "card index"),
+        (lambda: guandan.card_rank(-1), "card index"),
+        (lambda: guandan.card_suit("x"), "card index"),
+        (lambda: guandan.card_name(54), "card index"),
+        (lambda: guandan.card(2.0, 1), "not a rank"),
+        (lambda: guandan.card(15, 1), "joker has no suit"),
+        (lambda: guandan.card(5, 4), "suit 0..3"),
+        (lambda: guandan.parse_card(3), "must be a string"),
+        (lambda: guandan.parse_rank(2.5), "not a rank"),
+        (lambda: guandan.parse_rank(17), "rank must be"),
+        (lambda: guandan.parse_level(None), "bad level"),
+        (lambda: guandan.parse_level(15), "not a joker"),
+        (lambda: guandan.parse_level("B"), "not a joker"),
+        (lambda: guandan.wild_card(20), "level"),
+    ],
+)
+def test_bad_cards_raise_invalid_cards_error(call, match):
+    check(call, InvalidCardsError, match)
+
+
+def test_bad_card_styles_are_refused():
+    check(lambda: guandan.card_name(1, "x"), GuandanError, "card style")
+    check(lambda: Cards.parse("DA").format("x"), GuandanError, "card style")
+
+
+def test_multiset_operators_keep_pythons_protocol():
+    with pytest.raises(TypeError):
+        Cards.parse("DA") + "S3"  # noqa: B018
+    with pytest.raises(TypeError):
+        Cards.parse("DA") - "S3"  # noqa: B018
+    assert Cards.parse("DA") != "DA"

@@ -51,6 +51,7 @@ def test_core_bench_runs_every_mode(core_bench, mode):
     assert out.startswith(f"{mode}: ") and "M positions/s" in out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("policy", ["random", "greedy"])
 def test_core_bench_plays_deals_out(core_bench, policy):
     out = subprocess.run([str(core_bench), f"playout-{policy}", "20"], check=True, capture_output=True, text=True)
@@ -69,6 +70,7 @@ def test_the_portable_code_path_makes_the_same_moves_and_playouts(core_bench, co
     assert digest != _digest(core_bench, mode, "10")  # the digest depends on what was made
 
 
+@pytest.mark.slow
 def test_core_bench_counts_what_it_enumerates(core_bench):
     def moves(mode: str) -> str:
         out = subprocess.run([str(core_bench), mode, "300"], check=True, capture_output=True, text=True).stdout
@@ -78,6 +80,7 @@ def test_core_bench_counts_what_it_enumerates(core_bench):
     assert moves("response-rank") == moves("response-count")
 
 
+@pytest.mark.slow
 def test_core_bench_rejects_an_unknown_mode(core_bench):
     run = subprocess.run([str(core_bench), "fast"], capture_output=True, text=True)
     assert run.returncode == 2 and "usage" in run.stderr

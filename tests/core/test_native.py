@@ -1,4 +1,4 @@
-"""The native core against the reference generator, move for move (SPEC §5).
+"""The native core against the reference generator, move for move (rules §5).
 
 Any disagreement is a failure: the sets of packed moves must be identical, with no
 move listed twice, at rank and card granularity, leading and responding, on a fixed
@@ -14,10 +14,23 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from refusals import check
 from strategies import random_hand
 
 import guandan
-from guandan import Cards, Move, MoveType, classify, count_moves, legal_moves
+from guandan import (
+    Cards,
+    Deal,
+    GuandanError,
+    IllegalMoveError,
+    InvalidCardsError,
+    InvalidMoveError,
+    Move,
+    MoveType,
+    classify,
+    count_moves,
+    legal_moves,
+)
 from guandan.core import _core
 from guandan.core.movegen import pack_move, pack_rank_move, unpack_move, unpack_rank_move
 from guandan.core.packed import PASS_WORD
@@ -80,7 +93,11 @@ def test_native_agrees_with_reference_on_corpus_card_level():
         assert_agree(Cards(hands[i].tobytes()), int(levels[i]), int(beats[i]), "card")
 
 
-@pytest.mark.parametrize("seed", range(40))
+# the first ten hands in the quick part, all forty in the whole suite (each a fifth of a second)
+FRESH_SEEDS = [seed if seed < 10 else pytest.param(seed, marks=pytest.mark.slow) for seed in range(40)]
+
+
+@pytest.mark.parametrize("seed", FRESH_SEEDS)
 def test_native_agrees_with_reference_on_fresh_27_card_hands(seed):
     """Full hands straight from the deal, leading and answering plays of every type."""
     rng = np.random.default_rng(1000 + seed)
@@ -266,3 +283,166 @@ def test_packed_round_trips_for_every_move_of_a_rich_hand():
 def test_pass_packs_to_the_pass_word():
     assert pack_rank_move(guandan.RankMove.pass_(2)) == PASS_WORD
     assert unpack_move(*pack_move(Move.pass_(5)), level=5) == Move.pass_(5)
+
+
+# -- bad input: every native argument is checked ---------------------------------------------------
+
+
+HAND = Cards.parse("S3 C4 D4 C5 D5 H2").counts
+
+
+def deal_state():
+    return (Deal.new(1)).native_state()
+
+
+SINGLE = (_core.rank_moves, _core.count_rank_moves, _core.card_moves, _core.count_card_moves)
+
+
+@pytest.mark.parametrize("fn", SINGLE, ids=lambda f: f.__name__)
+@pytest.mark.parametrize(
+    "counts, match",
+    [
+        ([0] * 54, "count vector of 54 faces"),
+        (np.zeros(54, dtype=np.int64), "dtype int64"),
+        (np.zeros(54, dtype=np.int8), "dtype int8"),
+        (np.zeros(108, dtype=np.uint8)[::2], "not C-contiguous"),
+        (np.zeros((1, 54), dtype=np.uint8), r"shape \(1, 54\)"),
+        (bytes(53), "got 53"),
+        (b"", "got 0"),
+        (None, "got None"),
+        ("S3", "str"),
+        (bytes([3]) * 54, "too many copies of S2: 3"),
+        (np.full(54, 255, dtype=np.uint8), "too many copies"),
+    ],
+)
+def test_native_hands_are_checked(fn, counts, match):
+    check(lambda: fn(counts, 2), InvalidCardsError, match)
+
+
+@pytest.mark.parametrize("fn", SINGLE, ids=lambda f: f.__name__)
+def test_native_levels_and_beats_are_checked(fn):
+    for level in (1, 15, 2.0, "2", None, True, 2**70):
+        check(lambda: fn(HAND, level), InvalidCardsError, "level must be a rank number 2..14")  # noqa: B023
+    for beat in (-1, 2**64, 1.0, "x", None, True):
+        check(lambda: fn(HAND, 2, beat), InvalidMoveError, "packed move")  # noqa: B023
+    check(lambda: fn(HAND, 2, 12345), InvalidMoveError, "malformed")
+    assert len(fn(HAND, np.uint8(2), np.uint64(PASS_WORD)) if "count" not in fn.__name__ else [0]) >= 0
+
+
+@pytest.mark.parametrize(
+    "call, error, match",
+    [
+        (lambda: _core.pack_cards([0] * 54), InvalidCardsError, "count vector"),
+        (lambda: _core.pack_cards(bytes(3)), InvalidCardsError, "got 3"),
+        (lambda: _core.unpack_cards(-1, 0), InvalidCardsError, "lo must be an int"),
+        (lambda: _core.unpack_cards(2**64, 0), InvalidCardsError, "lo must be an int"),
+        (lambda: _core.unpack_cards(0, "a"), InvalidCardsError, "hi must be an int"),
+        (lambda: _core.unpack_cards(0, 1 << 45), InvalidCardsError, "beyond the 54 faces"),
+        (lambda: _core.card_to_rank(-1, 0, 2), InvalidCardsError, "lo must be"),
+        (lambda: _core.card_to_rank(0, 0, 20), InvalidCardsError, "level"),
+        (lambda: _core.card_to_rank(3, 0, 2), InvalidCardsError, "3 copies"),
+        (lambda: _core.move_size(-1), InvalidMoveError, "0..2"),
+        (lambda: _core.move_size("x"), InvalidMoveError, "0..2"),
+        (lambda: _core.move_size(2**64 - 1), InvalidMoveError, "malformed"),
+        (lambda: _core.check_move(None), InvalidMoveError, "0..2"),
+        (lambda: _core.spend_cards(HAND, 2, 2**64 - 1), InvalidMoveError, "malformed"),
+        (lambda: _core.spend_cards(HAND, 2, -1), InvalidMoveError, "0..2"),
+        (lambda: _core.spend_cards([0] * 54, 2, PASS_WORD), InvalidCardsError, "count vector"),
+        (
+            lambda: _core.spend_cards(HAND, 2, int(_core.rank_moves(Cards.parse("SA").counts, 2)[0])),
+            IllegalMoveError,
+            "cannot be played",
+        ),
+        (lambda: _core.rng_draws(1, [-1]), GuandanError, "bound"),
+        (lambda: _core.rng_draws(1, "ab"), GuandanError, "bounds"),
+        (lambda: _core.rng_draws("s", [1]), GuandanError, "seed"),
+        (lambda: _core.action_indices(["x"]), InvalidMoveError, "integers"),
+        (lambda: _core.action_indices([-1]), InvalidMoveError, "0..2"),
+        (lambda: _core.action_indices([1.5]), InvalidMoveError, "integers"),
+        (lambda: _core.action_indices([[1], [2, 3]]), InvalidMoveError, "integers"),
+        (lambda: _core.action_indices([PASS_WORD + 1]), InvalidMoveError, "not in the action space"),
+    ],
+)
+def test_native_words_and_buffers_are_checked(call, error, match):
+    check(call, error, match)
+
+
+def test_native_seeds_are_taken_modulo_2_64_like_splitmix64():
+    assert _core.rng_draws(-1, [0]) == [guandan.core.rng.SplitMix64(-1).next_u64()]
+
+
+def _state(**change):
+    hands, level, turn, last, beat, passes, finished = deal_state()
+    values = dict(hands=hands, level=level, turn=turn, last=last, beat=beat, passes=passes, finished=finished)
+    values.update(change)
+    return tuple(values[k] for k in ("hands", "level", "turn", "last", "beat", "passes", "finished"))
+
+
+@pytest.mark.parametrize(
+    "state, error, match",
+    [
+        (None, InvalidMoveError, "a deal state is"),
+        ("abcdefg", InvalidCardsError, "four packed ints"),
+        (_state(hands=None), InvalidCardsError, "four packed ints"),
+        (_state(hands=(1, 2, 3)), InvalidCardsError, "four packed ints"),
+        (_state(hands=(1.0,) * 4), InvalidCardsError, "packed hand is an int"),
+        (_state(hands=(1 << 108,) * 4), InvalidCardsError, "packed hand is an int"),
+        (_state(hands=np.zeros((4, 54), dtype=np.int64)), InvalidCardsError, "uint8 array of shape"),
+        (_state(hands=np.full((4, 54), 3, dtype=np.uint8)), InvalidCardsError, "too many copies"),
+        (_state(level=1), InvalidCardsError, "level"),
+        (_state(turn=4), InvalidMoveError, "turn"),
+        (_state(turn=np.uint64(2**63)), InvalidMoveError, "turn"),
+        (_state(last=5), InvalidMoveError, "last"),
+        (_state(passes=-1), InvalidMoveError, "passes"),
+        (_state(beat=-5), InvalidMoveError, "packed move"),
+        (_state(finished=None), InvalidMoveError, "finished must be"),
+        (_state(finished=3), InvalidMoveError, "finished must be"),
+        (_state(finished=(1.5,)), InvalidMoveError, "finished must list"),
+        (_state(finished=(0,)), InvalidMoveError, "inconsistent deal state"),
+        (_state(hands=(0b11, 0, 0, 0)), InvalidMoveError, "inconsistent deal state"),
+    ],
+)
+def test_native_deal_states_are_checked(state, error, match):
+    for call in (
+        lambda: _core.playouts(state, 1),
+        lambda: _core.choose(state),
+        lambda: _core.perft(state, 1),
+        lambda: _core.deal_step(state, 0, PASS_WORD),
+        lambda: _core.evaluate([state], [PASS_WORD]),
+    ):
+        check(call, error, match)
+
+
+@pytest.mark.parametrize(
+    "call, error, match",
+    [
+        (lambda s: _core.playouts(s, -1), GuandanError, "n must be an int 0"),
+        (lambda s: _core.playouts(s, 1.5), GuandanError, "n must be an int"),
+        (lambda s: _core.playouts(s, 2**62), GuandanError, "n must be an int"),
+        (lambda s: _core.playouts(s, 1, "x"), GuandanError, "policy"),
+        (lambda s: _core.playouts(s, 1, []), GuandanError, "policy"),
+        (lambda s: _core.playouts(s, 1, "random", 1.5), GuandanError, "seed"),
+        (lambda s: _core.choose(s, "greedy", "x"), GuandanError, "seed"),
+        (lambda s: _core.perft(s, -1), GuandanError, "depth"),
+        (lambda s: _core.perft(s, 1.0), GuandanError, "depth"),
+        (lambda s: _core.perft(s, 2**40), GuandanError, "depth"),
+        (lambda s: _core.deal_step(s, -1, 0), InvalidMoveError, "lo must be"),
+        (lambda s: _core.deal_step(s, 0, 0), IllegalMoveError, "not a legal move"),
+        (lambda s: _core.evaluate([s], [-1]), InvalidMoveError, "0..2"),
+        (lambda s: _core.evaluate([s], [1.5]), InvalidMoveError, "integers"),
+        (lambda s: _core.evaluate([s], ["a"]), InvalidMoveError, "integers"),
+        (lambda s: _core.evaluate([s], [[1]]), InvalidMoveError, "1-D"),
+        (lambda s: _core.evaluate([s], 5), InvalidMoveError, "1-D"),
+        (lambda s: _core.evaluate(None, [1]), InvalidMoveError, "list of deal states"),
+        (lambda s: _core.evaluate([s], [1], 0), GuandanError, "n must be an int 1"),
+        (lambda s: _core.evaluate([s], [PASS_WORD + 1]), IllegalMoveError, "not a legal move"),
+        (lambda s: _core.evaluate([s] * 4, list(_core.rank_moves(_counts(s), 2)[:4]), 2**39), GuandanError, "too many"),
+    ],
+)
+def test_native_counts_policies_and_seeds_are_checked(call, error, match):
+    check(lambda: call(deal_state()), error, match)
+
+
+def _counts(state):
+    hands, _, turn = state[0], state[1], state[2]
+    return _core.unpack_cards(hands[turn] & (2**64 - 1), hands[turn] >> 64)

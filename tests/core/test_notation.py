@@ -1,16 +1,25 @@
-"""Declarations (``--as``), the readable order of move lists, and moves as JSON values."""
+"""Declarations (``--as``) and the readable order of move lists (moves as JSON: ``tests/records/test_jsonio.py``)."""
 
 import itertools
-import json
 import random
 
 import pytest
+from refusals import check
 
 import guandan
-from guandan import Cards, Move, MoveType, beats, classify, wild_card
+from guandan import (
+    AmbiguousMoveError,
+    Cards,
+    InvalidCardsError,
+    InvalidMoveError,
+    MoveType,
+    beats,
+    classify,
+    wild_card,
+)
+from guandan.core import notation
 from guandan.core.notation import declaration, parse_play, sort_moves, strength_key
 from guandan.core.reference import generate_moves
-from guandan.records.jsonio import move_to_json, moves_to_json
 
 
 @pytest.mark.parametrize(
@@ -99,41 +108,21 @@ def test_declared_faces_may_repeat_beyond_two_copies():
     assert len(ten[0].declared) == 10
 
 
-def test_move_to_json_card_and_rank():
-    (move,) = classify("S7 C7 H3 HR HR", 3)
-    assert move_to_json(move) == {
-        "type": "full_house",
-        "key": "7",
-        "size": 5,
-        "suit": None,
-        "cards": ["H3", "S7", "C7", "HR", "HR"],
-        "as": ["S7", "H7", "C7", "HR", "HR"],
-    }
-    assert move_to_json(move.to_rank()) == {
-        "type": "full_house",
-        "key": "7",
-        "size": 5,
-        "suit": None,
-        "ranks": {"7": 2, "R": 2},
-        "wilds": 1,
-    }
+# -- bad input -------------------------------------------------------------------------------------
 
 
-def test_moves_to_json_is_json_serialisable():
-    doc = moves_to_json(generate_moves("S5 C5 H2", "2"), "2", "card")
-    assert json.loads(json.dumps(doc)) == doc
-    assert [m["type"] for m in doc["moves"]] == ["single", "single", "single", "pair", "pair", "pair", "triple"]
-    with pytest.raises(guandan.GuandanError, match="granularity"):
-        moves_to_json([], 2, "suit")
-
-
-def test_move_to_json_pass_at_both_granularities():
-    assert move_to_json(Move.pass_(2))["key"] is None
-    assert move_to_json(guandan.RankMove.pass_(2)) == {
-        "type": "pass",
-        "key": None,
-        "size": 0,
-        "suit": None,
-        "ranks": {},
-        "wilds": 0,
-    }
+@pytest.mark.parametrize(
+    "call, error, match",
+    [
+        (lambda: notation.parse_play("S3 S5", 2), InvalidMoveError, "form no combination"),
+        (lambda: notation.parse_play("S3", 2, "pair"), InvalidMoveError, "cannot be played as pair"),
+        (lambda: notation.parse_play("S3", 2, 5), InvalidMoveError, "declaration is a string"),
+        (lambda: notation.parse_play("S3", 2, "single:Z"), InvalidCardsError, "bad rank"),
+        (lambda: notation.parse_play(None, 2), InvalidCardsError, "iterable"),
+        (lambda: notation.parse_play("S3 C3 S5 C5 H9", 9), AmbiguousMoveError, "full_house:3 or full_house:5"),
+        (lambda: notation.sort_moves(["x"]), InvalidMoveError, "not a move"),
+        (lambda: notation.declaration(None), InvalidMoveError, "not a move"),
+    ],
+)
+def test_bad_plays_and_declarations_raise(call, error, match):
+    check(call, error, match)

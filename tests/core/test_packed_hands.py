@@ -9,8 +9,9 @@ import pathlib
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck
 from hypothesis import strategies as st
+from profiles import profiled
 from strategies import random_hand, small_positions
 
 from guandan import Cards, GuandanError, InvalidCardsError
@@ -63,7 +64,10 @@ def test_pack_hands_gives_the_words_of_pack_cards():
     assert batch.pack_hands(H[:0]).shape == (0, 2)
 
 
-@pytest.mark.parametrize("call", list(CALLS))
+SLOW_CALLS = {"iter_legal_moves rank"}  # a second or more on the whole corpus
+
+
+@pytest.mark.parametrize("call", [pytest.param(c, marks=pytest.mark.slow) if c in SLOW_CALLS else c for c in CALLS])
 def test_packed_hands_give_the_moves_of_the_counts_on_the_corpus(call):
     fn = CALLS[call]
     _same(fn(H, L, B, False), fn(P, L, B, True))
@@ -90,8 +94,12 @@ def test_the_core_batch_and_fill_functions_take_packed_hands(granularity):
     assert counts[5:900].tolist() == _core.batch_count(h, lv, b, granularity)[5:900].tolist()
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(small_positions(max_cards=27), min_size=1, max_size=6), st.data())
+@profiled(
+    200,
+    st.lists(small_positions(max_cards=27), min_size=1, max_size=6),
+    st.data(),
+    settings={"suppress_health_check": [HealthCheck.too_slow]},
+)
 def test_packed_hands_give_the_moves_of_the_counts_on_hypothesis_hands(positions, data):
     hands = np.stack([hand.numpy() for hand, _ in positions])
     levels = np.array([level for _, level in positions], np.uint8)

@@ -1,4 +1,4 @@
-"""The reference generator against an independent brute force (SPEC §5).
+"""The reference generator against an independent brute force (rules §5).
 
 On small hands, every sub-multiset of the hand is classified with ``classify``;
 the moves of a position must be exactly the classified declarations (that beat

@@ -1,4 +1,4 @@
-"""SPEC §6, a deal: dealing from a seed, the trick, passes, going out, jiefeng, the end.
+"""Rules §6, a deal: dealing from a seed, the trick, passes, going out, jiefeng, the end.
 
 Positions are built from chosen hands; each test is named after the rule it checks.
 """
@@ -8,12 +8,26 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from games import pass_, play, state_of
+from refusals import check
 
 import guandan
-from guandan import Cards, Deal, IllegalMoveError, InvalidCardsError, InvalidMoveError, Move, MoveType, classify
+from guandan import (
+    Cards,
+    Deal,
+    GuandanError,
+    IllegalMoveError,
+    InvalidCardsError,
+    InvalidMoveError,
+    Move,
+    MoveType,
+    Rank,
+    RankMove,
+    classify,
+)
 from guandan.game.deal import deal_hands, jiefeng_leader, opening_position
 from guandan.game.rules import COMPETITIVE_2022
 from guandan.game.scoring import DealResult
+from guandan.platform import actions as protocol
 
 # -- dealing ---------------------------------------------------------------------------------------
 
@@ -371,3 +385,111 @@ def test_a_face_dealt_three_times_is_named_as_the_hands_are_read():
     # two faces over: the first found reading seat 0's hand, then seat 1's, ... (S5 at seat 2, S4 at seat 3)
     with pytest.raises(InvalidCardsError, match="S5 is dealt more than twice"):
         Deal(["S4 S4 S5", "S5", "S5", "S4"], level=2)
+
+
+# -- bad input: refused, the deal left as it was ---------------------------------------------------
+
+
+TWENTY_EIGHT = Cards.from_cards(list(range(28)))
+
+
+@pytest.mark.parametrize(
+    "call, error, match",
+    [
+        (lambda: Deal([TWENTY_EIGHT, "SB", "HR", "SB"], 2, 0), InvalidCardsError, "seat 0 holds 28 cards"),
+        (lambda: Deal(["S3", Cards.deck() - Cards.parse("S3 S3"), "", ""], 2, 0), InvalidCardsError, "106 cards"),
+        (lambda: Deal(["S3 S3", "S3", "S4", "S5"], 2, 0), InvalidCardsError, "S3 is dealt more than twice"),
+        (lambda: Deal(None), InvalidCardsError, "four hands"),
+        (lambda: Deal("S3 S4 S5 S6"), InvalidCardsError, "four hands"),
+        (lambda: Deal([1, 2, 3, 4]), InvalidCardsError, "iterable"),
+        (lambda: Deal(["S3"] * 5), InvalidCardsError, "four hands"),
+        (lambda: Deal(["S3", "S4", "S5", "S6"], 2, 4), IllegalMoveError, "leader is a seat"),
+        (lambda: Deal(["S3", "S4", "S5", "S6"], 2, "0"), IllegalMoveError, "leader is a seat"),
+        (lambda: Deal(["S3", "S4", "S5", "S6"], 2, 1.0), IllegalMoveError, "leader is a seat"),
+        (lambda: Deal(["S3", "S4", "S5", "S6"], 2, True), IllegalMoveError, "leader is a seat"),
+        (lambda: Deal(["S3", "S4", "S5", ""], 2, 3, finish_order=(3,)), IllegalMoveError, "holds no cards"),
+        (lambda: Deal(["S3", "S4", "S5", ""], 2, 0, finish_order="3"), IllegalMoveError, "finish order"),
+        (lambda: Deal(["S3", "S4", "S5", ""], 2, 0, finish_order=None), IllegalMoveError, "finish order"),
+        (lambda: Deal(["S3", "S4", "S5", ""], 2, 0, finish_order=[3.5]), IllegalMoveError, "finish order"),
+        (lambda: Deal(["S3", "S4", "S5", ""], 2, 0, finish_order=[3, 3]), IllegalMoveError, "distinct"),
+        (lambda: Deal(["S3", "S4", "S5", ""], 2, 0), IllegalMoveError, "seat 3 holds no cards"),
+        (lambda: Deal(["S3", "", "S5", ""], 2, 0, finish_order=(1, 3)), IllegalMoveError, "already ended"),
+        (lambda: Deal(["S3", "S4", "S5", "S6"], 15, 0), InvalidCardsError, "level"),
+        (lambda: Deal(["S3", "S4", "S5", "S6"], 2, 0, ruleset="x"), GuandanError, "unknown ruleset"),
+        (lambda: Deal(["S3", "S4", "S5", "S6"], 2, 0, ruleset=5), GuandanError, "ruleset"),
+        (lambda: Deal(["S3", "S4", "S5", "S6"], 2, 0, seed="x"), GuandanError, "seed"),
+        (lambda: Deal(["S3", "S4", "S5", "S6"], 2, 0, opening=5), GuandanError, "opening"),
+        (lambda: Deal.new("x"), GuandanError, "seed"),
+        (lambda: Deal.new(1.5), GuandanError, "seed"),
+        (lambda: Deal.new(1, 2, 9), IllegalMoveError, "leader"),
+        (lambda: guandan.game.deal.jiefeng_leader(5, [1, 1, 1, 1]), GuandanError, "seat 0..3"),
+        (lambda: guandan.game.deal.jiefeng_leader(0, [0, 0, 0, 0]), GuandanError, "no seat holds cards"),
+        (lambda: guandan.game.deal.opening_leader([Cards()] * 4, 3), InvalidCardsError, "no cards dealt"),
+    ],
+)
+def test_bad_deals_are_refused(call, error, match):
+    check(call, error, match)
+
+
+def small_deal():
+    return Deal(["S3 S4 C4", "S9 SK", "D5", "D6 HA"], level=2, leader=0)
+
+
+@pytest.mark.parametrize(
+    "act, error, match",
+    [
+        (lambda d: d.play(None), InvalidMoveError, "not a move"),
+        (lambda d: d.play("S3"), InvalidMoveError, "not a move"),
+        (lambda d: d.play(classify("S9", 2)[0]), IllegalMoveError, "does not hold S9"),
+        (lambda d: d.play(classify("S3", 3)[0]), IllegalMoveError, "wrong level"),
+        (lambda d: d.play(Move.pass_(2)), IllegalMoveError, "cannot pass"),
+        (lambda d: d.play(RankMove.pass_(2)), IllegalMoveError, "cannot pass"),
+        (
+            lambda d: d.play(Move(MoveType.PAIR, Rank.FOUR, None, Cards.parse("S3 S4"), Rank.TWO)),
+            InvalidMoveError,
+            "cannot be played as pair:4",
+        ),
+        (lambda d: d.play(classify("S9", 2)[0].to_rank()), IllegalMoveError, "not a legal move"),
+        (lambda d: d.play(d.legal_moves()[0], seat=1), IllegalMoveError, "not seat 1's turn"),
+        (lambda d: d.play(d.legal_moves()[0], seat=9), IllegalMoveError, "not seat 9's turn"),
+        (lambda d: d.play(d.legal_moves()[0], seat="0"), IllegalMoveError, "turn"),
+        (lambda d: d.play(d.legal_moves()[0], seat=False), IllegalMoveError, "turn"),
+        (lambda d: d.play_index(99), IllegalMoveError, "out of range"),
+        (lambda d: d.play_index(-99), IllegalMoveError, "out of range"),
+        (lambda d: d.play_index("0"), IllegalMoveError, "move index is an int"),
+        (lambda d: d.play_index(0.0), IllegalMoveError, "move index is an int"),
+        (lambda d: d.play_index(2**70), IllegalMoveError, "out of range"),
+        (lambda d: d.act("x"), InvalidMoveError, "not a move"),
+        (lambda d: d.verify_play(None), InvalidMoveError, "not a move"),
+        (lambda d: d.undo(), IllegalMoveError, "nothing to undo"),
+        (lambda d: d.legal_moves("x"), GuandanError, "granularity"),
+        (lambda d: d.hand(9), GuandanError, "seat 0..3"),
+        (lambda d: d.hand(-1), GuandanError, "seat 0..3"),
+        (lambda d: d.observation(4), GuandanError, "seat 0..3"),
+        (lambda d: d.observation(-1), GuandanError, "seat 0..3"),
+        (lambda d: protocol.apply_action(d, None), InvalidMoveError, "list of three"),
+        (lambda d: protocol.apply_action(d, ["Single", "9", ["S9"]]), IllegalMoveError, "does not hold"),
+        (lambda d: protocol.apply_action(d, ["tribute", "tribute", ["S3"]]), IllegalMoveError, "not what is due"),
+    ],
+)
+def test_a_rejected_action_leaves_the_deal_exactly_as_it_was(act, error, match):
+    deal = small_deal()
+    before = deal.snapshot()
+    moves = deal.legal_moves().array.copy()
+    check(lambda: act(deal), error, match)
+    assert deal.snapshot() == before
+    assert np.array_equal(deal.legal_moves().array, moves)
+    assert not deal.can_play(None) and not deal.can_play(classify("S9", 2)[0], seat=7)
+
+
+def test_a_finished_deal_refuses_every_play():
+    deal = Deal(["S3", "S4", "S5", "S6"], level=2, leader=0)
+    deal.play_index(0)
+    deal.play_index(0)
+    deal.play_index(0)
+    assert deal.is_over
+    before = deal.snapshot()
+    for act in (lambda: deal.play(Move.pass_(2)), lambda: deal.play_index(0)):
+        check(act, IllegalMoveError, "over")
+    check(lambda: deal.native_state(), IllegalMoveError, "over")
+    assert deal.snapshot() == before

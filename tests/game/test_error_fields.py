@@ -1,5 +1,6 @@
-"""Errors of the game carry fields (reason, seat, cards, …) and the terminal phrases them
-from those fields, never from the English message."""
+"""Errors of the game carry fields (reason, seat, cards, …), which survive pickling and
+context; the terminal phrases them from those fields, never from the English message
+(``tests/ui/test_render.py``)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,6 @@ import pytest
 
 from guandan import Cards, Deal, IllegalMoveError, Match, Move, Phase, classify
 from guandan.errors import GuandanError
-from guandan.ui.render import phrase_error
 
 
 def caught(call):
@@ -56,25 +56,3 @@ def test_fields_survive_pickling_and_context():
     where = error.in_context("deal 2")
     assert type(where) is IllegalMoveError and where.fields == error.fields and str(where).startswith("deal 2: ")
     assert GuandanError("a bad seed").reason is None and GuandanError("x").seat is None
-
-
-@pytest.mark.parametrize(
-    "fields, viewer, text",
-    [
-        ({"reason": "not_held", "seat": 0, "cards": Cards.parse("SA")}, 0, "you do not hold SA"),
-        ({"reason": "not_held", "seat": 3, "cards": Cards.parse("SA")}, 0, "Left (seat 3) does not hold SA"),
-        ({"reason": "leads_cannot_pass", "seat": 1}, 1, "you lead and cannot pass"),
-        ({"reason": "not_turn", "seat": 1, "turn": 2, "phase": Phase.TRIBUTE}, 1,
-         "not your turn: Right (seat 2) pays tribute now"),
-        ({"reason": "tribute_not_allowed", "seat": 2, "expected": (51,), "got": 28}, 2,
-         "you must pay your highest card except a wild: DA, not S9"),
-    ],
-)
-def test_the_terminal_phrases_errors_from_their_fields_not_their_message(fields, viewer, text):
-    # a message reworded (here: none at all) phrases the same: the fields decide
-    assert phrase_error(IllegalMoveError("reworded", **fields), viewer) == text
-    assert phrase_error(IllegalMoveError("", **fields), viewer) == text
-
-
-def test_an_error_without_a_reason_is_its_message():
-    assert phrase_error(GuandanError("bad card token 'XX'"), 0) == "bad card token 'XX'"

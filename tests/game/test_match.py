@@ -1,4 +1,4 @@
-"""SPEC §7 and §8, a match: levels and promotion, the A gate, rulesets, the opening leader,
+"""Rules §7 and §8, a match: levels and promotion, the A gate, rulesets, the opening leader,
 tribute, return and resisting, and who leads after each.
 
 Deals are driven to a chosen finish order by searching their (tiny) game trees with
@@ -8,7 +8,8 @@ Deals are driven to a chosen finish order by searching their (tiny) game trees w
 from __future__ import annotations
 
 import pytest
-from games import force_match_deal, match_state
+from games import force_match_deal, match_state, small_tribute_match
+from refusals import check
 
 from guandan import (
     COMPETITIVE_2022,
@@ -17,7 +18,9 @@ from guandan import (
     Cards,
     GuandanError,
     IllegalMoveError,
+    InvalidCardsError,
     Match,
+    Move,
     Phase,
     Rank,
     card_name,
@@ -27,6 +30,7 @@ from guandan.core.rng import derive_seed
 from guandan.game.deal import deal_hands, opening_leader, opening_position
 from guandan.game.rules import RULESETS, get_ruleset
 from guandan.game.tribute import return_choices, tribute_choices
+from guandan.platform import actions as protocol
 
 # Any finish order can be reached from any leader with these hands (see test_any_finish_order_is_reachable).
 SMALL = ["S3 SK", "S4 SQ", "S5 SJ", "S6 ST"]
@@ -343,3 +347,104 @@ def test_a_match_between_agents_ends_with_a_winner_who_passed_a():
         assert summary.level == summary.levels_before[prev.result.winning_side]
         if not summary.resisted:
             assert len(summary.tributes) == (2 if prev.result.is_double_down else 1)
+
+
+# -- bad input: refused, the match left as it was --------------------------------------------------
+
+
+TWENTY_EIGHT = Cards.from_cards(list(range(28)))
+
+
+@pytest.mark.parametrize(
+    "call, error, match",
+    [
+        (lambda: Match(levels=(2,)), InvalidCardsError, "both sides' levels"),
+        (lambda: Match(levels=None), InvalidCardsError, "both sides' levels"),
+        (lambda: Match(levels="23"), InvalidCardsError, "both sides' levels"),
+        (lambda: Match(levels=(2, 15)), InvalidCardsError, "not a joker"),
+        (lambda: Match(failures=("a", 0)), GuandanError, "failures"),
+        (lambda: Match(failures=(-1, 0)), GuandanError, "failures"),
+        (lambda: Match(failures=1), GuandanError, "failures"),
+        (lambda: Match(deal_index=-5), GuandanError, "deal_index"),
+        (lambda: Match(deal_index="x"), GuandanError, "deal_index"),
+        (lambda: Match(levels=(2, 3), level_side=5), GuandanError, "level_side"),
+        (lambda: Match(level_side=5), GuandanError, "level_side"),
+        (lambda: Match(levels=(2, 3)), IllegalMoveError, "say whose level"),
+        (lambda: Match(previous=(0, 1, 2, 2)), IllegalMoveError, "previous finish order"),
+        (lambda: Match(previous="0123"), IllegalMoveError, "previous"),
+        (lambda: Match(previous=5), IllegalMoveError, "previous"),
+        (lambda: Match(previous=(0, 1, 9, 3)), IllegalMoveError, "previous"),
+        (lambda: Match(previous=(0, 1.0, 2, 3)), IllegalMoveError, "previous"),
+        (lambda: Match(previous=(0, 1)), IllegalMoveError, "double-down"),
+        (lambda: Match(previous=(0, 2, 1, 3)), IllegalMoveError, "double-down"),
+        (lambda: Match(hands=[[TWENTY_EIGHT, "SB", "HR", "S3"]]), InvalidCardsError, r"hands\[0\]: seat 0 holds 28"),
+        (lambda: Match(hands=[["S3 S3", "S3", "S4", "S5"]]), InvalidCardsError, "more than twice"),
+        (lambda: Match(hands=[["", "", "", ""]]), InvalidCardsError, "no cards dealt"),
+        (lambda: Match(hands=[["S3", "S4", "S5"]]), InvalidCardsError, "four hands"),
+        (
+            lambda: Match(hands=[["S3", "S4", "S5", "S6"], ["S3", "", "S5", "S6"]]),
+            InvalidCardsError,
+            r"hands\[1\]: seat 1 holds no cards",
+        ),
+        (lambda: Match(hands="S3"), InvalidCardsError, "list of deals"),
+        (lambda: Match(hands=[None]), InvalidCardsError, "four hands"),
+        (lambda: Match(seed="x"), GuandanError, "seed"),
+        (lambda: Match(seed=1.5), GuandanError, "seed"),
+        (lambda: Match(ruleset="x"), GuandanError, "unknown ruleset"),
+    ],
+)
+def test_bad_matches_are_refused(call, error, match):
+    check(call, error, match)
+
+
+def due_tribute_match():
+    return small_tribute_match()
+
+
+@pytest.mark.parametrize(
+    "act, error, match",
+    [
+        (lambda m: m.pay_tribute("S8"), IllegalMoveError, "highest card"),
+        (lambda m: m.pay_tribute("HA"), IllegalMoveError, "does not hold HA"),
+        (lambda m: m.pay_tribute("DA", seat=0), IllegalMoveError, "not seat 0's turn"),
+        (lambda m: m.pay_tribute("DA", seat=True), IllegalMoveError, "turn"),
+        (lambda m: m.pay_tribute(99), InvalidCardsError, "card index 0..53"),
+        (lambda m: m.pay_tribute(None), InvalidCardsError, "card index"),
+        (lambda m: m.pay_tribute("XX"), InvalidCardsError, "bad card token"),
+        (lambda m: m.return_card("S3"), IllegalMoveError, "no return is due"),
+        (lambda m: m.play(None), IllegalMoveError, "no play now"),
+        (lambda m: m.play_index(0), IllegalMoveError, "no play now"),
+        (lambda m: m.act(None), InvalidCardsError, "card index"),
+        (lambda m: m.observation(7), GuandanError, "seat 0..3"),
+        (lambda m: protocol.apply_action(m, ["back", "back", ["S3"]]), IllegalMoveError, "not what is due"),
+        (lambda m: protocol.apply_action(m, ["tribute", "tribute", ["SZ"]]), InvalidCardsError, "'SZ'"),
+    ],
+)
+def test_a_rejected_action_leaves_the_match_exactly_as_it_was(act, error, match):
+    m = due_tribute_match()
+    before = m.snapshot()
+    check(lambda: act(m), error, match)
+    assert m.snapshot() == before
+    m.pay_tribute("DA")
+    before = m.snapshot()
+    for call, err in (
+        (lambda: m.return_card("HR"), IllegalMoveError),
+        (lambda: m.pay_tribute("SA"), IllegalMoveError),
+        (lambda: m.return_card("D4", seat=0), IllegalMoveError),
+    ):
+        check(call, err)
+        assert m.snapshot() == before
+
+
+def test_a_rejected_play_in_a_match_changes_nothing():
+    m = Match(seed=1)
+    before = m.snapshot()
+    for act in (
+        lambda: m.play(None),
+        lambda: m.play_index("a"),
+        lambda: m.pay_tribute("S3"),
+        lambda: m.play(Move.pass_(2)),
+    ):
+        with pytest.raises(GuandanError):
+            act()
+        assert m.snapshot() == before

@@ -7,12 +7,14 @@ import subprocess
 import sys
 
 import pytest
+from refusals import check
 
-from guandan import GuandanError
+from guandan import Deal, GuandanError
 from guandan.game.perft import divide, perft, position
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
+
 from perft import read_file  # noqa: E402
 
 ENTRIES = read_file(str(ROOT / "tests" / "data" / "perft.txt"))
@@ -50,6 +52,7 @@ def test_perft_of_depth_zero_is_one_and_bad_depths_raise():
         perft(deal, 1, "fast")
 
 
+@pytest.mark.slow
 def test_perft_tool_prints_a_breakdown_and_checks_files():
     out = subprocess.run(
         [
@@ -70,3 +73,22 @@ def test_perft_tool_prints_a_breakdown_and_checks_files():
     ).stdout
     assert "perft 3: native 26" in out and "reference 26" in out
     assert out.count(": ") >= 4  # the divide lines
+
+
+# -- bad input -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "call, error, match",
+    [
+        (lambda: perft(Deal.new(1), -1), GuandanError, "depth"),
+        (lambda: perft(Deal.new(1), "a"), GuandanError, "depth"),
+        (lambda: perft(Deal.new(1), 1, "x"), GuandanError, "implementation"),
+        (lambda: divide(Deal.new(1), 0), GuandanError, "depth"),
+        (lambda: divide(Deal.new(1), 1, "x"), GuandanError, "implementation"),
+        (lambda: position(1, 0), GuandanError, "cards"),
+        (lambda: position(1, 28), GuandanError, "cards"),
+    ],
+)
+def test_bad_perft_arguments_raise(call, error, match):
+    check(call, error, match)

@@ -4,12 +4,24 @@ and return actions, round trips over generated moves, and errors that name the b
 import random
 
 import pytest
-from hypothesis import example, given, settings
+from hypothesis import example
 from hypothesis import strategies as st
+from profiles import profiled
+from refusals import check
 
 import guandan
-from guandan import Cards, Move, MoveType, classify, parse_card, wild_card
+from guandan import (
+    Cards,
+    InvalidCardsError,
+    InvalidMoveError,
+    Move,
+    MoveType,
+    classify,
+    parse_card,
+    wild_card,
+)
 from guandan.core.reference import generate_moves
+from guandan.platform import actions as protocol
 from guandan.platform.actions import (
     ACTION_TYPES,
     back_action,
@@ -66,7 +78,7 @@ def test_every_protocol_type_name_is_covered():
 
 
 def test_seed_example_pair_run_with_a_wild():
-    # SPEC §10: at level 2, S3 C4 D4 C5 D5 H2 is the pair run 33-44-55, the wild a 3
+    # rules §9: at level 2, S3 C4 D4 C5 D5 H2 is the pair run 33-44-55, the wild a 3
     move = from_action(["ThreePair", "3", ["S3", "C4", "D4", "C5", "D5", "H2"]], 2)
     assert (move.type, move.key, move.wilds) == (MoveType.PAIR_RUN, guandan.Rank.THREE, 1)
     assert Cards.from_cards(move.declared) == Cards.parse("S3 H3 C4 D4 C5 D5")
@@ -101,7 +113,7 @@ def test_full_house_key_chooses_the_wilds_meaning():
 
 
 def test_wilds_depend_on_the_level():
-    # SPEC §10: at level 4 the H4s are 4s (wild, standing for themselves); at level 9 the
+    # rules §9: at level 4 the H4s are 4s (wild, standing for themselves); at level 9 the
     # H9s are wilds standing for 4s
     at_4 = from_action(["ThreePair", "3", ["S3", "C3", "H4", "H4", "S5", "C5"]], 4)
     at_9 = from_action(["ThreePair", "3", ["S3", "C3", "H9", "H9", "S5", "C5"]], 9)
@@ -179,7 +191,7 @@ def test_from_action_error_names_the_whole_action():
 
 
 def test_wild_is_only_a_level_single_alone():
-    # SPEC §2: played alone, a wild is a level single, never "any rank"
+    # rules §2: played alone, a wild is a level single, never "any rank"
     assert from_action(["Single", "2", ["H2"]], 2).key == guandan.Rank.TWO
     with pytest.raises(guandan.InvalidMoveError, match="only Single 2"):
         from_action(["Single", "A", ["H2"]], 2)
@@ -247,8 +259,7 @@ def hands(draw):
     return Cards.from_cards(cards), level
 
 
-@settings(max_examples=60, deadline=None)
-@given(hands())
+@profiled(60, hands())
 @example((Cards.parse("S3 C4 D4 C5 D5 H2"), 2))
 @example((Cards.parse("SB SB HR HR S7 C7 H3 H3"), 3))
 @example((Cards.parse("D9 DT DJ H2 H2"), 2))
@@ -273,3 +284,24 @@ def test_round_trip_covers_every_move_type():
     hand = Cards.parse("SB SB HR HR S3 S4 S5 S6 S7 C3 C4 C5 D3 D4 D5 H2 H2")
     seen = {m.type for m in assert_round_trips(hand, 2)}
     assert seen == set(MoveType) - {MoveType.PASS}
+
+
+# -- bad input -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "call, error, match",
+    [
+        (lambda: protocol.from_action(None, 2), InvalidMoveError, "list of three"),
+        (lambda: protocol.from_action(["Single", "3", [1]], 2), InvalidCardsError, "must be a string"),
+        (lambda: protocol.from_action(["Single", "3", [None]], 2), InvalidCardsError, "must be a string"),
+        (lambda: protocol.from_action({"a": 1, "b": 2, "c": 3}, 2), InvalidMoveError, "list of three"),
+        (lambda: protocol.to_action(None), InvalidMoveError, "not a move"),
+        (lambda: protocol.to_action(classify("S3", 2)[0].to_rank()), InvalidMoveError, "physical cards"),
+        (lambda: protocol.tribute_action(99), InvalidCardsError, "card index"),
+        (lambda: protocol.tribute_action(None), InvalidCardsError, "card index"),
+        (lambda: protocol.parse_tribute_action(["back", "back", ["S3", "S4"]]), InvalidMoveError, "exactly one"),
+    ],
+)
+def test_bad_actions_raise(call, error, match):
+    check(call, error, match)

@@ -1,5 +1,5 @@
 """The platform server with real sockets on the loopback (127.0.0.1, ephemeral ports): bots
-written from PLATFORM.md (``platform_bots``) check every message they receive; bad answers,
+written from the protocol (``platform_bots``) check every message they receive; bad answers,
 a disconnect, a silent bot, shutdown, several tables, several games, records and the log,
 the HTTP paths, and ``guandan serve`` itself. Every test is bounded in time."""
 
@@ -21,7 +21,7 @@ from websockets.exceptions import InvalidStatus
 
 from guandan import Match, parse_card
 from guandan.game.rules import PLATFORM
-from guandan.platform import PlatformServer, PlatformTable, start_server
+from guandan.platform import PlatformServer, PlatformTable
 from guandan.platform.server import CLOSE_DISCONNECTED, CLOSE_DONE, CLOSE_INTERNAL, CLOSE_SHUTDOWN, CLOSE_TIMEOUT
 from guandan.records.games import record, replay
 from guandan.ui.cli import main
@@ -78,6 +78,7 @@ def test_an_anti_tribute_over_the_wire():
         assert r.checker.stages_seen["notify anti-tribute"] >= 1 and r.error is None
 
 
+@pytest.mark.slow
 def test_bad_answers_are_logged_and_ignored_and_the_game_goes_on(caplog):
     caplog.set_level(logging.WARNING, logger="guandan.platform")
     result, reports, _ = play(
@@ -185,6 +186,7 @@ def test_several_tables_play_at_once():
     assert len(set(dealt)) == 3 and len(firsts) == 3
 
 
+@pytest.mark.slow
 def test_n_games_send_game_over_after_each_and_game_result_at_the_end():
     result, reports, _ = play({"seed": 8, "games": 3, "ruleset": "platform+cap2"})
     assert result.complete and result.games_played == 3 and result.deals == 6
@@ -194,6 +196,7 @@ def test_n_games_send_game_over_after_each_and_game_result_at_the_end():
     assert sum(result.victories) + result.draws == 3 and len(result.records) == 3
 
 
+@pytest.mark.slow
 def test_records_and_the_message_log_are_written(tmp_path):
     log = tmp_path / "messages.jsonl"
     result, reports, server = play(
@@ -219,6 +222,7 @@ def test_records_and_the_message_log_are_written(tmp_path):
     assert events[-1] == "summary"
 
 
+@pytest.mark.slow
 def test_the_same_seed_plays_the_same_games():
     first = play({"seed": 21, "ruleset": "platform+cap2"})[0]
     again = play({"seed": 21, "ruleset": "platform+cap2"})[0]
@@ -263,16 +267,6 @@ def test_a_seat_left_before_the_start_goes_to_the_next_bot():
 
     result, reports = asyncio.run(asyncio.wait_for(run(), LIMIT))
     assert result.complete and [s.name for s in result.tables[0].seats] == ["bot0", "bot1", "bot2", "bot3"]
-
-
-def test_the_server_in_a_thread_for_synchronous_code():
-    with start_server(port=0, seed=6, ruleset="platform+cap1") as running:
-        reports = asyncio.run(asyncio.wait_for(run_bots(running.url, 4), LIMIT))
-        result = running.wait(LIMIT)
-    assert result.complete and all(r.checker.final for r in reports)
-    with pytest.raises(Exception, match="cannot listen"):  # the port is taken
-        with start_server(port=running.port, seed=1) as first:
-            start_server(port=first.port)
 
 
 def test_bad_server_arguments_are_refused():

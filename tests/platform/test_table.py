@@ -1,5 +1,5 @@
 """The platform's table without sockets: whole games driven by messages, every message
-checked by the PLATFORM.md checker of each seat (``platform_bots.Checker``), the tribute
+checked by the protocol checker of each seat (``platform_bots.Checker``), the tribute
 stages with chosen hands, refused answers, seats leaving, draws."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from platform_bots import EVERY_GAME_KINDS, Checker
 from guandan import GuandanError, Match, ProtocolError
 from guandan.game.rules import PLATFORM
 from guandan.platform import PlatformTable, TableState
-from guandan.platform.messages import act_message, parse_answer
+from guandan.platform.messages import act_message
 from guandan.records.games import record, replay
 
 
@@ -73,6 +73,7 @@ def test_whole_games_pass_every_check_and_end_with_game_result(seed):
     assert all(replay(record(m)) == m for m in table.matches)
 
 
+@pytest.mark.slow
 def test_the_games_follow_the_seed():
     a = seated(PlatformTable(games=1, seed=9, ruleset="platform+cap3"))
     b = seated(PlatformTable(games=1, seed=9, ruleset="platform+cap3"))
@@ -287,8 +288,3 @@ def test_bad_arguments_are_refused():
     table = seated(PlatformTable(new_match=lambda g: "not a match"))
     with pytest.raises(GuandanError, match="new_match"):
         table.start()
-
-
-def test_parse_answer_reads_the_index():
-    assert parse_answer('{"actIndex": 3, "note": "x"}', 3) == 3
-    assert parse_answer(b'{"actIndex": 0}', 0) == 0

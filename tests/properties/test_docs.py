@@ -220,6 +220,7 @@ def test_the_search_page_shows_examples_searchbot_whole():
     assert module in [body for lang, body in _FENCE.findall(SEARCH_TEXT) if lang == "python"]
 
 
+@pytest.mark.slow
 def test_the_sampled_deal_of_the_search_page_is_the_real_deal_with_the_real_hands(monkeypatch):
     """Rebuilt from any observation of a match (tribute, returns, jiefeng, seats out) with the
     real hands, it is the match's deal: the same hands, history, turn and play to beat."""

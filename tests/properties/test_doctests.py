@@ -30,7 +30,11 @@ def test_the_walk_finds_every_layer_and_the_compiled_core():
     assert "guandan.core._core" in MODULES and "guandan.platform.server" in MODULES
 
 
-@pytest.mark.parametrize("name", MODULES)
+#: Modules whose examples play whole games over sockets: a second or more.
+SLOW_MODULES = {"guandan.platform.local"}
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n in SLOW_MODULES else n for n in MODULES])
 def test_docstring_examples_run(name):
     module = importlib.import_module(name)
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)

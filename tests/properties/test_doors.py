@@ -23,14 +23,15 @@ from typing import Any
 import numpy as np
 import pytest
 from games import search_case
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from profiles import profiled
 
 from guandan import Cards, Deal, GuandanError
 from guandan.core import _core, batch
 
-DOORS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+DOORS = {"suppress_health_check": [HealthCheck.too_slow]}  # each property: 300 examples (profiles.py)
 
 N = 3
 HAND = Cards.parse("S3 C4 D4 C5 D5 H2 H2 SA HR").numpy()
@@ -223,8 +224,13 @@ BATCH_ARGS = {
 }
 
 
-@DOORS
-@given(st.sampled_from(list(BATCH_CALLS)), st.sampled_from(list(BATCH_ARGS)), st.data())
+@profiled(
+    300,
+    st.sampled_from(list(BATCH_CALLS)),
+    st.sampled_from(list(BATCH_ARGS)),
+    st.data(),
+    settings=DOORS,
+)
 def test_batch_arrays_of_any_form_work_or_raise_an_error_naming_them(call_name, arg, data):
     base, form = BATCH_ARGS[arg]
     value = data.draw(odd_arrays(base), label=arg)
@@ -242,8 +248,12 @@ def test_batch_arrays_of_any_form_work_or_raise_an_error_naming_them(call_name, 
         assert got[1].startswith("position "), got
 
 
-@DOORS
-@given(st.sampled_from(["count_moves", "legal_moves", "legal_mask", "iter_legal_moves"]), st.data())
+@profiled(
+    300,
+    st.sampled_from(["count_moves", "legal_moves", "legal_mask", "iter_legal_moves"]),
+    st.data(),
+    settings=DOORS,
+)
 def test_batch_hands_of_any_form_without_beats_work_or_raise(call_name, data):
     value = data.draw(odd_arrays(H), label="hands")
     call = {
@@ -316,8 +326,12 @@ OUT_DOORS = {
 }
 
 
-@DOORS
-@given(st.sampled_from(list(OUT_DOORS)), st.data())
+@profiled(
+    300,
+    st.sampled_from(list(OUT_DOORS)),
+    st.data(),
+    settings=DOORS,
+)
 def test_output_buffers_of_any_form_are_filled_or_refused_by_name(door_name, data):
     door = OUT_DOORS[door_name]
     value = data.draw(odd_arrays(door.base), label=door_name)
@@ -359,8 +373,12 @@ COUNTS_CALLS: dict[str, Callable[[Any], Any]] = {
 }
 
 
-@DOORS
-@given(st.sampled_from(list(COUNTS_CALLS)), st.data())
+@profiled(
+    300,
+    st.sampled_from(list(COUNTS_CALLS)),
+    st.data(),
+    settings=DOORS,
+)
 def test_count_vectors_of_any_form_work_or_are_refused(call_name, data):
     value = data.draw(odd_arrays(HAND), label="counts")
     call = COUNTS_CALLS[call_name]
@@ -483,8 +501,12 @@ INT_DOORS: dict[str, tuple[int, int, int | None, Callable[[Any], Any], str]] = {
 BATCH_THREADS = {"count_moves threads", "legal_moves threads", "legal_mask threads"}
 
 
-@DOORS
-@given(st.sampled_from(list(INT_DOORS)), st.data())
+@profiled(
+    300,
+    st.sampled_from(list(INT_DOORS)),
+    st.data(),
+    settings=DOORS,
+)
 def test_int_arguments_take_python_and_numpy_ints_and_refuse_the_rest(door_name, data):
     lo, hi, cap, call, name = INT_DOORS[door_name]
     strategy = int_args(lo, hi, cap)
@@ -506,9 +528,12 @@ def test_int_arguments_take_python_and_numpy_ints_and_refuse_the_rest(door_name,
         assert got == outcome(lambda: call(accepted))
 
 
-@DOORS
-@given(st.sampled_from(["playouts", "choose", "evaluate", "rng_draws", "sample_deals", "search", "rollouts"]),
-       st.data())  # fmt: skip
+@profiled(
+    300,
+    st.sampled_from(["playouts", "choose", "evaluate", "rng_draws", "sample_deals", "search", "rollouts"]),
+    st.data(),
+    settings=DOORS,
+)
 def test_seeds_are_any_python_or_numpy_int_and_nothing_else(call_name, data):
     call = {
         "sample_deals": lambda s: _core.sample_deals(INFO, 2, s, 4, 0.5),
@@ -534,9 +559,12 @@ def test_seeds_are_any_python_or_numpy_int_and_nothing_else(call_name, data):
         assert got == outcome(lambda: call(accepted % 2**64))
 
 
-@DOORS
-@given(st.one_of(st.sampled_from(["rank", "card"]), st.text(max_size=5), st.sampled_from(["RANK", b"rank", None, 1])),
-       st.data())  # fmt: skip
+@profiled(
+    300,
+    st.one_of(st.sampled_from(["rank", "card"]), st.text(max_size=5), st.sampled_from(["RANK", b"rank", None, 1])),
+    st.data(),
+    settings=DOORS,
+)
 def test_a_granularity_is_the_string_rank_or_card(granularity, data):
     value = data.draw(
         st.one_of(
@@ -562,8 +590,7 @@ def test_a_granularity_is_the_string_rank_or_card(granularity, data):
 # -- rank-level words (action_indices, evaluate's first moves) and deal hands ---------------------
 
 
-@DOORS
-@given(st.data())
+@profiled(300, st.data(), settings=DOORS)
 def test_word_arrays_of_any_form_are_taken_as_their_integers_or_refused(data):
     base = np.array([WORDS[1], _core.PASS_MOVE, WORDS[3]], dtype=np.uint64)
     value = data.draw(st.one_of(odd_arrays(base), odd_arrays(base.astype(np.int64))))
@@ -585,8 +612,7 @@ def test_word_arrays_of_any_form_are_taken_as_their_integers_or_refused(data):
         assert got[0] == "InvalidMoveError" and "0..2**64-1" in got[1], got
 
 
-@DOORS
-@given(st.data())
+@profiled(300, st.data(), settings=DOORS)
 def test_evaluate_first_moves_of_any_form(data):
     legal = [int(w) for w in _core.rank_moves(_core.unpack_cards(STATE[0][0] & (2**64 - 1), STATE[0][0] >> 64), 2)]
     base = np.array(legal[:3], dtype=np.uint64)
@@ -598,8 +624,7 @@ def test_evaluate_first_moves_of_any_form(data):
         assert got[0] in ("InvalidMoveError", "IllegalMoveError") and "firsts" in got[1], got
 
 
-@DOORS
-@given(st.data())
+@profiled(300, st.data(), settings=DOORS)
 def test_deal_hands_arrays_of_any_form(data):
     counts = np.stack([np.frombuffer(_core.unpack_cards(h & (2**64 - 1), h >> 64), np.uint8) for h in STATE[0]])
     value = data.draw(odd_arrays(counts))
@@ -611,8 +636,7 @@ def test_deal_hands_arrays_of_any_form(data):
         assert got[0] == "InvalidCardsError" and "hands" in got[1], got
 
 
-@DOORS
-@given(st.data())
+@profiled(300, st.data(), settings=DOORS)
 def test_search_events_and_candidates_of_any_form(data):
     events = INFO[7]
     value = data.draw(odd_arrays(events), label="events")
@@ -655,8 +679,7 @@ def test_a_0_d_hands_array_is_refused_by_name():
             refused(call, "hands")
 
 
-@DOORS
-@given(st.data())
+@profiled(300, st.data(), settings=DOORS)
 def test_greedy_moves_arrays_of_any_form(data):
     """The greedy agent's native scan takes a C-contiguous uint64 (n, 2) array, n >= 1."""
     value = data.draw(odd_arrays(GREEDY_MOVES))

@@ -14,6 +14,7 @@ from games import json_paths, nested, replaced
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from profiles import profiled
 
 import guandan
 from guandan import (
@@ -37,7 +38,7 @@ from guandan.platform import actions as protocol
 from guandan.records import games as records
 from guandan.records import jsonio
 
-FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FUZZ = {"suppress_health_check": [HealthCheck.too_slow]}  # each property: 150 examples (profiles.py)
 
 CARD_ALPHABET = st.sampled_from(list("SHCDshcd♠♥♣♦TJQKABRtjqkabr0123456789 ,\t\nXZ-+") + ["10", "SB", "HR", "BJ", "RJ"])
 card_text = st.one_of(st.text(max_size=40), st.lists(CARD_ALPHABET, max_size=40).map("".join))
@@ -51,8 +52,7 @@ words = st.one_of(
 # -- text ------------------------------------------------------------------------------------------
 
 
-@FUZZ
-@given(card_text)
+@profiled(150, card_text, settings=FUZZ)
 def test_parsing_any_text_gives_cards_or_invalid_cards_error_and_round_trips(text):
     try:
         cards = Cards.parse(text)
@@ -63,8 +63,11 @@ def test_parsing_any_text_gives_cards_or_invalid_cards_error_and_round_trips(tex
     assert Cards.parse(" ".join(cards.codes())) == cards
 
 
-@FUZZ
-@given(st.one_of(card_text, st.integers(), st.none(), st.floats()))
+@profiled(
+    150,
+    st.one_of(card_text, st.integers(), st.none(), st.floats()),
+    settings=FUZZ,
+)
 def test_parse_card_rank_and_level_raise_only_invalid_cards_error(value):
     for parse in (guandan.parse_card, guandan.parse_rank, guandan.parse_level):
         try:
@@ -197,12 +200,13 @@ def test_every_door_takes_python_and_numpy_ints_alike_and_refuses_other_numbers(
 # -- one position ----------------------------------------------------------------------------------
 
 
-@FUZZ
-@given(
+@profiled(
+    150,
     hnp.arrays(np.uint8, 54, elements=st.sampled_from([0, 0, 0, 1, 1, 2, 2, 3, 255])),
     st.integers(-3, 20),
     words,
     st.sampled_from(["card", "rank"]),
+    settings=FUZZ,
 )
 def test_native_move_generation_on_any_counts_works_or_raises_the_hierarchy(counts, level, beat, granularity):
     fns = {"card": (_core.card_moves, _core.count_card_moves), "rank": (_core.rank_moves, _core.count_rank_moves)}
@@ -233,8 +237,13 @@ def _core_check(word):
     return False
 
 
-@FUZZ
-@given(st.integers(0, 2**64 - 1), st.integers(0, 2**64 - 1), st.integers(2, 14))
+@profiled(
+    150,
+    st.integers(0, 2**64 - 1),
+    st.integers(0, 2**64 - 1),
+    st.integers(2, 14),
+    settings=FUZZ,
+)
 def test_unpacking_any_words_gives_a_move_or_raises_the_hierarchy(lo, hi, level):
     try:
         move = movegen.unpack_move(lo, hi, level)
@@ -250,11 +259,12 @@ def test_unpacking_any_words_gives_a_move_or_raises_the_hierarchy(lo, hi, level)
         assert movegen.pack_rank_move(rank_move) == lo
 
 
-@FUZZ
-@given(
+@profiled(
+    150,
     st.lists(st.sampled_from(range(54)), max_size=14),
     st.integers(2, 14),
     st.one_of(st.none(), st.sampled_from(["single", "pair", "full_house", "straight", "bomb", "x", "pair:5"])),
+    settings=FUZZ,
 )
 def test_classify_and_parse_play_on_any_cards(cards, level, declared):
     try:
@@ -271,15 +281,15 @@ def test_classify_and_parse_play_on_any_cards(cards, level, declared):
     assert move in moves
 
 
-@pytest.mark.slow
-@FUZZ
-@given(
+@profiled(
+    150,
     st.lists(
         st.one_of(st.text(max_size=8), st.integers(-5, 60), st.none(), st.lists(st.text(max_size=4), max_size=6)),
         min_size=0,
         max_size=4,
     ),
     st.integers(2, 14),
+    settings=FUZZ,
 )
 def test_protocol_actions_of_any_shape_convert_or_raise_the_hierarchy(action, level):
     for read in (lambda: protocol.from_action(action, level), lambda: protocol.parse_tribute_action(action)):
@@ -313,9 +323,13 @@ def batch_arrays(draw):
     return hands, levels, beats
 
 
-@pytest.mark.slow
-@FUZZ
-@given(batch_arrays(), st.sampled_from(["rank", "card"]), st.sampled_from([1, 2]))
+@profiled(
+    150,
+    batch_arrays(),
+    st.sampled_from(["rank", "card"]),
+    st.sampled_from([1, 2]),
+    settings=FUZZ,
+)
 def test_batch_calls_on_any_arrays_work_or_raise_the_hierarchy(arrays, granularity, threads):
     hands, levels, beats = arrays
     try:
@@ -407,8 +421,8 @@ def test_matches_under_random_legal_and_illegal_actions(seed, ruleset, data):
 # -- native deal states ----------------------------------------------------------------------------
 
 
-@FUZZ
-@given(
+@profiled(
+    150,
     st.tuples(
         st.one_of(st.lists(st.integers(-1, 2**108), min_size=3, max_size=5).map(tuple), st.none()),
         st.integers(0, 16),
@@ -419,6 +433,7 @@ def test_matches_under_random_legal_and_illegal_actions(seed, ruleset, data):
         st.lists(st.integers(-1, 4), max_size=4).map(tuple),
     ),
     st.integers(0, 3),
+    settings=FUZZ,
 )
 def test_native_entry_points_on_any_deal_state(state, n):
     for call in (

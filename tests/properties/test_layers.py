@@ -1,6 +1,6 @@
 """The package's layers (:mod:`guandan.layers`, the one statement of the rule): every module
-of every subpackage imports only from its own layer and lower ones, and no modules import
-one another in a circle.
+of every subpackage imports only from its own layer and lower ones, no modules import
+one another in a circle, and every module's tests are found by its path (``tests/<layer>/test_<module>.py``).
 
 Every import counts — at the top, under ``TYPE_CHECKING``, inside a function — read from the
 source with :mod:`ast`, so an import added anywhere is seen before it is run."""
@@ -155,6 +155,30 @@ def test_every_subpackage_is_a_layer_and_every_module_has_one():
     for name in package_graph():
         if name not in ("guandan", "guandan.__main__", "guandan.layers"):
             assert layer_of(name) in LAYERS, name
+
+
+#: Modules whose tests are not at ``tests/<layer>/test_<module>.py``, and where they are.
+TESTED_ELSEWHERE = {
+    "guandan.__main__": "ui/test_cli.py",  # python -m guandan
+    "guandan.core._core": "core/test_native.py",  # the native core against the reference
+    "guandan.errors": "properties/test_errors.py",
+    "guandan.layers": "properties/test_layers.py",
+}
+
+
+def test_every_module_has_its_test_file_at_its_path():
+    """A module's tests are found by its path: ``guandan/<layer>/<module>.py`` has
+    ``tests/<layer>/test_<module>.py`` (the few exceptions listed above)."""
+    tests = pathlib.Path(__file__).resolve().parents[1]
+    missing = []
+    for name, path in modules(SOURCE).items():
+        if path.stem == "__init__" or name == "guandan":
+            continue
+        parts = name.split(".")[1:]
+        expected = TESTED_ELSEWHERE.get(name, "/".join(parts[:-1] + [f"test_{parts[-1]}.py"]))
+        if not (tests / expected).exists():
+            missing.append(f"{name}: tests/{expected}")
+    assert not missing, f"modules without their test file: {missing}"
 
 
 def test_the_rule_refuses_an_import_from_above():

@@ -30,6 +30,9 @@ from games import search_case
 from guandan import Cards, Deal, GuandanError
 from guandan.core import _core
 
+# each case races for a bounded time of its own (SECONDS): a test of a second or more
+pytestmark = [pytest.mark.slow, pytest.mark.races]
+
 SECONDS = 1.5  # each case flips for this long
 N = 24  # positions a batch
 LEVEL = 7

@@ -50,6 +50,7 @@ def _simulate_runs() -> list[str]:
     ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", _simulate_runs())
 def test_the_docs_run_the_example_bot_by_import_path_from_examples(monkeypatch, capsys, command):
     """Each run, shortened to 3 matches on two workers, from examples/ as the docs say."""
@@ -87,3 +88,21 @@ def test_the_dask_script_runs_as_written(tmp_path):
     )
     assert result.returncode == 0, result.stderr[-2000:]
     assert "$ python run_on_dask.py\n" + result.stdout == shown
+
+
+def test_the_readmes_quick_part_is_the_slow_markers_rule(pytestconfig):
+    """The README states what the quick part leaves out as the rule of the ``slow`` marker (no
+    counts, no times that no test keeps true), and that rule is the one the suite reports by."""
+    import configparser
+
+    setup = configparser.ConfigParser()
+    setup.read(ROOT / "setup.cfg", encoding="utf-8")
+    marker = next(line for line in setup["tool:pytest"]["markers"].splitlines() if line.strip().startswith("slow:"))
+    assert "slow: a test of a second or more" in marker
+    prose = " ".join(TEXT.split())
+    stated = '"not slow"` runs the quick part, for every edit: every test of a second or more is marked `slow`'
+    assert stated in prose
+    assert not re.search(r"\d[\d,]* tests in", prose), "the README states a test count"
+    conftest = str(ROOT / "tests" / "conftest.py")
+    (reporter,) = [p for p in pytestconfig.pluginmanager.get_plugins() if getattr(p, "__file__", "") == conftest]
+    assert reporter.SLOW_SECONDS == 1.0

@@ -333,6 +333,7 @@ def test_a_bug_inside_the_library_surfaces_instead_of_exiting_as_bad_input(monke
 # -- the entry point ------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_python_dash_m_guandan_runs_the_command_line():
     result = subprocess.run(
         [sys.executable, "-m", "guandan", "moves", SEED_HAND, "--level", "2", "--json"],
@@ -346,6 +347,7 @@ def test_python_dash_m_guandan_runs_the_command_line():
     assert any(m["type"] == "pair_run" and "H3" in m["as"] for m in doc["moves"])
 
 
+@pytest.mark.slow
 def test_python_dash_m_guandan_reports_errors_with_status_2():
     result = subprocess.run(
         [sys.executable, "-m", "guandan", "moves", "S3 ZZ", "--level", "2"],

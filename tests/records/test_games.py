@@ -5,15 +5,25 @@ malformed anywhere gives a RecordError; a bug in the game is never taken for a b
 from __future__ import annotations
 
 import copy
+import functools
 import json
 
 import pytest
-from games import force_match_deal, json_at, json_paths, nested, replaced
+from games import force_match_deal, json_at, json_paths, nested, replaced, small_tribute_match
+from refusals import check
 
-from guandan import Deal, Match, RecordError, replay
+from guandan import (
+    Deal,
+    GuandanError,
+    Match,
+    RecordError,
+    replay,
+)
+from guandan.bots import agents, loop
 from guandan.bots.agents import GreedyAgent
 from guandan.bots.loop import play_out
 from guandan.bots.registry import make_agents
+from guandan.records import games as records
 from guandan.records.games import FORMAT_VERSION, record
 
 
@@ -278,3 +288,112 @@ def test_a_bug_in_a_lower_layer_is_not_a_bad_record(monkeypatch, name):
     monkeypatch.setattr(guandan.records.games, name, _raiser(AttributeError))
     with pytest.raises(AttributeError):
         replay(data)
+
+
+# -- corrupt records -------------------------------------------------------------------------------
+
+
+@functools.cache
+def finished_deal_record():
+    """A deal played out by greedy agents, recorded once (each test corrupts a deep copy)."""
+    deal = Deal.new(seed=11, level=5)
+    loop.play_out(deal, [agents.GreedyAgent()] * 4)
+    return records.record(deal)
+
+
+@pytest.mark.parametrize(
+    "corrupt, match",
+    [
+        (lambda r: None, "a record is a JSON object"),
+        (lambda r: [], "a record is a JSON object"),
+        (lambda r: {}, "format"),
+        (lambda r: {**r, "version": 2}, "version"),
+        (lambda r: {**r, "rules": None}, "bad rules"),
+        (lambda r: {**r, "rules": {**r["rules"], "promotion": "abc"}}, "bad rules"),
+        (lambda r: {**r, "rules": {**r["rules"], "extra": 1}}, "bad rules"),
+        (lambda r: {**r, "ruleset": "huaian"}, "names ruleset"),
+        (lambda r: {**r, "level": "Z"}, "cannot set up"),
+        (lambda r: {**r, "hands": None}, "record field hands is a list, got null"),
+        (lambda r: {**r, "hands": [["S3"], ["S4"], ["S5"]]}, "record field hands has 4 items, got 3"),
+        (lambda r: {**r, "hands": [["S3"], ["S4"], ["S5"], [5]]}, "record field hands.3.0 is a string, got 5"),
+        (lambda r: {**r, "seed": "x"}, 'record field seed is an int or null, got "x"'),
+        (lambda r: {**r, "seed": True}, "record field seed is an int or null, got true"),
+        (lambda r: {**r, "level": 5}, "record field level is a string, got 5"),
+        (lambda r: {**r, "seed": None, "hands": [["S3"] * 3] * 4}, "cannot set up"),
+        (lambda r: {**r, "leader": 7}, "cannot set up"),
+        (lambda r: {**r, "leader": None}, "record field leader is an int, got null"),
+        (lambda r: {**r, "leader": False}, "record field leader is an int, got false"),
+        (lambda r: {k: v for k, v in r.items() if k != "leader"}, "record field leader is missing"),
+        (lambda r: {**r, "actions": None}, "record field actions is a list, got null"),
+        (lambda r: {**r, "seed": None, "finished_before": [True]}, "record field finished_before.0 is an int"),
+        (lambda r: {**r, "actions": [None]}, "action 0"),
+        (lambda r: {**r, "actions": [[1, 2]]}, "action 0"),
+        (lambda r: {**r, "actions": [{"seat": 0}]}, "action 0"),
+        (lambda r: {**r, "actions": [{**r["actions"][0], "cards": "S3"}] + r["actions"][1:]}, "action 0"),
+        (lambda r: {**r, "actions": [{**r["actions"][0], "type": 5}] + r["actions"][1:]}, "action 0"),
+        (lambda r: {**r, "actions": [{**r["actions"][0], "seat": 9}] + r["actions"][1:]}, "action 0"),
+        (lambda r: {**r, "actions": [{**r["actions"][0], "seat": True}]}, "action 0 field seat is an int, got true"),
+        (lambda r: {**r, "actions": [{**r["actions"][0], "size": 1.0}]}, "action 0 field size is an int, got 1.0"),
+        (lambda r: {**r, "actions": [{**r["actions"][0], "key": 5}]}, "action 0 field key is a string or null"),
+        (lambda r: {**r, "actions": [{**r["actions"][0], "as": "S3"}]}, "action 0 field as is a list"),
+        (lambda r: {**r, "actions": r["actions"][1:]}, "action 0"),
+        (lambda r: {**r, "actions": r["actions"][:-1]}, "record field"),
+        (lambda r: {**r, "over": 1}, "record field over"),
+        (lambda r: {**r, "finish_order": [0, 1, 2]}, "record field finish_order"),
+        (lambda r: {**r, "unexpected": 1}, "unexpected"),
+    ],
+)
+def test_a_corrupt_deal_record_raises_record_error(corrupt, match):
+    record = finished_deal_record()
+    check(lambda: records.replay(corrupt(copy.deepcopy(record))), RecordError, match)
+
+
+@functools.cache
+def match_record():
+    """A match through its tribute and return and 30 actions, recorded once (each test corrupts a deep copy)."""
+    m = small_tribute_match()
+    m.pay_tribute("DA")
+    m.return_card("D4")
+    loop.play_out(m, [agents.GreedyAgent()] * 4, max_actions=30)
+    return records.record(m)
+
+
+@pytest.mark.parametrize(
+    "corrupt, match",
+    [
+        (lambda r: {**r, "start": None}, "record field start is an object, got null"),
+        (lambda r: {**r, "start": {**r["start"], "levels": ["5"]}}, "record field start.levels has 2 items, got 1"),
+        (lambda r: {**r, "start": {**r["start"], "levels": ["5", "Z"]}}, "cannot set up the match: bad level 'Z'"),
+        (lambda r: {**r, "start": {**r["start"], "failures": [0, False]}}, "record field start.failures.1 is an int"),
+        (lambda r: {**r, "start": {**r["start"], "deal_index": -1}}, "cannot set up the match: deal_index"),
+        (lambda r: {**r, "start": {**r["start"], "hands_given": 3}}, "hands_given is 3, but the record has 2 deals"),
+        (lambda r: {**r, "start": {**r["start"], "previous": [1, 0, 3, "2"]}}, "start.previous.3 is an int"),
+        (lambda r: {**r, "deals": None}, "record field deals is a list, got null"),
+        (lambda r: {**r, "deals": [None] + r["deals"][1:]}, "record field deals.0 is an object, got null"),
+        (lambda r: {**r, "deals": [{**r["deals"][0], "actions": None}] + r["deals"][1:]}, "deals.0.actions is a list"),
+        (lambda r: {**r, "deals": [{**r["deals"][0], "index": True}] + r["deals"][1:]}, "deals.0.index is an int"),
+        (lambda r: {**r, "deals": [{**r["deals"][0], "index": 7}] + r["deals"][1:]}, "deal number 7"),
+        (lambda r: {**r, "deals": [{**r["deals"][0], "hands": [["S3"]] * 4}] + r["deals"][1:]}, "cannot set up"),
+        (lambda r: {**r, "start": {**r["start"], "hands_given": 0}}, "deal 0: the hands of the record"),
+        (
+            lambda r: {**r, "deals": [{**r["deals"][0], "actions": [{"seat": 2, "type": "tribute", "card": None}]}]},
+            "deal 0 action 0",
+        ),
+        (lambda r: {**r, "deals": [{**r["deals"][0], "actions": r["deals"][0]["actions"][1:]}]}, "deal 0 action 0"),
+        (lambda r: {**r, "winner": 0}, "record field winner"),
+    ],
+)
+def test_a_corrupt_match_record_raises_record_error(corrupt, match):
+    record = match_record()
+    assert records.replay(copy.deepcopy(record)) is not None
+    check(lambda: records.replay(corrupt(copy.deepcopy(record))), RecordError, match)
+
+
+def test_bad_record_helpers_raise():
+    check(lambda: records.move_from_json(None, 2), RecordError, "an action is an object, got null")
+    check(lambda: records.move_from_json({}, 2), RecordError, "action field type is missing")
+    check(lambda: records.move_from_json({"type": 1}, 2), RecordError, "action field type is a string, got 1")
+    check(lambda: records.move_from_json({"type": "single", "cards": None}, 2), RecordError, "field cards is a list")
+    check(lambda: records.move_from_json({"type": "single", "cards": [3]}, 2), RecordError, "field cards.0 is a string")
+    check(lambda: records.move_from_json({"type": "bomb", "cards": ["S3"]}, 2), GuandanError, "cannot be played")
+    check(lambda: records.record("x"), GuandanError, "not a deal or a match")

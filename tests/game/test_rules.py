@@ -10,10 +10,21 @@ import json
 
 import pytest
 from games import force_match_deal
+from refusals import check
 
-from guandan import COMPETITIVE_2022, HUAIAN, NANJING, GuandanError, Match, Phase, Rank, card_name
+from guandan import (
+    COMPETITIVE_2022,
+    HUAIAN,
+    NANJING,
+    GuandanError,
+    Match,
+    Phase,
+    Rank,
+    card_name,
+)
 from guandan.bots.loop import play_out
 from guandan.bots.registry import make_agents
+from guandan.game import rules
 from guandan.game.rules import PLATFORM, RULESETS, Ruleset, get_ruleset
 from guandan.records.games import record, replay
 
@@ -172,6 +183,7 @@ def test_the_platform_rules_round_trip_through_json():
     assert Ruleset.from_json(json.loads(json.dumps(tie.to_json()))) == tie
 
 
+@pytest.mark.slow
 def test_a_platform_match_between_agents_passes_a_only_1st_and_2nd_and_replays():
     for seed in range(3):
         match = Match(seed, "platform")
@@ -186,3 +198,28 @@ def test_a_platform_match_between_agents_passes_a_only_1st_and_2nd_and_replays()
         data = json.loads(json.dumps(record(match)))
         assert data["ruleset"] == "platform" and data["rules"]["pass_a_places"] == [2]
         assert replay(data) == match
+
+
+# -- bad input -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "call, error, match",
+    [
+        (lambda: rules.Ruleset("x", "y", promotion=(1, 2)), GuandanError, "promotion"),
+        (lambda: rules.Ruleset("x", "y", promotion="abc"), GuandanError, "promotion"),
+        (lambda: rules.Ruleset("x", "y", return_rule="z"), GuandanError, "return_rule"),
+        (lambda: rules.Ruleset("x", "y", failed_a_limit=0), GuandanError, "failed_a_limit"),
+        (lambda: rules.Ruleset("x", "y", max_deals=1.5), GuandanError, "max_deals"),
+        (lambda: rules.Ruleset("x", "y", plain_straight_flush="no"), GuandanError, "plain_straight_flush"),
+        (lambda: rules.Ruleset.from_json(None), GuandanError, "JSON object"),
+        (lambda: rules.Ruleset.from_json({}), GuandanError, "promotion"),
+        (lambda: rules.Ruleset.from_json({"promotion": [3, 2, 1]}), GuandanError, "not a ruleset"),
+        (lambda: rules.get_ruleset(5), GuandanError, "ruleset"),
+        (lambda: rules.get_ruleset("nanjing+cap0"), GuandanError, "unknown ruleset"),
+        (lambda: rules.COMPETITIVE_2022.gain(1), GuandanError, "2nd, 3rd or 4th"),
+        (lambda: rules.COMPETITIVE_2022.with_deal_cap(0), GuandanError, "max_deals"),
+    ],
+)
+def test_bad_rulesets_are_refused(call, error, match):
+    check(call, error, match)

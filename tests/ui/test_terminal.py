@@ -1,4 +1,5 @@
-"""``guandan play``: a match at the terminal against three bots, driven here by scripted input."""
+"""``guandan.ui.terminal`` (``guandan play``): a match at the terminal against three bots, driven here
+by scripted input."""
 
 from __future__ import annotations
 
@@ -299,6 +300,7 @@ def test_at_a_terminal_the_prompt_keeps_the_cursor_lines_are_edited_and_recalled
     assert "Interrupted: the match is left unfinished." in tail and "Traceback" not in t.text + tail
 
 
+@pytest.mark.slow
 def test_at_a_terminal_ctrl_d_ends_the_match_with_status_0(terminal):
     t = terminal("--seed", "3")
     t.read_until("Your play> ")

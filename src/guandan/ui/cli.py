@@ -27,7 +27,7 @@ from ..core.cards import Cards, parse_level
 from ..core.movegen import legal_moves
 from ..core.moves import Move, RankMove
 from ..core.notation import parse_play, sort_moves
-from ..errors import AmbiguousMoveError, GuandanError, InvalidCardsError
+from ..errors import AmbiguousMoveError, GuandanError, InvalidCardsError, printable
 from ..records.jsonio import moves_to_json
 
 __all__ = ["main", "build_parser"]
@@ -280,6 +280,13 @@ def build_parser() -> argparse.ArgumentParser:
     connect.add_argument(
         "--log", metavar="FILE", help="write every message received and sent, with times, to FILE (JSONL)"
     )
+    connect.add_argument(
+        "--idle-timeout",
+        type=float,
+        default=None,
+        metavar="SEC",
+        help="give up when the server sends nothing for SEC seconds (default: wait, as the platform's bots do)",
+    )
     connect.add_argument("--json", action="store_true", help="print the result at the end as JSON")
     connect.add_argument(
         "--quiet", action="store_true", help="no per-game lines, and no warnings on stderr (errors only)"
@@ -299,8 +306,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         status: int = args.run(args)
         return status
-    except GuandanError as error:
-        print(f"{PROG}: error: {error}", file=sys.stderr)
+    except GuandanError as error:  # its message may quote what came from outside: made printable
+        print(f"{PROG}: error: {printable(error)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:  # Ctrl-C: one line, no traceback, the shell's status for SIGINT
         print(f"\n{PROG}: interrupted", file=sys.stderr)
@@ -442,12 +449,21 @@ examples:
 """
 
 
+class _PrintableFormatter(logging.Formatter):
+    """Log lines for a person: each line's message made printable (:func:`~guandan.errors.printable`:
+    a bot's name or a server's text cannot forge a line or drive the terminal); a traceback
+    after it is left as Python wrote it."""
+
+    def formatMessage(self, record: logging.LogRecord) -> str:  # noqa: N802 - logging's name
+        return printable(super().formatMessage(record))
+
+
 @contextlib.contextmanager
 def _stderr_log(name: str, level: int, fmt: str) -> Iterator[None]:
     """The log lines of logger ``name`` from ``level`` on stderr (with their time), for the duration."""
     log = logging.getLogger(name)
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter(fmt, "%H:%M:%S"))
+    handler.setFormatter(_PrintableFormatter(fmt, "%H:%M:%S"))
     saved = (log.level, log.propagate)
     log.addHandler(handler)
     log.setLevel(level)
@@ -475,7 +491,15 @@ def _run_connect(args: argparse.Namespace) -> int:
     level = logging.ERROR if args.quiet else logging.WARNING
     with _stderr_log("guandan.platform.client", level, "%(asctime)s %(levelname)s %(message)s"):
         result = asyncio.run(
-            run_client(args.url, args.agent, name=args.name, seed=args.seed, log=args.log, report=report)
+            run_client(
+                args.url,
+                args.agent,
+                name=args.name,
+                seed=args.seed,
+                log=args.log,
+                report=report,
+                idle_timeout=args.idle_timeout,
+            )
         )
     if args.json:
         print(json.dumps(result.to_json(), indent=2))

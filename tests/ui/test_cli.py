@@ -324,7 +324,7 @@ def planted(*args, **kwargs):
     ],
 )
 def test_a_bug_inside_the_library_surfaces_instead_of_exiting_as_bad_input(monkeypatch, capsys, target, argv):
-    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 50 + "quit\n"))
+    monkeypatch.setattr("sys.stdin", io.StringIO("moves all\n1\n" * 25 + "quit\n"))  # a number of the list shown
     monkeypatch.setattr(target, planted)
     with pytest.raises(PlantedBug):
         main(argv)
@@ -377,7 +377,7 @@ def test_ctrl_c_ends_any_command_with_one_line_and_status_130(monkeypatch, capsy
 
 def test_ctrl_c_during_a_bots_turn_ends_the_match_with_status_130(monkeypatch, capsys):
     monkeypatch.setattr("guandan.bots.agents.GreedyAgent.act", _interrupt)
-    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 50))
+    monkeypatch.setattr("sys.stdin", io.StringIO("moves all\n1\n" * 25))
     assert main(["play", "--seed", "3"]) == 130
     out, err = capsys.readouterr()
     assert out.endswith("\nInterrupted: the match is left unfinished.\n") and err == ""

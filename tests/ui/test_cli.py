@@ -284,7 +284,7 @@ def test_help_describes_the_notation_and_gives_an_example(capsys):
         (["simulate", "2", "--agents", "smart", "--workers", "1"], 2, "unknown agent 'smart'"),
         (["simulate", "2", "--agents", "greedy,mc,mc", "--workers", "1"], 2, "one agent for every seat, two"),
         (["simulate", "2", "--ruleset", "paris", "--workers", "1"], 2, "unknown ruleset 'paris'"),
-        (["simulate", "2", "--workers", "0"], 2, "workers must be an int >= 1"),
+        (["simulate", "2", "--workers", "0"], 2, "--workers: at least 1 process"),
         (["simulate", "2", "--out", "rows.txt"], 2, "--out: 'rows.txt' must end in .jsonl (JSON Lines), .json"),
         (["play", "--bots", "smart"], 2, "unknown agent 'smart'"),
         (["play", "--ruleset", "paris"], 2, "unknown ruleset 'paris'"),

@@ -28,6 +28,7 @@ from ..core.movegen import legal_moves
 from ..core.moves import Move, RankMove
 from ..core.notation import parse_play, sort_moves
 from ..errors import AmbiguousMoveError, GuandanError, InvalidCardsError, printable
+from ..game.rules import get_ruleset
 from ..records.jsonio import moves_to_json
 
 __all__ = ["main", "build_parser"]
@@ -329,34 +330,50 @@ _SIMULATE_EPILOG = _AGENT_SPECS + """
   --agents: one for every seat, two (one per side: seats 0 and 2, then 1 and 3) or four
   (seats 0-3), separated by commas.
 
+An agent that raises stops the run: the error names the task, its seed (to replay it),
+the seat and the agent, with the agent's own lines of the traceback; exit status 1.
+
 examples:
-  guandan simulate 200                                  # greedy vs greedy, 200 matches
-  guandan simulate 100 --agents mc,greedy --out runs.jsonl --plot runs.png
+  guandan simulate 200                                  # greedy vs greedy, 200 matches, seconds
+  guandan simulate 40 --deals --agents mc:rollouts=200,greedy --out runs.jsonl --plot runs.png
+                                                        # the search bot: about 12 s of CPU
   guandan simulate 100 --agents mybot:LongestBot,greedy # mybot.py in this directory
   guandan simulate 10000 --deals --agents random --workers 2 --json
 """
 
 
 def _run_simulate(args: argparse.Namespace) -> int:
-    from ..bots.registry import seat_specs
+    from ..bots.registry import make_agents
     from ..bots.simulate import check_out, check_plot, format_summary, simulate
 
     if args.n < 1:
         raise GuandanError(f"N must be at least 1, got {args.n}")
-    seat_specs(args.agents)  # every check before the run, none after it
+    if args.workers is not None and args.workers < 1:
+        raise GuandanError(
+            f"--workers: at least 1 process (1 plays in this one; omit it for every core), got {args.workers}"
+        )
+    make_agents(args.agents, args.seed)  # every check before the run, none after it: the specs and their options
+    get_ruleset(args.ruleset)
     if args.out:
         check_out(args.out)
     if args.plot:
         check_plot(args.plot)
-    result = simulate(
-        args.n,
-        args.agents,
-        seed=args.seed,
-        kind="deal" if args.deals else "match",
-        ruleset=args.ruleset,
-        workers=args.workers,
-        progress=not args.quiet and sys.stderr.isatty(),
-    )
+    try:
+        result = simulate(
+            args.n,
+            args.agents,
+            seed=args.seed,
+            kind="deal" if args.deals else "match",
+            ruleset=args.ruleset,
+            workers=args.workers,
+            progress=not args.quiet and sys.stderr.isatty(),
+        )
+    except GuandanError:
+        raise
+    except Exception as error:
+        if not _agent_error(error):
+            raise  # the library's own: a bug, with its traceback
+        return 1
     summary = result.summary()
     if args.out:
         result.write(args.out)
@@ -370,6 +387,53 @@ def _run_simulate(args: argparse.Namespace) -> int:
             if path:
                 print(f"wrote {path}")
     return 0
+
+
+def _agent_error(error: BaseException) -> bool:
+    """Report an exception a plug-in agent raised during a run (the play loop noted the
+    seat, the run the task and seed): one error line, then the traceback's lines of the
+    agent's own code (not this package's, not the worker process's machinery). ``False``
+    for any other exception — a built-in agent's is the library's bug, left to surface."""
+    from ..bots.loop import AGENT_RAISED
+
+    notes = [str(n) for n in getattr(error, "__notes__", ())]
+    raised = next((n for n in notes if n.startswith(AGENT_RAISED)), None)
+    if raised is None or "agent of seat" not in raised:
+        return False
+    name = raised.split("(", 1)[1].split(")", 1)[0] if "(" in raised else ""
+    if ":" not in name:  # a registered agent of this package: a bug of the library
+        return False
+    where = " ".join(n for n in notes if n.startswith("in task")).removeprefix("in ").removesuffix(" of the run")
+    print(
+        f"{PROG}: error: {where + ': ' if where else ''}{raised.removeprefix(AGENT_RAISED).strip()} raised "
+        f"{type(error).__name__}: {printable(error)}",
+        file=sys.stderr,
+    )
+    for line in _own_frames(error):
+        print(line, file=sys.stderr)
+    return True
+
+
+def _own_frames(error: BaseException) -> list[str]:
+    """The traceback lines of the frames outside this package (the agent's code), from the
+    exception itself or, raised in a worker process, from the traceback it carries."""
+    import traceback
+    from pathlib import Path
+
+    package = str(Path(__file__).resolve().parents[1])
+    remote = error.__cause__
+    if remote is not None and hasattr(remote, "tb"):  # concurrent.futures' _RemoteTraceback
+        text = str(remote.tb).splitlines()
+        frames, keep = [], False
+        for line in text:
+            if line.startswith('  File "'):
+                keep = package not in line and "concurrent/futures" not in line
+            if keep and line.startswith("  "):
+                frames.append(line)
+        return frames
+    summary = traceback.extract_tb(error.__traceback__)
+    own = [f for f in summary if not str(Path(f.filename).resolve()).startswith(package)]
+    return [line.rstrip("\n") for line in traceback.format_list(own) for line in line.splitlines()]
 
 
 _SERVE_EPILOG = """\
@@ -528,6 +592,9 @@ def _run_moves(args: argparse.Namespace) -> int:
         message = f"--level: bad level {args.level!r} (expected a rank 2-10, T, J, Q, K or A)"
         raise InvalidCardsError(message) from None
     hand = Cards.parse(" ".join(args.hand))
+    if not hand:
+        given = " ".join(args.hand)
+        raise InvalidCardsError(f'HAND holds no card: give the cards held, e.g. "S3 C4 D4" (got {given!r})')
     beat: Move | RankMove | None = None
     if args.beat is not None:
         try:

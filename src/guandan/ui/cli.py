@@ -505,7 +505,7 @@ about the server's messages (a list that disagrees with the engine's, a field it
 read) go to stderr. It exits with status 0 after gameResult (or when the server closes
 the connection normally, code 1000), 1 when the connection was closed otherwise before
 it or the agent raised (its requests were answered by the fallback), and 2 when it could
-not connect.
+not connect or the URL is not a WebSocket URL.
 
 examples:
   guandan connect ws://127.0.0.1:23456/game/ --agent greedy     # as the bot named "greedy"

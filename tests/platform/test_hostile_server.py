@@ -230,7 +230,12 @@ def test_a_message_over_the_limit_closes_its_sender_with_1009_and_the_reason_is_
 # -- peer text printed for a person ------------------------------------------------------------------
 
 
-EVIL_NAMES = ["evil%0A12:00:00%20table%200%20aborted:%20forged", "%1B[2J%1B]0;title%07", "nul%00x%09y", "rlo%E2%80%AEtxt.exe"]
+EVIL_NAMES = [
+    "evil%0A12:00:00%20table%200%20aborted:%20forged",
+    "%1B[2J%1B]0;title%07",
+    "nul%00x%09y",
+    "rlo%E2%80%AEtxt.exe",
+]
 
 
 @pytest.mark.slow

@@ -33,6 +33,7 @@ from typing import Any
 
 __all__ = [
     "describe",
+    "printable",
     "GuandanError",
     "InvalidCardsError",
     "InvalidMoveError",
@@ -134,3 +135,24 @@ def describe(value: object, limit: int = 80) -> str:
     """
     text = _SHORT.repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def printable(text: object) -> str:
+    """Text that came from outside (a bot's name, a close reason, a server's message) made
+    safe to print for a person: every character that is not printable — control characters
+    such as a newline, an escape or a bell, format characters such as a right-to-left
+    override, line and paragraph separators — is written as its Python escape (``\\n``,
+    ``\\x1b``, ``\\u202e``), so that it cannot forge a log line, move the cursor or clear
+    the screen; everything else (spaces, accents, Chinese) stays as it is. Idempotent.
+    Machine-readable output (the JSON logs and records) keeps the exact text: this is for
+    what a person reads.
+
+    >>> printable("bot 1"), printable("名字")
+    ('bot 1', '名字')
+    >>> print(printable("evil\\n12:00:00 table 0 aborted\\x1b[2J\\x07\\x00"))
+    evil\\n12:00:00 table 0 aborted\\x1b[2J\\x07\\x00
+    """
+    text = text if isinstance(text, str) else str(text)
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)

@@ -256,7 +256,7 @@ def _no_run(*args, **kwargs):
         (["--agents", "greedy,nowhere:Bot"], "no module named 'nowhere'"),
         (["--agents", "greedy,random,mc"], "give one agent for every seat, two"),
         (["--agents", "mc:depth=2"], "mc has no option 'depth'"),
-        (["--workers", "0"], "workers must be an int >= 1"),
+        (["--workers", "0"], "--workers: at least 1 process"),
         (["--ruleset", "paris"], "unknown ruleset 'paris'"),
     ],
 )

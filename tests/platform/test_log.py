@@ -3,6 +3,7 @@ sent (with its time and where it went) and per connection event."""
 
 from __future__ import annotations
 
+import base64
 import io
 import json
 import time
@@ -28,11 +29,11 @@ def test_messages_and_events_are_json_lines_with_their_time_and_fields_in_order(
     got = lines(out.getvalue())
     assert [list(g) for g in got] == [
         ["t", "dir", "msg"],
-        ["t", "table", "dir", "seat", "raw"],
+        ["t", "table", "dir", "seat", "base64"],
         ["t", "table", "dir", "seats", "msg"],
         ["t", "event", "code", "reason"],
     ]
-    assert got[0]["msg"] == {"actIndex": 3} and got[1]["raw"] == "\ufffdnot json"
+    assert got[0]["msg"] == {"actIndex": 3} and base64.b64decode(got[1]["base64"]) == b"\xffnot json"
     assert got[2]["msg"] == {"type": "notify"} and got[3]["event"] == "close"
     assert all(before - 1 <= g["t"] <= time.time() + 1 for g in got)
     log.close()

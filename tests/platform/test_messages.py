@@ -88,7 +88,9 @@ def test_an_act_message_lists_the_legal_actions_of_the_seat_to_act_pass_first():
     assert [p["rest"] for p in info] == [len(h) for h in match.hands]
 
 
-def test_a_log_body_is_the_message_as_compact_json_or_the_raw_text():
+def test_a_log_body_is_the_message_as_compact_json_the_raw_text_or_its_bytes():
     assert log_body('{ "a" : [1, 2] }') == ("msg", '{"a":[1,2]}')
-    assert log_body(b"\xffx") == ("raw", json.dumps("\ufffdx"))
+    assert log_body(b"x y") == ("raw", json.dumps("x y"))
+    assert log_body(b"\xffx") == ("base64", json.dumps("/3g="))  # not UTF-8: the bytes, exact
+    assert log_body('{"a": NaN}') == ("raw", json.dumps('{"a": NaN}'))  # not strict JSON
     assert log_body("[" * 10_000)[0] == "raw"

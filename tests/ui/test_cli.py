@@ -284,7 +284,7 @@ def test_help_describes_the_notation_and_gives_an_example(capsys):
         (["simulate", "2", "--agents", "smart", "--workers", "1"], 2, "unknown agent 'smart'"),
         (["simulate", "2", "--agents", "greedy,mc,mc", "--workers", "1"], 2, "one agent for every seat, two"),
         (["simulate", "2", "--ruleset", "paris", "--workers", "1"], 2, "unknown ruleset 'paris'"),
-        (["simulate", "2", "--workers", "0"], 2, "workers must be an int >= 1"),
+        (["simulate", "2", "--workers", "0"], 2, "--workers: at least 1 process"),
         (["simulate", "2", "--out", "rows.txt"], 2, "--out: 'rows.txt' must end in .jsonl (JSON Lines), .json"),
         (["play", "--bots", "smart"], 2, "unknown agent 'smart'"),
         (["play", "--ruleset", "paris"], 2, "unknown ruleset 'paris'"),
@@ -324,7 +324,7 @@ def planted(*args, **kwargs):
     ],
 )
 def test_a_bug_inside_the_library_surfaces_instead_of_exiting_as_bad_input(monkeypatch, capsys, target, argv):
-    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 50 + "quit\n"))
+    monkeypatch.setattr("sys.stdin", io.StringIO("moves all\n1\n" * 25 + "quit\n"))  # a number of the list shown
     monkeypatch.setattr(target, planted)
     with pytest.raises(PlantedBug):
         main(argv)
@@ -379,7 +379,7 @@ def test_ctrl_c_ends_any_command_with_one_line_and_status_130(monkeypatch, capsy
 
 def test_ctrl_c_during_a_bots_turn_ends_the_match_with_status_130(monkeypatch, capsys):
     monkeypatch.setattr("guandan.bots.agents.GreedyAgent.act", _interrupt)
-    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 50))
+    monkeypatch.setattr("sys.stdin", io.StringIO("moves all\n1\n" * 25))
     assert main(["play", "--seed", "3"]) == 130
     out, err = capsys.readouterr()
     assert out.endswith("\nInterrupted: the match is left unfinished.\n") and err == ""

@@ -3,17 +3,12 @@ by scripted input."""
 
 from __future__ import annotations
 
-import fcntl
 import io
-import os
 import re
-import select
-import subprocess
-import sys
-import termios
 import time
 
 import pytest
+from pty_terminal import terminals
 
 from guandan.ui.cli import main
 
@@ -37,9 +32,9 @@ def test_the_table_shows_hand_counts_levels_and_turn_then_quit(monkeypatch, caps
 
 
 def test_a_few_turns_choosing_move_1(monkeypatch, capsys):
-    status, out, _ = play(monkeypatch, capsys, "1\n1\n1\nquit\n", "--seed", "3")
+    status, out, _ = play(monkeypatch, capsys, "moves all\n1\n" * 3 + "quit\n", "--seed", "3")
     assert status == 0
-    assert out.count("Your play> ") == 4
+    assert out.count("Your play> ") == 7
     assert "Your play> 1\nYou (seat 0) play single 3: ♥3" in out  # the line read, echoed after its prompt
     assert "To beat: single 7: ♥7 — by Left (seat 3)" in out
     assert "Right (seat 1) plays" in out and "Partner (seat 2) plays" in out
@@ -51,7 +46,7 @@ def test_illegal_input_is_explained_and_the_prompt_comes_back(monkeypatch, capsy
     )
     status, out, _ = play(monkeypatch, capsys, script + "\n", "--seed", "3")
     assert status == 0
-    assert "Not legal: bad card token 'XX'" in out
+    assert "Not understood: bad card token 'XX'" in out
     assert "No move 5000: choose 1 to 1074." in out
     assert "You lead: you cannot pass." in out
     assert "Not legal: you do not hold SA." in out
@@ -111,8 +106,9 @@ def test_a_short_form_asks_which_cards_when_it_matters(monkeypatch, capsys):
     _, out, _ = play(monkeypatch, capsys, script, "--seed", "3")
     asked = "bomb Q can be played 2 ways:\n1. bomb Q: ♠Q ♠Q ♥Q ♣Q\n2. bomb Q: ♠Q ♠Q ♥Q ♣Q ♦Q\n"
     assert out.count(asked) == 2
-    assert "Which (a number; empty to go back)> 3\nChoose 1 to 2, or an empty line to go back." in out
-    assert "Which (a number; empty to go back)> \nYour play> bomb Q" in out  # an empty line goes back
+    which = "Which (a number, a key or the cards; empty to go back)> "
+    assert f"{which}3\nChoose 1 to 2, a key or the cards of one of them, or an empty line to go back." in out
+    assert f"{which}\nYour play> bomb Q" in out  # an empty line goes back
     assert "You (seat 0) play bomb Q: ♠Q ♠Q ♥Q ♣Q ♦Q" in out
 
 
@@ -166,7 +162,7 @@ def test_end_of_input_quits_cleanly(monkeypatch, capsys):
 
 
 def test_a_whole_match_always_choosing_move_1(monkeypatch, capsys):
-    status, out, _ = play(monkeypatch, capsys, "1\n" * 20000, "--seed", "3")
+    status, out, _ = play(monkeypatch, capsys, "moves all\n1\n" * 10000, "--seed", "3")
     assert status == 0
     assert "win the match (passed A)" in out
     assert "Tribute> " in out and "You pay tribute" in out
@@ -180,7 +176,7 @@ def test_a_whole_match_always_choosing_move_1(monkeypatch, capsys):
 
 @pytest.mark.parametrize("args", [("--seat", "2", "--bots", "random"), ("--seat", "1", "--ruleset", "nanjing")])
 def test_a_whole_match_at_another_seat_with_other_bots_or_rules(monkeypatch, capsys, args):
-    status, out, _ = play(monkeypatch, capsys, "1\n" * 30000, "--seed", "5", *args)
+    status, out, _ = play(monkeypatch, capsys, "moves all\n1\n" * 15000, "--seed", "5", *args)
     assert status == 0 and "win the match" in out
 
 
@@ -193,89 +189,10 @@ def test_bad_options_are_errors(monkeypatch, capsys):
 
 # -- at a real terminal: a pseudo-terminal, `python -m guandan play` in a process of its own -------
 
-_ESCAPES = re.compile(r"\x1b(\[[0-9;?]*[A-Za-z]|[=>])")  # what readline writes to a terminal
-
-
-class Terminal:
-    """``guandan play`` on a pseudo-terminal it controls (so Ctrl-C is the terminal's SIGINT),
-    read and typed at with a time bound on every wait."""
-
-    def __init__(self, *args: str) -> None:
-        self.master, slave = os.openpty()
-        env = dict(os.environ, TERM="xterm", INPUTRC="/dev/null", PYTHONIOENCODING="utf-8", LC_ALL="C.UTF-8")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "guandan", "play", *args],
-            stdin=slave,
-            stdout=slave,
-            stderr=slave,
-            env=env,
-            start_new_session=True,
-            preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0),
-        )
-        os.close(slave)
-        self.text = ""
-
-    def read_until(self, wanted: str, timeout: float = 60.0) -> str:
-        """The text written since the last call, once it ends with ``wanted`` (escape codes removed)."""
-        deadline = time.monotonic() + timeout
-        raw = b""
-        while True:
-            self.text = _ESCAPES.sub("", raw.decode("utf-8", "replace")).replace("\r\n", "\n")
-            if self.text.endswith(wanted):
-                return self.text
-            left = deadline - time.monotonic()
-            assert left > 0, f"waited {timeout} s for {wanted!r}; the screen ends: {self.text[-400:]!r}"
-            ready, _, _ = select.select([self.master], [], [], min(left, 1.0))
-            if ready:
-                try:
-                    raw += os.read(self.master, 65536)
-                except OSError:  # the process ended and closed the terminal
-                    raise AssertionError(f"ended before {wanted!r}: {self.text[-400:]!r}") from None
-
-    def type(self, keys: str) -> None:
-        os.write(self.master, keys.encode())
-
-    def wait(self, timeout: float = 30.0) -> int:
-        try:
-            status = self.proc.wait(timeout)
-        finally:
-            self.close()
-        return status
-
-    def rest(self) -> str:
-        """Everything still written before the process closed the terminal."""
-        raw = b""
-        while select.select([self.master], [], [], 2.0)[0]:
-            try:
-                chunk = os.read(self.master, 65536)
-            except OSError:
-                break
-            if not chunk:
-                break
-            raw += chunk
-        return _ESCAPES.sub("", raw.decode("utf-8", "replace")).replace("\r\n", "\n")
-
-    def close(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait(10)
-        try:
-            os.close(self.master)
-        except OSError:
-            pass
-
 
 @pytest.fixture
 def terminal():
-    opened: list[Terminal] = []
-
-    def start(*args: str) -> Terminal:
-        opened.append(Terminal(*args))
-        return opened[-1]
-
-    yield start
-    for t in opened:
-        t.close()
+    yield from terminals()
 
 
 @pytest.mark.slow

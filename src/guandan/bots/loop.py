@@ -11,7 +11,9 @@ tools — so what a game does with its agents is written once:
   (:func:`~guandan.bots.agents.index_chooser`) has its chosen index played directly in the
   play phase: the same move, without making the move object;
 * an illegal action raises the game's error (:class:`~guandan.IllegalMoveError`, …)
-  with the seat, its agent and the action named, and the state is left as it was;
+  with the seat, its agent and the action named, and the state is left as it was; an
+  exception the agent raises itself goes on unchanged, with a note (``__notes__``) naming
+  the seat, the agent and the deal (:data:`AGENT_RAISED`);
 * ``on_action``, if given, is called with each action's record
   (:class:`~guandan.game.history.Play`, :class:`~guandan.game.history.Tribute` or
   :class:`~guandan.game.history.Return`) once it is applied.
@@ -41,7 +43,11 @@ from ..errors import GuandanError, describe
 from ..game.history import Phase
 from .agents import Agent, index_chooser
 
-__all__ = ["play_out", "check_agents"]
+__all__ = ["play_out", "check_agents", "AGENT_RAISED"]
+
+#: The start of the note an agent's own exception carries out of :func:`play_out`: the
+#: exception goes on unchanged, with ``"raised by " + where`` among its ``__notes__``.
+AGENT_RAISED = "raised by"
 
 
 def check_agents(agents: object) -> Sequence[Agent]:
@@ -84,7 +90,11 @@ def play_out(
         if choose is not None and observation.phase is Phase.PLAY:
             state.play_index(choose(observation))  # the move the agent's act would return, unmade
         else:
-            action = agents[seat].act(observation)
+            try:
+                action = agents[seat].act(observation)
+            except Exception as error:  # the agent's own error: it goes on, saying which seat raised it
+                error.add_note(f"{AGENT_RAISED} {_where(state, seat, None, agents, names)}")
+                raise
             try:
                 record = state.act(action, seat)
             except GuandanError as error:
@@ -95,8 +105,11 @@ def play_out(
 
 
 def _where(state: Any, seat: int, action: object, agents: Sequence[Agent], names: Sequence[str] | None) -> str:
-    """Where an illegal action was taken, for its error: the deal of a match, who, what."""
+    """Where an illegal action was taken, for its error: the deal of a match, who, what
+    (``action`` ``None``: where an agent raised, acting)."""
     name = names[seat] if names is not None else str(getattr(agents[seat], "name", type(agents[seat]).__name__))
-    shown = str(action) if isinstance(action, Move | RankMove) else describe(action)
     where = f"deal {state.deal_index}: " if hasattr(state, "deal_index") else ""
+    if action is None:
+        return f"{where}the agent of seat {seat} ({name}) acting in the {state.phase.label} phase"
+    shown = str(action) if isinstance(action, Move | RankMove) else describe(action)
     return f"{where}the agent of seat {seat} ({name}) chose {shown} in the {state.phase.label} phase"

@@ -155,7 +155,11 @@ class _Factory:
         kwargs = dict(self.options)
         if self.takes_seed:
             kwargs["seed"] = seed
-        agent = self.target(**kwargs)
+        try:
+            agent = self.target(**kwargs)
+        except GuandanError as error:  # an option's value refused: say whose
+            options = ":".join(f"{k}={_option_text(v)}" for k, v in self.options)
+            raise error.in_context(f"agent {self.name}{':' + options if options else ''}") from None
         if not callable(getattr(agent, "act", None)):
             raise GuandanError(f"agent {self.name} made {describe(agent)}: not an agent (it has no act(observation))")
         result: Agent = agent

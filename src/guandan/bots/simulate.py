@@ -119,6 +119,9 @@ def run_task(
         return _run(kind, task, seed, agents, names, ruleset, records, width)
     except GuandanError as error:
         raise error.in_context(f"task {task} (seed {seed})") from None
+    except Exception as error:  # an agent's own error (the play loop noted its seat): say where
+        error.add_note(f"in task {task} (seed {seed}) of the run")
+        raise
 
 
 def record_name(kind: Kind, task: int, width: int = 6) -> str:
@@ -272,7 +275,7 @@ class Simulation:
         ``.csv`` CSV (a column per key, lists space-separated)."""
         check_out(path)
         if path.endswith(".csv"):
-            keys = sorted({k for row in self.rows for k in row})
+            keys = list(dict.fromkeys(k for row in self.rows for k in row))  # the rows' order, as JSON Lines keep it
             with open(path, "w", newline="", encoding="utf-8") as f:
                 writer = csv.DictWriter(f, fieldnames=keys)
                 writer.writeheader()
@@ -314,12 +317,15 @@ class Simulation:
             low.append(lo)
             high.append(hi)
         fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4))
-        ax1.plot(xs, rate, label=f"side 0 ({summary['sides'][0]['agents']})")
+        (line,) = ax1.plot(xs, rate, label=f"side 0 ({summary['sides'][0]['agents']})")
+        line.set_gid("win_rate")  # the SVG's ids: what a test reads
+        ax1.patch.set_gid("win_rate_axes")
         ax1.fill_between(xs, low, high, alpha=0.25, label="95% interval")
         ax1.axhline(0.5, color="grey", linewidth=0.8, linestyle="--")
         ax1.set_xlabel(summary["units"])
         ax1.set_ylabel("win rate")
-        ax1.set_ylim(0, 1)
+        ax1.set_ylim(-0.04, 1.04)  # a rate of 0 or 1 drawn inside the frame, not under its edge
+        ax1.set_yticks([0, 0.25, 0.5, 0.75, 1])
         ax1.set_title("win rate as the run goes on")
         ax1.legend(loc="lower right")
         names = ["1-2", "1-3", "1-4"]
@@ -335,11 +341,7 @@ class Simulation:
         ax2.set_ylabel("deals won")
         ax2.set_title("results of the deals won")
         ax2.legend()
-        fig.suptitle(
-            f"{self.tasks} {self.kind}es, seed {self.seed}"
-            if self.kind == "match"
-            else f"{self.tasks} deals, seed {self.seed}"
-        )
+        fig.suptitle(f"{counted(self.tasks, self.kind)}, seed {self.seed}")
         fig.tight_layout()
         fig.savefig(path, dpi=110)
         plt.close(fig)
@@ -563,13 +565,29 @@ def _progress(total: int, progress: bool | Callable[[int, int], None]) -> Callab
     return tick
 
 
+def counted(n: int, unit: str) -> str:
+    """``n`` and its unit, singular or plural (``match``, ``deal``, ``matches``, ``deals`` alike).
+
+    >>> counted(1, "matches"), counted(2, "match"), counted(1, "deals"), counted(100, "deal")
+    ('1 match', '2 matches', '1 deal', '100 deals')
+    """
+    one = unit[:-2] if unit.endswith("ches") else unit.removesuffix("s")
+    return f"{n} {one}" if n == 1 else f"{n} {one + 'es' if one.endswith('ch') else one + 's'}"
+
+
 def format_summary(summary: dict[str, Any]) -> str:
-    """The summary as a table for the terminal (the agents' column as wide as their names)."""
+    """The summary as a table for the terminal (the agents' column as wide as their names).
+
+    >>> print(format_summary(simulate(1, "greedy", kind="deal", workers=1).summary()).splitlines()[0])
+    1 deal in ... s (... deals/s)
+    """
     units = summary["units"]
     width = max([22] + [len(s["agents"]) for s in summary["sides"]])
+    played = counted(summary["deals"], "deal")
+    if units != "deals":  # matches: how many, and their deals
+        played = f"{counted(summary['tasks'], units)}, {played}"
     lines = [
-        f"{summary['tasks']} {units}, {summary['deals']} deals in {summary['seconds']:.1f} s "
-        f"({summary['deals_per_s']:.1f} deals/s)",
+        f"{played} in {summary['seconds']:.1f} s ({summary['deals_per_s']:.1f} deals/s)",
         "",
         f"{'side':6} {'agents':{width}} {units + ' won':>12} {'win rate':>9} {'95% interval':>17} "
         f"{'1-2':>6} {'1-3':>6} {'1-4':>6} {'levels':>7}",

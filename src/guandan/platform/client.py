@@ -44,8 +44,9 @@ from typing import Any
 
 from ..bots.agents import Agent, GreedyAgent
 from ..bots.registry import make_agent
-from ..errors import GuandanError, describe
+from ..errors import GuandanError, describe, printable
 from .seat import GameSummary, SeatView
+from .wire import read_json
 
 __all__ = ["PlatformClient", "ClientResult"]
 
@@ -58,7 +59,8 @@ class ClientResult:
     """What a client did: its URL, seat, every game's summary, the final result (``victoryNum``
     and ``draws`` per seat, ``None`` if the games did not end), its answers and the agent's
     think times (seconds), the fallbacks taken, the agent's errors, the warnings about what
-    the server sent, and how the connection was closed.
+    the server sent, and how the connection was closed (``ended_by``: why, when the client
+    closed it itself — a message over its size limit, the idle timeout).
 
     >>> result = ClientResult(agent="greedy", seat=1, final={"victoryNum": [0, 2, 0, 2], "draws": [0] * 4})
     >>> result.wins(), result.ok
@@ -81,6 +83,7 @@ class ClientResult:
     messages: int = 0
     close_code: int | None = None
     close_reason: str = ""
+    ended_by: str = ""  # when the client itself ended the connection: why (a limit, the idle timeout)
 
     @property
     def complete(self) -> bool:
@@ -134,6 +137,7 @@ class ClientResult:
             "warnings": self.warnings,
             "close_code": self.close_code,
             "close_reason": self.close_reason,
+            "ended_by": self.ended_by or None,
         }
 
     def format(self) -> str:
@@ -153,11 +157,12 @@ class ClientResult:
                 lines.append(f"result: {self.final}")
         else:
             how = f"closed with code {self.close_code}" if self.close_code is not None else "no close code"
-            reason = f": {self.close_reason}" if self.close_reason else ""
+            reason = f": {printable(self.close_reason)}" if self.close_reason else ""
+            by = f"; the client ended it: {self.ended_by}" if self.ended_by else ""
             if self.ended:
                 lines.append(f"the server closed the connection normally ({how}{reason}), without gameResult")
             else:
-                lines.append(f"the games did not end ({how}{reason})")
+                lines.append(f"the games did not end ({how}{reason}{by})")
         if self.times:
             mean = 1000 * sum(self.times) / len(self.times)
             lines.append(
@@ -227,8 +232,8 @@ class PlatformClient:
         """Take in one message; the answer to send (``{"actIndex": i}``) if it is a request."""
         self.result.messages += 1
         try:
-            message = json.loads(text)
-        except (ValueError, RecursionError):
+            message = read_json(text)  # a number too long to read, or nesting too deep: None, the rest read
+        except ValueError:
             self.view.warn("not JSON, ignored: %s", describe(text))
             self._sync()
             return None

@@ -20,7 +20,14 @@ from ..errors import GuandanError, describe
 from .client import ClientResult, PlatformClient
 from .log import MessageLog
 
-__all__ = ["client_url", "run_client", "run_client_sync"]
+__all__ = ["client_url", "run_client", "run_client_sync", "MAX_RECEIVED"]
+
+#: The largest message the client reads, in bytes; a larger one closes the connection (code
+#: 1009). The server's largest messages are requests for a full hand: about 0.8 MB for the
+#: hand of the most moves found (17,062 entries), twenty times below this.
+MAX_RECEIVED = 2**24
+#: What the client's log keeps of a message received (longer ones are cut, and say so).
+MAX_RECEIVED_LOGGED = 2**22
 
 
 def client_url(url: str, name: str | None = None) -> str:
@@ -34,9 +41,22 @@ def client_url(url: str, name: str | None = None) -> str:
     """
     if not isinstance(url, str):
         raise GuandanError(f"a URL is a string ws://HOST:PORT/game/NAME, got {describe(url)}")
-    parts = urlsplit(url.strip())
-    if parts.scheme not in ("ws", "wss") or not parts.netloc:
-        raise GuandanError(f"not a WebSocket URL: {url!r} (expected ws://HOST:PORT/game/NAME or ws://HOST:PORT/game/)")
+    expected = "expected ws://HOST:PORT/game/NAME or ws://HOST:PORT/game/"
+    try:
+        parts = urlsplit(url.strip())
+        port, host = parts.port, parts.hostname  # each raises ValueError when it is not one
+    except ValueError as error:
+        raise GuandanError(f"not a WebSocket URL: {url!r}: {error} ({expected})") from None
+    if parts.scheme not in ("ws", "wss") or not parts.netloc or not host:
+        raise GuandanError(f"not a WebSocket URL: {url!r} ({expected})")
+    if port == 0:
+        raise GuandanError(f"not a WebSocket URL: {url!r}: port 0 (a port is 1 to 65535)")
+    if not parts.netloc.isprintable() or any(c.isspace() for c in parts.netloc):
+        raise GuandanError(f"not a WebSocket URL: {url!r}: a host has no spaces or control characters")
+    try:
+        host.encode("idna")
+    except UnicodeError as error:
+        raise GuandanError(f"not a WebSocket URL: {url!r}: {host!r:.60} is not a host name ({error})") from None
     path = parts.path
     if path in ("", "/"):
         path = "/game/"
@@ -61,6 +81,7 @@ async def run_client(
     report: Callable[[str], None] | None = None,
     open_timeout: float = 10,
     linger: float = 2,
+    idle_timeout: float | None = None,
 ) -> ClientResult:
     """Connect to a platform server and play ``agent`` (an agent or a spec such as
     ``"greedy"``) until the games end; the :class:`ClientResult`.
@@ -70,6 +91,13 @@ async def run_client(
     open text file) for every message received and sent, with times (JSONL). ``report``:
     called with a line at each game's end. After ``gameResult`` the client waits
     ``linger`` seconds for the server to close the connection, then closes it itself.
+    ``idle_timeout``: seconds without any message from the server after which the client
+    gives up and closes the connection (default ``None``: it waits as long as the server
+    says nothing, as the platform's own bots do — the other bots may think for long).
+
+    A message larger than :data:`MAX_RECEIVED` bytes makes the client close the connection
+    (code 1009); the result says so (:attr:`ClientResult.ended_by`), as it says when the
+    idle timeout ended the games.
 
     Raises :class:`~guandan.GuandanError` when it cannot connect (refused, HTTP status,
     timeout), naming the URL. A connection closed before ``gameResult`` is not an error:
@@ -78,6 +106,10 @@ async def run_client(
     from websockets.asyncio.client import connect
     from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
 
+    if idle_timeout is not None and (
+        isinstance(idle_timeout, bool) or not isinstance(idle_timeout, int | float) or not idle_timeout > 0
+    ):
+        raise GuandanError(f"idle_timeout must be a number of seconds > 0 or None, got {describe(idle_timeout)}")
     client = PlatformClient(agent, seed=seed, report=report)
     target = client_url(url, name if name is not None else (None if _has_name(url) else client.agent_name))
     client.result.url = target
@@ -88,47 +120,56 @@ async def run_client(
                 target,
                 open_timeout=open_timeout,
                 ping_interval=None,  # an agent may think for long: no keepalive to time out
-                max_size=2**24,  # an actionList of a full hand is large
+                max_size=MAX_RECEIVED,
                 compression=None,
                 proxy=None,
+                close_timeout=5,  # then the connection is cut
             )
         except InvalidStatus as error:
             status = error.response.status_code
-            body = error.response.body.decode("utf-8", "replace").strip() if error.response.body else ""
+            body = error.response.body.decode("utf-8", "replace").strip()[:200] if error.response.body else ""
             raise GuandanError(f"cannot connect to {target}: HTTP {status}{': ' + body if body else ''}") from None
-        except (OSError, TimeoutError, InvalidHandshake, InvalidURI) as error:
+        except (OSError, TimeoutError, InvalidHandshake, InvalidURI, ValueError) as error:
             why = str(error) or type(error).__name__
             raise GuandanError(f"cannot connect to {target}: {why}") from None
         messages.event("connect", url=target, agent=client.agent_name)
+        result = client.result
         try:
             async with ws:
                 while True:
                     text: str | bytes
+                    wait = linger if result.complete else idle_timeout
                     try:
-                        if client.result.complete:
-                            async with asyncio.timeout(linger):
-                                text = await ws.recv()
-                        else:
+                        async with asyncio.timeout(wait):
                             text = await ws.recv()
                     except TimeoutError:
+                        if not result.complete:
+                            result.ended_by = f"the server sent nothing for {wait:g} s (the idle timeout)"
+                            await ws.close(1001, "no message from the server within the idle timeout")
                         break
-                    messages.message(text, dir="in")
+                    messages.message(text, limit=MAX_RECEIVED_LOGGED, dir="in")
                     answer = client.receive(text)
                     if answer is not None:
                         await ws.send(answer)
                         messages.message(answer, dir="out")
         except ConnectionClosed:
             pass
-        client.result.close_code = ws.close_code
-        client.result.close_reason = ws.close_reason or ""
-        messages.event("close", code=ws.close_code, reason=ws.close_reason)
+        sent, received = ws.protocol.close_sent, ws.protocol.close_rcvd
+        if sent is not None and sent.code == 1009 and (received is None or not ws.protocol.close_rcvd_then_sent):
+            result.ended_by = f"the server sent a message over this client's limit of {MAX_RECEIVED:,} bytes"
+        result.close_code = ws.close_code
+        result.close_reason = ws.close_reason or ""
+        messages.event("close", code=ws.close_code, reason=ws.close_reason, ended_by=result.ended_by or None)
     finally:
         messages.close()
     return client.result
 
 
 def _has_name(url: str) -> bool:
-    path = urlsplit(url.strip()).path if isinstance(url, str) else ""
+    try:
+        path = urlsplit(url.strip()).path if isinstance(url, str) else ""
+    except ValueError:  # not a URL: client_url says why
+        return False
     return path not in ("", "/") and not path.endswith(("/game", "/"))
 
 

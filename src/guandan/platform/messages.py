@@ -53,6 +53,7 @@ Decisions where the protocol's sources are silent (see the platform page, ``docs
 
 from __future__ import annotations
 
+import base64
 import json
 from collections.abc import Sequence
 from typing import Any
@@ -323,18 +324,29 @@ def parse_answer(text: str | bytes, index_range: int) -> int:
 
 
 def log_body(text: str | bytes) -> tuple[str, str]:
-    """How a message received or sent appears in a JSONL log: ``("msg", its compact JSON)``,
-    or ``("raw", the text as a JSON string)`` when it is not JSON.
+    """How a message received or sent appears in a JSONL log: ``("msg", its compact JSON)``;
+    when it is not strict JSON (not JSON at all, or holding ``NaN`` or ``Infinity``, which
+    strict parsers refuse, or a number or nesting beyond what Python reads), ``("raw", the
+    text as a JSON string)``; when it is bytes that are not UTF-8, ``("base64", the bytes in
+    base64 as a JSON string)`` — every line a strict JSON parser reads, and the message exact.
 
-    >>> log_body('{"actIndex": 3}'), log_body(b"hello")
-    (('msg', '{"actIndex":3}'), ('raw', '"hello"'))
+    >>> log_body('{"actIndex": 3}'), log_body(b"hello"), log_body('{"actIndex": NaN}'), log_body(b"\\xff")
+    (('msg', '{"actIndex":3}'), ('raw', '"hello"'), ('raw', '"{\\\\"actIndex\\\\": NaN}"'), ('base64', '"/w=="'))
     """
     if not isinstance(text, str):
-        text = bytes(text).decode("utf-8", "replace")
+        raw = bytes(text)
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            return "base64", json.dumps(base64.b64encode(raw).decode("ascii"))
     try:
-        return "msg", json.dumps(json.loads(text), separators=(",", ":"))
+        return "msg", json.dumps(json.loads(text, parse_constant=_not_strict), separators=(",", ":"))
     except (ValueError, RecursionError):
         return "raw", json.dumps(text)
+
+
+def _not_strict(name: str) -> Any:
+    raise ValueError(f"{name} is not strict JSON")
 
 
 def answer(index: int) -> str:

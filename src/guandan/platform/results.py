@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..errors import printable
 from ..game.rules import Ruleset
 from .table import TableState
 
@@ -186,7 +187,8 @@ class ServeResult:
         }
 
     def format(self) -> str:
-        """The summary as text: games, deals, wins per side, each bot's answer times."""
+        """The summary as text: games, deals, wins per side, each bot's answer times (the
+        bots' names and the abort reasons made printable: :func:`~guandan.errors.printable`)."""
         n = len(self.tables)
         lines = [
             f"{n} table{'s' if n != 1 else ''} · ruleset {self.ruleset.name} · seed {self.seed}"
@@ -209,7 +211,7 @@ class ServeResult:
                 f" wins {t.victories[0]}-{t.victories[1]}, draws {t.draws}"
             )
             if t.abort_reason:
-                head += f" — aborted: {t.abort_reason}"
+                head += f" — aborted: {printable(t.abort_reason)}"
             lines.append(head)
             for s in t.seats:
                 mean, p99 = s.mean, s.p99
@@ -219,7 +221,7 @@ class ServeResult:
                     else f"mean {mean * 1000:.2f} ms, p99 {p99 * 1000:.2f} ms"
                 )
                 lines.append(
-                    f"  seat {s.seat} {s.name if s.name is not None else '-'}: {s.answers} answers, {times},"
+                    f"  seat {s.seat} {printable(s.name) if s.name is not None else '-'}: {s.answers} answers, {times},"
                     f" {s.ignored} ignored"
                 )
         return "\n".join(lines)

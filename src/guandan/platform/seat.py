@@ -53,7 +53,7 @@ from ..core.cards import Cards, Rank
 from ..core.movegen import MoveList, legal_moves, pack_move
 from ..core.moves import Move, MoveType, RankMove
 from ..core.packed import bits_of_cards
-from ..errors import describe
+from ..errors import describe, printable
 from ..game.history import History, Phase, Return, Tribute
 from ..game.observation import Observation
 from ..game.rules import PLATFORM, Ruleset
@@ -159,9 +159,11 @@ class SeatView:
     # -- messages --------------------------------------------------------------------------------
 
     def warn(self, text: str, *args: Any) -> None:
-        """Log a problem with what the server sent (counted in :attr:`warnings`)."""
+        """Log a problem with what the server sent (counted in :attr:`warnings`); every
+        argument but a number is made printable (:func:`~guandan.errors.printable`): it
+        may hold the server's text."""
         self.warnings += 1
-        logger.warning(text, *args)
+        logger.warning(text, *(a if isinstance(a, int | float) else printable(a) for a in args))
 
     def update(self, message: Any) -> None:
         """Take in one message from the server. Never raises."""

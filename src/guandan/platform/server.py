@@ -18,6 +18,18 @@ here knows the rules or the message formats.
   than ``/game/{name}`` get HTTP 404; connections when every table is taken, HTTP 503.
   There are no keepalive pings: a bot may think as long as it likes unless
   ``act_timeout`` says otherwise (a bot that dies closes its socket, which ends the table).
+  The first close code chosen for a table is the one its connections get.
+* **Bounded** whatever a peer does (see :data:`MAX_MESSAGE` and the other limits below):
+  a message over :data:`MAX_MESSAGE` bytes is the one input that closes its sender's
+  connection (logged with that reason; it ends the table, as a disconnect does) — the
+  largest valid answer is 23 bytes; every other bad input (not JSON, not UTF-8, …) is
+  ignored. At most :data:`INBOX_PER_SEAT` messages of a seat wait to be read (then its
+  connection is not read until they are: TCP holds the rest); once its table has ended, a
+  connection's messages are dropped unread, and a peer that has not completed the close
+  handshake :data:`CLOSE_GRACE` seconds after the server began it is cut. The server
+  stops, and :meth:`PlatformServer.wait` returns, once every table is done and its
+  connections closed; :meth:`PlatformServer.close` interrupts even a send to a bot that
+  does not read.
 * ``records``: a directory; every game is written as ``table{t}-game{g}.json`` (a
   :mod:`guandan.records.games` match record, replayable with :func:`guandan.records.games.replay`),
   and ``summary.json`` at the end. ``log``: a JSONL file of every message sent and
@@ -35,10 +47,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import json
 import logging
 import os
 import secrets
+import socket
 import time
 from collections.abc import Sequence
 from http import HTTPStatus
@@ -49,18 +63,23 @@ from urllib.parse import unquote, urlsplit
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
+from websockets.protocol import State
 
 from ..core.rng import derive_seed
-from ..errors import GuandanError
+from ..errors import GuandanError, printable
 from ..game.rules import PLATFORM, Ruleset, get_ruleset
 from ..records.games import match_record
-from .log import MessageLog
+from .log import RECEIVED_LIMIT, MessageLog
 from .results import SeatStats, ServeResult, TableResult
 from .table import PlatformTable, Send, TableState
 
 __all__ = [
     "DEFAULT_HOST",
     "DEFAULT_PORT",
+    "MAX_MESSAGE",
+    "INBOX_PER_SEAT",
+    "CLOSE_GRACE",
+    "IGNORED_LOGGED",
     "CLOSE_DONE",
     "CLOSE_SHUTDOWN",
     "CLOSE_INTERNAL",
@@ -81,6 +100,25 @@ CLOSE_INTERNAL = 1011
 CLOSE_DISCONNECTED = 4001
 CLOSE_TIMEOUT = 4002
 
+#: The largest message the server reads, in bytes: a larger one closes its sender's connection
+#: (close code 1009, "message too big"; logged with that reason). A bot sends only answers
+#: ``{"actIndex": i}``: an ``actionList`` holds fewer than 10**9 entries (a 27-card hand's
+#: sub-multisets of at most 10 cards, each declared a few ways; the most found is about
+#: 17,000), so the largest valid answer, ``{"actIndex": 999999999}``, is 23 bytes — this
+#: limit is 2,849 times that, room for any JSON writer's spacing.
+MAX_MESSAGE = 2**16
+#: At most this many messages of one connection wait in its table's inbox; while they do, the
+#: connection is not read (the peer's TCP window fills), so a flooding peer holds at most
+#: about ``(INBOX_PER_SEAT + 16) * MAX_MESSAGE`` bytes of the server's memory (16: the
+#: messages the WebSocket library buffers per connection).
+INBOX_PER_SEAT = 16
+#: Seconds a peer has to complete the close handshake once the server began it; then its
+#: TCP connection is cut.
+CLOSE_GRACE = 5.0
+#: Messages of one seat that are ignored and logged (on the ``guandan.platform`` logger and in
+#: the ``log``); past this many, one line says so and the rest are only counted (``ignored``).
+IGNORED_LOGGED = 100
+
 _PATH_PREFIX = "/game/"
 _JOIN, _MESSAGE, _LEAVE, _WAKE = "join", "message", "leave", "wake"
 
@@ -94,7 +132,13 @@ class _Runtime:
         self.index = index
         self.table = table
         self.connections: list[ServerConnection | None] = [None] * 4
-        self.inbox: asyncio.Queue[tuple[str, int, Any, float]] = asyncio.Queue()
+        # (kind, seat, payload, time received, the connection's credit to give back)
+        self.inbox: asyncio.Queue[tuple[str, int, Any, float, asyncio.Semaphore | None]] = asyncio.Queue()
+        self.credits: list[asyncio.Semaphore | None] = [None] * 4  # of each seat's connection
+        self.left = [False] * 4  # the seat's leaving is told to the runner
+        self.ended = False  # the runner reads no more: the connections' messages are dropped
+        self.closing = False  # the runner is closing the connections (it is not interrupted then)
+        self.runner: asyncio.Task[None] | None = None
         self.stats = [SeatStats(s) for s in range(4)]
         self.asked_at = 0.0
         self.act_sent = 0.0  # when the last request was sent
@@ -102,7 +146,7 @@ class _Runtime:
         self.added_cpu: list[float] = []  # the server thread's CPU time in that span
         self.sent = 0  # messages sent (one per recipient)
         self.received = 0  # messages received
-        self.close_code = CLOSE_DONE
+        self.close_code: int | None = None  # the first chosen is the one sent (CLOSE_DONE if none)
         self.records: list[dict[str, Any]] = []
         self.record_files: list[str] = []
         self.written = 0  # games whose record is written
@@ -119,7 +163,9 @@ class PlatformServer:
     ``seed``: table ``t`` plays game ``g`` dealt from the match seed
     ``derive_seed(derive_seed(seed, t), g)`` (default: a random seed, reported in the
     result). ``act_timeout``: seconds a bot may take to answer (default: no limit).
-    ``records``: a directory for the records; ``log``: a JSONL file.
+    ``records``: a directory for the records; ``log``: a JSONL file. ``close_timeout``:
+    seconds a peer has to complete the close handshake before its connection is cut.
+    ``host`` ``""`` listens on every interface (IPv4 and IPv6, on one port).
 
     Use it as an async context manager (it listens from entering to leaving), then
     ``await server.wait()`` for the result; :meth:`close` shuts it down early.
@@ -137,6 +183,7 @@ class PlatformServer:
         act_timeout: float | None = None,
         records: str | os.PathLike[str] | None = None,
         log: str | os.PathLike[str] | None = None,
+        close_timeout: float = CLOSE_GRACE,
     ) -> None:
         if isinstance(tables, Sequence):
             if not tables or not all(isinstance(t, PlatformTable) and t.state is TableState.SEATING for t in tables):
@@ -158,12 +205,17 @@ class PlatformServer:
             raise GuandanError(f"act_timeout must be a number of seconds > 0 or None, got {act_timeout!r}")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise GuandanError(f"a seed is an int, got {seed!r}")
+        if isinstance(close_timeout, bool) or not isinstance(close_timeout, int | float) or not close_timeout > 0:
+            raise GuandanError(f"close_timeout must be a number of seconds > 0, got {close_timeout!r}")
+        if not isinstance(host, str):
+            raise GuandanError(f"host must be a string (an address or a name; '' for every interface), got {host!r}")
         self.host = host
         self.port = port
         self.games = games
         self.ruleset = get_ruleset(PLATFORM if ruleset is None else ruleset)
         self.seed = secrets.randbits(32) if seed is None else seed
         self.act_timeout = None if act_timeout is None else float(act_timeout)
+        self.close_timeout = float(close_timeout)
         self.records_dir = None if records is None else Path(records)
         self.log_path = None if log is None else Path(log)
         if not hosted:
@@ -174,6 +226,7 @@ class PlatformServer:
         self._log: MessageLog | None = None
         self._result: ServeResult | None = None
         self._finishing: asyncio.Future[ServeResult] | None = None
+        self._reaper: asyncio.Task[None] | None = None
 
     # -- public ----------------------------------------------------------------------------------
 
@@ -184,8 +237,10 @@ class PlatformServer:
 
     @property
     def url(self) -> str:
-        """The URL a bot connects to, less its name: ``ws://HOST:PORT/game/``."""
-        return f"ws://{self.host}:{self.port}{_PATH_PREFIX}"
+        """The URL a bot on this machine connects to, less its name: ``ws://HOST:PORT/game/``
+        (an IPv6 address in brackets; for a wildcard host, ``""``, ``0.0.0.0`` or ``::``,
+        the loopback address)."""
+        return f"ws://{_url_host(self.host)}:{self.port}{_PATH_PREFIX}"
 
     async def start(self) -> None:
         """Listen, and start one coroutine per table (raises :class:`~guandan.GuandanError`
@@ -200,24 +255,19 @@ class PlatformServer:
         if self.log_path is not None:
             self._log = MessageLog(self.log_path)
         try:
-            self._server = await serve(
-                self._handler,
-                self.host,
-                self.port,
-                process_request=self._process_request,
-                compression=None,  # loopback and LAN: compressing the action lists costs more than it saves
-                max_size=2**16,  # an answer is a few bytes
-                ping_interval=None,  # no keepalive: a bot may think as long as it likes (see act_timeout)
-            )
-        except OSError as error:
+            self._server = await self._listen()
+        except (OSError, ValueError) as error:  # ValueError: a host no address can be made of ("\0")
             self._close_log()
             raise GuandanError(f"cannot listen on {self.host}:{self.port}: {error}") from None
         self.port = self._server.sockets[0].getsockname()[1]
         self._runners = [asyncio.create_task(self._run_table(rt)) for rt in self._runtimes]
+        for rt, runner in zip(self._runtimes, self._runners, strict=True):
+            rt.runner = runner
+        self._reaper = asyncio.create_task(self._reap())
         self._event(None, None, "ready", url=self.url, seed=self.seed, ruleset=self.ruleset.name)
         n = len(self._runtimes)
         logger.info(
-            "Ready for connect: %s{name} (%d table%s, %d game%s each, ruleset %s, seed %d)",
+            "Ready for connect: %s{name} (%d table%s, %d game%s each, ruleset %s, seed %d%s)",
             self.url,
             n,
             "s" if n != 1 else "",
@@ -225,10 +275,37 @@ class PlatformServer:
             "s" if self.games != 1 else "",
             self.ruleset.name,
             self.seed,
+            "; listening on every interface" if self.host in _WILDCARDS else "",
         )
 
+    async def _listen(self) -> Server:
+        """Bind every address of the host on one port (with port 0, a free port of the first:
+        a host of several addresses, such as ``""`` or ``localhost``, would otherwise get
+        a different free port per address)."""
+        host = self.host or None
+        port = self.port
+        for attempt in range(5):
+            if self.port == 0:
+                port = await _shared_free_port(host)
+            try:
+                return await serve(
+                    self._handler,
+                    host,
+                    port,
+                    process_request=self._process_request,
+                    compression=None,  # loopback and LAN: compressing the action lists costs more than it saves
+                    max_size=MAX_MESSAGE,
+                    ping_interval=None,  # no keepalive: a bot may think as long as it likes (see act_timeout)
+                    close_timeout=self.close_timeout,
+                )
+            except OSError as error:  # the port found free was taken meanwhile: find another
+                if self.port != 0 or error.errno != errno.EADDRINUSE or attempt == 4:
+                    raise
+        raise AssertionError("unreachable")  # pragma: no cover
+
     async def wait(self) -> ServeResult:
-        """Wait until every table has finished (or was aborted), stop listening, and return the result."""
+        """Wait until every table has finished (or was aborted) and its connections are
+        closed, stop listening, and return the result."""
         if self._server is None:
             raise GuandanError("the server is not started")
         await asyncio.gather(*self._runners, return_exceptions=False)
@@ -236,12 +313,17 @@ class PlatformServer:
 
     async def close(self) -> ServeResult:
         """Shut down now: tables still playing or seating are aborted, their connections
-        closed with code 1001; returns the result."""
+        closed with code 1001 (a table whose connections are already being closed keeps its
+        code); a table waiting on a send to a bot that does not read is interrupted.
+        Returns the result."""
         for rt in self._runtimes:
+            if rt.closing:
+                continue
             if not rt.table.is_done:
                 rt.table.abort("the server shut down")
-                rt.close_code = CLOSE_SHUTDOWN
-                rt.inbox.put_nowait((_WAKE, -1, None, 0.0))
+            self._choose_code(rt, CLOSE_SHUTDOWN)
+            if rt.runner is not None and not rt.runner.done():
+                rt.runner.cancel()  # wherever it waits (the inbox, a send), it goes on to close the connections
         if self._runners:
             await asyncio.gather(*self._runners, return_exceptions=True)
         return await self._finish()
@@ -279,97 +361,151 @@ class PlatformServer:
         name = unquote(urlsplit(ws.request.path).path[len(_PATH_PREFIX) :]) if ws.request else ""
         rt = self._free_table()
         if rt is None:  # the last seat was taken during the handshake
-            await ws.close(1013, "every table is taken")
+            await self._close_one(ws, 1013, "every table is taken")
             return
         seat = rt.table.join(name)
+        credit = asyncio.Semaphore(INBOX_PER_SEAT)
         rt.connections[seat] = ws
+        rt.credits[seat] = credit
+        rt.left[seat] = False
         rt.stats[seat] = SeatStats(seat, name)
         self._event(rt, seat, "connect", name=name)
-        logger.info("table %d seat %d: %s connected", rt.index, seat, name)
-        rt.inbox.put_nowait((_JOIN, seat, None, time.perf_counter()))
+        logger.info("table %d seat %d: %s connected", rt.index, seat, printable(name))
+        rt.inbox.put_nowait((_JOIN, seat, None, time.perf_counter(), None))
         try:
-            async for message in ws:
-                rt.inbox.put_nowait((_MESSAGE, seat, message, time.perf_counter()))
+            while True:
+                message = await ws.recv(decode=False)  # bytes: text that is not UTF-8 is ignored, not fatal
+                if rt.ended:
+                    continue  # the table reads no more: dropped, until the connection closes
+                await credit.acquire()  # at most INBOX_PER_SEAT waiting: then this connection is not read
+                if rt.ended:
+                    continue
+                rt.inbox.put_nowait((_MESSAGE, seat, message, time.perf_counter(), credit))
         except ConnectionClosed:
             pass
         finally:
+            why = _why_closed(ws)
             if rt.table.state is TableState.SEATING:  # leave at once, so the seat is free for the next bot
                 rt.table.leave(seat)
                 rt.connections[seat] = None
-                self._event(rt, seat, "disconnect", name=name)
-                logger.info("table %d seat %d: %s left before the start; the seat is free", rt.index, seat, name)
+                rt.credits[seat] = None
+                self._event(rt, seat, "disconnect", name=name, **_close_details(ws))
+                logger.info(
+                    "table %d seat %d: %s %s before the start; the seat is free", rt.index, seat, printable(name), why
+                )
+            elif rt.ended:
+                self._event(rt, seat, "disconnect", name=name, **_close_details(ws))
             else:
-                rt.inbox.put_nowait((_LEAVE, seat, None, time.perf_counter()))
+                self._leave(rt, seat, why)
 
     # -- a table ---------------------------------------------------------------------------------
 
     async def _run_table(self, rt: _Runtime) -> None:
-        table = rt.table
         try:
-            while not table.is_done:
-                timeout = None
-                if table.awaiting is not None and self.act_timeout is not None:
-                    timeout = max(0.0, rt.asked_at + self.act_timeout - time.perf_counter())
-                try:
-                    async with asyncio.timeout(timeout):
-                        kind, seat, payload, at = await rt.inbox.get()
-                except TimeoutError:
-                    seat = table.awaiting if table.awaiting is not None else -1
-                    self._abort(
-                        rt, f"{self._who(rt, seat)} did not answer within {self.act_timeout:g} s", CLOSE_TIMEOUT
-                    )
-                    break
-                if kind == _JOIN:
-                    if table.state is TableState.SEATING and table.is_full:
-                        self._event(rt, None, "start", names=list(table.names))
-                        logger.info(
-                            "table %d: four bots seated (%s), game 1 of %d begins",
-                            rt.index,
-                            ", ".join(str(n) for n in table.names),
-                            table.games,
-                        )
-                        await self._send(rt, table.start())
-                elif kind == _LEAVE:
-                    self._event(rt, seat, "disconnect", name=table.names[seat])
-                    if table.state is TableState.PLAYING:
-                        self._abort(rt, f"{self._who(rt, seat)} disconnected", CLOSE_DISCONNECTED)
-                elif kind == _MESSAGE:
-                    cpu = time.thread_time()
-                    rt.received += 1
-                    self._received(rt, seat, payload, at)
-                    try:
-                        reply = table.receive(seat, payload)
-                    except Exception as error:  # a bug of the engine: end this table, keep the server
-                        logger.exception("table %d: internal error on a message of seat %d", rt.index, seat)
-                        self._abort(rt, f"internal error: {error!r:.200}", CLOSE_INTERNAL)
-                        break
-                    if not reply.accepted:
-                        rt.stats[seat].ignored += 1
-                        self._event(rt, seat, "ignored", error=reply.error)
-                        logger.warning(
-                            "table %d seat %d (%s): ignored: %s", rt.index, seat, table.names[seat], reply.error
-                        )
-                        continue
-                    rt.stats[seat].times.append(max(0.0, at - rt.asked_at))  # an answer sent early counts 0
-                    await self._send(rt, reply.sends)
-                    if table.awaiting is not None:
-                        rt.added.append(rt.act_sent - at)
-                        rt.added_cpu.append(time.thread_time() - cpu)
-                    self._game_ended(rt)
+            await self._play_table(rt)
+        except asyncio.CancelledError:
+            if not rt.table.is_done:  # not the shutdown's: someone else's cancellation
+                raise
+            task = asyncio.current_task()
+            if task is not None:
+                task.uncancel()
         finally:
+            rt.ended = rt.closing = True
+            for credit in rt.credits:  # a connection waiting for room in the inbox: it drops from now on
+                if credit is not None:
+                    credit.release()
             self._write_records(rt)
             await self._close_connections(rt)
 
+    async def _play_table(self, rt: _Runtime) -> None:
+        table = rt.table
+        while not table.is_done:
+            timeout = None
+            if table.awaiting is not None and self.act_timeout is not None:
+                timeout = max(0.0, rt.asked_at + self.act_timeout - time.perf_counter())
+            try:
+                async with asyncio.timeout(timeout):
+                    kind, seat, payload, at, credit = await rt.inbox.get()
+            except TimeoutError:
+                seat = table.awaiting if table.awaiting is not None else -1
+                self._abort(rt, f"{self._who(rt, seat)} did not answer within {self.act_timeout:g} s", CLOSE_TIMEOUT)
+                return
+            if credit is not None:
+                credit.release()
+            if kind == _JOIN:
+                if table.state is TableState.SEATING and table.is_full:
+                    self._event(rt, None, "start", names=list(table.names))
+                    logger.info(
+                        "table %d: four bots seated (%s), game 1 of %d begins",
+                        rt.index,
+                        ", ".join(printable(n) for n in table.names),
+                        table.games,
+                    )
+                    await self._send(rt, table.start())
+            elif kind == _LEAVE:
+                self._event(rt, seat, "disconnect", name=table.names[seat], **_close_details(rt.connections[seat]))
+                if table.state is TableState.PLAYING:
+                    self._abort(rt, f"{self._who(rt, seat)} {payload}", CLOSE_DISCONNECTED)
+            elif kind == _MESSAGE:
+                cpu = time.thread_time()
+                rt.received += 1
+                try:
+                    reply = table.receive(seat, payload)
+                except Exception as error:  # a bug of the engine: end this table, keep the server
+                    self._received(rt, seat, payload)
+                    logger.exception("table %d: internal error on a message of seat %d", rt.index, seat)
+                    self._abort(rt, f"internal error: {error!r:.200}", CLOSE_INTERNAL)
+                    return
+                if not reply.accepted:
+                    self._ignored(rt, seat, payload, reply.error or "")
+                    continue
+                self._received(rt, seat, payload)
+                rt.stats[seat].times.append(max(0.0, at - rt.asked_at))  # an answer sent early counts 0
+                await self._send(rt, reply.sends)
+                if table.awaiting is not None:
+                    rt.added.append(rt.act_sent - at)
+                    rt.added_cpu.append(time.thread_time() - cpu)
+                self._game_ended(rt)
+
+    def _ignored(self, rt: _Runtime, seat: int, payload: Any, error: str) -> None:
+        """A message that is not a valid answer: counted; the first :data:`IGNORED_LOGGED`
+        of each seat logged (here and in the log file), then one line saying the rest are not."""
+        stats = rt.stats[seat]
+        stats.ignored += 1
+        if stats.ignored > IGNORED_LOGGED + 1:
+            return
+        name = printable(rt.table.names[seat])
+        if stats.ignored == IGNORED_LOGGED + 1:
+            self._event(rt, seat, "log_limit", ignored=stats.ignored, limit=IGNORED_LOGGED)
+            logger.warning(
+                "table %d seat %d (%s): more than %d messages ignored; the rest are counted, not logged",
+                rt.index,
+                seat,
+                name,
+                IGNORED_LOGGED,
+            )
+            return
+        self._received(rt, seat, payload)
+        self._event(rt, seat, "ignored", error=error)
+        logger.warning("table %d seat %d (%s): ignored: %s", rt.index, seat, name, printable(error))
+
     def _who(self, rt: _Runtime, seat: int) -> str:
         return f"seat {seat} ({rt.table.names[seat]})" if 0 <= seat < 4 else "a seat"
+
+    def _choose_code(self, rt: _Runtime, code: int) -> None:
+        """The close code of the table's connections: the first chosen stays."""
+        if rt.close_code is None:
+            rt.close_code = code
 
     def _abort(self, rt: _Runtime, reason: str, code: int) -> None:
         table = rt.table
         game = table.games_played + 1
         table.abort(f"{reason} during game {game}")
-        rt.close_code = code
+        self._choose_code(rt, code)
         self._event(rt, None, "abort", reason=table.abort_reason)
-        logger.error("table %d aborted: %s; its game %d is left unfinished", rt.index, table.abort_reason, game)
+        logger.error(
+            "table %d aborted: %s; its game %d is left unfinished", rt.index, printable(table.abort_reason), game
+        )
 
     async def _send(self, rt: _Runtime, sends: Sequence[Send]) -> None:
         for send in sends:
@@ -390,7 +526,7 @@ class PlatformServer:
                     if is_act:
                         rt.act_sent = time.perf_counter()
                 except ConnectionClosed:
-                    self._abort(rt, f"{self._who(rt, seat)} disconnected", CLOSE_DISCONNECTED)
+                    self._abort(rt, f"{self._who(rt, seat)} {_why_closed(ws)}", CLOSE_DISCONNECTED)
                     return
                 except TimeoutError:
                     self._abort(
@@ -400,9 +536,9 @@ class PlatformServer:
                     )
                     return
 
-    def _received(self, rt: _Runtime, seat: int, payload: Any, at: float) -> None:
+    def _received(self, rt: _Runtime, seat: int, payload: Any) -> None:
         if self._log is not None:
-            self._log.message(payload, table=rt.index, dir="in", seat=seat)
+            self._log.message(payload, limit=RECEIVED_LIMIT, table=rt.index, dir="in", seat=seat)
 
     def _event(self, rt: _Runtime | None, seat: int | None, event: str, **details: Any) -> None:
         if self._log is None:
@@ -462,15 +598,68 @@ class PlatformServer:
             return
         rt.record_files.append(str(path))
 
+    async def _reap(self) -> None:
+        """Cut every connection whose closing handshake the library began (a message over
+        the limit, a protocol error) and its peer has not completed within
+        :attr:`close_timeout` seconds: nothing else would, while its table waits for it."""
+        closing: dict[ServerConnection, float] = {}
+        every = min(1.0, self.close_timeout / 2)
+        while True:
+            await asyncio.sleep(every)
+            now = time.monotonic()
+            live = set()
+            for rt in self._runtimes:
+                for seat, ws in enumerate(rt.connections):
+                    if ws is None or ws.state is not State.CLOSING:
+                        continue
+                    live.add(ws)
+                    if ws not in closing:
+                        closing[ws] = now + self.close_timeout
+                        self._leave(rt, seat, _why_closed(ws))  # its table need not wait for the cut
+                    elif now >= closing[ws]:
+                        ws.transport.abort()
+            for ws in [ws for ws in closing if ws not in live]:
+                del closing[ws]
+
+    def _leave(self, rt: _Runtime, seat: int, why: str) -> None:
+        """Tell the table's runner that a seat's connection is gone (once)."""
+        if not rt.left[seat] and not rt.ended:
+            rt.left[seat] = True
+            rt.inbox.put_nowait((_LEAVE, seat, why, time.perf_counter(), None))
+
     async def _close_connections(self, rt: _Runtime) -> None:
+        code = CLOSE_DONE if rt.close_code is None else rt.close_code
         reason = {CLOSE_DONE: "every game is played", CLOSE_SHUTDOWN: "the server shut down"}.get(
-            rt.close_code, rt.table.abort_reason or ""
+            code, rt.table.abort_reason or ""
         )
         reason = reason.encode("utf-8")[:120].decode("utf-8", "ignore")  # a close reason is at most 123 bytes
-        closing = [ws.close(rt.close_code, reason) for ws in rt.connections if ws is not None]
-        with contextlib.suppress(Exception):
-            async with asyncio.timeout(5):
-                await asyncio.gather(*closing, return_exceptions=True)
+        seats = [(seat, ws) for seat, ws in enumerate(rt.connections) if ws is not None]
+        cut = await asyncio.gather(*(self._close_one(ws, code, reason) for _, ws in seats))
+        for (seat, _), was_cut in zip(seats, cut, strict=True):
+            if was_cut:
+                self._event(rt, seat, "cut", after=self.close_timeout)
+                logger.warning(
+                    "table %d seat %d (%s): the close handshake was not completed within %g s; the connection is cut",
+                    rt.index,
+                    seat,
+                    printable(rt.table.names[seat]),
+                    self.close_timeout,
+                )
+
+    async def _close_one(self, ws: ServerConnection, code: int, reason: str) -> bool:
+        """Close a connection with ``code``, waiting at most :attr:`close_timeout` seconds for
+        the peer (also when it does not read, so that even the close frame cannot be sent);
+        then cut it. Whether it was cut."""
+        with contextlib.suppress(TimeoutError, ConnectionClosed, OSError):
+            async with asyncio.timeout(self.close_timeout + 0.5):  # the library cuts at close_timeout
+                await ws.close(code, reason)
+        cut = ws.state is not State.CLOSED or ws.protocol.close_rcvd is None
+        if ws.state is not State.CLOSED:
+            ws.transport.abort()
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(1):
+                    await ws.wait_closed()
+        return cut
 
     # -- the end ---------------------------------------------------------------------------------
 
@@ -507,9 +696,21 @@ class PlatformServer:
         return await asyncio.shield(self._finishing)
 
     async def _finish_once(self) -> ServeResult:
+        if self._reaper is not None:
+            self._reaper.cancel()
         if self._server is not None:
+            # every seated connection is closed by now; others (a handshake under way, a bot
+            # turned away) end within the library's open and close timeouts: then they are cut
             self._server.close()
-            await self._server.wait_closed()
+            try:
+                async with asyncio.timeout(self.close_timeout + 12):
+                    await self._server.wait_closed()
+            except TimeoutError:
+                for ws in list(self._server.connections):
+                    ws.transport.abort()
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(2):
+                        await self._server.wait_closed()
         result = self._build_result()
         self._event(None, None, "summary", **result.to_json())
         if self.records_dir is not None:
@@ -525,6 +726,60 @@ class PlatformServer:
         if self._log is not None:
             self._log.close()
             self._log = None
+
+
+_WILDCARDS = ("", "0.0.0.0", "::")
+
+
+def _url_host(host: str) -> str:
+    """A host as it goes in a URL a bot on this machine uses (IPv6 in brackets, a wildcard as the loopback).
+
+    >>> _url_host("127.0.0.1"), _url_host("::1"), _url_host(""), _url_host("::"), _url_host("example.org")
+    ('127.0.0.1', '[::1]', '127.0.0.1', '[::1]', 'example.org')
+    """
+    if host in ("", "0.0.0.0"):
+        return "127.0.0.1"
+    if host == "::":
+        return "[::1]"
+    return f"[{host}]" if ":" in host else host
+
+
+async def _shared_free_port(host: str | None) -> int:
+    """A port free on the host's first address (0 when the host has one address: the system picks)."""
+    loop = asyncio.get_running_loop()
+    infos = await loop.getaddrinfo(host, 0, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    addresses = list(dict.fromkeys((family, address[0]) for family, *_, address in infos))
+    if len(addresses) < 2:
+        return 0
+    family, address = addresses[0]
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.bind((address, 0))
+        port: int = probe.getsockname()[1]
+    return port
+
+
+def _why_closed(ws: ServerConnection) -> str:
+    """How a connection ended, for a person: ``disconnected``, or the limit or rule it broke."""
+    sent, received = ws.protocol.close_sent, ws.protocol.close_rcvd
+    ours = sent is not None and (received is None or ws.protocol.close_rcvd_then_sent is False)
+    if ours and sent is not None and sent.code == 1009:
+        return f"sent a message over the server's limit of {MAX_MESSAGE:,} bytes (its connection closed with 1009)"
+    if ours and sent is not None and sent.code in (1002, 1003, 1007, 1008):
+        return f"broke the WebSocket protocol ({printable(sent.reason)}; its connection closed with {sent.code})"
+    if received is None and sent is None:
+        return "disconnected (without a close frame)"
+    return "disconnected"
+
+
+def _close_details(ws: ServerConnection | None) -> dict[str, Any]:
+    """The close codes and reasons of a connection, for the log."""
+    if ws is None:
+        return {}
+    details: dict[str, Any] = {}
+    for key, frame in (("received", ws.protocol.close_rcvd), ("sent", ws.protocol.close_sent)):
+        if frame is not None:
+            details[key] = {"code": frame.code, "reason": frame.reason}
+    return details
 
 
 async def serve_platform(**options: Any) -> ServeResult:

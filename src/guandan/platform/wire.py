@@ -17,6 +17,8 @@ package reads them (``HT``, ``H10``); a field under either of its names (:func:`
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -29,7 +31,7 @@ from ..errors import GuandanError
 from ..game.history import Phase
 from .actions import ACTION_TYPES, from_action
 
-__all__ = ["ActionKey"]
+__all__ = ["ActionKey", "read_json"]
 
 _PASS_KEY = (int(MoveType.PASS), KEY_NONE, 0)
 _JOKER_KEY_INDEX = KEY_NONE
@@ -46,15 +48,81 @@ _STAGE_PHASE = {"play": Phase.PLAY, "tribute": Phase.TRIBUTE, "back": Phase.RETU
 ActionKey = tuple[int, int, int]
 
 
+_DIGITS = re.compile(r"-?[0-9]{1,18}")
+
+
 def _int(value: Any) -> int | None:
-    """An int given as an int or a string of digits (never a bool)."""
+    """An int given as an int or a string of at most 18 ASCII digits (never a bool; not
+    ``"²"`` or ``"٣"``, which :meth:`str.isdigit` accepts; not a number too long to read).
+
+    >>> _int(3), _int(" -2 "), _int("²"), _int("9" * 5000), _int(True), _int(2.0)
+    (3, -2, None, None, None, None)
+    """
     if isinstance(value, bool):
         return None
     if isinstance(value, int):
         return value
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        return int(value)
+    if isinstance(value, str):
+        text = value.strip()
+        if _DIGITS.fullmatch(text):
+            return int(text)
     return None
+
+
+#: Containers nested deeper than this in a server's message are read as ``null``.
+_MAX_DEPTH = 64
+_JSON_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[{]+|[\]}]+')
+
+
+def read_json(text: str | bytes) -> Any:
+    """A server's message read as JSON, whatever it holds: a number too long for Python
+    to read (over 4,300 digits) is read as ``None``, and containers nested deeper than
+    64 levels (deeper than Python's parser goes) as ``None``, so that the rest of the
+    message — an ``act`` and its ``actionList`` — is still read. Raises ``ValueError`` when
+    the text is not JSON at all (or not UTF-8).
+
+    >>> read_json('{"type": "act", "indexRange": ' + "9" * 5000 + "}")
+    {'type': 'act', 'indexRange': None}
+    >>> read_json('{"type": "act", "x": ' + "[" * 5000 + "]" * 5000 + ', "indexRange": 0}')
+    {'type': 'act', 'x': [[[[...]]]], 'indexRange': 0}
+    """
+    if isinstance(text, bytes | bytearray):
+        text = bytes(text).decode("utf-8")
+    try:
+        return json.loads(text, parse_int=_read_int)
+    except RecursionError:
+        return json.loads(_shallow(text), parse_int=_read_int)
+
+
+def _read_int(digits: str) -> int | None:
+    try:
+        return int(digits)
+    except ValueError:  # more digits than Python converts
+        return None
+
+
+def _shallow(text: str, depth: int = _MAX_DEPTH) -> str:
+    """The JSON text with every container nested deeper than ``depth`` replaced by ``null``
+    (strings are skipped over, so brackets inside them do not count; runs of brackets are
+    counted at once)."""
+    parts: list[str] = []
+    level, cut, last = 0, -1, 0
+    for token in _JSON_TOKENS.finditer(text):
+        run = token.group()
+        if run[0] == '"':
+            continue
+        n = len(run)
+        if run[0] in "[{":
+            if cut < 0 and level + n > depth:
+                cut = token.start() + depth - level  # the bracket that opens level depth + 1
+            level += n
+        else:
+            if cut >= 0 and level - n <= depth:
+                parts += [text[last:cut], "null"]
+                last, cut = token.start() + level - depth, -1  # after the bracket closing it
+            level -= n
+    parts.append(text[last:])
+    return "".join(parts)
 
 
 def _seat(value: Any) -> int | None:

@@ -27,7 +27,8 @@ from ..core.cards import Cards, parse_level
 from ..core.movegen import legal_moves
 from ..core.moves import Move, RankMove
 from ..core.notation import parse_play, sort_moves
-from ..errors import AmbiguousMoveError, GuandanError, InvalidCardsError
+from ..errors import AmbiguousMoveError, GuandanError, InvalidCardsError, printable
+from ..game.rules import get_ruleset
 from ..records.jsonio import moves_to_json
 
 __all__ = ["main", "build_parser"]
@@ -297,6 +298,13 @@ def build_parser() -> argparse.ArgumentParser:
     connect.add_argument(
         "--log", metavar="FILE", help="write every message received and sent, with times, to FILE (JSONL)"
     )
+    connect.add_argument(
+        "--idle-timeout",
+        type=float,
+        default=None,
+        metavar="SEC",
+        help="give up when the server sends nothing for SEC seconds (default: wait, as the platform's bots do)",
+    )
     connect.add_argument("--json", action="store_true", help="print the result at the end as JSON")
     connect.add_argument(
         "--quiet", action="store_true", help="no per-game lines, and no warnings on stderr (errors only)"
@@ -368,8 +376,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         status: int = args.run(args)
         return status
-    except GuandanError as error:
-        print(f"{PROG}: error: {error}", file=sys.stderr)
+    except GuandanError as error:  # its message may quote what came from outside: made printable
+        print(f"{PROG}: error: {printable(error)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:  # Ctrl-C: one line, no traceback, the shell's status for SIGINT
         print(f"\n{PROG}: interrupted", file=sys.stderr)
@@ -391,9 +399,13 @@ _SIMULATE_EPILOG = _AGENT_SPECS + """
   --agents: one for every seat, two (one per side: seats 0 and 2, then 1 and 3) or four
   (seats 0-3), separated by commas.
 
+An agent that raises stops the run: the error names the task, its seed (to replay it),
+the seat and the agent, with the agent's own lines of the traceback; exit status 1.
+
 examples:
-  guandan simulate 200                                  # greedy vs greedy, 200 matches
-  guandan simulate 100 --agents mc,greedy --out runs.jsonl --plot runs.png
+  guandan simulate 200                                  # greedy vs greedy, 200 matches, seconds
+  guandan simulate 40 --deals --agents mc:rollouts=200,greedy --out runs.jsonl --plot runs.png
+                                                        # the search bot: about 12 s of CPU
   guandan simulate 100 --agents mybot:LongestBot,greedy # mybot.py in this directory
   guandan simulate 10000 --deals --agents random --workers 2 --json
   guandan simulate 20 --agents mc,greedy --records runs/   # then: guandan web --records runs/
@@ -404,28 +416,40 @@ hundred kB, so a run of thousands of games writes thousands of files and gigabyt
 
 
 def _run_simulate(args: argparse.Namespace) -> int:
-    from ..bots.registry import seat_specs
+    from ..bots.registry import make_agents
     from ..bots.simulate import check_out, check_plot, check_records, format_summary, simulate
 
     if args.n < 1:
         raise GuandanError(f"N must be at least 1, got {args.n}")
-    seat_specs(args.agents)  # every check before the run, none after it
+    if args.workers is not None and args.workers < 1:
+        raise GuandanError(
+            f"--workers: at least 1 process (1 plays in this one; omit it for every core), got {args.workers}"
+        )
+    make_agents(args.agents, args.seed)  # every check before the run, none after it: the specs and their options
+    get_ruleset(args.ruleset)
     if args.out:
         check_out(args.out)
     if args.plot:
         check_plot(args.plot)
     if args.records:
         check_records(args.records)
-    result = simulate(
-        args.n,
-        args.agents,
-        seed=args.seed,
-        kind="deal" if args.deals else "match",
-        ruleset=args.ruleset,
-        workers=args.workers,
-        progress=not args.quiet and sys.stderr.isatty(),
-        records=args.records,
-    )
+    try:
+        result = simulate(
+            args.n,
+            args.agents,
+            seed=args.seed,
+            kind="deal" if args.deals else "match",
+            ruleset=args.ruleset,
+            workers=args.workers,
+            progress=not args.quiet and sys.stderr.isatty(),
+            records=args.records,
+        )
+    except GuandanError:
+        raise
+    except Exception as error:
+        if not _agent_error(error):
+            raise  # the library's own: a bug, with its traceback
+        return 1
     summary = result.summary()
     if args.out:
         result.write(args.out)
@@ -441,6 +465,53 @@ def _run_simulate(args: argparse.Namespace) -> int:
         if args.records:
             print(f"wrote {args.n} record{'s' if args.n != 1 else ''} to {args.records}")
     return 0
+
+
+def _agent_error(error: BaseException) -> bool:
+    """Report an exception a plug-in agent raised during a run (the play loop noted the
+    seat, the run the task and seed): one error line, then the traceback's lines of the
+    agent's own code (not this package's, not the worker process's machinery). ``False``
+    for any other exception — a built-in agent's is the library's bug, left to surface."""
+    from ..bots.loop import AGENT_RAISED
+
+    notes = [str(n) for n in getattr(error, "__notes__", ())]
+    raised = next((n for n in notes if n.startswith(AGENT_RAISED)), None)
+    if raised is None or "agent of seat" not in raised:
+        return False
+    name = raised.split("(", 1)[1].split(")", 1)[0] if "(" in raised else ""
+    if ":" not in name:  # a registered agent of this package: a bug of the library
+        return False
+    where = " ".join(n for n in notes if n.startswith("in task")).removeprefix("in ").removesuffix(" of the run")
+    print(
+        f"{PROG}: error: {where + ': ' if where else ''}{raised.removeprefix(AGENT_RAISED).strip()} raised "
+        f"{type(error).__name__}: {printable(error)}",
+        file=sys.stderr,
+    )
+    for line in _own_frames(error):
+        print(line, file=sys.stderr)
+    return True
+
+
+def _own_frames(error: BaseException) -> list[str]:
+    """The traceback lines of the frames outside this package (the agent's code), from the
+    exception itself or, raised in a worker process, from the traceback it carries."""
+    import traceback
+    from pathlib import Path
+
+    package = str(Path(__file__).resolve().parents[1])
+    remote = error.__cause__
+    if remote is not None and hasattr(remote, "tb"):  # concurrent.futures' _RemoteTraceback
+        text = str(remote.tb).splitlines()
+        frames, keep = [], False
+        for line in text:
+            if line.startswith('  File "'):
+                keep = package not in line and "concurrent/futures" not in line
+            if keep and line.startswith("  "):
+                frames.append(line)
+        return frames
+    summary = traceback.extract_tb(error.__traceback__)
+    own = [f for f in summary if not str(Path(f.filename).resolve()).startswith(package)]
+    return [line.rstrip("\n") for line in traceback.format_list(own) for line in line.splitlines()]
 
 
 _SERVE_EPILOG = """\
@@ -528,7 +599,7 @@ about the server's messages (a list that disagrees with the engine's, a field it
 read) go to stderr. It exits with status 0 after gameResult (or when the server closes
 the connection normally, code 1000), 1 when the connection was closed otherwise before
 it or the agent raised (its requests were answered by the fallback), and 2 when it could
-not connect.
+not connect or the URL is not a WebSocket URL.
 
 examples:
   guandan connect ws://127.0.0.1:23456/game/ --agent greedy     # as the bot named "greedy"
@@ -627,12 +698,21 @@ def _run_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+class _PrintableFormatter(logging.Formatter):
+    """Log lines for a person: each line's message made printable (:func:`~guandan.errors.printable`:
+    a bot's name or a server's text cannot forge a line or drive the terminal); a traceback
+    after it is left as Python wrote it."""
+
+    def formatMessage(self, record: logging.LogRecord) -> str:  # noqa: N802 - logging's name
+        return printable(super().formatMessage(record))
+
+
 @contextlib.contextmanager
 def _stderr_log(name: str, level: int, fmt: str) -> Iterator[None]:
     """The log lines of logger ``name`` from ``level`` on stderr (with their time), for the duration."""
     log = logging.getLogger(name)
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter(fmt, "%H:%M:%S"))
+    handler.setFormatter(_PrintableFormatter(fmt, "%H:%M:%S"))
     saved = (log.level, log.propagate)
     log.addHandler(handler)
     log.setLevel(level)
@@ -660,7 +740,15 @@ def _run_connect(args: argparse.Namespace) -> int:
     level = logging.ERROR if args.quiet else logging.WARNING
     with _stderr_log("guandan.platform.client", level, "%(asctime)s %(levelname)s %(message)s"):
         result = asyncio.run(
-            run_client(args.url, args.agent, name=args.name, seed=args.seed, log=args.log, report=report)
+            run_client(
+                args.url,
+                args.agent,
+                name=args.name,
+                seed=args.seed,
+                log=args.log,
+                report=report,
+                idle_timeout=args.idle_timeout,
+            )
         )
     if args.json:
         print(json.dumps(result.to_json(), indent=2))
@@ -690,6 +778,9 @@ def _run_moves(args: argparse.Namespace) -> int:
         message = f"--level: bad level {args.level!r} (expected a rank 2-10, T, J, Q, K or A)"
         raise InvalidCardsError(message) from None
     hand = Cards.parse(" ".join(args.hand))
+    if not hand:
+        given = " ".join(args.hand)
+        raise InvalidCardsError(f'HAND holds no card: give the cards held, e.g. "S3 C4 D4" (got {given!r})')
     beat: Move | RankMove | None = None
     if args.beat is not None:
         try:

@@ -30,6 +30,7 @@ __all__ = [
     "seat_does",
     "format_hand",
     "format_card",
+    "format_move",
     "format_action",
     "render_table",
     "format_moves",
@@ -142,8 +143,32 @@ def format_hand(hand: Cards, level: Rank) -> str:
 
 
 def format_move(move: Move) -> str:
-    """A move with Unicode suits: ``pair 5: ♠5 ♥2 (♥2 as 5)``, ``pass``."""
-    return move.format("unicode")
+    """A move with Unicode suits, its cards in the order they play: a sequence from its
+    lowest rank (the ace first in an ace-low one), any other move as the hand is sorted
+    (:func:`format_hand`: the level rank above the ace); a wild last, with what it stands for.
+
+    >>> from guandan import classify
+    >>> format_move(classify("S2 C2 S4 H4 D4", 2)[0]), format_move(classify("C2 S3 C4 D5 SA", 2)[0])
+    ('full_house 4: ♠4 ♥4 ♦4 ♠2 ♣2', 'straight A: ♠A ♣2 ♠3 ♣4 ♦5')
+    >>> format_move(classify("S5 H2", 2)[0])
+    'pair 5: ♠5 ♥2 (♥2 as 5)'
+    """
+    text = move.format("unicode")
+    if move.type == MoveType.PASS:
+        return text
+    head, _, rest = text.partition(": ")
+    note = rest[rest.index(" (") :] if " (" in rest else ""
+    level = move.level
+    wild = wild_card(level)
+    # a wild that stands for another card goes last; one that plays as itself takes its place
+    placed = [c for c in move.cards if c != wild or not note]
+    if move.type in _SEQUENCES and move.key is not None:
+        low = int(move.key)
+        placed.sort(key=lambda c: ((int(card_rank(c)) - low) % 13, card_suit(c) or 0))
+    else:
+        placed.sort(key=lambda c: (elevated_order(card_rank(c), level), c == wild, card_suit(c) or 0))
+    order = placed + [wild] * (len(move.cards) - len(placed))
+    return f"{head}: {' '.join(card_name(c, 'unicode') for c in order)}{note}"
 
 
 def format_action(action: Any, viewer: int) -> str:

@@ -21,6 +21,7 @@ an interrupted command); never with a traceback.
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
 import sys
@@ -31,18 +32,19 @@ from typing import Any, TextIO
 from ..bots.loop import play_out
 from ..bots.registry import AgentSpec, agent_name, make_agents, seat_specs
 from ..bots.search import MonteCarloAgent
-from ..core.cards import card_name, parse_card
+from ..core.cards import Cards, card_name, parse_card, parse_rank
 from ..core.moves import Move, MoveType, parse_declaration
 from ..core.notation import parse_play
 from ..core.rng import derive_seed
-from ..errors import AmbiguousMoveError, GuandanError, InvalidCardsError, InvalidMoveError, describe
-from ..game.history import Phase
+from ..errors import AmbiguousMoveError, GuandanError, IllegalMoveError, InvalidCardsError, InvalidMoveError, describe
+from ..game.history import Phase, Play
 from ..game.match import Match
 from ..game.observation import Observation
 from ..game.rules import get_ruleset
 from ..records.games import record as record_of
 from .render import (
     format_action,
+    format_move,
     format_move_groups,
     format_moves,
     format_summary,
@@ -66,16 +68,21 @@ _HELP = """\
 At your turn, type:
   pair Q, straight 3, bomb 9, joker_bomb   play that type and key (asks which cards
                                             only when the choice matters)
+  pair, bomb                                a type alone: choose among every key of it
   S3 C3 S5 C5 H9 [as full_house:5]          play those cards
-  a number                                  play that move of a numbered list
+  a number                                  play that move of the numbered list on the screen
   pass                                      pass (when responding)
   moves        your moves, grouped by type and key (numbered when few)
   moves all    every legal move, numbered (1 = the weakest)
   moves pair   the moves of one type, numbered
   hint         the search bot's three best moves, with their estimated value
   help         this help
-  quit         leave the match (Ctrl-D too; Ctrl-C stops at once)
+  quit         leave the match (the whole word; Ctrl-D too; Ctrl-C stops at once)
+A rank alone (Q, 10) is not a play: say which, e.g. 'single Q' or 'pair Q'.
 Tribute and return: a number from the list, or a card (e.g. HA); hint works there too."""
+
+#: What the first screen says, once.
+_WELCOME = "Type 'help' for the commands, 'moves' for your moves; 'quit' leaves the match."
 
 _TYPE_NAMES = {t.label for t in MoveType if t != MoveType.PASS}
 
@@ -137,7 +144,7 @@ class _Console:
             if self.echo:
                 self.out.write(line if line.endswith("\n") else line + "\n")
         text = line.strip()
-        if text.lower() in ("quit", "q", "exit"):
+        if text.lower() in ("quit", "exit"):  # the whole word: a single letter may be a card (Q, a queen)
             raise _Quit
         return text
 
@@ -185,6 +192,7 @@ def play_match(
     hinter = MonteCarloAgent(seed=derive_seed(seed, 4 + seat))  # mc with its default budget, behind ``hint``
     agents[seat] = _Person(match, seat, console, hinter)
     say(f"Guandan · {rules.title} · seed {seed} · you are seat {seat}; bots: {named}")
+    say(_WELCOME)
     if match.deal is not None and match.deal.opening_card is not None:
         card = card_name(match.deal.opening_card, "unicode")
         say(f"Card turned up: {card} — {seat_does(match.deal.leader, seat, 'leads', 'lead')}.")
@@ -232,8 +240,8 @@ def _write_record(path: str | None, match: Match, say: Any) -> None:
 
 
 class _Announcer:
-    """What the table says after each action: the action, the tribute once settled, the
-    summary of a deal that just ended and how the next one starts."""
+    """What the table says after each action: the action, the tribute once settled, a
+    jiefeng lead, the summary of a deal that just ended and how the next one starts."""
 
     def __init__(self, match: Match, seat: int, console: _Console) -> None:
         self.match = match
@@ -241,6 +249,7 @@ class _Announcer:
         self.console = console
         self.seen = 0  # deal summaries said
         self.settled = -1  # the last deal whose tribute was announced
+        self.last_player: int | None = None  # who made the last play of the current trick
 
     def after(self, record: Any) -> None:
         match, seat, say = self.match, self.seat, self.console.say
@@ -248,7 +257,23 @@ class _Announcer:
         if match.tributes and self.settled != match.deal_index and match.phase != Phase.TRIBUTE:
             self.settled = match.deal_index
             say(format_tributes(match.tributes, seat))
+        if isinstance(record, Play):
+            self._jiefeng(record)
         self.seen = _announce(match, seat, self.seen, self.console)
+
+    def _jiefeng(self, record: Play) -> None:
+        """A trick won by a seat that has gone out passes the lead to its partner (rules §6): say so."""
+        if not record.is_pass:
+            self.last_player = record.seat
+            return
+        match, deal, winner = self.match, self.match.deal, self.last_player
+        if deal is None or deal.is_over or deal.trick or winner is None or len(match.results) != self.seen:
+            return  # the trick goes on, or the deal just ended
+        self.last_player = None
+        if deal.card_counts[winner] == 0 and match.turn is not None and match.turn != winner:
+            who, place = ("you", "your") if winner == self.seat else (seat_name(winner, self.seat), "its")
+            leads = seat_does(match.turn, self.seat, "leads", "lead")
+            self.console.say(f"Jiefeng: {who} went out and won the trick; {leads} in {place} place.")
 
 
 def _bot_names(specs: list[AgentSpec], seat: int) -> str:
@@ -284,48 +309,54 @@ def _announce(match: Match, seat: int, seen: int, console: _Console) -> int:
     return seen
 
 
-def _show_moves(moves: list[Move], console: _Console, which: str = "") -> None:
-    """``moves`` (the person's command): grouped when many, numbered when few; ``all`` or a type numbered."""
+def _show_moves(moves: list[Move], console: _Console, which: str = "") -> set[int]:
+    """``moves`` (the person's command): grouped when many, numbered when few; ``all`` or a
+    type numbered. The numbers now on the screen (a number typed plays only one of those)."""
     say = console.say
-    which = which.strip().lower().replace("-", "_")
+    which = which.strip().lower().replace("-", "_").replace(" ", "_")
     if which == "all" or (not which and len(moves) <= SHOW_AT_MOST):
         for line in format_moves(moves):
             say(line)
-        return
+        return set(range(1, len(moves) + 1))
     if which:
         if which not in _TYPE_NAMES:
             say(f"No move type {which!r}: one of {', '.join(sorted(_TYPE_NAMES))}, or 'all'.")
-            return
+            return set()
         width = len(str(len(moves)))
-        chosen = [f"{i:>{width}}. {m.format('unicode')}" for i, m in enumerate(moves, 1) if m.type.label == which]
-        for line in chosen or [f"You have no {which} to play now."]:
-            say(line)
-        return
+        numbers = [i for i, m in enumerate(moves, 1) if m.type.label == which]
+        for i in numbers:
+            say(f"{i:>{width}}. {format_move(moves[i - 1])}")
+        if not numbers:
+            say(f"You have no {which} to play now.")
+        return set(numbers)
     say(f"{len(moves)} legal moves, by type and key (* only with a wild); type e.g. 'pair Q' to play one:")
     for line in format_move_groups(moves):
         say(line)
+    return set()
 
 
 def _short_form(text: str, moves: list[Move], console: _Console) -> Move | None:
     """The move a short form ``TYPE [KEY]`` names (``pair Q``, ``straight 3``, ``joker_bomb``):
-    spending as few wilds as it can (the cards typed out spend one at will), its lowest
-    cards of each suit; the person chooses only when the ranks, size or suit differ (the
-    pair of a full house, a bomb's size, a straight flush's suit). ``None`` when nothing is
-    chosen (the reason already said)."""
+    for each key, spending as few wilds as it can (the cards typed out spend one at will),
+    its lowest cards of each suit; the person chooses only when the keys, ranks, size or
+    suit differ (a type alone, the pair of a full house, a bomb's size, a straight flush's
+    suit). ``None`` when nothing is chosen (the reason already said)."""
     label, key_text = _type_and_key(text) or (text, "")
     try:
         move_type, key = parse_declaration(f"{label}:{key_text}" if key_text else label)
     except (InvalidMoveError, InvalidCardsError) as error:
-        console.say(f"Not understood: {error}.")
+        console.say(f"Not understood: {phrase_error(error, 0)}.")
         return None
     found = [m for m in moves if m.type == move_type and (key is None or m.key == key)]
     named = f"{move_type.label} {key.label}" if key is not None else move_type.label
     if not found:
         console.say(f"You have no {named} to play now ('moves' lists what you can play).")
         return None
-    fewest = min(m.wilds for m in found)
+    fewest: dict[object, int] = {}
+    for move in found:  # the fewest wilds of each key (a key only a wild makes keeps its wild)
+        fewest[move.key] = min(fewest.get(move.key, 2), move.wilds)
     choices: dict[object, Move] = {}
-    for move in (m for m in found if m.wilds == fewest):  # one choice per way that matters; the lowest cards
+    for move in (m for m in found if m.wilds == fewest[m.key]):  # one choice per way that matters; the lowest cards
         choices.setdefault(move.to_rank(), move)
     options = list(choices.values())
     if len(options) == 1:
@@ -334,12 +365,62 @@ def _short_form(text: str, moves: list[Move], console: _Console) -> Move | None:
     for line in format_moves(options):
         console.say(line)
     while True:
-        answer = console.read("Which (a number; empty to go back)> ")
+        answer = console.read("Which (a number, a key or the cards; empty to go back)> ")
         if not answer:
             return None
-        if answer.isdigit() and 1 <= int(answer) <= len(options):
-            return options[int(answer) - 1]
-        console.say(f"Choose 1 to {len(options)}, or an empty line to go back.")
+        chosen = _which(answer, options, moves)
+        if chosen is not None:
+            return chosen
+        console.say(f"Choose 1 to {len(options)}, a key or the cards of one of them, or an empty line to go back.")
+
+
+def _which(answer: str, options: list[Move], moves: list[Move]) -> Move | None:
+    """The option an answer to "Which" names: its number, its key (when one option has it),
+    or its cards (typed out: then exactly those cards, if they are legal)."""
+    if answer.isdecimal() and answer.isascii():
+        n = int(answer)
+        return options[n - 1] if 1 <= n <= len(options) else None
+    by_key = [m for m in options if m.key is not None and m.key.label.lower() == answer.lower()]
+    if len(by_key) == 1:
+        return by_key[0]
+    try:
+        typed = Cards.parse(answer)
+    except GuandanError:
+        return None
+    same = [m for m in moves if m.cards == typed and any(m.to_rank() == o.to_rank() for o in options)]
+    return same[0] if len(same) == 1 else None
+
+
+def _suggest(text: str, moves: list[Move]) -> str:
+    """A hint for input that reads as no move: the move types its first word is close to
+    (``trple 7`` → ``triple 7``), or for a rank alone (``K``) the moves of that key the
+    person can play; empty when there is nothing to suggest."""
+    words = text.split()
+    if not words:
+        return ""
+    first, rest = words[0].lower().replace("-", "_"), " ".join(words[1:])
+    if len(words) <= 2 and not _is_card(first):
+        near = difflib.get_close_matches(first, sorted(_TYPE_NAMES), n=2, cutoff=0.6)
+        if near:
+            return " or ".join(f"'{(label + ' ' + rest).strip()}'" for label in near)
+    if len(words) == 1:
+        try:
+            rank = parse_rank(first)
+        except GuandanError:
+            return ""
+        labels = [t.label for t in MoveType if any(m.type == t and m.key == rank for m in moves)]
+        if labels:
+            return " or ".join(f"'{label} {rank.label}'" for label in labels[:4])
+        return f"a move with {rank.label}: you have none to play now"
+    return ""
+
+
+def _is_card(token: str) -> bool:
+    try:
+        parse_card(token)
+    except GuandanError:
+        return False
+    return True
 
 
 class _Person:
@@ -366,7 +447,9 @@ class _Person:
         match, seat, console = self.match, self.seat, self.console
         say = console.say
         moves = numbered_moves(observation.legal_actions)
-        _show_moves(moves, console)
+        shown = _show_moves(moves, console)  # the numbers on the screen: only those can be typed
+        if len(moves) == 1:
+            say("You can only pass.")
         while True:
             text = console.read("Your play> ")
             if not text:
@@ -377,17 +460,23 @@ class _Person:
                 say(_HELP)
                 continue
             if first in ("moves", "m", "list"):
-                _show_moves(moves, console, lower.partition(" ")[2])
+                shown = _show_moves(moves, console, lower.partition(" ")[2])
                 continue
             if lower == "hint":
-                _hint(self.hinter, observation, console, moves)
+                shown |= _hint(self.hinter, observation, console, moves)
                 continue
             move: Move | None
             try:
-                if text.isdigit():
+                if text.isdecimal() and text.isascii():
                     n = int(text)
                     if not 1 <= n <= len(moves):
                         say(f"No move {n}: choose 1 to {len(moves)}.")
+                        continue
+                    if n not in shown:
+                        say(
+                            f"No list on the screen numbers a move {n}: type 'moves all' to number every move,"
+                            " or name the move ('pair Q', or its cards)."
+                        )
                         continue
                     move = moves[n - 1]
                 elif lower in ("pass", "p"):
@@ -406,8 +495,15 @@ class _Person:
             except AmbiguousMoveError as error:
                 say(f"{error}: add 'as TYPE:KEY'.")
                 continue
-            except GuandanError as error:
+            except IllegalMoveError as error:
                 say(f"Not legal: {phrase_error(error, seat)}.")
+                continue
+            except GuandanError as error:  # the text reads as no move: not understood
+                hint = _suggest(text, moves)
+                if hint:
+                    say(f"Not understood: {text!r}. Did you mean {hint}?")
+                else:
+                    say(f"Not understood: {phrase_error(error, seat)}.")
                 continue
             return move
 
@@ -434,7 +530,7 @@ class _Person:
                 _hint(self.hinter, observation, console, choices)
                 continue
             try:
-                if text.isdigit():
+                if text.isdecimal() and text.isascii():
                     n = int(text)
                     if not 1 <= n <= len(choices):
                         say(f"No choice {n}: choose 1 to {len(choices)}.")
@@ -446,26 +542,41 @@ class _Person:
                     match.verify_pay_tribute(card, seat)
                 else:
                     match.verify_return_card(card, seat)
-            except GuandanError as error:
+            except IllegalMoveError as error:
                 say(f"Not allowed: {phrase_error(error, seat)}.")
+                continue
+            except GuandanError as error:
+                say(f"Not understood: {phrase_error(error, seat)}: type a number from the list, or a card (e.g. HA).")
                 continue
             return int(card)
 
 
-def _hint(hinter: MonteCarloAgent, observation: Observation, console: _Console, listed: Sequence[Any]) -> None:
+def _hint(hinter: MonteCarloAgent, observation: Observation, console: _Console, listed: Sequence[Any]) -> set[int]:
     """``hint``: the search bot's three best actions for the person's seat, each with its
     estimated value in levels for the person's side (its mean result over the rollouts:
     +3 a win with the partner 2nd, -3 a loss with the opponents 1st and 2nd) and its number
-    in the list shown."""
+    in the list shown; the numbers shown. With a single legal action there is nothing to
+    weigh: it is named, and nothing is searched."""
+    actions = list(observation.legal_actions)
+    if len(actions) == 1:
+        only = _action_text(actions[0])
+        number = next((n for n, a in enumerate(listed, 1) if a == actions[0]), None)
+        where = f" (type {number})" if number is not None else ""
+        console.say(f"Hint: you have one choice only, {only}{where}: nothing to weigh.")
+        return {number} if number is not None else set()
     result = hinter.analyze(observation)
     top = result.choices[:3]
     console.say(f"Hint ({result.rollouts:,} rollouts) — the mean result in levels for your side (+3 to -3):")
     width = max(len(_action_text(c.action)) for c in top)
+    numbers = set()
     for i, choice in enumerate(top, 1):
         number = next((n for n, a in enumerate(listed, 1) if a == choice.action), None)
         where = f"   type {number}" if number is not None else ""
+        if number is not None:
+            numbers.add(number)
         console.say(f"  {i}. {_action_text(choice.action):<{width}}  {choice.value:+.2f}{where}")
+    return numbers
 
 
 def _action_text(action: Move | int) -> str:
-    return action.format("unicode") if isinstance(action, Move) else card_name(action, "unicode")
+    return format_move(action) if isinstance(action, Move) else card_name(action, "unicode")

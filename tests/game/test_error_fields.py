@@ -9,7 +9,7 @@ import pytest
 
 from guandan import Cards, Deal, IllegalMoveError, Match, Move, Phase, classify
 from guandan.errors import GuandanError
-from guandan.ui.render import phrase_error
+from guandan.game.render import phrase_error
 
 
 def caught(call):

@@ -38,7 +38,7 @@ from ..game.history import Phase
 from ..game.match import Match
 from ..game.observation import Observation
 from ..game.rules import get_ruleset
-from .render import (
+from ..game.render import (
     format_action,
     format_move_groups,
     format_moves,

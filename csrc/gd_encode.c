@@ -118,9 +118,10 @@ void gd_encode_state(const gd_cards *hand, int seat, const gd_record *r, const u
     gd_card_vector(&r->played[next], out + 228);
     gd_card_vector(&r->played[mate], out + 282);
     gd_card_vector(&r->played[prev], out + 336);
-    one_hot(out + 390, 28, counts[next]);
-    one_hot(out + 418, 28, counts[mate]);
-    one_hot(out + 446, 28, counts[prev]);
+    /* a tribute's receiver holds 28 cards until it returns one: counted as 27 */
+    one_hot(out + 390, 28, counts[next] > 27 ? 27 : counts[next]);
+    one_hot(out + 418, 28, counts[mate] > 27 ? 27 : counts[mate]);
+    one_hot(out + 446, 28, counts[prev] > 27 ? 27 : counts[prev]);
     one_hot(out + 474, 13, own_level);
     one_hot(out + 487, 13, other_level);
     one_hot(out + 500, 13, level);

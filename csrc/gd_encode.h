@@ -46,8 +46,8 @@ void gd_card_vector(const gd_cards *cards, float *out);
 void gd_wild_flags(const gd_cards *hand, int level, float *out);
 
 /* The 513 state values of `seat` holding `hand`: the record of the deal so far, every seat's
- * card count (a seat with none has finished), the deal's level and the levels of the seat's
- * side and of the other side (ranks 0..12). */
+ * card count (a seat with none has finished; 28, a tribute's receiver's, counts as 27), the
+ * deal's level and the levels of the seat's side and of the other side (ranks 0..12). */
 void gd_encode_state(const gd_cards *hand, int seat, const gd_record *r, const uint8_t counts[4], int level,
                      int own_level, int other_level, float *out);
 

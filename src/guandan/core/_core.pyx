@@ -1687,8 +1687,8 @@ cdef int _record_from(plays, gd_record *r) except -1:
 
 
 cdef int _counts4(counts, uint8_t *out) except -1:
-    if not isinstance(counts, (tuple, list)) or len(counts) != 4 or not all(_is_int(c) and 0 <= c <= 27 for c in counts):
-        raise _errors().InvalidCardsError(f"counts must be four card counts 0..27, got {_describe(counts)}")
+    if not isinstance(counts, (tuple, list)) or len(counts) != 4 or not all(_is_int(c) and 0 <= c <= 28 for c in counts):
+        raise _errors().InvalidCardsError(f"counts must be four card counts 0..28, got {_describe(counts)}")
     for s in range(4):
         out[s] = <uint8_t>counts[s]
     return 0

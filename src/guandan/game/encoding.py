@@ -271,9 +271,9 @@ def reference_state(observation: Observation) -> np.ndarray:
         card_vector(played[nxt]),
         card_vector(played[mate]),
         card_vector(played[prev]),
-        one_hot(28, counts[nxt]),
-        one_hot(28, counts[mate]),
-        one_hot(28, counts[prev]),
+        one_hot(28, min(counts[nxt], 27)),  # a tribute's receiver holds 28 until it returns one
+        one_hot(28, min(counts[mate], 27)),
+        one_hot(28, min(counts[prev], 27)),
         one_hot(13, own - 2),
         one_hot(13, other - 2),
         one_hot(13, level - 2),

@@ -1,0 +1,251 @@
+"""The PettingZoo environment and the Gymnasium views: the APIs' own tests, seeds, the
+information set, rewards, rendering, bad input."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo", reason="the rl extra")
+pytest.importorskip("gymnasium", reason="the rl extra")
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+from guandan import Cards, Deal, GuandanError, IllegalMoveError  # noqa: E402
+from guandan.bots.agents import GreedyAgent, RandomAgent  # noqa: E402
+from guandan.core.batch import ACTION_SPACE  # noqa: E402
+from guandan.core.movegen import canonical_move  # noqa: E402
+from guandan.game.encoding import encode_state  # noqa: E402
+from guandan.rl.env import CARD_ACTIONS, N_ACTIONS, GuandanEnv, action_move, env  # noqa: E402
+from guandan.rl.gym import GuandanGymEnv, TablesVectorEnv  # noqa: E402
+
+
+def test_the_deal_environment_passes_pettingzoos_api_and_seed_tests():
+    api_test(GuandanEnv(), num_cycles=400, verbose_progress=False)
+    api_test(env(reward="wins"), num_cycles=400, verbose_progress=False)
+    seed_test(lambda: GuandanEnv(level=9), num_cycles=300)
+
+
+@pytest.mark.slow
+def test_the_match_environment_passes_pettingzoos_api_and_seed_tests():
+    api_test(GuandanEnv(kind="match", max_deals=3), num_cycles=2000, verbose_progress=False)
+    seed_test(lambda: GuandanEnv(kind="match"), num_cycles=1500)
+
+
+def _play(e, seed, limit=10_000):
+    rng = np.random.default_rng(seed)
+    steps = 0
+    for agent in e.agent_iter(limit):
+        obs, reward, termination, truncation, info = e.last()
+        if termination or truncation:
+            e.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        e.step(int(rng.choice(legal)))
+        steps += 1
+    return steps
+
+
+def test_a_deal_is_deal_new_of_the_seed_and_ends_with_zero_sum_level_rewards():
+    e = GuandanEnv(level=5)
+    e.reset(seed=77)
+    assert e.state == Deal.new(77, 5)
+    totals = dict.fromkeys(e.possible_agents, 0.0)
+    rng = np.random.default_rng(0)
+    while e.agents:
+        agent = e.agent_selection
+        obs, reward, termination, truncation, info = e.last()
+        totals[agent] += reward
+        e.step(None if termination else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    order = e.state.finish_order
+    place = order.index(order[0] ^ 2) + 1 if order[0] ^ 2 in order else 4
+    gains = {2: 3, 3: 2, 4: 1}[place]  # the default promotion
+    assert totals[f"seat_{order[0]}"] == gains and totals[f"seat_{order[0] ^ 1}"] == -gains
+    assert sum(totals.values()) == 0
+
+
+def test_a_match_takes_tribute_and_return_as_card_actions():
+    e = GuandanEnv(kind="match", max_deals=3)
+    e.reset(seed=5)
+    seen_cards = 0
+    rng = np.random.default_rng(1)
+    while e.agents:
+        obs, reward, termination, truncation, info = e.last()
+        if termination or truncation:
+            e.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        if legal.min() >= CARD_ACTIONS:
+            seen_cards += 1
+            assert e.state.phase.label in ("tribute", "return")
+        else:
+            assert legal.max() < CARD_ACTIONS
+        e.step(int(rng.choice(legal)))
+    assert seen_cards >= 2 and len(e.state.results) == 3
+
+
+def test_observe_is_the_agents_information_set_only():
+    # two deals that differ only in the other seats' hidden cards look the same to seat 0
+    a = Deal.new(seed=12, level=2)
+    plays = []
+    greedy = [GreedyAgent()] * 4
+    for _ in range(12):
+        seat = a.turn
+        move = greedy[seat].act(a.observation(seat))
+        plays.append((seat, move))
+        a.play(move)
+    played = [Cards() for _ in range(4)]
+    for seat, move in plays:
+        played[seat] = played[seat] + move.cards
+    rest = [list(a.hand(s)) for s in (1, 2, 3)]
+    pool = rest[0] + rest[1] + rest[2]
+    np.random.default_rng(3).shuffle(pool)
+    hands = [a.initial_hands[0]]
+    k = 0
+    for s, r in zip((1, 2, 3), rest):
+        counts = [0] * 54
+        for f in pool[k : k + len(r)]:
+            counts[f] += 1
+        hands.append(played[s] + Cards(counts))
+        k += len(r)
+    b = Deal(hands, level=2, leader=a.leader)
+    for seat, move in plays:
+        b.play(move)
+    assert [a.hand(s) for s in (1, 2, 3)] != [b.hand(s) for s in (1, 2, 3)]
+    ea, eb = GuandanEnv(), GuandanEnv()
+    ea.reset(seed=0)
+    eb.reset(seed=0)
+    ea.state, eb.state = a, b
+    ea._masks, eb._masks = {}, {}
+    ea.agent_selection = eb.agent_selection = f"seat_{a.turn}"
+    oa, ob = ea.observe("seat_0"), eb.observe("seat_0")
+    assert np.array_equal(oa["observation"], ob["observation"])
+    assert np.array_equal(oa["action_mask"], ob["action_mask"])
+    assert np.array_equal(oa["observation"], encode_state(a.observation(0)))
+
+
+def test_rank_actions_play_the_canonical_move_and_card_actions_a_card():
+    e = GuandanEnv()
+    e.reset(seed=9)
+    obs = e.observe(e.agent_selection)
+    a = int(np.flatnonzero(obs["action_mask"])[5])
+    deal = e.state
+    seat = deal.turn
+    expected = canonical_move(int(ACTION_SPACE[a]), deal.hand(seat), deal.level)
+    assert action_move(a, deal.hand(seat), 2) == expected
+    e.step(a)
+    assert deal.history[-1].move == expected
+    assert action_move(CARD_ACTIONS + 7, "S3", 2) == 7
+
+
+def test_render_shows_the_seat_to_acts_table_as_text():
+    e = GuandanEnv(render_mode="ansi")
+    e.reset(seed=4)
+    text = e.render()
+    assert "Hand of You" in text and "level 2" in text
+    m = GuandanEnv(kind="match", render_mode="ansi")
+    m.reset(seed=4)
+    assert "Deal 1" in m.render()
+
+
+def test_bad_steps_raise_naming_the_problem_and_change_nothing():
+    e = GuandanEnv()
+    e.reset(seed=2)
+    before = (e.state.snapshot(), e.agent_selection)
+    mask = e.observe(e.agent_selection)["action_mask"]
+    for bad, match in [
+        (N_ACTIONS, "an action is an int"),
+        (-1, "an action is an int"),
+        (1.0, "an action is an int"),
+        (True, "an action is an int"),
+        (int(np.flatnonzero(mask == 0)[0]), "not legal now"),
+    ]:
+        with pytest.raises(IllegalMoveError, match=match):
+            e.step(bad)
+        assert (e.state.snapshot(), e.agent_selection) == before
+    other = f"seat_{(int(e.agent_selection[-1]) + 1) % 4}"
+    with pytest.raises(IllegalMoveError, match=f"not {other}'s turn"):
+        e.step_for(other, int(np.flatnonzero(mask)[0]))
+    assert (e.state.snapshot(), e.agent_selection) == before
+    _play(e, 0)
+    assert not e.agents
+    with pytest.raises(IllegalMoveError, match="game is over"):
+        e.step(0)
+    with pytest.raises(GuandanError, match="kind"):
+        GuandanEnv(kind="tournament")  # type: ignore[arg-type]
+
+
+# -- Gymnasium ---------------------------------------------------------------------------------------
+
+
+def test_the_single_agent_view_passes_gymnasiums_checker():
+    check_env(GuandanGymEnv(opponents="greedy"), skip_render_check=True)
+    check_env(GuandanGymEnv(seat=3, opponents=["random", GreedyAgent(), RandomAgent]), skip_render_check=True)
+
+
+@pytest.mark.slow
+def test_the_single_agent_match_view_passes_gymnasiums_checker():
+    check_env(GuandanGymEnv(seat=1, kind="match", max_deals=2, opponents="random"), skip_render_check=True)
+
+
+def test_the_single_agent_view_replays_a_seed_and_rewards_the_learners_side():
+    def episode(seed):
+        e = GuandanGymEnv(seat=1, opponents="greedy", reward="wins")
+        obs, info = e.reset(seed=seed)
+        e.action_space.seed(seed)
+        trace, total = [], 0.0
+        while True:
+            a = int(e.action_space.sample())
+            assert obs["action_mask"][a]
+            obs, r, terminated, truncated, info = e.step(a)
+            trace.append(a)
+            total += r
+            if terminated or truncated:
+                return trace, total, info
+
+    t1, r1, i1 = episode(31)
+    t2, r2, i2 = episode(31)
+    assert t1 == t2 and r1 == r2 and i1 == i2
+    first = i1["finish_order"][0]
+    assert r1 == (1.0 if first & 1 == 1 else -1.0)
+
+
+def test_the_single_agent_view_refuses_bad_actions_and_steps_after_the_end():
+    e = GuandanGymEnv()
+    obs, _ = e.reset(seed=8)
+    before = e.inner.state.snapshot()
+    with pytest.raises(IllegalMoveError, match="not legal now"):
+        e.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
+    with pytest.raises(IllegalMoveError, match="an action is an int"):
+        e.step(N_ACTIONS + 3)
+    assert e.inner.state.snapshot() == before
+    while True:
+        obs, r, terminated, truncated, info = e.step(e.action_space.sample())
+        if terminated:
+            break
+    with pytest.raises(IllegalMoveError, match="game is over"):
+        e.step(0)
+    with pytest.raises(GuandanError, match="three"):
+        GuandanGymEnv(opponents=["greedy", "random"])
+
+
+def test_the_vector_env_steps_the_tables_and_resets_finished_ones_in_the_same_step():
+    envs = TablesVectorEnv(6, opponents="random", seats=(1, 3), seed=3)
+    obs, infos = envs.reset(seed=3)
+    assert obs["observation"].shape == (6, 513) and obs["action_mask"].dtype == np.int8
+    assert set(infos["seat"].tolist()) <= {1, 3}
+    ended = 0
+    for _ in range(400):
+        actions = envs.action_space.sample()
+        assert all(obs["action_mask"][i, a] for i, a in enumerate(actions))
+        obs, rewards, terminations, truncations, infos = envs.step(actions)
+        assert not rewards[~terminations].any()
+        for i in np.flatnonzero(terminations):
+            first = infos["finish_order"][i, 0]
+            assert (rewards[i] > 0) == (first & 1 == 1)
+        ended += int(terminations.sum())
+    assert ended > 3
+    with pytest.raises(GuandanError, match="one side"):
+        TablesVectorEnv(2, seats=(0, 1))
+    with pytest.raises(IllegalMoveError):
+        envs.step(np.full(6, len(ACTION_SPACE) + 1))

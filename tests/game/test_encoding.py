@@ -255,7 +255,7 @@ def test_bad_input_to_the_encoders_raises_errors_naming_it():
     with pytest.raises(InvalidMoveError, match=r"plays\[0\]"):
         _core.encode_state(obs.packed_hand, 0, np.array([[7, 0, 0]], dtype=np.uint64), (27,) * 4, 2, 2, 2)
     with pytest.raises(InvalidCardsError, match="counts"):
-        _core.encode_state(obs.packed_hand, 0, np.zeros((0, 3), dtype=np.uint64), (27, 27, 28, 27), 2, 2, 2)
+        _core.encode_state(obs.packed_hand, 0, np.zeros((0, 3), dtype=np.uint64), (27, 27, 29, 27), 2, 2, 2)
     with pytest.raises(InvalidCardsError, match="level"):
         _core.encode_state(obs.packed_hand, 0, np.zeros((0, 3), dtype=np.uint64), (27,) * 4, 2, 15, 2)
     with pytest.raises(GuandanError, match="max_len"):

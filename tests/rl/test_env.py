@@ -249,3 +249,22 @@ def test_the_vector_env_steps_the_tables_and_resets_finished_ones_in_the_same_st
         TablesVectorEnv(2, seats=(0, 1))
     with pytest.raises(IllegalMoveError):
         envs.step(np.full(6, len(ACTION_SPACE) + 1))
+
+
+@pytest.mark.parametrize("kind", ["deal", "match"])
+def test_every_observation_is_the_reference_encoding_of_the_seats_observation(kind):
+    from guandan.game.encoding import reference_state
+
+    e = GuandanEnv(kind=kind, max_deals=2)
+    e.reset(seed=21)
+    rng = np.random.default_rng(2)
+    checked = 0
+    while e.agents and checked < 600:
+        for agent in e.possible_agents:
+            seat = int(agent[-1])
+            obs = e.observe(agent)
+            assert np.array_equal(obs["observation"], reference_state(e.state.observation(seat)))
+            checked += 1
+        obs, reward, termination, truncation, info = e.last()
+        e.step(None if termination or truncation else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert checked >= 200

@@ -76,6 +76,7 @@ from .gd_tables cimport (
     GD_EXTERNAL,
     GD_SPACE_SIZE,
     gd_deal_seeded,
+    gd_space_index,
     gd_space_init,
     gd_table,
     gd_table_random_action,
@@ -1666,16 +1667,31 @@ cdef int _check_spent(const uint64_t *moves, Py_ssize_t n, str what) except -1:
 
 
 cdef int _record_from(plays, gd_record *r) except -1:
-    """The public record of a deal from its plays: a uint64 (k, 3) array of (seat, lo, hi), read once."""
-    if not isinstance(plays, np.ndarray) or plays.dtype != np.uint64 or plays.ndim != 2 or plays.shape[1] != 3 \
-            or not plays.flags.c_contiguous:
-        raise _errors().InvalidMoveError(
-            f"plays must be a C-contiguous uint64 array of shape (k, 3) (seat, lo, hi), got {_describe(plays)}")
-    cdef const uint64_t[:, ::1] p = plays
+    """The public record of a deal from its plays, read once: a uint64 (k, 3) array of (seat,
+    lo, hi), or a tuple of such triples (a deal's ``packed_plays``)."""
     cdef Py_ssize_t i
     cdef uint64_t seat
     cdef gd_cards spent
+    cdef const uint64_t[:, ::1] p
     gd_record_init(r)
+    if type(plays) is tuple:
+        for i in range(len(plays)):
+            play = plays[i]
+            if type(play) is not tuple or len(play) != 3:
+                raise _errors().InvalidMoveError(f"plays[{i}] is not (seat 0..3, lo, hi)")
+            seat = _u64(play[0], "a play's seat", _MOVE)
+            spent.w[0] = _u64(play[1], "a play's lo", _MOVE)
+            spent.w[1] = _u64(play[2], "a play's hi", _MOVE) & ~(<uint64_t>0xFFF << 52)
+            if seat > 3 or gd_check_cards(&spent) >= 0:
+                raise _errors().InvalidMoveError(f"plays[{i}] is not (seat 0..3, a card-level move)")
+            gd_record_apply(r, <int>seat, &spent)
+        return 0
+    if not isinstance(plays, np.ndarray) or plays.dtype != np.uint64 or plays.ndim != 2 or plays.shape[1] != 3 \
+            or not plays.flags.c_contiguous:
+        raise _errors().InvalidMoveError(
+            f"plays must be a tuple of (seat, lo, hi) or a C-contiguous uint64 array of shape (k, 3), "
+            f"got {_describe(plays)}")
+    p = plays
     for i in range(p.shape[0]):
         seat = p[i, 0]
         spent.w[0] = p[i, 1]
@@ -1705,6 +1721,62 @@ cdef int _state_of_seat(hand, seat, plays, counts, level, own_level, other_level
     cdef int lv = _level_index(level), own = _level_index(own_level), other = _level_index(other_level)
     gd_encode_state(&h, s, &r, c, lv, own, other, out)
     return 0
+
+
+cdef class Record:
+    """A deal's public record kept up to date play by play, for encoding states without reading
+    the whole history each time: :meth:`sync` applies the plays it has not seen yet.
+
+    >>> record = Record(); record.sync(((0, 16, 1 << 60),)); record.plies
+    1
+    """
+
+    cdef gd_record r
+    cdef readonly Py_ssize_t plies
+
+    def __cinit__(self):
+        gd_record_init(&self.r)
+        self.plies = 0
+
+    def clear(self):
+        """Forget every play (a new deal)."""
+        gd_record_init(&self.r)
+        self.plies = 0
+
+    def sync(self, plays):
+        """Apply the plays of ``plays`` (a deal's ``packed_plays``: a tuple of (seat, lo, hi))
+        past the ones already applied; a shorter tuple starts the record again."""
+        if type(plays) is not tuple:
+            raise _errors().InvalidMoveError(f"plays must be a tuple of (seat, lo, hi), got {_describe(plays)}")
+        cdef Py_ssize_t i, n = len(plays)
+        cdef uint64_t seat
+        cdef gd_cards spent
+        if n < self.plies:
+            self.clear()
+        for i in range(self.plies, n):
+            play = plays[i]
+            if type(play) is not tuple or len(play) != 3:
+                raise _errors().InvalidMoveError(f"plays[{i}] is not (seat 0..3, lo, hi)")
+            seat = _u64(play[0], "a play's seat", _MOVE)
+            spent.w[0] = _u64(play[1], "a play's lo", _MOVE)
+            spent.w[1] = _u64(play[2], "a play's hi", _MOVE) & ~(<uint64_t>0xFFF << 52)
+            if seat > 3 or gd_check_cards(&spent) >= 0:
+                raise _errors().InvalidMoveError(f"plays[{i}] is not (seat 0..3, a card-level move)")
+            gd_record_apply(&self.r, <int>seat, &spent)
+            self.plies = i + 1
+
+    def encode_state(self, hand, seat, counts, level, own_level, other_level):
+        """The 513 state values of ``seat`` holding ``hand`` (as :func:`encode_state`) on this record."""
+        cdef gd_cards h
+        cdef uint8_t c[4]
+        _packed_hand_arg(hand, &h, "hand")
+        cdef int s = _seat_arg(seat, "seat", 0)
+        _counts4(counts, c)
+        cdef int lv = _level_index(level), own = _level_index(own_level), other = _level_index(other_level)
+        out = np.empty(GD_STATE_SIZE, dtype=np.float32)
+        cdef float[::1] o = out
+        gd_encode_state(&h, s, &self.r, c, lv, own, other, &o[0])
+        return out
 
 
 def encode_state(hand, seat, plays, counts, level, own_level, other_level):
@@ -2025,6 +2097,64 @@ cdef class NativeTables:
         cdef Py_ssize_t t = _size(i, "a table", 0, self.n - 1)
         cdef gd_table *x = &self.tables[t]
         return int(x.seed), x.deal.level + 2, int(x.dealt), int(x.plies), _state_of(&x.deal)
+
+
+def canonical_words(hand, level, beat, word):
+    """The card-level move ``(lo, hi)`` that plays the rank-level ``word`` from a packed ``hand``
+    facing the rank-level ``beat`` (the pass word to lead), its cards spent canonically (as the
+    built-in policies spend them, ``gd_spend``); :class:`~guandan.IllegalMoveError` unless the
+    word is a legal rank-level move of that position."""
+    cdef gd_cards h
+    _packed_hand_arg(hand, &h, "hand")
+    cdef int lvl = _level_index(level)
+    cdef gd_move b = _checked_move(beat)
+    cdef gd_move m = _checked_move(word, "the move")
+    cdef gd_view view
+    gd_view_init(&view, &h, lvl)
+    cdef gd_move legal[GD_MAX_RANK_MOVES]
+    cdef size_t n, i
+    cdef bint found = False
+    with nogil:
+        n = gd_rank_moves(&view, b, legal)
+        for i in range(n):
+            if legal[i] == m:
+                found = True
+                break
+    if not found:
+        raise _errors().IllegalMoveError(f"0x{m:016x} is not a legal rank-level move here", reason="not_legal")
+    if m == GD_PASS_MOVE:
+        return 0, m
+    cdef gd_cards spent
+    gd_spend(&h, lvl, m, &spent)
+    return int(spent.w[0]), int(spent.w[1] | (m & (<uint64_t>0xFFF << 52)))
+
+
+def rank_mask(hand, level, beat, out):
+    """Mark the legal rank-level moves of a position (a packed ``hand``, the ``level``, the
+    rank-level ``beat``) in ``out``, an int8 or uint8 array of ``len(ACTION_SPACE)`` (zeroed
+    first); returns how many there are."""
+    cdef gd_cards h
+    _packed_hand_arg(hand, &h, "hand")
+    cdef int lvl = _level_index(level)
+    cdef gd_move b = _checked_move(beat)
+    if (not isinstance(out, np.ndarray) or out.dtype.char not in "bB" or out.shape != (GD_SPACE_SIZE,)
+            or not out.flags.c_contiguous or not out.flags.writeable):
+        raise _errors().GuandanError(
+            f"out must be a writable C-contiguous int8 array of shape ({GD_SPACE_SIZE},), got {_describe(out)}")
+    cdef uint8_t[::1] o = out.view(np.uint8)
+    cdef gd_view view
+    gd_view_init(&view, &h, lvl)
+    cdef gd_move legal[GD_MAX_RANK_MOVES]
+    cdef size_t n, i
+    cdef ptrdiff_t a
+    with nogil:
+        n = gd_rank_moves(&view, b, legal)
+        memset(&o[0], 0, GD_SPACE_SIZE)
+        for i in range(n):
+            a = gd_space_index(NULL, legal[i])
+            if a >= 0:
+                o[a] = 1
+    return n
 
 
 def deal_seeded(seed, level):

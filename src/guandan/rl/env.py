@@ -145,7 +145,10 @@ class GuandanEnv(AECEnv):  # type: ignore[misc]
         self.action_spaces = {a: spaces.Discrete(N_ACTIONS) for a in AGENTS}
         self._seeds: SplitMix64 | None = None
         self.state: Deal | Match | None = None
-        self._masks: dict[int, np.ndarray] = {}
+        self._masks: dict[int, Any] = {}  # this step's masks by seat, and its native state (-1)
+        self._over = False
+        self._record = _core.Record()  # the current deal's public record, play by play
+        self._record_of: Deal | None = None
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -171,6 +174,7 @@ class GuandanEnv(AECEnv):  # type: ignore[misc]
         else:
             self.state = Match(seed=seed, ruleset=self.ruleset)
         self._results = 0
+        self._over = False
         self.agents = list(AGENTS)
         self.rewards = {a: 0.0 for a in AGENTS}
         self._cumulative_rewards = {a: 0.0 for a in AGENTS}
@@ -189,12 +193,11 @@ class GuandanEnv(AECEnv):  # type: ignore[misc]
             return mask
         mask = np.zeros(N_ACTIONS, dtype=np.int8)
         state = self.state
-        if state is not None and not self._done() and state.turn == seat:
+        if state is not None and not self._over and state.turn == seat:
             phase = state.phase
             if phase is Phase.PLAY:
-                deal = state if isinstance(state, Deal) else state.deal
-                assert deal is not None
-                mask[_core.action_indices(deal.legal_moves("rank").array)] = 1
+                native = self._native()
+                _core.rank_mask(native.hands[seat], native.level, native.beat, mask[:CARD_ACTIONS])
             else:
                 cards = state.observation(seat).legal_actions
                 mask[[CARD_ACTIONS + int(c) for c in cards]] = 1
@@ -202,15 +205,41 @@ class GuandanEnv(AECEnv):  # type: ignore[misc]
         return mask
 
     def _done(self) -> bool:
-        return all(self.terminations.values()) or all(self.truncations.values())
+        return self._over
+
+    def _native(self) -> Any:
+        """The deal's native state now (made once a step)."""
+        native = self._masks.get(-1)
+        if native is None:
+            state = self.state
+            deal = state if isinstance(state, Deal) else state.deal  # type: ignore[union-attr]
+            assert deal is not None
+            native = self._masks[-1] = deal.native_state()  # type: ignore[assignment]
+        return native
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The agent's own information set: its 513 state values and its action mask."""
         seat = _seat_of(agent)
-        if self.state is None:
+        state = self.state
+        if state is None:
             raise GuandanError("reset the environment first")
-        obs = self.state.observation(seat)
-        return {"observation": encode_state(obs), "action_mask": self._mask(seat)}
+        deal = state if isinstance(state, Deal) else state.deal
+        if deal is not None and state.phase is Phase.PLAY:  # the fast path: no Observation made
+            level = int(deal.level)
+            if isinstance(state, Match):
+                levels = state.levels
+                own, other = int(levels[seat & 1]), int(levels[1 - (seat & 1)])
+            else:
+                own = other = level
+            record = self._record
+            if self._record_of is not deal:  # a new deal: its record starts again
+                record.clear()
+                self._record_of = deal
+            record.sync(deal.packed_plays)
+            values = record.encode_state(self._native().hands[seat], seat, deal.card_counts, level, own, other)
+        else:
+            values = encode_state(state.observation(seat))
+        return {"observation": values, "action_mask": self._mask(seat)}
 
     # -- step ----------------------------------------------------------------------------------
 
@@ -242,7 +271,7 @@ class GuandanEnv(AECEnv):  # type: ignore[misc]
                 reason="not_legal", seat=seat, got=a,
             )
         self._cumulative_rewards[agent] = 0.0
-        self._apply(seat, self.engine_action(a))
+        self._apply_index(seat, a)
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
@@ -258,14 +287,29 @@ class GuandanEnv(AECEnv):  # type: ignore[misc]
         hand = cards_of_bits(deal.native_state().hands[deal.turn])
         return canonical_move(int(ACTION_SPACE[a]), hand, deal.level)
 
+    def _apply_index(self, seat: int, a: int) -> None:
+        """Apply a legal action index for the seat to act (see :meth:`_apply`)."""
+        state = self.state
+        assert state is not None
+        if a >= CARD_ACTIONS:
+            state.act(a - CARD_ACTIONS, seat)
+        else:
+            state.play_canonical(int(ACTION_SPACE[a]))
+        self._after()
+
     def _apply(self, seat: int, action: Any) -> None:
         """Apply an engine action (a move or a card) for the seat to act and score what it ended;
         this step's rewards are in :attr:`rewards` (the caller accumulates them)."""
         state = self.state
         assert state is not None
         state.act(action, seat)
+        self._after()
+
+    def _after(self) -> None:
+        state = self.state
+        assert state is not None
         self._masks = {}
-        self.rewards = {x: 0.0 for x in AGENTS}
+        self.rewards = dict.fromkeys(AGENTS, 0.0)
         self._score()
         if not self._done():
             self.agent_selection = AGENTS[state.turn]  # type: ignore[index]
@@ -320,6 +364,7 @@ class GuandanEnv(AECEnv):  # type: ignore[misc]
         if rewards is not None:
             for s in range(4):
                 self.rewards[AGENTS[s]] += rewards[s]
+        self._over = True
         for a in AGENTS:
             if truncated:
                 self.truncations[a] = True
@@ -374,10 +419,14 @@ class GuandanEnv(AECEnv):  # type: ignore[misc]
         """Nothing to release."""
 
 
+_SEATS = {agent: seat for seat, agent in enumerate(AGENTS)}
+
+
 def _seat_of(agent: str) -> int:
-    if agent not in AGENTS:
+    seat = _SEATS.get(agent) if isinstance(agent, str) else None
+    if seat is None:
         raise GuandanError(f"an agent is one of {', '.join(AGENTS)}, got {describe(agent)}")
-    return AGENTS.index(agent)
+    return seat
 
 
 def _action_text(a: int, state: Any) -> str:

@@ -186,7 +186,7 @@ class GuandanGymEnv(gymnasium.Env):  # type: ignore[misc]
         if not inner._mask(self.seat)[int(action)]:
             raise IllegalMoveError(f"{agent}: action {int(action)} is not legal now (its mask bit is 0)",
                                    reason="not_legal", seat=self.seat, got=int(action))  # fmt: skip
-        inner._apply(self.seat, inner.engine_action(int(action)))
+        inner._apply_index(self.seat, int(action))
         reward = self._pending + inner.rewards[agent] + self._others()
         self._pending = 0.0
         terminated = all(inner.terminations.values())

@@ -41,8 +41,8 @@ def _model(path, weights, rows=567, batch="n", outputs=1, inputs=1):
         helper.make_node("Add", ["o", "b2"], ["q"]),
     ]
     inits = [numpy_helper.from_array(a, n) for a, n in zip(weights, ("w1", "b1", "w2", "b2"))]
-    graph = helper.make_graph(nodes, "tiny", ins, [helper.make_tensor_value_info("q", TensorProto.FLOAT, [batch, outputs])],
-                              inits)  # fmt: skip
+    out = helper.make_tensor_value_info("q", TensorProto.FLOAT, [batch, outputs])
+    graph = helper.make_graph(nodes, "tiny", ins, [out], inits)
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
     model.ir_version = 8
     onnx.save(model, str(path))

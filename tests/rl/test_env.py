@@ -35,7 +35,7 @@ def test_the_match_environment_passes_pettingzoos_api_and_seed_tests():
 def _play(e, seed, limit=10_000):
     rng = np.random.default_rng(seed)
     steps = 0
-    for agent in e.agent_iter(limit):
+    for _agent in e.agent_iter(limit):
         obs, reward, termination, truncation, info = e.last()
         if termination or truncation:
             e.step(None)
@@ -109,7 +109,7 @@ def test_observe_is_the_agents_information_set_only():
         hands.append(played[s] + Cards(counts))
         k += len(r)
     b = Deal(hands, level=2, leader=a.leader)
-    for seat, move in plays:
+    for _seat, move in plays:
         b.play(move)
     assert [a.hand(s) for s in (1, 2, 3)] != [b.hand(s) for s in (1, 2, 3)]
     ea, eb = GuandanEnv(), GuandanEnv()

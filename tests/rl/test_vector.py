@@ -160,7 +160,7 @@ def test_arrays_of_the_wrong_shape_or_dtype_handed_to_the_native_tables_raise():
     with pytest.raises(GuandanError, match="mask must be a writable C-contiguous bool array"):
         native.observe_mask(np.zeros((2, 2213), dtype=np.uint8), tables.seats)
     with pytest.raises(GuandanError, match="rewards"):
-        native.step_rank(np.zeros(2, dtype=np.int64), np.zeros((2, 4)), np.zeros(2, np.int32), np.zeros((2, 4), np.int8))
+        native.step_rank(np.zeros(2, np.int64), np.zeros((2, 4)), np.zeros(2, np.int32), np.zeros((2, 4), np.int8))
     with pytest.raises(GuandanError, match="deal_states"):
         native.restart(np.zeros(3, dtype=np.uint64), np.zeros(2, dtype=np.uint64))
     with pytest.raises(GuandanError, match="states"):

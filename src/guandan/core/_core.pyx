@@ -1703,7 +1703,8 @@ cdef int _record_from(plays, gd_record *r) except -1:
 
 
 cdef int _counts4(counts, uint8_t *out) except -1:
-    if not isinstance(counts, (tuple, list)) or len(counts) != 4 or not all(_is_int(c) and 0 <= c <= 28 for c in counts):
+    if not isinstance(counts, (tuple, list)) or len(counts) != 4 or not all(
+            _is_int(c) and 0 <= c <= 28 for c in counts):
         raise _errors().InvalidCardsError(f"counts must be four card counts 0..28, got {_describe(counts)}")
     for s in range(4):
         out[s] = <uint8_t>counts[s]
@@ -1723,6 +1724,7 @@ cdef int _state_of_seat(hand, seat, plays, counts, level, own_level, other_level
     return 0
 
 
+@cython.auto_pickle(False)
 cdef class Record:
     """A deal's public record kept up to date play by play, for encoding states without reading
     the whole history each time: :meth:`sync` applies the plays it has not seen yet.
@@ -1855,6 +1857,7 @@ cdef int _table_array(arr, dtype, tuple shape, str what) except -1:
     return 0
 
 
+@cython.auto_pickle(False)
 cdef class NativeTables:
     """``n`` tables playing seeded deals one after another in the C core (see
     ``guandan.rl.vector`` for the documented API over it). ``deal_states`` and
@@ -2038,8 +2041,8 @@ cdef class NativeTables:
         if bad >= 0:
             raise _errors().IllegalMoveError(
                 f"table {bad}: action {a[bad]} is not a legal move of seat {self.tables[bad].deal.turn} "
-                f"(an index of ACTION_SPACE whose mask bit is set)", reason="bad_index", seat=self.tables[bad].deal.turn,
-                got=int(a[bad]))
+                f"(an index of ACTION_SPACE whose mask bit is set)", reason="bad_index",
+                seat=self.tables[bad].deal.turn, got=int(a[bad]))
         cdef float[:, ::1] r = rewards
         cdef int32_t[::1] e = ended
         cdef int8_t[:, ::1] f = finish

@@ -30,11 +30,12 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 from ..core import _core
-from ..core.cards import NUM_FACES, Cards, as_cards, card_rank, card_suit
+from ..core.cards import NUM_FACES, Cards, CardsLike, as_cards
 from ..core.packed import MASK52, bits_of_words, cards_of_bits
 from ..errors import GuandanError, describe
 from .observation import Observation
@@ -65,7 +66,6 @@ WILD_FLAGS: int = _core.WILD_FLAGS
 VECTOR_INDEX: tuple[int, ...] = _core.VECTOR_INDEX
 
 _VECTOR_SUIT = (1, 0, 2, 3)  # the card-vector suit of the engine's suits S, H, C, D
-_NO_PLAYS = np.empty((0, 3), dtype=np.uint64)
 
 
 def _check_observation(observation: object) -> Observation:
@@ -90,14 +90,12 @@ def decision_levels(observation: Observation) -> tuple[int, int, int]:
     return level, int(obs.levels[mine]), int(obs.levels[1 - mine])
 
 
-def _plays_array(obs: Observation) -> np.ndarray:
-    plays = obs.history.packed_plays
-    return np.array(plays, dtype=np.uint64).reshape(-1, 3) if plays else _NO_PLAYS
+_NativeArgs = tuple[int, int, tuple[tuple[int, int, int], ...], tuple[int, ...], int, int, int]
 
 
-def _native_args(obs: Observation) -> tuple[object, ...]:
+def _native_args(obs: Observation) -> _NativeArgs:
     level, own, other = decision_levels(obs)
-    return (obs.packed_hand, obs.seat, _plays_array(obs), tuple(obs.card_counts), level, own, other)
+    return (obs.packed_hand, obs.seat, obs.history.packed_plays, tuple(obs.card_counts), level, own, other)
 
 
 def _legal_array(obs: Observation) -> np.ndarray:
@@ -121,7 +119,7 @@ def encode_state(observation: Observation) -> np.ndarray:
     ((513,), 27.0)
     """
     obs = _check_observation(observation)
-    return _core.encode_state(*_native_args(obs))  # type: ignore[no-any-return]
+    return _core.encode_state(*_native_args(obs))
 
 
 def encode_rows(observation: Observation) -> np.ndarray:
@@ -136,7 +134,7 @@ def encode_rows(observation: Observation) -> np.ndarray:
     """
     obs = _check_observation(observation)
     moves = _legal_array(obs)
-    return _core.encode_rows(*_native_args(obs), moves)  # type: ignore[no-any-return]
+    return _core.encode_rows(*_native_args(obs), moves)
 
 
 def encode_actions(moves: np.ndarray) -> np.ndarray:
@@ -149,7 +147,7 @@ def encode_actions(moves: np.ndarray) -> np.ndarray:
     >>> [sorted(np.flatnonzero(v).tolist()) for v in vectors]
     [[14], [2]]
     """
-    return _core.encode_actions(moves)  # type: ignore[no-any-return]
+    return _core.encode_actions(moves)
 
 
 # -- the plain-Python reference --------------------------------------------------------------------
@@ -159,23 +157,24 @@ def card_vector(cards: object) -> np.ndarray:
     """The card vector of a multiset of cards (``float32 (54,)``), in plain Python.
 
     >>> v = card_vector("H2 S2 SB HR HR")
-    >>> {i: float(v[i]) for i in np.flatnonzero(v)}
+    >>> {int(i): float(v[i]) for i in np.flatnonzero(v)}
     {0: 1.0, 13: 1.0, 52: 1.0, 53: 2.0}
     """
     hand = as_cards(_as_cards(cards))
     out = np.zeros(NUM_FACES, dtype=np.float32)
     for face, n in enumerate(hand.counts):
         if n:
-            index = face if face >= 52 else _VECTOR_SUIT[card_suit(face)] * 13 + card_rank(face) - 2
+            index = face if face >= 52 else _VECTOR_SUIT[face % 4] * 13 + face // 4
             out[index] = n
     return out
 
 
-def _as_cards(cards: object) -> object:
+def _as_cards(cards: Any) -> CardsLike:
     """A packed 108-bit int as :class:`~guandan.Cards`; anything else as it is."""
     if isinstance(cards, int) and not isinstance(cards, bool):
         return cards_of_bits(cards)
-    return cards
+    held: CardsLike = cards
+    return held
 
 
 def reference_wild_flags(hand: object, level: int) -> np.ndarray:
@@ -314,7 +313,7 @@ def history_tokens(
     >>> deal = Deal.new(seed=3, level=2); deal.play_index(0); deal.play_index(0)
     >>> seats, cards, length = history_tokens(deal.observation(1), max_len=4)
     >>> seats.tolist(), length, cards.shape
-    ([2, 3, -1, -1], 2, (4, 54))
+    ([1, 2, -1, -1], 2, (4, 54))
     """
     obs = _check_observation(observation)
     if isinstance(max_len, bool) or not isinstance(max_len, int) or max_len < 1:

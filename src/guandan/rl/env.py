@@ -39,7 +39,7 @@ environment is left as it was).
 >>> env.reset(seed=3)
 >>> obs, reward, termination, truncation, info = env.last()
 >>> obs["observation"].shape, obs["action_mask"].shape, env.agent_selection
-((513,), (2267,), 'seat_1')
+((513,), (2267,), 'seat_2')
 >>> env.step(int(obs["action_mask"].argmax()))
 """
 
@@ -98,7 +98,7 @@ def action_move(action: int, hand: Any, level: int) -> Move | int:
     return canonical_move(int(ACTION_SPACE[action]), hand, level)
 
 
-class GuandanEnv(AECEnv):  # type: ignore[misc]
+class GuandanEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types
     """The AEC environment (see the module's description).
 
     ``kind``: ``"deal"`` (one deal) or ``"match"``; ``level``: a lone deal's level;
@@ -188,9 +188,9 @@ class GuandanEnv(AECEnv):  # type: ignore[misc]
         return None if self.state is None or self.state.is_over else self.state.turn
 
     def _mask(self, seat: int) -> np.ndarray:
-        mask = self._masks.get(seat)
-        if mask is not None:
-            return mask
+        cached: np.ndarray | None = self._masks.get(seat)
+        if cached is not None:
+            return cached
         mask = np.zeros(N_ACTIONS, dtype=np.int8)
         state = self.state
         if state is not None and not self._over and state.turn == seat:
@@ -212,9 +212,10 @@ class GuandanEnv(AECEnv):  # type: ignore[misc]
         native = self._masks.get(-1)
         if native is None:
             state = self.state
-            deal = state if isinstance(state, Deal) else state.deal  # type: ignore[union-attr]
+            assert state is not None
+            deal = state if isinstance(state, Deal) else state.deal
             assert deal is not None
-            native = self._masks[-1] = deal.native_state()  # type: ignore[assignment]
+            native = self._masks[-1] = deal.native_state()
         return native
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -292,6 +293,7 @@ class GuandanEnv(AECEnv):  # type: ignore[misc]
         state = self.state
         assert state is not None
         if a >= CARD_ACTIONS:
+            assert isinstance(state, Match)  # cards are tribute and return, a match's
             state.act(a - CARD_ACTIONS, seat)
         else:
             state.play_canonical(int(ACTION_SPACE[a]))
@@ -321,11 +323,12 @@ class GuandanEnv(AECEnv):  # type: ignore[misc]
         >>> e = GuandanEnv(); e.reset(seed=3); e.step_for("seat_0", 0)
         Traceback (most recent call last):
         ...
-        guandan.errors.IllegalMoveError: not seat_0's turn: seat_1 is to act
+        guandan.errors.IllegalMoveError: not seat_0's turn: seat_2 is to act
         """
         seat = _seat_of(agent)
         if agent != self.agent_selection:
-            raise IllegalMoveError(f"not {agent}'s turn: {self.agent_selection} is to act", reason="not_turn", seat=seat)
+            raise IllegalMoveError(f"not {agent}'s turn: {self.agent_selection} is to act",
+                                   reason="not_turn", seat=seat)  # fmt: skip
         self.step(action)
 
     def _score(self) -> None:

@@ -98,7 +98,7 @@ def _opponent_specs(opponents: AgentSpec | Sequence[AgentSpec], seat: int) -> li
     return [None if s == seat else next(others) for s in range(4)]
 
 
-class GuandanGymEnv(gymnasium.Env):  # type: ignore[misc]
+class GuandanGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
     """One seat (``seat``) against ``opponents`` (see the module's description); the other
     arguments are the PettingZoo environment's (:class:`~guandan.rl.env.GuandanEnv`).
 
@@ -144,7 +144,8 @@ class GuandanGymEnv(gymnasium.Env):  # type: ignore[misc]
                              level=self.inner.level, ruleset=self.inner.ruleset, reward=self.inner.reward_kind,
                              max_deals=self.inner.max_deals)  # fmt: skip
         obs, _ = twin.reset(seed=seed)
-        return obs["action_mask"]
+        mask: np.ndarray = obs["action_mask"]
+        return mask
 
     def _obs(self) -> dict[str, np.ndarray]:
         obs = self.inner.observe(AGENTS[self.seat])
@@ -154,9 +155,12 @@ class GuandanGymEnv(gymnasium.Env):  # type: ignore[misc]
         """The opponents play until the learner's turn or the end; the learner's reward meanwhile."""
         inner = self.inner
         total = 0.0
-        while not inner._done() and inner.state.turn != self.seat:  # type: ignore[union-attr]
-            seat = inner.state.turn  # type: ignore[union-attr]
-            action = self._agents[seat].act(inner.state.observation(seat))  # type: ignore[union-attr]
+        state = inner.state
+        assert state is not None
+        while not inner._done() and state.turn != self.seat:
+            seat = state.turn
+            assert seat is not None
+            action = self._agents[seat].act(state.observation(seat))
             inner._apply(seat, action)
             total += inner.rewards[AGENTS[self.seat]]
         return total
@@ -172,7 +176,7 @@ class GuandanGymEnv(gymnasium.Env):  # type: ignore[misc]
         self._pending = self._others()
         return self._obs(), {"seed": game_seed}
 
-    def step(self, action: int) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+    def step(self, action: int | np.int64) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """Play the learner's action, then the opponents' up to its next turn."""
         inner = self.inner
         if not self._ready:
@@ -205,7 +209,7 @@ class GuandanGymEnv(gymnasium.Env):  # type: ignore[misc]
         return text
 
 
-class TablesVectorEnv(VectorEnv):  # type: ignore[misc]
+class TablesVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):
     """``num_envs`` vectorized tables as a Gymnasium ``VectorEnv`` (see the module's
     description): the learner's ``seats`` (of one side) against built-in ``opponents``
     (``"random"`` or ``"greedy"``); observations ``{"observation": float32 (n, 513),
@@ -214,7 +218,7 @@ class TablesVectorEnv(VectorEnv):  # type: ignore[misc]
     >>> envs = TablesVectorEnv(3, opponents="random")
     >>> obs, infos = envs.reset(seed=0)
     >>> obs["action_mask"].shape, envs.single_action_space
-    ((3, 2213), MaskedDiscrete(2213))
+    ((3, 2213), Discrete(2213))
     >>> obs, rewards, terminations, truncations, infos = envs.step(envs.action_space.sample())
     """
 
@@ -283,4 +287,5 @@ class _MaskedMultiDiscrete(spaces.MultiDiscrete):
         if mask is None and probability is None:
             seed = int(self.np_random.integers(0, 2**63))
             return self._envs.tables.random_actions(seed)
-        return super().sample(mask=mask, probability=probability)  # type: ignore[no-any-return]
+        out: np.ndarray = super().sample(mask=mask, probability=probability)
+        return out

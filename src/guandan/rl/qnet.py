@@ -65,7 +65,8 @@ class QNetwork:
             h = h @ self.params[2 * k] + self.params[2 * k + 1]
             if k < layers - 1:
                 np.maximum(h, 0, out=h)
-        return h[:, 0]  # type: ignore[no-any-return]
+        out: np.ndarray = h[:, 0]
+        return out
 
     def q_factored(self, states: np.ndarray, actions: np.ndarray, which: np.ndarray) -> np.ndarray:
         """Q-values of rows given factored: ``states`` ``(m, 513)``, ``actions`` ``(k, 54)`` and
@@ -79,7 +80,8 @@ class QNetwork:
             h = h @ self.params[2 * k] + self.params[2 * k + 1]
             if k < layers - 1:
                 np.maximum(h, 0, out=h)
-        return h[:, 0]  # type: ignore[no-any-return]
+        out: np.ndarray = h[:, 0]
+        return out
 
     def loss_and_grads(self, rows: np.ndarray, targets: np.ndarray) -> tuple[float, list[np.ndarray]]:
         """The mean squared error of ``q(rows)`` against ``targets`` and its gradient with respect
@@ -133,7 +135,8 @@ class QNetwork:
         layers = len(self.params) // 2
         for k in range(layers):
             w, b = f"W{k}", f"b{k}"
-            inits += [numpy_helper.from_array(self.params[2 * k], w), numpy_helper.from_array(self.params[2 * k + 1], b)]
+            inits.append(numpy_helper.from_array(self.params[2 * k], w))
+            inits.append(numpy_helper.from_array(self.params[2 * k + 1], b))
             out = "q" if k == layers - 1 else f"h{k}"
             nodes.append(helper.make_node("Gemm", [x, w, b], [out]))
             if k < layers - 1:

@@ -24,10 +24,10 @@ Command: ``python -m guandan.rl.train --out DIR --minutes 30`` (``--help`` lists
 
 >>> import tempfile
 >>> with tempfile.TemporaryDirectory() as out:
-...     trainer = Trainer(TrainConfig(tables=4, hidden=(8,), batch=32, frames=200, eval_every=0), out)
+...     trainer = Trainer(TrainConfig(tables=8, hidden=(8,), batch=32, frames=1500, eval_every=0), out)
 ...     summary = trainer.run(progress=False)
->>> summary["frames"] >= 200, summary["updates"] > 0
-(True, True)
+>>> summary["frames"] >= 1500, summary["deals"] > 0, summary["updates"] > 0
+(True, True, True)
 """
 
 from __future__ import annotations
@@ -119,6 +119,7 @@ def evaluate(net: QNetwork, opponent: str, deals: int, seed: int) -> dict[str, A
         tables = VecTables(deals, seed=seed, observe="rows", level=None, policies=policies, objective="wins")
         done = np.zeros(deals, dtype=bool)
         while not done.all():
+            assert tables.states is not None and tables.actions is not None and tables.offsets is not None
             a = choose_actions(net, tables.states, tables.actions, tables.offsets)
             rewards, ended, _ = tables.step(a)
             fresh = (ended > 0) & ~done
@@ -178,8 +179,8 @@ class Trainer:
         """One actor step at every table, then the learner's updates the new samples allow."""
         t = self.tables
         t0 = time.perf_counter()
-        choice = choose_actions(self.net, t.states, t.actions, t.offsets, self.epsilon(), self.rng)
         assert t.offsets is not None and t.actions is not None and t.states is not None
+        choice = choose_actions(self.net, t.states, t.actions, t.offsets, self.epsilon(), self.rng)
         chosen = t.actions[t.offsets[:-1] + choice].astype(np.int8)
         states = t.states.astype(np.int8)
         seats = t.seats.tolist()

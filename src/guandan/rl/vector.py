@@ -166,10 +166,10 @@ class VecTables:
         deals, pol = table_seeds(seed, n)
         self._native = _core.NativeTables(n, deals, pol, lvl, pols, rules.promotion, wins)
         self.seats = np.zeros(n, dtype=np.int8)
-        self.mask = np.zeros((n, len(ACTION_SPACE)), dtype=np.bool_) if mode != "rows" else None
-        self.states = np.zeros((n, STATE_SIZE), dtype=np.float32) if mode != "mask" else None
-        self.offsets = np.zeros(n + 1, dtype=np.int64) if mode == "rows" else None
-        self.actions = np.zeros((64 * n, ACTION_SIZE), dtype=np.float32) if mode == "rows" else None
+        self.mask: np.ndarray | None = np.zeros((n, len(ACTION_SPACE)), dtype=np.bool_) if mode != "rows" else None
+        self.states: np.ndarray | None = np.zeros((n, STATE_SIZE), dtype=np.float32) if mode != "mask" else None
+        self.offsets: np.ndarray | None = np.zeros(n + 1, dtype=np.int64) if mode == "rows" else None
+        self.actions: np.ndarray | None = np.zeros((64 * n, ACTION_SIZE), dtype=np.float32) if mode == "rows" else None
         self._rewards = np.zeros((n, 4), dtype=np.float32)
         self._ended = np.zeros(n, dtype=np.int32)
         self._finish = np.full((n, 4), -1, dtype=np.int8)
@@ -261,7 +261,7 @@ class VecTables:
         """Table ``i``'s card-level legal moves (``"rows"`` observations), packed: ``uint64 (k, 2)``.
 
         >>> tables = VecTables(1, seed=0, observe="rows")
-        >>> len(tables.legal_moves(0)) == tables.offsets[1]
+        >>> len(tables.legal_moves(0)) == int(tables.offsets[1])
         True
         """
         if self.observe != "rows":
@@ -307,6 +307,10 @@ class PyTables:
     ) -> None:
         n, seed, mode, lvl, pols, rules, wins = _options(n, seed, observe, level, policies, ruleset, objective)
         self.n, self.observe, self.policies, self.ruleset = n, mode, pols, rules
+        self.mask: np.ndarray | None = None
+        self.states: np.ndarray | None = None
+        self.offsets: np.ndarray | None = None
+        self.actions: np.ndarray | None = None
         self.objective = "wins" if wins else "levels"
         self._level = lvl
         self.reset(seed)
@@ -354,7 +358,7 @@ class PyTables:
             if policy == "external":
                 return ended
             seed = self._policy_rngs[i].next_u64()
-            word, spent = _core.choose(deal.native_state(), policy, seed)
+            word, spent = _core.choose(deal.native_state(), "random" if policy == "random" else "greedy", seed)
             deal.play(spent_move(word, spent, deal.level))
 
     def _observe(self) -> None:

@@ -37,7 +37,6 @@ from ..errors import AmbiguousMoveError, GuandanError, InvalidCardsError, Invali
 from ..game.history import Phase
 from ..game.match import Match
 from ..game.observation import Observation
-from ..game.rules import get_ruleset
 from ..game.render import (
     format_action,
     format_move_groups,
@@ -50,6 +49,7 @@ from ..game.render import (
     seat_does,
     seat_name,
 )
+from ..game.rules import get_ruleset
 
 __all__ = ["play_match"]
 

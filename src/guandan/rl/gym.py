@@ -198,6 +198,15 @@ class GuandanGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         info = inner.infos[agent] if terminated or truncated else {}
         return self._obs(), float(reward), terminated, truncated, dict(info)
 
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal actions now, ``bool (2267,)`` (the method maskable learners ask for).
+
+        >>> env = GuandanGymEnv(); _ = env.reset(seed=2); bool(env.action_masks().any())
+        True
+        """
+        legal = self._legal()
+        return np.zeros(N_ACTIONS, dtype=bool) if legal is None else legal.astype(bool)
+
     def render(self) -> str | None:
         """The table as the learner's seat sees it (text)."""
         if self.render_mode is None:

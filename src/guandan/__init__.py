@@ -51,6 +51,7 @@ from .errors import (
     IllegalMoveError,
     InvalidCardsError,
     InvalidMoveError,
+    ModelError,
     ProtocolError,
     RecordError,
 )
@@ -97,6 +98,7 @@ __all__ = [
     "IllegalMoveError",
     "InvalidCardsError",
     "InvalidMoveError",
+    "ModelError",
     "ProtocolError",
     "RecordError",
     "MoveList",

@@ -41,6 +41,7 @@ __all__ = [
     "AmbiguousMoveError",
     "RecordError",
     "ProtocolError",
+    "ModelError",
 ]
 
 
@@ -104,6 +105,12 @@ class AmbiguousMoveError(GuandanError):
 class RecordError(GuandanError):
     """A game record that does not replay: malformed, or an action illegal or inconsistent
     with the state it is replayed in (the message names the action and its index)."""
+
+
+class ModelError(GuandanError):
+    """A network model that cannot be played: a file that is missing or not a model, a
+    runtime that is not installed, an input or output of the wrong shape or type (the
+    message names what the model has and what an agent needs)."""
 
 
 class ProtocolError(GuandanError):

@@ -12,6 +12,8 @@ game      rulesets and scoring, the actions and their history, what a seat sees,
 records   moves and whole games as JSON, and their replay (:mod:`guandan.records`)
 bots      agents, the one play loop, agents by spec, playouts, sampling the hidden
           hands, the search bot, simulation (:mod:`guandan.bots`)
+rl        learning: vectorized tables, the PettingZoo and Gymnasium environments, the
+          deep Monte Carlo trainer (:mod:`guandan.rl`)
 platform  the AI competition's protocol: its action format, messages, the table, the
           server and the client (:mod:`guandan.platform`)
 web       the browser: the table's page and the replay viewer, served on the platform
@@ -35,7 +37,7 @@ from __future__ import annotations
 __all__ = ["LAYERS", "layer_of", "may_import"]
 
 #: The layers, lowest first: each is a subpackage of ``guandan`` (``errors`` a module).
-LAYERS: tuple[str, ...] = ("errors", "core", "game", "records", "bots", "platform", "web", "ui")
+LAYERS: tuple[str, ...] = ("errors", "core", "game", "records", "bots", "rl", "platform", "web", "ui")
 
 _FRONT = ("guandan", "guandan.__main__", "guandan.layers")
 

@@ -10,7 +10,7 @@ from typing import Literal, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
-from typing_extensions import Buffer
+from typing_extensions import Buffer, disjoint_base
 
 #: A count vector of 54 faces: bytes, bytearray or a 1-D C-contiguous ``uint8`` array.
 _Counts: TypeAlias = Buffer
@@ -177,3 +177,84 @@ def rollouts(
     state: _DealState, n: _Int, policies: _SearchPolicy | Sequence[_SearchPolicy] = "smart", seed: _Int = 0
 ) -> npt.NDArray[np.int8]: ...
 def smart_move(state: _DealState) -> tuple[int, int]: ...
+
+# -- encodings for learning agents
+_Plays: TypeAlias = tuple[tuple[_Int, _Int, _Int], ...] | npt.NDArray[np.uint64]
+_Counts4: TypeAlias = tuple[_Int, ...] | list[_Int]
+
+STATE_SIZE: int
+ACTION_SIZE: int
+ROW_SIZE: int
+WILD_FLAGS: int
+VECTOR_INDEX: tuple[int, ...]
+
+@disjoint_base
+class Record:
+    @property
+    def plies(self) -> int: ...
+    def clear(self) -> None: ...
+    def sync(self, plays: tuple[tuple[_Int, _Int, _Int], ...]) -> None: ...
+    def encode_state(
+        self, hand: _Int, seat: _Int, counts: _Counts4, level: _Int, own_level: _Int, other_level: _Int
+    ) -> npt.NDArray[np.float32]: ...
+
+def encode_state(
+    hand: _Int, seat: _Int, plays: _Plays, counts: _Counts4, level: _Int, own_level: _Int, other_level: _Int
+) -> npt.NDArray[np.float32]: ...
+def encode_rows(
+    hand: _Int,
+    seat: _Int,
+    plays: _Plays,
+    counts: _Counts4,
+    level: _Int,
+    own_level: _Int,
+    other_level: _Int,
+    moves: npt.NDArray[np.uint64],
+) -> npt.NDArray[np.float32]: ...
+def encode_actions(moves: npt.NDArray[np.uint64]) -> npt.NDArray[np.float32]: ...
+def wild_flags(hand: _Int, level: _Int) -> npt.NDArray[np.float32]: ...
+
+# -- vectorized tables
+_NativeState: TypeAlias = tuple[tuple[int, int, int, int], int, int, int, int, int, tuple[int, ...]]
+TABLE_POLICIES: dict[str, int]
+
+@disjoint_base
+class NativeTables:
+    @property
+    def n(self) -> int: ...
+    def __new__(
+        cls,
+        n: _Int,
+        deal_states: npt.NDArray[np.uint64],
+        policy_states: npt.NDArray[np.uint64],
+        level: _Int | None,
+        policies: Sequence[str],
+        promotion: Sequence[_Int],
+        wins: bool,
+    ) -> NativeTables: ...
+    def restart(self, deal_states: npt.NDArray[np.uint64], policy_states: npt.NDArray[np.uint64]) -> None: ...
+    def observe_mask(self, mask: npt.NDArray[np.bool_], seats: npt.NDArray[np.int8]) -> None: ...
+    def observe_states(self, states: npt.NDArray[np.float32], seats: npt.NDArray[np.int8]) -> None: ...
+    def gather(self, offsets: npt.NDArray[np.int64]) -> int: ...
+    def card_vectors(self, out: npt.NDArray[np.float32]) -> None: ...
+    def moves(self, i: _Int) -> npt.NDArray[np.uint64]: ...
+    def step_rank(
+        self,
+        actions: npt.NDArray[np.integer],
+        rewards: npt.NDArray[np.float32],
+        ended: npt.NDArray[np.int32],
+        finish: npt.NDArray[np.int8],
+    ) -> None: ...
+    def step_card(
+        self,
+        actions: npt.NDArray[np.integer],
+        rewards: npt.NDArray[np.float32],
+        ended: npt.NDArray[np.int32],
+        finish: npt.NDArray[np.int8],
+    ) -> None: ...
+    def random_actions(self, seed: _Int, out: npt.NDArray[np.int64]) -> None: ...
+    def table(self, i: _Int) -> tuple[int, int, int, int, _NativeState]: ...
+
+def canonical_words(hand: _Int, level: _Int, beat: _Int, word: _Int) -> tuple[int, int]: ...
+def rank_mask(hand: _Int, level: _Int, beat: _Int, out: npt.NDArray[np.int8] | npt.NDArray[np.uint8]) -> int: ...
+def deal_seeded(seed: _Int, level: _Int) -> _NativeState: ...

@@ -19,14 +19,15 @@ True
 
 from cpython.buffer cimport PyBUF_C_CONTIGUOUS, PyBUF_FORMAT, PyBuffer_Release, PyObject_GetBuffer
 from cpython.bytes cimport PyBytes_FromStringAndSize
-from libc.stdint cimport int8_t, int64_t, uint8_t, uint64_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
 
 cimport cython
 from cython.view cimport array as cvarray
 
-# the C core's declarations: a .pxd per header of csrc/ (gd_core.h, gd_play.h, gd_agents.h, gd_search.h)
+# the C core's declarations: a .pxd per header of csrc/ (gd_core.h, gd_play.h, gd_agents.h, gd_search.h,
+# gd_encode.h, gd_tables.h)
 from .gd_agents cimport gd_greedy_choose, gd_greedy_seat
 from .gd_core cimport (
     GD_DETAIL_COUNT,
@@ -56,6 +57,37 @@ from .gd_core cimport (
     gd_unpack_cards,
     gd_view,
     gd_view_init,
+)
+from .gd_encode cimport (
+    GD_ACTION_SIZE,
+    GD_ROW_SIZE,
+    GD_STATE_SIZE,
+    GD_WILD_FLAGS,
+    gd_encode_actions,
+    gd_encode_rows,
+    gd_encode_state,
+    gd_record,
+    gd_record_apply,
+    gd_record_init,
+    gd_vector_index,
+    gd_wild_flags,
+)
+from .gd_tables cimport (
+    GD_EXTERNAL,
+    GD_SPACE_SIZE,
+    gd_deal_seeded,
+    gd_space_index,
+    gd_space_init,
+    gd_table,
+    gd_table_random_action,
+    gd_table_card_moves,
+    gd_table_mask,
+    gd_table_play_card,
+    gd_table_play_rank,
+    gd_table_rank_legal,
+    gd_table_start,
+    gd_table_state,
+    gd_tables_config,
 )
 from .gd_play cimport (
     GD_POLICY_GREEDY,
@@ -1600,3 +1632,536 @@ def smart_move(state):
     cdef gd_cards spent
     gd_spend(&d.hands[d.turn], d.level, m, &spent)
     return m, int(spent.w[0]) | int(spent.w[1]) << 64
+
+
+# -- encodings for learning agents: card vectors, the 513 state values, the 567-value rows ------
+
+#: The sizes of the encodings: a state, an action (a card vector), a row (the two), the wild flags.
+STATE_SIZE = GD_STATE_SIZE
+ACTION_SIZE = GD_ACTION_SIZE
+ROW_SIZE = GD_ROW_SIZE
+WILD_FLAGS = GD_WILD_FLAGS
+#: VECTOR_INDEX[face]: the card-vector index of each face of the core (suits H, S, C, D, then rank).
+VECTOR_INDEX = tuple(gd_vector_index(face) for face in range(GD_FACES))
+
+
+cdef int _moves_arg(moves, str what) except -1:
+    """A card-level move array: uint64 (n, 2), C-contiguous."""
+    if not isinstance(moves, np.ndarray) or moves.dtype != np.uint64 or moves.ndim != 2 or moves.shape[1] != 2 \
+            or not moves.flags.c_contiguous:
+        raise _errors().InvalidMoveError(
+            f"{what} must be a C-contiguous uint64 array of shape (n, 2) (card-level moves), got {_describe(moves)}")
+    return 0
+
+
+cdef int _check_spent(const uint64_t *moves, Py_ssize_t n, str what) except -1:
+    """Every move's cards valid (no face with 3 copies, no stray bits): else the first bad row named."""
+    cdef Py_ssize_t i
+    cdef gd_cards c
+    for i in range(n):
+        c.w[0] = moves[2 * i]
+        c.w[1] = moves[2 * i + 1] & ~(<uint64_t>0xFFF << 52)
+        if gd_check_cards(&c) >= 0:
+            raise _errors().InvalidMoveError(f"{what}[{i}] is not a card-level move: its cards are not valid")
+    return 0
+
+
+cdef int _record_from(plays, gd_record *r) except -1:
+    """The public record of a deal from its plays, read once: a uint64 (k, 3) array of (seat,
+    lo, hi), or a tuple of such triples (a deal's ``packed_plays``)."""
+    cdef Py_ssize_t i
+    cdef uint64_t seat
+    cdef gd_cards spent
+    cdef const uint64_t[:, ::1] p
+    gd_record_init(r)
+    if type(plays) is tuple:
+        for i in range(len(plays)):
+            play = plays[i]
+            if type(play) is not tuple or len(play) != 3:
+                raise _errors().InvalidMoveError(f"plays[{i}] is not (seat 0..3, lo, hi)")
+            seat = _u64(play[0], "a play's seat", _MOVE)
+            spent.w[0] = _u64(play[1], "a play's lo", _MOVE)
+            spent.w[1] = _u64(play[2], "a play's hi", _MOVE) & ~(<uint64_t>0xFFF << 52)
+            if seat > 3 or gd_check_cards(&spent) >= 0:
+                raise _errors().InvalidMoveError(f"plays[{i}] is not (seat 0..3, a card-level move)")
+            gd_record_apply(r, <int>seat, &spent)
+        return 0
+    if not isinstance(plays, np.ndarray) or plays.dtype != np.uint64 or plays.ndim != 2 or plays.shape[1] != 3 \
+            or not plays.flags.c_contiguous:
+        raise _errors().InvalidMoveError(
+            f"plays must be a tuple of (seat, lo, hi) or a C-contiguous uint64 array of shape (k, 3), "
+            f"got {_describe(plays)}")
+    p = plays
+    for i in range(p.shape[0]):
+        seat = p[i, 0]
+        spent.w[0] = p[i, 1]
+        spent.w[1] = p[i, 2] & ~(<uint64_t>0xFFF << 52)
+        if seat > 3 or gd_check_cards(&spent) >= 0:
+            raise _errors().InvalidMoveError(f"plays[{i}] is not (seat 0..3, a card-level move)")
+        gd_record_apply(r, <int>seat, &spent)
+    return 0
+
+
+cdef int _counts4(counts, uint8_t *out) except -1:
+    if not isinstance(counts, (tuple, list)) or len(counts) != 4 or not all(
+            _is_int(c) and 0 <= c <= 28 for c in counts):
+        raise _errors().InvalidCardsError(f"counts must be four card counts 0..28, got {_describe(counts)}")
+    for s in range(4):
+        out[s] = <uint8_t>counts[s]
+    return 0
+
+
+cdef int _state_of_seat(hand, seat, plays, counts, level, own_level, other_level, float *out) except -1:
+    cdef gd_cards h
+    cdef gd_record r
+    cdef uint8_t c[4]
+    _packed_hand_arg(hand, &h, "hand")
+    cdef int s = _seat_arg(seat, "seat", 0)
+    _record_from(plays, &r)
+    _counts4(counts, c)
+    cdef int lv = _level_index(level), own = _level_index(own_level), other = _level_index(other_level)
+    gd_encode_state(&h, s, &r, c, lv, own, other, out)
+    return 0
+
+
+@cython.auto_pickle(False)
+cdef class Record:
+    """A deal's public record kept up to date play by play, for encoding states without reading
+    the whole history each time: :meth:`sync` applies the plays it has not seen yet.
+
+    >>> record = Record(); record.sync(((0, 16, 1 << 60),)); record.plies
+    1
+    """
+
+    cdef gd_record r
+    cdef readonly Py_ssize_t plies
+
+    def __cinit__(self):
+        gd_record_init(&self.r)
+        self.plies = 0
+
+    def clear(self):
+        """Forget every play (a new deal)."""
+        gd_record_init(&self.r)
+        self.plies = 0
+
+    def sync(self, plays):
+        """Apply the plays of ``plays`` (a deal's ``packed_plays``: a tuple of (seat, lo, hi))
+        past the ones already applied; a shorter tuple starts the record again."""
+        if type(plays) is not tuple:
+            raise _errors().InvalidMoveError(f"plays must be a tuple of (seat, lo, hi), got {_describe(plays)}")
+        cdef Py_ssize_t i, n = len(plays)
+        cdef uint64_t seat
+        cdef gd_cards spent
+        if n < self.plies:
+            self.clear()
+        for i in range(self.plies, n):
+            play = plays[i]
+            if type(play) is not tuple or len(play) != 3:
+                raise _errors().InvalidMoveError(f"plays[{i}] is not (seat 0..3, lo, hi)")
+            seat = _u64(play[0], "a play's seat", _MOVE)
+            spent.w[0] = _u64(play[1], "a play's lo", _MOVE)
+            spent.w[1] = _u64(play[2], "a play's hi", _MOVE) & ~(<uint64_t>0xFFF << 52)
+            if seat > 3 or gd_check_cards(&spent) >= 0:
+                raise _errors().InvalidMoveError(f"plays[{i}] is not (seat 0..3, a card-level move)")
+            gd_record_apply(&self.r, <int>seat, &spent)
+            self.plies = i + 1
+
+    def encode_state(self, hand, seat, counts, level, own_level, other_level):
+        """The 513 state values of ``seat`` holding ``hand`` (as :func:`encode_state`) on this record."""
+        cdef gd_cards h
+        cdef uint8_t c[4]
+        _packed_hand_arg(hand, &h, "hand")
+        cdef int s = _seat_arg(seat, "seat", 0)
+        _counts4(counts, c)
+        cdef int lv = _level_index(level), own = _level_index(own_level), other = _level_index(other_level)
+        out = np.empty(GD_STATE_SIZE, dtype=np.float32)
+        cdef float[::1] o = out
+        gd_encode_state(&h, s, &self.r, c, lv, own, other, &o[0])
+        return out
+
+
+def encode_state(hand, seat, plays, counts, level, own_level, other_level):
+    """The 513 state values of ``seat`` holding ``hand`` (a packed int), the deal's ``plays``
+    so far (uint64 (k, 3): seat, lo, hi), every seat's card count and the levels (2..14)."""
+    out = np.empty(GD_STATE_SIZE, dtype=np.float32)
+    cdef float[::1] o = out
+    _state_of_seat(hand, seat, plays, counts, level, own_level, other_level, &o[0])
+    return out
+
+
+def encode_rows(hand, seat, plays, counts, level, own_level, other_level, moves):
+    """The 567-value rows of a decision: the state (as :func:`encode_state`) then each
+    card-level move's card vector, one row per move of ``moves`` (uint64 (n, 2))."""
+    _moves_arg(moves, "moves")
+    cdef float state[GD_STATE_SIZE]
+    _state_of_seat(hand, seat, plays, counts, level, own_level, other_level, state)
+    cdef const uint64_t[:, ::1] m = moves
+    cdef Py_ssize_t n = m.shape[0]
+    if n:
+        _check_spent(&m[0, 0], n, "moves")
+    out = np.empty((n, GD_ROW_SIZE), dtype=np.float32)
+    cdef float[:, ::1] o = out
+    if n:
+        with nogil:
+            gd_encode_rows(state, &m[0, 0], <size_t>n, &o[0, 0])
+    return out
+
+
+def encode_actions(moves):
+    """The card vectors (float32 (n, 54)) of card-level moves (uint64 (n, 2)); a pass is all 0."""
+    _moves_arg(moves, "moves")
+    cdef const uint64_t[:, ::1] m = moves
+    cdef Py_ssize_t n = m.shape[0]
+    if n:
+        _check_spent(&m[0, 0], n, "moves")
+    out = np.empty((n, GD_ACTION_SIZE), dtype=np.float32)
+    cdef float[:, ::1] o = out
+    if n:
+        with nogil:
+            gd_encode_actions(&m[0, 0], <size_t>n, &o[0, 0])
+    return out
+
+
+def wild_flags(hand, level):
+    """The 12 wild flags of a hand (a packed int) at a level 2..14: float32 (12,)."""
+    cdef gd_cards h
+    _packed_hand_arg(hand, &h, "hand")
+    cdef int lv = _level_index(level)
+    out = np.empty(GD_WILD_FLAGS, dtype=np.float32)
+    cdef float[::1] o = out
+    gd_wild_flags(&h, lv, &o[0])
+    return out
+
+
+# -- vectorized tables: many seeded deals stepped in one call -------------------------------------
+
+
+if len(ACTION_SPACE) != GD_SPACE_SIZE:  # pragma: no cover  (the C tables size their masks by it)
+    raise ImportError(f"the action space has {len(ACTION_SPACE)} words, the C tables expect {GD_SPACE_SIZE}")
+
+cdef const uint64_t[::1] _space_words = ACTION_SPACE
+gd_space_init(&_space_words[0])
+
+#: The policies a table's seat may have: the caller acts, or a built-in policy plays it.
+TABLE_POLICIES = {"external": GD_EXTERNAL, "random": GD_POLICY_RANDOM, "greedy": GD_POLICY_GREEDY}
+
+
+cdef int _table_array(arr, dtype, tuple shape, str what) except -1:
+    """An array handed to the tables: exactly this dtype and shape, C-contiguous, writable."""
+    if (not isinstance(arr, np.ndarray) or arr.dtype != dtype or arr.shape != shape
+            or not arr.flags.c_contiguous or not arr.flags.writeable):
+        raise _errors().GuandanError(
+            f"{what} must be a writable C-contiguous {np.dtype(dtype).name} array of shape {shape}, "
+            f"got {_describe(arr)}")
+    return 0
+
+
+@cython.auto_pickle(False)
+cdef class NativeTables:
+    """``n`` tables playing seeded deals one after another in the C core (see
+    ``guandan.rl.vector`` for the documented API over it). ``deal_states`` and
+    ``policy_states``: each table's two generator states (``uint64 (n,)``); ``level`` a rank
+    2..14 or ``None`` (drawn per deal); ``policies`` four names of :data:`TABLE_POLICIES`;
+    ``promotion`` the levels of a win with the partner 2nd, 3rd, 4th; ``wins`` whether a deal
+    is worth +1 / -1 instead of its levels."""
+
+    cdef gd_table *tables
+    cdef gd_tables_config config
+    cdef readonly Py_ssize_t n
+    cdef object _space
+    cdef uint64_t *store       # the card-level moves of the last gather, two words each
+    cdef size_t store_cap, store_used
+    cdef int64_t *offsets      # n + 1 offsets into the store
+    cdef bint masked, gathered  # the observation the next step reads is up to date
+
+    def __cinit__(self, n, deal_states, policy_states, level, policies, promotion, wins):
+        self.n = _size(n, "the number of tables", 1, 1 << 24)
+        self.tables = <gd_table *>malloc(self.n * sizeof(gd_table))
+        self.offsets = <int64_t *>malloc((self.n + 1) * sizeof(int64_t))
+        self.store_cap = 1024 * <size_t>self.n
+        self.store = <uint64_t *>malloc(self.store_cap * 2 * sizeof(uint64_t))
+        if not self.tables or not self.offsets or not self.store:
+            raise MemoryError()
+        self.store_used = 0
+        self._space = ACTION_SPACE
+        cdef const uint64_t[::1] space = ACTION_SPACE
+        self.config.space = &space[0]
+        errors = _errors()
+        self.config.level = -1 if level is None else _level_index(level)
+        if not isinstance(policies, (tuple, list)) or len(policies) != 4 or not all(
+                isinstance(p, str) and p in TABLE_POLICIES for p in policies):
+            raise errors.GuandanError(f"policies are four of {sorted(TABLE_POLICIES)}, got {_describe(policies)}")
+        if "external" not in policies:
+            raise errors.GuandanError("at least one seat is the caller's (policy 'external')")
+        for s in range(4):
+            self.config.policy[s] = TABLE_POLICIES[policies[s]]
+        if not isinstance(promotion, (tuple, list)) or len(promotion) != 3 or not all(
+                _is_int(g) and 0 <= g <= 12 for g in promotion):
+            raise errors.GuandanError(f"promotion is three gains 0..12, got {_describe(promotion)}")
+        for k in range(3):
+            self.config.promotion[k] = <int>promotion[k]
+        if not isinstance(wins, bool):
+            raise errors.GuandanError(f"wins is True or False, got {_describe(wins)}")
+        self.config.wins = wins
+        self.restart(deal_states, policy_states)
+
+    def __dealloc__(self):
+        free(self.tables)
+        free(self.offsets)
+        free(self.store)
+
+    def restart(self, deal_states, policy_states):
+        """Start every table again from its two generator states (``uint64 (n,)`` each)."""
+        for arr, what in ((deal_states, "deal_states"), (policy_states, "policy_states")):
+            if (not isinstance(arr, np.ndarray) or arr.dtype != np.uint64 or arr.shape != (self.n,)):
+                raise _errors().GuandanError(
+                    f"{what} must be a uint64 array of shape ({self.n},), got {_describe(arr)}")
+        cdef const uint64_t[::1] d = np.ascontiguousarray(deal_states)
+        cdef const uint64_t[::1] p = np.ascontiguousarray(policy_states)
+        cdef Py_ssize_t i
+        with nogil:
+            for i in range(self.n):
+                gd_table_start(&self.tables[i], &self.config, d[i], p[i])
+        self.masked = self.gathered = False
+
+    def observe_mask(self, mask, seats):
+        """Each table's decision: its legal-move mask over the action space into ``mask``
+        (``bool (n, 2213)``) and the seat to act into ``seats`` (``int8 (n,)``)."""
+        _table_array(mask, np.bool_, (self.n, GD_SPACE_SIZE), "mask")
+        _table_array(seats, np.int8, (self.n,), "seats")
+        cdef uint8_t[:, ::1] o = mask.view(np.uint8)
+        cdef int8_t[::1] st = seats
+        cdef Py_ssize_t i
+        with nogil:
+            for i in range(self.n):
+                gd_table_mask(&self.tables[i], &self.config, &o[i, 0])
+                st[i] = self.tables[i].deal.turn
+        self.masked = True
+
+    def observe_states(self, states, seats):
+        """The 513 state values of the seat to act at each table into ``states`` (``float32
+        (n, 513)``), the seats into ``seats`` (``int8 (n,)``)."""
+        _table_array(states, np.float32, (self.n, GD_STATE_SIZE), "states")
+        _table_array(seats, np.int8, (self.n,), "seats")
+        cdef float[:, ::1] o = states
+        cdef int8_t[::1] st = seats
+        cdef Py_ssize_t i
+        with nogil:
+            for i in range(self.n):
+                gd_table_state(&self.tables[i], &o[i, 0])
+                st[i] = self.tables[i].deal.turn
+        self.masked = False  # a step reads what was observed last: the card-level moves, once gathered
+
+    def gather(self, offsets):
+        """Gather each table's card-level legal moves (kept by the tables); their offsets into
+        ``offsets`` (``int64 (n + 1,)``: table i's moves are ``offsets[i]:offsets[i + 1]``).
+        Returns how many there are in all."""
+        _table_array(offsets, np.int64, (self.n + 1,), "offsets")
+        cdef int64_t[::1] off = offsets
+        cdef Py_ssize_t i
+        cdef size_t used = 0, k
+        cdef uint64_t *grown
+        cdef bint failed = False
+        with nogil:
+            for i in range(self.n):
+                self.offsets[i] = <int64_t>used
+                k = gd_table_card_moves(&self.tables[i], &self.store[2 * used], self.store_cap - used)
+                if used + k > self.store_cap:
+                    grown = <uint64_t *>realloc(self.store, 2 * (used + k + 1024 * <size_t>self.n) * sizeof(uint64_t))
+                    if not grown:
+                        failed = True
+                        break
+                    self.store = grown
+                    self.store_cap = used + k + 1024 * <size_t>self.n
+                    k = gd_table_card_moves(&self.tables[i], &self.store[2 * used], self.store_cap - used)
+                used += k
+            self.offsets[self.n] = <int64_t>used
+            if not failed:
+                memcpy(&off[0], self.offsets, (self.n + 1) * sizeof(int64_t))
+        if failed:
+            raise MemoryError()
+        self.store_used = used
+        self.gathered = True
+        return used
+
+    def card_vectors(self, out):
+        """The card vectors of the gathered moves into ``out[:total]`` (``float32 (cap, 54)``,
+        cap at least the total :meth:`gather` returned)."""
+        if (not isinstance(out, np.ndarray) or out.dtype != np.float32 or out.ndim != 2 or out.shape[1] != 54
+                or out.shape[0] < <Py_ssize_t>self.store_used or not out.flags.c_contiguous or not out.flags.writeable):
+            raise _errors().GuandanError(
+                f"out must be a writable C-contiguous float32 array of shape (at least {self.store_used}, 54), "
+                f"got {_describe(out)}")
+        if not self.gathered:
+            raise _errors().GuandanError("no moves gathered since the last step: call gather first")
+        cdef float[:, ::1] o = out
+        if self.store_used:
+            with nogil:
+                gd_encode_actions(self.store, self.store_used, &o[0, 0])
+
+    def moves(self, i):
+        """The gathered card-level moves of table ``i`` (a copy, ``uint64 (k, 2)``)."""
+        cdef Py_ssize_t t = _size(i, "a table", 0, self.n - 1)
+        if not self.gathered:
+            raise _errors().GuandanError("no moves gathered since the last step: call gather first")
+        cdef Py_ssize_t a = self.offsets[t], b = self.offsets[t + 1]
+        out = np.empty((b - a, 2), dtype=np.uint64)
+        cdef uint64_t[:, ::1] o = out
+        if b > a:
+            memcpy(&o[0, 0], &self.store[2 * a], (b - a) * 2 * sizeof(uint64_t))
+        return out
+
+    cdef int _outputs(self, actions, rewards, ended, finish) except -1:
+        if (not isinstance(actions, np.ndarray) or actions.dtype.kind not in "iu" or actions.shape != (self.n,)):
+            raise _errors().GuandanError(
+                f"actions must be an integer array of shape ({self.n},), got {_describe(actions)}")
+        _table_array(rewards, np.float32, (self.n, 4), "rewards")
+        _table_array(ended, np.int32, (self.n,), "ended")
+        _table_array(finish, np.int8, (self.n, 4), "finish")
+        return 0
+
+    def step_rank(self, actions, rewards, ended, finish):
+        """Play each table's action, an index of the action space legal in the mask last
+        observed; then the built-in seats, dealing anew where a deal ended. Writes each
+        seat's reward (``float32 (n, 4)``), the number of deals that ended (``int32 (n,)``)
+        and the finish order of the last that ended (``int8 (n, 4)``, -1 where none or
+        undecided). Every action is checked before any is played: a bad one raises
+        :class:`~guandan.IllegalMoveError` naming its table and nothing changes."""
+        self._outputs(actions, rewards, ended, finish)
+        if not self.masked:
+            raise _errors().GuandanError("the tables' masks were not observed since the last step: observe_mask first")
+        cdef const int64_t[::1] a = np.ascontiguousarray(actions, dtype=np.int64)  # a copy: read once
+        cdef Py_ssize_t i, bad = -1
+        with nogil:
+            for i in range(self.n):
+                if not gd_table_rank_legal(&self.tables[i], a[i]):
+                    bad = i
+                    break
+        if bad >= 0:
+            raise _errors().IllegalMoveError(
+                f"table {bad}: action {a[bad]} is not a legal move of seat {self.tables[bad].deal.turn} "
+                f"(an index of ACTION_SPACE whose mask bit is set)", reason="bad_index",
+                seat=self.tables[bad].deal.turn, got=int(a[bad]))
+        cdef float[:, ::1] r = rewards
+        cdef int32_t[::1] e = ended
+        cdef int8_t[:, ::1] f = finish
+        with nogil:
+            for i in range(self.n):
+                e[i] = gd_table_play_rank(&self.tables[i], &self.config, self.config.space[a[i]], &r[i, 0], &f[i, 0])
+        self.masked = self.gathered = False
+
+    def step_card(self, actions, rewards, ended, finish):
+        """As :meth:`step_rank`, each action an index into the table's gathered card-level moves."""
+        self._outputs(actions, rewards, ended, finish)
+        if not self.gathered:
+            raise _errors().GuandanError("the tables' moves were not gathered since the last step: gather first")
+        cdef const int64_t[::1] a = np.ascontiguousarray(actions, dtype=np.int64)
+        cdef Py_ssize_t i, bad = -1
+        with nogil:
+            for i in range(self.n):
+                if a[i] < 0 or a[i] >= self.offsets[i + 1] - self.offsets[i]:
+                    bad = i
+                    break
+        if bad >= 0:
+            count = self.offsets[bad + 1] - self.offsets[bad]
+            raise _errors().IllegalMoveError(
+                f"table {bad}: action {a[bad]} out of range: seat {self.tables[bad].deal.turn} has {count} legal moves",
+                reason="bad_index", seat=self.tables[bad].deal.turn, expected=int(count), got=int(a[bad]))
+        cdef float[:, ::1] r = rewards
+        cdef int32_t[::1] e = ended
+        cdef int8_t[:, ::1] f = finish
+        cdef int64_t k
+        with nogil:
+            for i in range(self.n):
+                k = self.offsets[i] + a[i]
+                e[i] = gd_table_play_card(&self.tables[i], &self.config, self.store[2 * k], self.store[2 * k + 1],
+                                          &r[i, 0], &f[i, 0])
+        self.masked = self.gathered = False
+
+    def random_actions(self, seed, out):
+        """A uniformly drawn legal action of each table's mask last observed into ``out``
+        (``int64 (n,)``), table i drawing from its own stream of ``seed`` (the same seed, the same draws)."""
+        _table_array(out, np.int64, (self.n,), "out")
+        if not self.masked:
+            raise _errors().GuandanError("the tables' masks were not observed since the last step: observe_mask first")
+        cdef uint64_t base = _seed(seed)
+        cdef int64_t[::1] o = out
+        cdef Py_ssize_t i
+        cdef gd_rng rng
+        with nogil:
+            for i in range(self.n):
+                rng.state = gd_stream(base, i, 0)
+                o[i] = gd_table_random_action(&self.tables[i], &rng)
+
+    def table(self, i):
+        """Table ``i`` now: ``(seed, level, dealt, plies, state)`` — the current deal's seed and
+        level (2..14), the deals dealt so far, the plies of this deal, its native state."""
+        cdef Py_ssize_t t = _size(i, "a table", 0, self.n - 1)
+        cdef gd_table *x = &self.tables[t]
+        return int(x.seed), x.deal.level + 2, int(x.dealt), int(x.plies), _state_of(&x.deal)
+
+
+def canonical_words(hand, level, beat, word):
+    """The card-level move ``(lo, hi)`` that plays the rank-level ``word`` from a packed ``hand``
+    facing the rank-level ``beat`` (the pass word to lead), its cards spent canonically (as the
+    built-in policies spend them, ``gd_spend``); :class:`~guandan.IllegalMoveError` unless the
+    word is a legal rank-level move of that position."""
+    cdef gd_cards h
+    _packed_hand_arg(hand, &h, "hand")
+    cdef int lvl = _level_index(level)
+    cdef gd_move b = _checked_move(beat)
+    cdef gd_move m = _checked_move(word, "the move")
+    cdef gd_view view
+    gd_view_init(&view, &h, lvl)
+    cdef gd_move legal[GD_MAX_RANK_MOVES]
+    cdef size_t n, i
+    cdef bint found = False
+    with nogil:
+        n = gd_rank_moves(&view, b, legal)
+        for i in range(n):
+            if legal[i] == m:
+                found = True
+                break
+    if not found:
+        raise _errors().IllegalMoveError(f"0x{m:016x} is not a legal rank-level move here", reason="not_legal")
+    if m == GD_PASS_MOVE:
+        return 0, m
+    cdef gd_cards spent
+    gd_spend(&h, lvl, m, &spent)
+    return int(spent.w[0]), int(spent.w[1] | (m & (<uint64_t>0xFFF << 52)))
+
+
+def rank_mask(hand, level, beat, out):
+    """Mark the legal rank-level moves of a position (a packed ``hand``, the ``level``, the
+    rank-level ``beat``) in ``out``, an int8 or uint8 array of ``len(ACTION_SPACE)`` (zeroed
+    first); returns how many there are."""
+    cdef gd_cards h
+    _packed_hand_arg(hand, &h, "hand")
+    cdef int lvl = _level_index(level)
+    cdef gd_move b = _checked_move(beat)
+    if (not isinstance(out, np.ndarray) or out.dtype.char not in "bB" or out.shape != (GD_SPACE_SIZE,)
+            or not out.flags.c_contiguous or not out.flags.writeable):
+        raise _errors().GuandanError(
+            f"out must be a writable C-contiguous int8 array of shape ({GD_SPACE_SIZE},), got {_describe(out)}")
+    cdef uint8_t[::1] o = out.view(np.uint8)
+    cdef gd_view view
+    gd_view_init(&view, &h, lvl)
+    cdef gd_move legal[GD_MAX_RANK_MOVES]
+    cdef size_t n, i
+    cdef ptrdiff_t a
+    with nogil:
+        n = gd_rank_moves(&view, b, legal)
+        memset(&o[0], 0, GD_SPACE_SIZE)
+        for i in range(n):
+            a = gd_space_index(NULL, legal[i])
+            if a >= 0:
+                o[a] = 1
+    return n
+
+
+def deal_seeded(seed, level):
+    """The native deal of a seed (as ``Deal.new(seed, level)`` deals it): its state."""
+    cdef gd_deal d
+    gd_deal_seeded(&d, _seed(seed), _level_index(level))
+    return _state_of(&d)

@@ -4,5 +4,6 @@ Above :mod:`guandan.core`: :mod:`~guandan.game.rules` (rulesets, tribute and ret
 choices, promotion), :mod:`~guandan.game.history` (the actions and the phase),
 :mod:`~guandan.game.observation` (one seat's view), :mod:`~guandan.game.deal` (a deal as a
 state machine), :mod:`~guandan.game.match` (deals in a row, levels, tribute) and
-:mod:`~guandan.game.perft` (counting the game tree).
+:mod:`~guandan.game.perft` (counting the game tree), :mod:`~guandan.game.render` (a match as
+text) and :mod:`~guandan.game.encoding` (what a seat knows as numbers, for learning agents).
 """

@@ -666,6 +666,35 @@ class Deal:
         lo, hi = array[index].tolist()
         self._apply(lo, hi)
 
+    def play_canonical(self, word: int) -> None:
+        """Play a rank-level move (its packed word: an entry of
+        :data:`guandan.core.batch.ACTION_SPACE`) for the seat to play, its cards chosen
+        canonically — the suits holding the most copies first, as the built-in bots and the
+        vectorized tables spend them (:func:`guandan.core.movegen.canonical_move`): the fast path
+        of the learning environments. :class:`~guandan.IllegalMoveError` unless the word is a
+        legal rank-level move now (nothing changes).
+
+        >>> from guandan.core.batch import ACTION_SPACE
+        >>> deal = Deal(["S5 C5 H2", "S9", "D5", "D6"], level=2, leader=0)
+        >>> word = int(deal.legal_moves("rank").array[-1]); deal.play_canonical(word)
+        >>> print(deal.history[-1])
+        seat 0: triple 5: S5 C5 H2 (H2 as 5)
+        """
+        if self._over:
+            raise IllegalMoveError("the deal is over", reason="deal_over")
+        lo, hi = _core.canonical_words(self._hands[self._turn], self._lvl, self._beat, word)  # type: ignore[index]
+        if hi == _PASS_HI and self._last < 0:
+            raise IllegalMoveError(f"seat {self._turn} leads and cannot pass", reason="leads_cannot_pass",
+                                   seat=self._turn)  # fmt: skip
+        if not self._ruleset.plain_straight_flush and (hi >> 60) == MoveType.STRAIGHT:
+            arr = np.array([[lo, hi]], dtype=np.uint64)
+            if _single_suited(arr, self._level)[0]:
+                raise IllegalMoveError(
+                    f"ruleset {self._ruleset.name} plays a same-suit five only as a straight flush",
+                    reason="dropped_by_ruleset", seat=self._turn, ruleset=self._ruleset.name,
+                )
+        self._apply(lo, hi)
+
     def _resolve(self, move: Any, seat: int | None) -> tuple[int, int]:
         """The packed words of a legal move, or an error naming why it is not legal."""
         if self._over:

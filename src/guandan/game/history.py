@@ -162,6 +162,16 @@ class History(Sequence[Any]):
     def __len__(self) -> int:
         return len(self._prefix) + len(self._raw)
 
+    @property
+    def packed_plays(self) -> tuple[tuple[int, int, int], ...]:
+        """The deal's plays and passes as the deal keeps them, ``(seat, lo, hi)`` (each move's
+        two packed card-level words), oldest first; the tribute and return records are not in it.
+
+        >>> History((), ((0, 16, 1 << 60), (1, 0, 0)), Rank.TWO).packed_plays
+        ((0, 16, 1152921504606846976), (1, 0, 0))
+        """
+        return self._raw
+
     def trailing_passes(self) -> int:
         """How many passes end the history (read from the packed plays, none decoded).
 

@@ -791,6 +791,24 @@ class Match:
         if deal._over:
             self._end_deal()
 
+    def play_canonical(self, word: int) -> None:
+        """Play a rank-level word with its cards chosen canonically (see :meth:`Deal.play_canonical`).
+
+        >>> m = Match(seed=1, levels=(9, 4), level_side=0, hands=[["S3", "S4", "S5", "S6"]])
+        >>> m.play_canonical(int(m.deal.legal_moves("rank").array[0])); len(m.deal.history)
+        1
+        """
+        if self._phase is not Phase.PLAY:
+            raise IllegalMoveError(
+                f"no play now: the match is in the {self._phase.label} phase",
+                reason="wrong_phase", phase=self._phase, expected=Phase.PLAY,
+            )
+        deal = self.deal
+        assert deal is not None
+        deal.play_canonical(word)
+        if deal._over:
+            self._end_deal()
+
     def act(self, action: Move | RankMove | int | str, seat: int | None = None) -> Any:
         """Apply an agent's action for the current phase: a card to pay or return, or a move."""
         if self._phase == Phase.TRIBUTE:

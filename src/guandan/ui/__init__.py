@@ -1,5 +1,5 @@
 """What people use: the terminal table and the ``guandan`` command line.
 
-The top layer: :mod:`~guandan.ui.render` (a match drawn as text), :mod:`~guandan.ui.terminal`
-(``guandan play``) and :mod:`~guandan.ui.cli` (the ``guandan`` command).
+The top layer: :mod:`~guandan.ui.terminal` (``guandan play``, drawing with
+:mod:`guandan.game.render`) and :mod:`~guandan.ui.cli` (the ``guandan`` command).
 """

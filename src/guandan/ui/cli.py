@@ -42,7 +42,7 @@ cards: a suit letter S H C D (or ♠ ♥ ♣ ♦) then a rank 2-10, T, J, Q, K, 
 levels: 2-10, T, J, Q, K, A. The two hearts of the level rank are wild."""
 
 _AGENT_SPECS = """\
-agents: a registered name (greedy, random, mc, mc-basic) or an import path package.module:Class
+agents: a registered name (greedy, random, mc, mc-basic, onnx:model=PATH) or an import path package.module:Class
   (a class or factory taking seed=; modules in the current directory are found), then
   options as :KEY=VALUE, values read as int, float, true/false, none or text:
     mc:rollouts=8000:threads=2            greedy:bomb_threshold=3
@@ -680,9 +680,9 @@ def _run_web(args: argparse.Namespace) -> int:
 
 def _run_replay(args: argparse.Namespace) -> int:
     from ..errors import RecordError
+    from ..game.render import format_replay
     from ..records.games import replay
     from ..web.timeline import read_record
-    from .render import format_replay
 
     try:
         with open(args.file, "rb") as f:

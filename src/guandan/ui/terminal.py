@@ -40,9 +40,7 @@ from ..errors import AmbiguousMoveError, GuandanError, IllegalMoveError, Invalid
 from ..game.history import Phase, Play
 from ..game.match import Match
 from ..game.observation import Observation
-from ..game.rules import get_ruleset
-from ..records.games import record as record_of
-from .render import (
+from ..game.render import (
     format_action,
     format_move,
     format_move_groups,
@@ -55,6 +53,8 @@ from .render import (
     seat_does,
     seat_name,
 )
+from ..game.rules import get_ruleset
+from ..records.games import record as record_of
 
 __all__ = ["play_match"]
 

@@ -1,4 +1,5 @@
-"""Rendering a match for a person at the terminal: the table, the hand, the moves, the events.
+"""A match as text for a person: the table, the hand, the moves, the events (the terminal
+table draws with it, and so do the learning environments' ``render()``).
 
 Seats are named from the viewer's chair: play passes from a seat to the next
 counter-clockwise, so the next seat (``seat + 1``) sits at the viewer's right, the
@@ -22,8 +23,8 @@ from ..core.moves import Move, MoveType
 from ..core.notation import sort_moves
 from ..core.order import elevated_order
 from ..errors import GuandanError
-from ..game.history import Phase, Play, Return, Tribute
-from ..game.match import DealSummary, Match
+from .history import Phase, Play, Return, Tribute
+from .match import DealSummary, Match
 
 __all__ = [
     "seat_name",

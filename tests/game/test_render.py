@@ -1,4 +1,4 @@
-"""``guandan.ui.render``: a match as a person sees it at the terminal: seats named from the
+"""``guandan.game.render``: a match as a person sees it at the terminal: seats named from the
 viewer's chair, the hand in playing order, numbered moves, the table, and errors phrased from
 their fields."""
 
@@ -23,7 +23,7 @@ from guandan import (
 from guandan.bots.loop import play_out
 from guandan.core.order import elevated_order
 from guandan.errors import GuandanError
-from guandan.ui.render import (
+from guandan.game.render import (
     format_card,
     format_hand,
     format_moves,

@@ -1,0 +1,163 @@
+"""A network as an agent: an ONNX Q-network over the 567-value rows (``onnx:model=PATH``).
+
+The network scores every legal card-level action of a decision in one call: input ``(n, 567)``
+float32, one row per legal action (:func:`guandan.game.encoding.encode_rows`: the seat's state
+and the action's card vector), output ``(n, 1)`` Q-values; the agent plays the action of the
+highest (the first of equals). This is the form of the published Guandan networks of the
+field (DanZero and its re-trainings) and of the networks :mod:`guandan.rl.train` exports, so
+any of them plays wherever an agent spec is taken: ``guandan simulate --agents
+onnx:model=bot.onnx,greedy``, ``guandan play``, ``guandan connect``.
+
+Tribute and return are not scored by the network; the agent plays the fixed rule the
+published agents use: the first allowed tribute card, the lowest returnable card (in the
+elevated order of the deal's level, the lowest face on ties).
+
+The project ships no model: the published weights carry licences of their own (non-commercial
+ones), so users bring their file, or train one (``docs/training.md``). ``onnxruntime`` is
+imported when the first agent is made (the ``onnx`` extra: ``pip install "guandan[onnx]"``).
+
+>>> import os, tempfile
+>>> from guandan.game.deal import Deal
+>>> from guandan.rl.qnet import QNetwork
+>>> path = os.path.join(tempfile.mkdtemp(), "tiny.onnx")
+>>> QNetwork(hidden=(8,), seed=0).to_onnx(path)
+>>> deal = Deal.new(seed=1)
+>>> agent = OnnxAgent(model=path)
+>>> agent.act(deal.observation(deal.turn)) in list(deal.legal_moves())
+True
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import numpy as np
+
+from ..core.cards import card_rank
+from ..core.moves import Move
+from ..core.order import elevated_order
+from ..errors import GuandanError, IllegalMoveError, ModelError, describe
+from ..game.encoding import ROW_SIZE, encode_rows
+from ..game.history import Phase
+from ..game.observation import Observation
+
+__all__ = ["OnnxAgent", "load_session"]
+
+
+def load_session(model: str, threads: int = 1) -> Any:
+    """An onnxruntime session of a Q-network file, its input and output checked: one float
+    input of shape ``(n, 567)`` and a float output of shape ``(n, 1)`` (``n`` free). Raises
+    :class:`~guandan.ModelError` naming what is wrong.
+
+    >>> load_session("/no/such/model.onnx")
+    Traceback (most recent call last):
+    ...
+    guandan.errors.ModelError: no model file at '/no/such/model.onnx'
+    """
+    if not isinstance(model, (str, os.PathLike)):
+        raise ModelError(f"model is the path of an ONNX file, got {describe(model)}")
+    if not os.path.isfile(model):
+        raise ModelError(f"no model file at {str(model)!r}")
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+        raise GuandanError(f"threads is an int >= 1, got {describe(threads)}")
+    try:
+        import onnxruntime as ort
+    except ImportError:
+        raise ModelError(
+            "the onnx agent needs onnxruntime: pip install 'guandan[onnx]' (or pip install onnxruntime)"
+        ) from None
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    try:
+        session = ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
+    except Exception as error:  # onnxruntime raises its own exception types for unreadable files
+        raise ModelError(f"{str(model)!r} is not a model onnxruntime can load: {error}") from None
+    inputs, outputs = session.get_inputs(), session.get_outputs()
+    where = f"model {os.path.basename(str(model))!r}"
+    if len(inputs) != 1:
+        raise ModelError(f"{where} takes {len(inputs)} inputs; a Q-network over the rows takes one, (n, {ROW_SIZE})")
+    shape = inputs[0].shape
+    if len(shape) != 2 or shape[1] != ROW_SIZE:
+        raise ModelError(
+            f"{where} has input {inputs[0].name!r} of shape {_shape(shape)}; the agent feeds (n, {ROW_SIZE}) "
+            f"float32 rows (513 state values + 54 action values)"
+        )
+    if isinstance(shape[0], int) and shape[0] != -1:
+        raise ModelError(f"{where} has a fixed batch of {shape[0]} rows; a decision has any number (n, {ROW_SIZE})")
+    if inputs[0].type != "tensor(float)":
+        raise ModelError(f"{where} takes {inputs[0].type}; the rows are float32 (tensor(float))")
+    if not outputs or len(outputs[0].shape) != 2 or outputs[0].shape[1] != 1:
+        out_shape = _shape(outputs[0].shape) if outputs else "none"
+        raise ModelError(f"{where} has output of shape {out_shape}; a Q-network gives (n, 1)")
+    return session
+
+
+def _shape(shape: Any) -> str:
+    return "(" + ", ".join(str(d) if d is not None else "?" for d in shape) + ")"
+
+
+class OnnxAgent:
+    """Plays an ONNX Q-network over the 567-value rows (see the module's description).
+
+    ``model``: the ONNX file; ``threads``: onnxruntime's threads (1 by default: simulations
+    run one process a core). ``seed`` is accepted and unused (the agent is deterministic).
+    """
+
+    name = "onnx"
+
+    def __init__(self, model: str, seed: int = 0, threads: int = 1) -> None:
+        self.model = str(model)
+        self.threads = threads
+        self._session = load_session(model, threads)
+        self._input = self._session.get_inputs()[0].name
+
+    def __repr__(self) -> str:
+        return f"OnnxAgent(model={self.model!r})"
+
+    def __getstate__(self) -> dict[str, Any]:  # a session does not pickle: remade in the worker
+        return {"model": self.model, "threads": self.threads}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(state["model"], threads=state["threads"])  # type: ignore[misc]
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> OnnxAgent:
+        return OnnxAgent(self.model, threads=self.threads)
+
+    def q_values(self, observation: Observation) -> np.ndarray:
+        """The network's Q-value of each legal action of a play decision: ``float32 (n,)``.
+
+        >>> import os, tempfile
+        >>> from guandan.game.deal import Deal
+        >>> from guandan.rl.qnet import QNetwork
+        >>> path = os.path.join(tempfile.mkdtemp(), "tiny.onnx"); QNetwork(hidden=(4,), seed=1).to_onnx(path)
+        >>> deal = Deal.new(seed=2); obs = deal.observation(deal.turn)
+        >>> OnnxAgent(path).q_values(obs).shape == (len(obs.legal_actions),)
+        True
+        """
+        rows = encode_rows(observation)
+        out = self._session.run(None, {self._input: rows})[0]
+        if not isinstance(out, np.ndarray) or out.shape != (len(rows), 1):
+            raise ModelError(
+                f"model {os.path.basename(self.model)!r} gave {describe(out)} for {len(rows)} rows; "
+                f"a Q-network gives ({len(rows)}, 1)"
+            )
+        return out[:, 0]
+
+    def choose(self, observation: Observation) -> int:
+        """The index of the chosen move in ``observation.legal_actions`` (play phase)."""
+        return int(np.argmax(self.q_values(observation)))
+
+    def act(self, observation: Observation) -> Move | int:
+        """The action: the best-scored move in play, the fixed rule in tribute and return."""
+        actions = observation.legal_actions
+        if not len(actions):
+            raise IllegalMoveError(f"seat {observation.seat} has no legal action: it is not its turn")
+        if observation.phase == Phase.TRIBUTE:
+            return int(actions[0])
+        if observation.phase == Phase.RETURN:
+            level = observation.level
+            return int(min(actions, key=lambda c: (elevated_order(card_rank(c), level), c)))
+        move: Move = actions[self.choose(observation)]
+        return move

@@ -1,0 +1,300 @@
+"""Gymnasium views (the ``rl`` extra): one learning seat against given agents, and the
+vectorized tables as a Gymnasium ``VectorEnv``.
+
+* :class:`GuandanGymEnv`: a single-agent ``gymnasium.Env`` over the PettingZoo environment
+  (:mod:`guandan.rl.env`: the same observations, actions and rewards): the learner plays one
+  seat, the other seats are played by agents given by spec (``"greedy"``, ``"random"``,
+  ``"mc:rollouts=400"``, ``"onnx:model=bot.onnx"``, an agent object:
+  :func:`guandan.bots.registry.make_agent`), made from the episode's seed so that a seeded
+  reset replays the same game.
+* :class:`TablesVectorEnv`: ``num_envs`` tables stepped in the C core
+  (:class:`~guandan.rl.vector.VecTables`), the learner's seats against built-in ``random``
+  or ``greedy`` seats, rank-level actions (``Discrete(2213)``: :data:`~guandan.core.batch.ACTION_SPACE`)
+  with masks, a finished deal reset in the same step (its reward and ``terminations[i]``
+  reported with the next deal's first observation).
+
+Both draw ``action_space.sample()`` among the legal actions of the decision now (the space
+knows the mask; ``sample(mask=...)`` as usual too), so a random agent is
+``env.action_space.sample()``; an illegal action raises :class:`~guandan.IllegalMoveError`
+and leaves the environment as it was.
+
+>>> env = GuandanGymEnv(opponents="greedy")
+>>> obs, info = env.reset(seed=4)
+>>> obs["observation"].shape, int(obs["action_mask"].sum()) > 0
+((513,), True)
+>>> obs, reward, terminated, truncated, info = env.step(env.action_space.sample())
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Literal
+
+import numpy as np
+
+try:
+    import gymnasium
+    from gymnasium import spaces
+    from gymnasium.vector import AutoresetMode, VectorEnv
+    from gymnasium.vector.utils import batch_space
+except ImportError as error:  # pragma: no cover
+    raise ImportError("guandan.rl.gym needs gymnasium: pip install 'guandan[rl]'") from error
+
+from ..bots.registry import AgentSpec, make_agent
+from ..core.batch import ACTION_SPACE
+from ..core.rng import derive_seed
+from ..errors import GuandanError, IllegalMoveError, describe
+from ..game.encoding import STATE_SIZE
+from ..game.rules import Ruleset
+from .env import AGENTS, N_ACTIONS, GuandanEnv
+from .vector import VecTables
+
+__all__ = ["GuandanGymEnv", "TablesVectorEnv", "MaskedDiscrete"]
+
+
+class MaskedDiscrete(spaces.Discrete):
+    """A ``Discrete`` space whose ``sample()`` draws among the actions a mask allows now (the
+    mask given by a callable; ``sample(mask=...)`` takes the mask given instead).
+
+    ``seeded``, if given, is the mask of the first decision of the episode of a seed: after
+    ``seed(s)``, the next ``sample()`` draws for the decision ``reset(seed=s)`` starts with
+    (a seeded action for a seeded episode, as Gymnasium's environment checker draws one
+    before it resets).
+
+    >>> space = MaskedDiscrete(4, lambda: np.array([0, 1, 0, 1], dtype=np.int8), seed=0)
+    >>> sorted({int(space.sample()) for _ in range(20)})
+    [1, 3]
+    """
+
+    def __init__(self, n: int, legal: Callable[[], np.ndarray | None], seed: int | None = None,
+                 seeded: Callable[[int], np.ndarray] | None = None) -> None:  # fmt: skip
+        super().__init__(n, seed=seed)
+        self._legal = legal
+        self._seeded = seeded
+        self._for_seed: int | None = None
+
+    def seed(self, seed: Any = None) -> Any:
+        self._for_seed = seed if isinstance(seed, int) and not isinstance(seed, bool) else None
+        return super().seed(seed)
+
+    def sample(self, mask: Any = None, probability: Any = None) -> np.int64:
+        if mask is None and probability is None:
+            legal = self._legal()
+            if self._for_seed is not None and self._seeded is not None:
+                legal = self._seeded(self._for_seed)
+            self._for_seed = None
+            if legal is not None and legal.any():
+                mask = legal.astype(np.int8)
+        return super().sample(mask=mask, probability=probability)
+
+
+def _opponent_specs(opponents: AgentSpec | Sequence[AgentSpec], seat: int) -> list[AgentSpec | None]:
+    if isinstance(opponents, str) or not isinstance(opponents, Sequence):
+        return [None if s == seat else opponents for s in range(4)]
+    specs = list(opponents)
+    if len(specs) != 3:
+        raise GuandanError(f"opponents are one spec or three (the other seats in order), got {describe(opponents)}")
+    others = iter(specs)
+    return [None if s == seat else next(others) for s in range(4)]
+
+
+class GuandanGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
+    """One seat (``seat``) against ``opponents`` (see the module's description); the other
+    arguments are the PettingZoo environment's (:class:`~guandan.rl.env.GuandanEnv`).
+
+    >>> env = GuandanGymEnv(seat=2, opponents=["random", "greedy", "random"])
+    >>> _ = env.reset(seed=1); env.unwrapped.inner.agent_selection
+    'seat_2'
+    """
+
+    metadata = {"render_modes": ["ansi", "human"]}
+
+    def __init__(
+        self,
+        seat: int = 0,
+        opponents: AgentSpec | Sequence[AgentSpec] = "greedy",
+        *,
+        kind: Literal["deal", "match"] = "deal",
+        level: int = 2,
+        ruleset: Ruleset | str | None = None,
+        reward: Literal["levels", "wins"] = "levels",
+        max_deals: int | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        if isinstance(seat, bool) or seat not in (0, 1, 2, 3):
+            raise GuandanError(f"seat is a seat 0..3, got {describe(seat)}")
+        self.seat = seat
+        self.specs = _opponent_specs(opponents, seat)
+        for spec in self.specs:
+            if spec is not None:
+                make_agent(spec, seed=0)  # a bad spec raises now, not at the first reset
+        self.inner = GuandanEnv(kind, level=level, ruleset=ruleset, reward=reward, max_deals=max_deals,
+                                render_mode=None)  # fmt: skip
+        self.render_mode = render_mode
+        self.observation_space = self.inner.observation_space(AGENTS[seat])
+        self.action_space = MaskedDiscrete(N_ACTIONS, self._legal, seeded=self._first_mask)
+        self._agents: list[Any] = []
+        self._ready = False
+
+    def _legal(self) -> np.ndarray | None:
+        return self.inner._mask(self.seat) if self._ready and not self.inner._done() else None
+
+    def _first_mask(self, seed: int) -> np.ndarray:
+        twin = GuandanGymEnv(self.seat, [spec for spec in self.specs if spec is not None], kind=self.inner.kind,
+                             level=self.inner.level, ruleset=self.inner.ruleset, reward=self.inner.reward_kind,
+                             max_deals=self.inner.max_deals)  # fmt: skip
+        obs, _ = twin.reset(seed=seed)
+        mask: np.ndarray = obs["action_mask"]
+        return mask
+
+    def _obs(self) -> dict[str, np.ndarray]:
+        obs = self.inner.observe(AGENTS[self.seat])
+        return {"observation": obs["observation"], "action_mask": obs["action_mask"].copy()}
+
+    def _others(self) -> float:
+        """The opponents play until the learner's turn or the end; the learner's reward meanwhile."""
+        inner = self.inner
+        total = 0.0
+        state = inner.state
+        assert state is not None
+        while not inner._done() and state.turn != self.seat:
+            seat = state.turn
+            assert seat is not None
+            action = self._agents[seat].act(state.observation(seat))
+            inner._apply(seat, action)
+            total += inner.rewards[AGENTS[self.seat]]
+        return total
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+        """A new deal (or match) from ``seed``; the opponents act up to the learner's turn."""
+        super().reset(seed=seed)
+        game_seed = int(self.np_random.integers(0, 2**63)) if seed is None else seed
+        self.inner.reset(seed=game_seed)
+        self._agents = [None if spec is None else make_agent(spec, seed=derive_seed(game_seed, s))
+                        for s, spec in enumerate(self.specs)]  # fmt: skip
+        self._ready = True
+        self._pending = self._others()
+        return self._obs(), {"seed": game_seed}
+
+    def step(self, action: int | np.int64) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """Play the learner's action, then the opponents' up to its next turn."""
+        inner = self.inner
+        if not self._ready:
+            raise GuandanError("reset the environment first")
+        if inner._done():
+            raise IllegalMoveError("the game is over: reset the environment", reason="game_over")
+        agent = AGENTS[self.seat]
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or not 0 <= action < N_ACTIONS:
+            raise IllegalMoveError(f"{agent}: an action is an int 0..{N_ACTIONS - 1}, got {describe(action)}",
+                                   reason="bad_index", seat=self.seat, got=action)  # fmt: skip
+        if not inner._mask(self.seat)[int(action)]:
+            raise IllegalMoveError(f"{agent}: action {int(action)} is not legal now (its mask bit is 0)",
+                                   reason="not_legal", seat=self.seat, got=int(action))  # fmt: skip
+        inner._apply_index(self.seat, int(action))
+        reward = self._pending + inner.rewards[agent] + self._others()
+        self._pending = 0.0
+        terminated = all(inner.terminations.values())
+        truncated = all(inner.truncations.values()) and not terminated
+        info = inner.infos[agent] if terminated or truncated else {}
+        return self._obs(), float(reward), terminated, truncated, dict(info)
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal actions now, ``bool (2267,)`` (the method maskable learners ask for).
+
+        >>> env = GuandanGymEnv(); _ = env.reset(seed=2); bool(env.action_masks().any())
+        True
+        """
+        legal = self._legal()
+        return np.zeros(N_ACTIONS, dtype=bool) if legal is None else legal.astype(bool)
+
+    def render(self) -> str | None:
+        """The table as the learner's seat sees it (text)."""
+        if self.render_mode is None:
+            return None
+        text = self.inner._text()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+
+class TablesVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):
+    """``num_envs`` vectorized tables as a Gymnasium ``VectorEnv`` (see the module's
+    description): the learner's ``seats`` (of one side) against built-in ``opponents``
+    (``"random"`` or ``"greedy"``); observations ``{"observation": float32 (n, 513),
+    "action_mask": int8 (n, 2213)}``; rewards the learner's side's, at each deal's end.
+
+    >>> envs = TablesVectorEnv(3, opponents="random")
+    >>> obs, infos = envs.reset(seed=0)
+    >>> obs["action_mask"].shape, envs.single_action_space
+    ((3, 2213), Discrete(2213))
+    >>> obs, rewards, terminations, truncations, infos = envs.step(envs.action_space.sample())
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
+
+    def __init__(
+        self,
+        num_envs: int,
+        *,
+        seats: Sequence[int] = (0, 2),
+        opponents: Literal["random", "greedy"] = "greedy",
+        level: int | None = 2,
+        ruleset: Ruleset | str | None = None,
+        objective: Literal["levels", "wins"] = "levels",
+        seed: int = 0,
+    ) -> None:
+        if isinstance(seats, (str, bytes)) or not isinstance(seats, Sequence) or not seats or not all(
+            s in (0, 1, 2, 3) and not isinstance(s, bool) for s in seats
+        ) or len({s & 1 for s in seats}) != 1 or len(set(seats)) != len(seats):
+            raise GuandanError(f"seats are the learner's seats, of one side, got {describe(seats)}")
+        if opponents not in ("random", "greedy"):
+            raise GuandanError(f"opponents are 'random' or 'greedy' (played in the core), got {describe(opponents)}")
+        policies = tuple("external" if s in seats else opponents for s in range(4))
+        self.tables = VecTables(num_envs, seed=seed, observe="state+mask", level=level, policies=policies,
+                                ruleset=ruleset, objective=objective)  # fmt: skip
+        self.num_envs = num_envs
+        self.side = seats[0] & 1
+        box = spaces.Box(low=-1.0, high=2.0, shape=(STATE_SIZE,), dtype=np.float32)
+        mask = spaces.Box(low=0, high=1, shape=(len(ACTION_SPACE),), dtype=np.int8)
+        self.single_observation_space = spaces.Dict({"observation": box, "action_mask": mask})
+        self.single_action_space = MaskedDiscrete(len(ACTION_SPACE), lambda: None)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = _MaskedMultiDiscrete(self)
+
+    def _obs(self) -> dict[str, np.ndarray]:
+        t = self.tables
+        assert t.states is not None and t.mask is not None
+        return {"observation": t.states.copy(), "action_mask": t.mask.view(np.int8).copy()}
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+        """Start every table again (from ``seed``, else the tables' own)."""
+        self.tables.reset(seed)
+        return self._obs(), {"seat": self.tables.seats.copy()}
+
+    def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """One action a table (indices of the action space), the built-in seats after."""
+        rewards, ended, finish = self.tables.step(np.asarray(actions))
+        seat = 0 if self.side == 0 else 1
+        return (
+            self._obs(),
+            rewards[:, seat].copy(),
+            ended > 0,
+            np.zeros(self.num_envs, dtype=bool),
+            {"seat": self.tables.seats.copy(), "finish_order": finish.copy(), "deals_ended": ended.copy()},
+        )
+
+
+class _MaskedMultiDiscrete(spaces.MultiDiscrete):
+    """The batched action space: ``sample()`` draws each table's action among its legal ones."""
+
+    def __init__(self, envs: TablesVectorEnv) -> None:
+        super().__init__(np.full(envs.num_envs, len(ACTION_SPACE)))
+        self._envs = envs
+
+    def sample(self, mask: Any = None, probability: Any = None) -> np.ndarray:
+        if mask is None and probability is None:
+            seed = int(self.np_random.integers(0, 2**63))
+            return self._envs.tables.random_actions(seed)
+        out: np.ndarray = super().sample(mask=mask, probability=probability)
+        return out

@@ -1,0 +1,385 @@
+"""Deep Monte Carlo training (the DanZero method) of a Q-network over the 567-value rows, on CPU.
+
+Self-play actors at ``tables`` vectorized tables (:class:`~guandan.rl.vector.VecTables`, the
+four seats the learner's) score every legal card-level action of each decision with the
+network and play the best, or with probability epsilon a uniformly drawn one; each decision's
+row ``[state; action]`` is kept until its deal ends, then regressed (mean squared error, Adam)
+on the deal's return for the seat that made it: the levels its side gained or lost (its
+Monte Carlo return, undiscounted: a deal's only reward is at its end). The network is the
+plain-numpy :class:`~guandan.rl.qnet.QNetwork`; no framework is needed.
+
+Every ``eval_every`` frames (decisions) the greedy network plays ``eval_deals`` seeded deals
+against ``random`` and against ``greedy`` with sides swapped (the same deals twice, the
+learner on seats 0 and 2, then on 1 and 3), played in the core; the result goes to
+``log.jsonl``, a checkpoint (``checkpoint.npz``) and the ONNX export (``model.onnx``, and
+``model-<frames>.onnx``) to the output directory. :func:`plot_curve` draws the learning
+curve (the ``plot`` extra).
+
+The same seed gives the same training run (the same weights at the same frame; run with one
+BLAS thread, ``OPENBLAS_NUM_THREADS=1``, as the results of a threaded matrix product may
+differ in the last bits); a wall-time budget only decides where it stops.
+
+Command: ``python -m guandan.rl.train --out DIR --minutes 30`` (``--help`` lists the options);
+``docs/training.md`` walks through it.
+
+>>> import tempfile
+>>> with tempfile.TemporaryDirectory() as out:
+...     trainer = Trainer(TrainConfig(tables=8, hidden=(8,), batch=32, frames=1500, eval_every=0), out)
+...     summary = trainer.run(progress=False)
+>>> summary["frames"] >= 1500, summary["deals"] > 0, summary["updates"] > 0
+(True, True, True)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..bots.simulate import wilson_interval
+from ..errors import GuandanError, describe
+from ..game.encoding import ACTION_SIZE, STATE_SIZE
+from .qnet import Adam, QNetwork
+from .vector import VecTables
+
+__all__ = ["TrainConfig", "Trainer", "evaluate", "choose_actions", "plot_curve", "main"]
+
+
+@dataclass
+class TrainConfig:
+    """The options of a training run (their meaning: ``python -m guandan.rl.train --help``)."""
+
+    seed: int = 0
+    tables: int = 64
+    hidden: tuple[int, ...] = (256, 128)
+    lr: float = 5e-4
+    batch: int = 512
+    replay: int = 200_000
+    epsilon_start: float = 0.2
+    epsilon_end: float = 0.02
+    epsilon_frames: int = 2_000_000
+    level: int | None = None
+    objective: str = "levels"
+    frames: int | None = None
+    minutes: float | None = None
+    eval_every: int = 1_000_000
+    eval_deals: int = 100
+    eval_seed: int = 2026
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def choose_actions(
+    net: QNetwork, states: np.ndarray, actions: np.ndarray, offsets: np.ndarray,
+    epsilon: float = 0.0, rng: np.random.Generator | None = None,
+) -> np.ndarray:  # fmt: skip
+    """Each table's action (an index into its legal moves): the highest Q (the first of
+    equals), or with probability ``epsilon`` a uniform one (``rng``).
+
+    >>> net = QNetwork(hidden=(4,), seed=0)
+    >>> tables = VecTables(3, seed=1, observe="rows")
+    >>> a = choose_actions(net, tables.states, tables.actions, tables.offsets)
+    >>> bool(((0 <= a) & (a < np.diff(tables.offsets))).all())
+    True
+    """
+    n = len(offsets) - 1
+    total = int(offsets[-1])
+    counts = np.diff(offsets)
+    which = np.repeat(np.arange(n), counts)
+    q = net.q_factored(states, actions[:total], which)
+    starts = offsets[:-1]
+    best = np.maximum.reduceat(q, starts)
+    first = np.where(q == best[which], np.arange(total), total)
+    choice = np.minimum.reduceat(first, starts) - starts
+    if epsilon > 0 and rng is not None:
+        explore = rng.random(n) < epsilon
+        uniform = (rng.random(n) * counts).astype(np.int64)
+        choice = np.where(explore, uniform, choice)
+    return choice.astype(np.int64)  # type: ignore[no-any-return]
+
+
+def evaluate(net: QNetwork, opponent: str, deals: int, seed: int) -> dict[str, Any]:
+    """Deals won by the greedy network against a built-in ``opponent`` (``"random"`` or
+    ``"greedy"``) over ``deals`` seeded deals played twice with sides swapped: ``{"won", "n",
+    "rate", "lo", "hi"}`` (95% Wilson interval).
+
+    >>> result = evaluate(QNetwork(hidden=(4,), seed=0), "random", 2, seed=1)
+    >>> result["n"], 0 <= result["won"] <= 4
+    (4, True)
+    """
+    won = 0
+    for side in (0, 1):
+        policies = tuple("external" if (s & 1) == side else opponent for s in range(4))
+        tables = VecTables(deals, seed=seed, observe="rows", level=None, policies=policies, objective="wins")
+        done = np.zeros(deals, dtype=bool)
+        while not done.all():
+            assert tables.states is not None and tables.actions is not None and tables.offsets is not None
+            a = choose_actions(net, tables.states, tables.actions, tables.offsets)
+            rewards, ended, _ = tables.step(a)
+            fresh = (ended > 0) & ~done
+            won += int((rewards[fresh, side] > 0).sum())
+            done |= fresh
+    n = 2 * deals
+    lo, hi = wilson_interval(won, n)
+    return {"won": won, "n": n, "rate": won / n, "lo": lo, "hi": hi}
+
+
+class Trainer:
+    """A deep Monte Carlo training run (see the module's description) writing to ``out``."""
+
+    def __init__(self, config: TrainConfig, out: str) -> None:
+        if not isinstance(config, TrainConfig):
+            raise GuandanError(f"a TrainConfig, got {describe(config)}")
+        self.config = c = config
+        self.out = out
+        os.makedirs(out, exist_ok=True)
+        self.net = QNetwork(c.hidden, seed=c.seed)
+        self.opt = Adam(self.net.params, lr=c.lr)
+        self.rng = np.random.default_rng([c.seed, 1])
+        self.tables = VecTables(c.tables, seed=c.seed, observe="rows", level=c.level, objective=c.objective)  # type: ignore[arg-type]
+        n = c.tables
+        self.pending: list[list[tuple[np.ndarray, np.ndarray, int]]] = [[] for _ in range(n)]
+        self.r_states = np.zeros((c.replay, STATE_SIZE), dtype=np.int8)
+        self.r_actions = np.zeros((c.replay, ACTION_SIZE), dtype=np.int8)
+        self.r_targets = np.zeros(c.replay, dtype=np.float32)
+        self.r_size = 0
+        self.r_next = 0
+        self.frames = 0
+        self.deals = 0
+        self.updates = 0
+        self.fresh = 0
+        self.losses: list[float] = []
+        self.seconds = {"engine": 0.0, "network": 0.0, "learn": 0.0, "eval": 0.0}
+        self.started = time.perf_counter()
+
+    def epsilon(self) -> float:
+        """The exploration rate now (linear from ``epsilon_start`` to ``epsilon_end``)."""
+        c = self.config
+        f = min(1.0, self.frames / max(1, c.epsilon_frames))
+        return c.epsilon_start + f * (c.epsilon_end - c.epsilon_start)
+
+    def _store(self, states: np.ndarray, actions: np.ndarray, targets: np.ndarray) -> None:
+        cap = self.config.replay
+        k = len(targets)
+        idx = (self.r_next + np.arange(k)) % cap
+        self.r_states[idx] = states
+        self.r_actions[idx] = actions
+        self.r_targets[idx] = targets
+        self.r_next = (self.r_next + k) % cap
+        self.r_size = min(cap, self.r_size + k)
+        self.fresh += k
+
+    def step(self) -> None:
+        """One actor step at every table, then the learner's updates the new samples allow."""
+        t = self.tables
+        t0 = time.perf_counter()
+        assert t.offsets is not None and t.actions is not None and t.states is not None
+        choice = choose_actions(self.net, t.states, t.actions, t.offsets, self.epsilon(), self.rng)
+        chosen = t.actions[t.offsets[:-1] + choice].astype(np.int8)
+        states = t.states.astype(np.int8)
+        seats = t.seats.tolist()
+        for i in range(t.n):
+            self.pending[i].append((states[i], chosen[i], seats[i]))
+        t1 = time.perf_counter()
+        rewards, ended, _ = t.step(choice)
+        t2 = time.perf_counter()
+        self.frames += t.n
+        for i in np.flatnonzero(ended).tolist():
+            records = self.pending[i]
+            self.pending[i] = []
+            self._store(
+                np.stack([r[0] for r in records]),
+                np.stack([r[1] for r in records]),
+                np.array([rewards[i, r[2]] for r in records], dtype=np.float32),
+            )
+            self.deals += 1
+        self.seconds["network"] += t1 - t0
+        self.seconds["engine"] += t2 - t1
+        batch = self.config.batch
+        while self.fresh >= batch and self.r_size >= batch:
+            self.fresh -= batch
+            self._update(batch)
+        self.seconds["learn"] += time.perf_counter() - t2
+
+    def _update(self, batch: int) -> None:
+        idx = self.rng.integers(0, self.r_size, batch)
+        rows = np.concatenate([self.r_states[idx], self.r_actions[idx]], axis=1).astype(np.float32)
+        loss, grads = self.net.loss_and_grads(rows, self.r_targets[idx])
+        self.opt.step(grads)
+        self.updates += 1
+        self.losses.append(loss)
+
+    def wall(self) -> float:
+        """Seconds since the run started."""
+        return time.perf_counter() - self.started
+
+    def checkpoint(self) -> dict[str, Any]:
+        """Evaluate, log, save the checkpoint and the ONNX export; the log record."""
+        c = self.config
+        t0 = time.perf_counter()
+        record: dict[str, Any] = {
+            "wall": round(self.wall(), 2),
+            "frames": self.frames,
+            "deals": self.deals,
+            "updates": self.updates,
+            "loss": float(np.mean(self.losses[-200:])) if self.losses else None,
+            "epsilon": round(self.epsilon(), 4),
+            "seconds": {k: round(v, 2) for k, v in self.seconds.items()},
+        }
+        if c.eval_deals:
+            for opponent in ("random", "greedy"):
+                record["vs_" + opponent] = evaluate(self.net, opponent, c.eval_deals, c.eval_seed)
+        np.savez(os.path.join(self.out, "checkpoint.npz"), **self.net.state(), frames=self.frames, deals=self.deals)
+        try:
+            self.net.to_onnx(os.path.join(self.out, "model.onnx"))
+            self.net.to_onnx(os.path.join(self.out, f"model-{self.frames:010d}.onnx"))
+        except ImportError:
+            record["onnx"] = "not exported: the onnx package is not installed (pip install 'guandan[rl]')"
+        self.seconds["eval"] += time.perf_counter() - t0
+        with open(os.path.join(self.out, "log.jsonl"), "a") as log:
+            log.write(json.dumps(record) + "\n")
+        return record
+
+    def run(self, progress: bool | Callable[[str], None] = True) -> dict[str, Any]:
+        """Train until ``frames`` or ``minutes`` is reached (checkpoints on the way); the summary."""
+        c = self.config
+        say: Callable[[str], None] = (
+            progress if callable(progress) else (lambda s: print(s, file=sys.stderr, flush=True)) if progress
+            else (lambda s: None)
+        )  # fmt: skip
+        with open(os.path.join(self.out, "config.json"), "w") as f:
+            json.dump(asdict(c), f, indent=1)
+        next_eval = 0
+        last_say = 0.0
+        evaluated = -1
+        while True:
+            if c.eval_every and self.frames >= next_eval:
+                record = self.checkpoint()
+                evaluated = self.frames
+                next_eval += c.eval_every
+                say(_eval_line(record))
+            if (c.frames is not None and self.frames >= c.frames) or (
+                c.minutes is not None and self.wall() >= 60 * c.minutes
+            ):
+                break
+            self.step()
+            if self.wall() - last_say >= 10:
+                last_say = self.wall()
+                say(self._progress_line())
+        if c.eval_every and evaluated != self.frames:
+            say(_eval_line(self.checkpoint()))
+        else:
+            np.savez(os.path.join(self.out, "checkpoint.npz"), **self.net.state(), frames=self.frames)
+        return {"frames": self.frames, "deals": self.deals, "updates": self.updates, "wall": self.wall(),
+                "seconds": dict(self.seconds)}  # fmt: skip
+
+    def _progress_line(self) -> str:
+        wall = self.wall()
+        s = self.seconds
+        loss = np.mean(self.losses[-200:]) if self.losses else float("nan")
+        return (
+            f"[{wall / 60:6.1f} min] frames {self.frames:,} deals {self.deals:,} updates {self.updates:,} "
+            f"fps {self.frames / max(wall - s['eval'], 1e-9):,.0f} loss {loss:.3f} eps {self.epsilon():.3f} | "
+            f"engine {s['engine']:.0f}s network {s['network']:.0f}s learn {s['learn']:.0f}s eval {s['eval']:.0f}s"
+        )
+
+
+def _eval_line(record: dict[str, Any]) -> str:
+    parts = [f"[{record['wall'] / 60:6.1f} min] eval at {record['frames']:,} frames:"]
+    for opponent in ("random", "greedy"):
+        r = record.get("vs_" + opponent)
+        if r:
+            parts.append(f"vs {opponent} {r['won']}/{r['n']} = {r['rate']:.3f} [{r['lo']:.3f}, {r['hi']:.3f}]")
+    return " ".join(parts)
+
+
+def plot_curve(log: str, png: str, title: str = "Deep Monte Carlo self-play on one core") -> None:
+    """Draw a run's learning curve (deals won against ``random`` and ``greedy`` by training
+    wall time, 95% Wilson intervals) from its ``log.jsonl`` into a PNG (matplotlib: the
+    ``plot`` extra)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    with open(log) as f:
+        records = [json.loads(line) for line in f if line.strip()]
+    fig, ax = plt.subplots(figsize=(7, 4.2), dpi=110)
+    for opponent, color in (("random", "tab:blue"), ("greedy", "tab:red")):
+        rs = [r for r in records if r.get("vs_" + opponent)]
+        if not rs:
+            continue
+        x = [r["wall"] / 60 for r in rs]
+        y = [r["vs_" + opponent]["rate"] for r in rs]
+        lo = [r["vs_" + opponent]["lo"] for r in rs]
+        hi = [r["vs_" + opponent]["hi"] for r in rs]
+        ax.plot(x, y, marker="o", ms=3, color=color, label=f"vs {opponent}")
+        ax.fill_between(x, lo, hi, color=color, alpha=0.15)
+    ax.axhline(0.5, color="gray", lw=0.8, ls="--")
+    ax.set_xlabel("training wall time (minutes, one core; evaluations included)")
+    ax.set_ylabel("deals won (sides swapped)")
+    ax.set_ylim(0, 1)
+    ax.set_title(title)
+    ax.legend(loc="lower right")
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(png)
+    plt.close(fig)
+
+
+def _hidden(text: str) -> tuple[int, ...]:
+    try:
+        widths = tuple(int(x) for x in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"hidden is widths separated by commas, got {text!r}") from None
+    if not widths or min(widths) < 1:
+        raise argparse.ArgumentTypeError(f"hidden is widths >= 1, got {text!r}")
+    return widths
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The command: ``python -m guandan.rl.train --out DIR [--minutes M | --frames F] ...``."""
+    d = TrainConfig()
+    p = argparse.ArgumentParser(prog="python -m guandan.rl.train", description=__doc__.split("\n\n")[0])
+    p.add_argument("--out", required=True, help="the run's directory: log.jsonl, checkpoint.npz, model.onnx")
+    p.add_argument("--seed", type=int, default=d.seed)
+    p.add_argument("--tables", type=int, default=d.tables, help="self-play tables stepped together")
+    p.add_argument("--hidden", type=_hidden, default=d.hidden, help="hidden layer widths, e.g. 256,128")
+    p.add_argument("--lr", type=float, default=d.lr)
+    p.add_argument("--batch", type=int, default=d.batch)
+    p.add_argument("--replay", type=int, default=d.replay, help="samples kept for the learner")
+    p.add_argument("--epsilon-start", type=float, default=d.epsilon_start)
+    p.add_argument("--epsilon-end", type=float, default=d.epsilon_end)
+    p.add_argument("--epsilon-frames", type=int, default=d.epsilon_frames)
+    p.add_argument("--level", type=int, default=None, help="every deal's level (default: drawn per deal)")
+    p.add_argument("--objective", choices=("levels", "wins"), default=d.objective)
+    p.add_argument("--frames", type=int, default=None, help="stop after this many decisions")
+    p.add_argument("--minutes", type=float, default=None, help="stop after this much wall time")
+    p.add_argument("--eval-every", type=int, default=d.eval_every, help="frames between evaluations (0: none)")
+    p.add_argument("--eval-deals", type=int, default=d.eval_deals, help="seeded deals per opponent, each played twice")
+    p.add_argument("--eval-seed", type=int, default=d.eval_seed)
+    p.add_argument("--plot", default=None, help="draw the learning curve into this PNG at the end")
+    a = p.parse_args(argv)
+    if a.frames is None and a.minutes is None:
+        p.error("give --frames or --minutes")
+    config = TrainConfig(
+        seed=a.seed, tables=a.tables, hidden=a.hidden, lr=a.lr, batch=a.batch, replay=a.replay,
+        epsilon_start=a.epsilon_start, epsilon_end=a.epsilon_end, epsilon_frames=a.epsilon_frames,
+        level=a.level, objective=a.objective, frames=a.frames, minutes=a.minutes, eval_every=a.eval_every,
+        eval_deals=a.eval_deals, eval_seed=a.eval_seed,
+    )  # fmt: skip
+    summary = Trainer(config, a.out).run()
+    print(json.dumps(summary))
+    if a.plot:
+        plot_curve(os.path.join(a.out, "log.jsonl"), a.plot)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

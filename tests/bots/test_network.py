@@ -1,0 +1,131 @@
+"""The onnx agent: a tiny ONNX Q-network built here with the onnx package's helper API; its
+choices are checked against a numpy evaluation of the same weights; bad models are named."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("onnxruntime", reason="the onnx agent's runtime (the onnx extra)")
+onnx = pytest.importorskip("onnx", reason="building test models (the rl extra)")
+from onnx import TensorProto, helper, numpy_helper  # noqa: E402
+
+from guandan import Deal, Match, ModelError, Phase  # noqa: E402
+from guandan.bots.loop import play_out  # noqa: E402
+from guandan.bots.network import OnnxAgent  # noqa: E402
+from guandan.bots.registry import make_agent  # noqa: E402
+from guandan.bots.simulate import simulate  # noqa: E402
+from guandan.core.cards import card_rank  # noqa: E402
+from guandan.core.order import elevated_order  # noqa: E402
+from guandan.game.encoding import encode_rows  # noqa: E402
+
+
+def _weights(seed: int, hidden: int = 16):
+    rng = np.random.default_rng(seed)
+    w1 = rng.standard_normal((567, hidden)).astype(np.float32) * 0.1
+    b1 = rng.standard_normal(hidden).astype(np.float32) * 0.1
+    w2 = rng.standard_normal((hidden, 1)).astype(np.float32)
+    b2 = np.zeros(1, dtype=np.float32)
+    return w1, b1, w2, b2
+
+
+def _model(path, weights, rows=567, batch="n", outputs=1, inputs=1):
+    w1, b1, w2, b2 = weights
+    ins = [helper.make_tensor_value_info("x", TensorProto.FLOAT, [batch, rows])]
+    ins += [helper.make_tensor_value_info(f"extra{k}", TensorProto.FLOAT, [batch, rows]) for k in range(inputs - 1)]
+    nodes = [
+        helper.make_node("MatMul", ["x", "w1"], ["h"]),
+        helper.make_node("Add", ["h", "b1"], ["hb"]),
+        helper.make_node("Relu", ["hb"], ["r"]),
+        helper.make_node("MatMul", ["r", "w2"], ["o"]),
+        helper.make_node("Add", ["o", "b2"], ["q"]),
+    ]
+    inits = [numpy_helper.from_array(a, n) for a, n in zip(weights, ("w1", "b1", "w2", "b2"))]
+    out = helper.make_tensor_value_info("q", TensorProto.FLOAT, [batch, outputs])
+    graph = helper.make_graph(nodes, "tiny", ins, [out], inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    model.ir_version = 8
+    onnx.save(model, str(path))
+    return str(path)
+
+
+def _numpy_q(weights, rows):
+    w1, b1, w2, b2 = weights
+    return (np.maximum(rows @ w1 + b1, 0) @ w2 + b2)[:, 0]
+
+
+def test_the_agent_plays_the_best_action_of_a_numpy_evaluation_of_the_same_weights(tmp_path):
+    weights = _weights(1)
+    agent = OnnxAgent(_model(tmp_path / "tiny.onnx", weights))
+    deal = Deal.new(seed=3, level=5)
+    decisions = 0
+    while not deal.is_over:
+        obs = deal.observation(deal.turn)
+        rows = encode_rows(obs)
+        q = _numpy_q(weights, rows)
+        assert np.allclose(agent.q_values(obs), q, rtol=1e-4, atol=1e-4)
+        i = agent.choose(obs)
+        assert q[i] >= q.max() - 1e-4  # the best (float rounding between runtimes aside)
+        assert agent.act(obs) == obs.legal_actions[i]
+        deal.play_index(i)
+        decisions += 1
+    assert decisions > 10
+
+
+def test_tribute_and_return_follow_the_published_agents_fixed_rule(tmp_path):
+    agent = OnnxAgent(_model(tmp_path / "tiny.onnx", _weights(2)))
+    match = Match(seed=4, levels=(5, 5), level_side=0, previous=(0, 2))  # a double-down: two payers
+    seen = {Phase.TRIBUTE: 0, Phase.RETURN: 0}
+    while match.phase in (Phase.TRIBUTE, Phase.RETURN):
+        obs = match.observation(match.turn)
+        action = agent.act(obs)
+        if obs.phase == Phase.TRIBUTE:
+            assert action == obs.legal_actions[0]
+        else:
+            assert action == min(obs.legal_actions, key=lambda c: (elevated_order(card_rank(c), obs.level), c))
+        seen[obs.phase] += 1
+        match.act(action, obs.seat)
+    assert seen[Phase.TRIBUTE] >= 1 and seen[Phase.RETURN] >= 1
+
+
+def test_the_spec_makes_the_agent_and_it_plays_deals_and_matches_anywhere_a_spec_is(tmp_path):
+    path = _model(tmp_path / "tiny.onnx", _weights(3))
+    agent = make_agent(f"onnx:model={path}")
+    assert isinstance(agent, OnnxAgent) and agent.model == path
+    run = simulate(4, [f"onnx:model={path}", "greedy"], seed=1, kind="deal", workers=1)
+    assert len(run.rows) == 4
+    match = Match(seed=2)
+    play_out(match, [agent, make_agent("random"), agent, make_agent("random")], max_actions=300)
+    assert match.history
+
+
+def test_a_model_of_the_wrong_shape_is_refused_naming_what_is_wrong(tmp_path):
+    w = _weights(4)
+    bad_rows = (np.zeros((513, 16), np.float32), *w[1:])
+    with pytest.raises(ModelError, match=r"input 'x' of shape \(n, 513\).*\(n, 567\)"):
+        OnnxAgent(_model(tmp_path / "a.onnx", bad_rows, rows=513))
+    with pytest.raises(ModelError, match="fixed batch of 8 rows"):
+        OnnxAgent(_model(tmp_path / "b.onnx", w, batch=8))
+    with pytest.raises(ModelError, match="2 inputs"):
+        OnnxAgent(_model(tmp_path / "c.onnx", w, inputs=2))
+    with pytest.raises(ModelError, match=r"output of shape \(n, 3\)"):
+        OnnxAgent(_model(tmp_path / "d.onnx", (w[0], w[1], np.zeros((16, 3), np.float32), np.zeros(3, np.float32)),
+                         outputs=3))  # fmt: skip
+    with pytest.raises(ModelError, match="no model file"):
+        OnnxAgent(str(tmp_path / "missing.onnx"))
+    (tmp_path / "junk.onnx").write_bytes(b"not a model")
+    with pytest.raises(ModelError, match="not a model onnxruntime can load"):
+        OnnxAgent(str(tmp_path / "junk.onnx"))
+    with pytest.raises(ModelError, match="no model file"):
+        make_agent(f"onnx:model={tmp_path / 'missing.onnx'}")
+
+
+def test_the_agent_pickles_and_copies_without_its_session(tmp_path):
+    import copy
+    import pickle
+
+    agent = OnnxAgent(_model(tmp_path / "tiny.onnx", _weights(5)))
+    deal = Deal.new(seed=6)
+    obs = deal.observation(deal.turn)
+    for other in (pickle.loads(pickle.dumps(agent)), copy.deepcopy(agent)):
+        assert np.array_equal(other.q_values(obs), agent.q_values(obs))

@@ -1,0 +1,58 @@
+"""The Q-network (its gradients against finite differences, its ONNX export against numpy) and
+a few seconds of deep Monte Carlo training: seeded, checkpointed, exported, plotted."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from guandan.rl.qnet import QNetwork
+from guandan.rl.train import TrainConfig, Trainer, evaluate, main, plot_curve
+
+
+def _run(out, seed):
+    config = TrainConfig(seed=seed, tables=8, hidden=(16,), batch=64, replay=5000, frames=1500, eval_every=800,
+                         eval_deals=3, epsilon_frames=1000)  # fmt: skip
+    trainer = Trainer(config, out)
+    summary = trainer.run(progress=False)
+    return trainer, summary
+
+
+@pytest.mark.slow
+def test_a_few_training_steps_learn_checkpoint_export_and_repeat_with_the_seed(tmp_path):
+    pytest.importorskip("onnx")
+    a, summary = _run(str(tmp_path / "a"), seed=7)
+    b, _ = _run(str(tmp_path / "b"), seed=7)
+    c, _ = _run(str(tmp_path / "c"), seed=8)
+    assert summary["frames"] >= 1500 and summary["updates"] > 0 and summary["deals"] > 0
+    assert all(np.array_equal(x, y) for x, y in zip(a.net.params, b.net.params))  # the same seed, the same run
+    assert not all(np.array_equal(x, y) for x, y in zip(a.net.params, c.net.params))
+    records = [json.loads(line) for line in open(tmp_path / "a" / "log.jsonl")]
+    assert [r["frames"] for r in records][0] == 0 and len(records) >= 3
+    assert {"won", "n", "lo", "hi"} <= set(records[-1]["vs_greedy"]) and records[-1]["vs_random"]["n"] == 6
+    assert (tmp_path / "a" / "model.onnx").exists() and (tmp_path / "a" / "checkpoint.npz").exists()
+    loaded = QNetwork(hidden=(16,), seed=0)
+    loaded.load(np.load(tmp_path / "a" / "checkpoint.npz"))
+    assert all(np.array_equal(x, y) for x, y in zip(loaded.params, a.net.params))
+    pytest.importorskip("matplotlib")
+    plot_curve(str(tmp_path / "a" / "log.jsonl"), str(tmp_path / "curve.png"))
+    assert (tmp_path / "curve.png").stat().st_size > 1000
+
+
+def test_evaluation_plays_the_same_deals_with_sides_swapped():
+    net = QNetwork(hidden=(4,), seed=0)
+    first = evaluate(net, "greedy", 3, seed=11)
+    assert first == evaluate(net, "greedy", 3, seed=11)
+    assert first["n"] == 6 and 0 <= first["lo"] <= first["rate"] <= first["hi"] <= 1
+
+
+@pytest.mark.slow
+def test_the_command_trains_and_refuses_a_run_without_a_budget(tmp_path, capsys):
+    pytest.importorskip("onnx")
+    assert main(["--out", str(tmp_path), "--frames", "300", "--tables", "4", "--hidden", "8", "--batch", "32",
+                 "--eval-every", "0"]) == 0  # fmt: skip
+    assert json.loads(capsys.readouterr().out.strip().splitlines()[-1])["frames"] >= 300
+    with pytest.raises(SystemExit):
+        main(["--out", str(tmp_path)])

@@ -408,7 +408,8 @@ examples:
                                                         # the search bot: about 12 s of CPU
   guandan simulate 100 --agents mybot:LongestBot,greedy # mybot.py in this directory
   guandan simulate 10000 --deals --agents random --workers 2 --json
-  guandan simulate 20 --agents mc,greedy --records runs/   # then: guandan web --records runs/
+  guandan simulate 20 --deals --agents mc:rollouts=200,greedy --records runs/
+                                                        # then: guandan web --records runs/
 
 --records writes one JSON file per match (or deal): a match record is some
 hundred kB, so a run of thousands of games writes thousands of files and gigabytes.

@@ -2,6 +2,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "gd_search.h"
 
+#include "gd_solve.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -519,6 +521,7 @@ typedef struct round_job {
     size_t n_last;         /* how many of them the round's last world plays */
     uint64_t w0, n_worlds; /* worlds w0 .. w0 + n_worlds - 1 */
     double deadline;       /* 0: none */
+    int endgame;           /* the deals are solved exactly (gd_search_params.solve_cards) */
     uint64_t next;         /* the next world to take (atomic) */
     int stop;              /* set once the deadline passed (atomic) */
 } round_job;
@@ -529,7 +532,21 @@ typedef struct round_job {
 typedef struct round_share {
     round_job *job;
     int64_t *n, *sum; /* [n_alive] each */
+    gd_solver *solver; /* the thread's own, in an endgame (NULL otherwise) */
 } round_share;
+
+/* A candidate's result in one sampled deal, for the searching side: the deal solved exactly
+ * when the search is an endgame and the solve fits its budget, else played out. */
+static int world_result(const round_share *share, gd_deal *d, int side, uint64_t w, const uint8_t policies[4]) {
+    const gd_search_params *p = share->job->p;
+    if (share->solver && !d->over) {
+        int value;
+        if (gd_solve(share->solver, d, side, &value)) return value;
+    }
+    gd_rng rng = {gd_stream(p->seed, w, 2)};
+    gd_rollout(d, policies, &rng);
+    return p->objective == GD_OBJECTIVE_WINS ? gd_deal_won(d, side) : gd_deal_score(d, side, p->promotion);
+}
 
 static void *round_worker(void *arg) {
     round_share *share = (round_share *)arg;
@@ -546,6 +563,7 @@ static void *round_worker(void *arg) {
         gd_deal world = *j->root;
         gd_sample_weighted(j->s, &p->infer, &deal_rng, world.hands);
         const size_t m = i + 1 == j->n_worlds ? j->n_last : j->n_alive;
+        if (share->solver) gd_solver_clear(share->solver); /* a world's solves share what they learn, no more */
         for (size_t ci = 0; ci < m; ci++) {
             if (j->deadline > 0 && now_seconds() >= j->deadline) {
                 __atomic_store_n(&j->stop, 1, __ATOMIC_RELAXED);
@@ -556,10 +574,7 @@ static void *round_worker(void *arg) {
             gd_cards spent;
             gd_spend(&d.hands[d.turn], d.level, move, &spent);
             gd_deal_apply(&d, move, &spent);
-            gd_rng rng = {gd_stream(p->seed, w, 2)};
-            gd_rollout(&d, policies, &rng);
-            share->sum[ci] += p->objective == GD_OBJECTIVE_WINS ? gd_deal_won(&d, side)
-                                                                : gd_deal_score(&d, side, p->promotion);
+            share->sum[ci] += world_result(share, &d, side, w, policies);
             share->n[ci]++;
         }
     }
@@ -578,8 +593,22 @@ static int64_t play_round(round_job *j, gd_candidate_stats *stats) {
     int64_t *tally = (int64_t *)calloc((size_t)threads * 2 * j->n_alive, sizeof(int64_t));
     if (!tally) return -1;
     round_share shares[64];
-    for (int t = 0; t < threads; t++)
+    gd_solver solvers[64];
+    for (int t = 0; t < threads; t++) {
         shares[t].job = j, shares[t].n = tally + (size_t)t * 2 * j->n_alive, shares[t].sum = shares[t].n + j->n_alive;
+        shares[t].solver = NULL;
+        if (j->endgame) {
+            gd_solver *sv = &solvers[t];
+            memset(sv, 0, sizeof(*sv));
+            sv->mask = ((uint64_t)1 << GD_SEARCH_SOLVE_BITS) - 1;
+            sv->table = (gd_solve_entry *)calloc((size_t)sv->mask + 1, sizeof(gd_solve_entry));
+            sv->budget = j->p->solve_nodes > 0 ? j->p->solve_nodes : 1;
+            sv->generation = 1;
+            if (j->p->objective == GD_OBJECTIVE_WINS) sv->promotion[0] = sv->promotion[1] = sv->promotion[2] = 1;
+            else memcpy(sv->promotion, j->p->promotion, 3);
+            if (sv->table) shares[t].solver = sv; /* out of memory: this thread plays out instead */
+        }
+    }
     j->next = 0;
 #ifndef GD_NO_THREADS
     pthread_t ids[64];
@@ -592,6 +621,8 @@ static int64_t play_round(round_job *j, gd_candidate_stats *stats) {
     round_worker(&shares[0]);
 #endif
     int64_t played = 0;
+    for (int t = 0; t < threads; t++)
+        if (shares[t].solver) free(shares[t].solver->table);
     for (int t = 0; t < threads; t++)
         for (size_t ci = 0; ci < j->n_alive; ci++) {
             gd_candidate_stats *st = &stats[j->alive[ci]];
@@ -648,12 +679,17 @@ int64_t gd_search(const gd_infoset *s, const gd_deal *root, const gd_move *cands
     size_t n_alive = k;
     int rounds = 0;
     while (((size_t)1 << rounds) < k) rounds++;
+    const int endgame = p->solve_cards > 0 && gd_cards_left(root) <= p->solve_cards;
     int64_t done = 0, budget = p->rollouts > 0 ? p->rollouts : 0;
+    if (endgame && budget > 0) { /* a solve counts as solve_cost rollouts: the budget in solves */
+        const int64_t cost = p->solve_cost > 0 ? (int64_t)p->solve_cost : 1;
+        budget = budget / cost > (int64_t)k ? budget / cost : (int64_t)k;
+    }
     uint64_t world = 0;
     int failed = 0, stopped = 0;
     round_job j;
     memset(&j, 0, sizeof(j));
-    j.s = s, j.root = root, j.cands = cands, j.p = p, j.alive = alive, j.deadline = deadline;
+    j.s = s, j.root = root, j.cands = cands, j.p = p, j.alive = alive, j.deadline = deadline, j.endgame = endgame;
     for (int r = 0; r < rounds && !stopped; r++) {
         if (budget == 0) { /* a time budget only: estimate the rollouts it buys from a first world per thread */
             j.n_alive = n_alive, j.n_last = n_alive, j.w0 = world;

@@ -114,8 +114,16 @@ typedef struct gd_search_params {
     uint8_t policy;    /* the rollout policy of every seat */
     uint8_t objective; /* what a rollout scores: GD_OBJECTIVE_LEVELS or GD_OBJECTIVE_WINS */
     uint8_t promotion[3]; /* the levels of a win with the partner 2nd, 3rd, 4th (GD_OBJECTIVE_LEVELS) */
+    uint8_t solve_cards;  /* > 0: when the root holds this many cards or fewer in all four hands, every
+                             sampled deal after a candidate is solved exactly (gd_solve) instead of
+                             played out, a solve counting as solve_cost rollouts of the budget */
+    uint32_t solve_cost;  /* >= 1 */
+    int64_t solve_nodes;  /* the most states one solve may visit; one that runs out is played out */
     gd_infer infer;
 } gd_search_params;
+
+/* The transposition table of an endgame's solves: 2^GD_SEARCH_SOLVE_BITS entries a thread. */
+#define GD_SEARCH_SOLVE_BITS 17
 
 /* A rollout's result for the searching side: levels under the params' promotion
  * (gd_deal_score) or the deal won (+1) or lost (-1, gd_deal_won). */

@@ -100,6 +100,12 @@ _SEARCH_POLICIES = ("smart", "greedy", "random")
 
 #: The rollouts a decision of ``mc`` plays when no budget is given.
 DEFAULT_ROLLOUTS = 4000
+#: Endgames solved exactly: when the four hands hold this many cards or fewer (0: never) ...
+SOLVE_CARDS = 0
+#: ... each solve visiting at most this many states (one that runs out is played out) ...
+SOLVE_NODES = 100_000
+#: ... and counting as this many rollouts of the budget.
+SOLVE_COST = 50
 
 #: At most this many sampled deals judge a tribute or return choice (each choice is played
 #: out once in each; the deals are prepared in Python, so fewer than in play).
@@ -182,6 +188,9 @@ class MonteCarloAgent:
         pass_weight: float = PASS_WEIGHT,
         bomb_weight: float = BOMB_WEIGHT,
         objective: Literal["levels", "wins"] = "levels",
+        solve_cards: int = SOLVE_CARDS,
+        solve_nodes: int = SOLVE_NODES,
+        solve_cost: int = SOLVE_COST,
     ) -> None:
         if objective not in ("levels", "wins"):
             raise GuandanError(f"objective must be 'levels' or 'wins', got {describe(objective)}")
@@ -199,6 +208,9 @@ class MonteCarloAgent:
         _int_option(threads, "threads", 1, _core.MAX_THREADS)
         _int_option(candidates, "candidates", 1, _core.MAX_RANK_MOVES)
         _int_option(tries, "tries", 1, 4096)
+        _int_option(solve_cards, "solve_cards", 0, 108)
+        _int_option(solve_nodes, "solve_nodes", 1, 2**40)
+        _int_option(solve_cost, "solve_cost", 1, 1_000_000)
         for name, weight in (("pass_weight", pass_weight), ("bomb_weight", bomb_weight)):
             if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not 0 < weight <= 1:
                 raise GuandanError(f"{name} must be a number in (0, 1], got {describe(weight)}")
@@ -211,6 +223,9 @@ class MonteCarloAgent:
         self.policy = policy
         self.candidates = candidates
         self.tries = tries
+        self.solve_cards = solve_cards
+        self.solve_nodes = solve_nodes
+        self.solve_cost = solve_cost
         self.pass_weight = float(pass_weight)
         self.bomb_weight = float(bomb_weight)
         self._rng = SplitMix64(seed)
@@ -269,6 +284,7 @@ class MonteCarloAgent:
         stats, done = _core.search(
             info, state, words, self.rollouts or 0, self._seconds_left(start), self.threads, self.policy, seed,
             self.tries, self.pass_weight, self.bomb_weight, self.objective, observation.ruleset.promotion,
+            self.solve_cards, self.solve_nodes, self.solve_cost,
         )
         order = np.argsort(stats[:, 3], kind="stable")
         choices = tuple(

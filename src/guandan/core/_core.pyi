@@ -172,11 +172,25 @@ def search(
     bomb_weight: float = 1.0,
     objective: Literal["levels", "wins"] = "levels",
     promotion: Sequence[_Int] = (3, 2, 1),
+    solve_cards: _Int = 0,
+    solve_nodes: _Int = 100_000,
+    solve_cost: _Int = 50,
 ) -> tuple[npt.NDArray[np.float64], int]: ...
 def rollouts(
     state: _DealState, n: _Int, policies: _SearchPolicy | Sequence[_SearchPolicy] = "smart", seed: _Int = 0
 ) -> npt.NDArray[np.int8]: ...
 def smart_move(state: _DealState) -> tuple[int, int]: ...
+
+# -- the exact endgame solver
+SOLVE_TABLE_BITS: int
+
+def solve(
+    state: _DealState, side: _Int, promotion: Sequence[_Int] = (3, 2, 1), budget: _Int = 1_000_000
+) -> tuple[int | None, int]: ...
+def solve_move(
+    state: _DealState, promotion: Sequence[_Int] = (3, 2, 1), budget: _Int = 1_000_000
+) -> tuple[int, int, int] | tuple[None, None, int]: ...
+def cards_left(state: _DealState) -> int: ...
 
 # -- encodings for learning agents
 _Plays: TypeAlias = tuple[tuple[_Int, _Int, _Int], ...] | npt.NDArray[np.uint64]

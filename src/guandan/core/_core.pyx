@@ -19,15 +19,15 @@ True
 
 from cpython.buffer cimport PyBUF_C_CONTIGUOUS, PyBUF_FORMAT, PyBuffer_Release, PyObject_GetBuffer
 from cpython.bytes cimport PyBytes_FromStringAndSize
-from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint64_t
-from libc.stdlib cimport free, malloc, realloc
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
+from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
 
 cimport cython
 from cython.view cimport array as cvarray
 
 # the C core's declarations: a .pxd per header of csrc/ (gd_core.h, gd_play.h, gd_agents.h, gd_search.h,
-# gd_encode.h, gd_tables.h)
+# gd_encode.h, gd_tables.h, gd_solve.h)
 from .gd_agents cimport gd_greedy_choose, gd_greedy_seat
 from .gd_core cimport (
     GD_DETAIL_COUNT,
@@ -126,6 +126,7 @@ from .gd_search cimport (
     gd_smart_move,
     gd_stream,
 )
+from .gd_solve cimport gd_cards_left, gd_solve, gd_solve_entry, gd_solve_move, gd_solver
 
 import numpy as np
 
@@ -1120,6 +1121,77 @@ def perft(state, depth):
     return total
 
 
+#: The transposition table of a solve: 2^SOLVE_TABLE_BITS entries (16 bytes each).
+SOLVE_TABLE_BITS = 18
+
+
+cdef int _solver_init(gd_solver *s, promotion, budget) except -1:
+    """A solver with a zeroed table of 2^SOLVE_TABLE_BITS entries, the promotion and the budget checked."""
+    errors = _errors()
+    if isinstance(promotion, (str, bytes)) or not isinstance(promotion, (tuple, list)) or len(promotion) != 3:
+        raise errors.GuandanError(f"promotion is three gains 0..12 (partner 2nd, 3rd, 4th), got {_describe(promotion)}")
+    cdef int i
+    for i in range(3):
+        s.promotion[i] = <uint8_t>_size(promotion[i], "promotion", 0, 12)
+    s.budget = _size(budget, "budget", 1, _MAX_ROWS)
+    s.mask = (1ull << SOLVE_TABLE_BITS) - 1
+    s.table = <gd_solve_entry *>calloc(s.mask + 1, sizeof(gd_solve_entry))
+    if s.table == NULL:
+        raise MemoryError()
+    s.nodes = 0
+    s.aborted = 0
+    s.generation = 1
+    return 0
+
+
+def solve(state, side, promotion=(3, 2, 1), budget=1_000_000):
+    """The perfect-information value of a deal state for ``side`` (0: seats 0 and 2), both
+    sides playing their best, in levels under ``promotion`` — ``(value, nodes)``, ``value``
+    ``None`` when ``budget`` visited states were not enough (``gd_solve``: alpha-beta over the
+    rank-level moves, each spent canonically, with a transposition table)."""
+    cdef gd_deal d
+    _deal_from(state, &d)
+    cdef int sd = <int>_size(side, "side", 0, 1)
+    cdef gd_solver s
+    _solver_init(&s, promotion, budget)
+    cdef int value = 0, ok
+    try:
+        with nogil:
+            ok = gd_solve(&s, &d, sd, &value)
+        return (value if ok else None), int(s.nodes)
+    finally:
+        free(s.table)
+
+
+def solve_move(state, promotion=(3, 2, 1), budget=1_000_000):
+    """The best rank-level move of the seat to act in a deal state with every hand known, by
+    solving each of its moves: ``(word, value, nodes)`` (``value`` for the seat's side), or
+    ``(None, None, nodes)`` when ``budget`` visited states were not enough."""
+    cdef gd_deal d
+    _deal_from(state, &d)
+    if d.over:
+        raise _errors().IllegalMoveError("the deal is over: there is no move to solve")
+    cdef gd_solver s
+    _solver_init(&s, promotion, budget)
+    cdef int value = 0, ok
+    cdef gd_move move = GD_PASS_MOVE
+    try:
+        with nogil:
+            ok = gd_solve_move(&s, &d, &move, &value)
+        if not ok:
+            return None, None, int(s.nodes)
+        return int(move), value, int(s.nodes)
+    finally:
+        free(s.table)
+
+
+def cards_left(state):
+    """The cards left in the four hands of a deal state together."""
+    cdef gd_deal d
+    _deal_from(state, &d)
+    return int(gd_cards_left(&d))
+
+
 def evaluate(states, firsts, n=1, policy="greedy", seed=0):
     """Play out each candidate first move in each state: ``int8 (S, F, n, 4)`` finish orders.
 
@@ -1515,7 +1587,8 @@ def search_candidates(infoset, state, limit):
 
 
 def search(infoset, state, candidates, rollouts=0, seconds=0.0, threads=1, policy="smart", seed=0,
-           tries=1, pass_weight=1.0, bomb_weight=1.0, objective="levels", promotion=(3, 2, 1)):
+           tries=1, pass_weight=1.0, bomb_weight=1.0, objective="levels", promotion=(3, 2, 1),
+           solve_cards=0, solve_nodes=100_000, solve_cost=50):
     """Determinized search with successive halving over candidate moves (``gd_search``),
     without the GIL, on ``threads`` threads: ``(stats, rollouts played)``, ``stats`` a
     ``float64 (k, 4)`` array of each candidate's rollouts, mean result (levels, for the
@@ -1525,7 +1598,11 @@ def search(infoset, state, candidates, rollouts=0, seconds=0.0, threads=1, polic
     0 plays exactly that many (the result then does not depend on ``threads``);
     ``seconds`` > 0 stops starting rollouts after that long; at least one is needed.
     ``objective``: a rollout scores the levels won or lost (``levels``, a win with the partner
-    2nd, 3rd, 4th worth ``promotion``'s three values: the ruleset's) or 1 / -1 (``wins``)."""
+    2nd, 3rd, 4th worth ``promotion``'s three values: the ruleset's) or 1 / -1 (``wins``).
+    ``solve_cards`` > 0: an *endgame* when the four hands hold that many cards or fewer in
+    all: each sampled deal after a candidate is solved exactly (``gd_solve``, at most
+    ``solve_nodes`` states; one that runs out is played out), a solve counting as
+    ``solve_cost`` rollouts of the ``rollouts`` budget (the rollouts played then count solves)."""
     errors = _errors()
     cdef gd_infoset info
     _events = _infoset_from(infoset, &info)  # holds the events that info points to
@@ -1566,6 +1643,9 @@ def search(infoset, state, candidates, rollouts=0, seconds=0.0, threads=1, polic
         raise errors.GuandanError(f"promotion is three gains 0..12 (partner 2nd, 3rd, 4th), got {_describe(promotion)}")
     for i in range(3):
         p.promotion[i] = <uint8_t>_size(promotion[i], "promotion", 0, 12)
+    p.solve_cards = <uint8_t>_size(solve_cards, "solve_cards", 0, 108)
+    p.solve_nodes = _size(solve_nodes, "solve_nodes", 1, _MAX_ROWS)
+    p.solve_cost = <uint32_t>_size(solve_cost, "solve_cost", 1, 1_000_000)
     _infer_from(&p.infer, tries, pass_weight, bomb_weight)
     cdef gd_candidate_stats *stats = <gd_candidate_stats *>malloc(k * sizeof(gd_candidate_stats))
     if stats == NULL:

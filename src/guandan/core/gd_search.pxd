@@ -1,7 +1,7 @@
 # The C core's search (csrc/gd_search.h): information sets and the deals sampled from them,
 # the smart policy, rollouts, and the search loop over candidate moves.
 
-from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 
 from .gd_core cimport gd_cards, gd_move
 from .gd_play cimport gd_deal, gd_rng
@@ -43,6 +43,9 @@ cdef extern from "gd_search.h" nogil:
         uint8_t policy
         uint8_t objective
         uint8_t promotion[3]
+        uint8_t solve_cards
+        uint32_t solve_cost
+        int64_t solve_nodes
         gd_infer infer
     ctypedef struct gd_candidate_stats:
         int64_t n

@@ -63,7 +63,7 @@ def test_the_native_solver_gives_the_minimax_value_of_seeded_endgames(seed):
 
 
 @pytest.mark.parametrize(
-    ("most", "count"), [(2, 80), pytest.param(3, 150, marks=pytest.mark.slow)], ids=["2-a-seat", "3-a-seat"]
+    ("most", "count"), [(2, 50), pytest.param(3, 150, marks=pytest.mark.slow)], ids=["2-a-seat", "3-a-seat"]
 )
 def test_the_native_solver_gives_the_minimax_value_of_random_small_positions(most, count):
     rng = random.Random(7)

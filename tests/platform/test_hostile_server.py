@@ -152,6 +152,7 @@ HOSTILE_FRAMES: list[tuple[int, bytes]] = [
 ]
 
 
+@pytest.mark.slow
 def test_bad_input_of_every_kind_is_ignored_and_the_game_is_played_to_its_end(tmp_path):
     log = tmp_path / "log.jsonl"
 

@@ -30,8 +30,8 @@ def test_the_walk_finds_every_layer_and_the_compiled_core():
     assert "guandan.core._core" in MODULES and "guandan.platform.server" in MODULES
 
 
-#: Modules whose examples play whole games over sockets: a second or more.
-SLOW_MODULES = {"guandan.platform.local"}
+#: Modules whose examples play whole games over sockets, or serve the browser table: a second or more.
+SLOW_MODULES = {"guandan.platform.local", "guandan.web.server"}
 
 
 @pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n in SLOW_MODULES else n for n in MODULES])

@@ -19,7 +19,7 @@ It prints the deals and the whole games won by the spec, each with its 95% Wilso
 the levels a deal, and the spec's decision time (mean, p99, max: from the ``guandan connect``
 results, or measured in-process), and appends one JSON line per run to ``--out``.
 
-    python benchmarks/sparring.py mc field:bot-a --games 4 --seed 31 --field-bots ../shared/field-bots
+    python benchmarks/sparring.py mc field:bot-a --games 4 --seed 31 --field-bots DIR
     python benchmarks/sparring.py mc:rollouts=40000 greedy --games 50 --seed 32
 """
 

@@ -56,6 +56,7 @@ def test_the_factored_q_is_the_q_of_the_rows_and_choices_are_its_best():
         assert q[choice[i]] >= q.max() - 1e-5
 
 
+@pytest.mark.slow
 def test_the_onnx_export_computes_the_networks_q():
     ort = pytest.importorskip("onnxruntime")
     pytest.importorskip("onnx")

@@ -1121,6 +1121,8 @@ def perft(state, depth):
     return total
 
 
+# -- exact endgames: perfect-information solves with a transposition table -----------------------
+
 #: The transposition table of a solve: 2^SOLVE_TABLE_BITS entries (16 bytes each).
 SOLVE_TABLE_BITS = 18
 
@@ -1746,6 +1748,22 @@ cdef int _check_spent(const uint64_t *moves, Py_ssize_t n, str what) except -1:
     return 0
 
 
+cdef int _record_play(gd_record *r, play, Py_ssize_t i) except -1:
+    """Apply one play of a tuple of plays, ``(seat, lo, hi)``, to a record, read once and checked
+    (the error names ``plays[i]``)."""
+    cdef uint64_t seat
+    cdef gd_cards spent
+    if type(play) is not tuple or len(play) != 3:
+        raise _errors().InvalidMoveError(f"plays[{i}] is not (seat 0..3, lo, hi)")
+    seat = _u64(play[0], "a play's seat", _MOVE)
+    spent.w[0] = _u64(play[1], "a play's lo", _MOVE)
+    spent.w[1] = _u64(play[2], "a play's hi", _MOVE) & ~(<uint64_t>0xFFF << 52)
+    if seat > 3 or gd_check_cards(&spent) >= 0:
+        raise _errors().InvalidMoveError(f"plays[{i}] is not (seat 0..3, a card-level move)")
+    gd_record_apply(r, <int>seat, &spent)
+    return 0
+
+
 cdef int _record_from(plays, gd_record *r) except -1:
     """The public record of a deal from its plays, read once: a uint64 (k, 3) array of (seat,
     lo, hi), or a tuple of such triples (a deal's ``packed_plays``)."""
@@ -1756,15 +1774,7 @@ cdef int _record_from(plays, gd_record *r) except -1:
     gd_record_init(r)
     if type(plays) is tuple:
         for i in range(len(plays)):
-            play = plays[i]
-            if type(play) is not tuple or len(play) != 3:
-                raise _errors().InvalidMoveError(f"plays[{i}] is not (seat 0..3, lo, hi)")
-            seat = _u64(play[0], "a play's seat", _MOVE)
-            spent.w[0] = _u64(play[1], "a play's lo", _MOVE)
-            spent.w[1] = _u64(play[2], "a play's hi", _MOVE) & ~(<uint64_t>0xFFF << 52)
-            if seat > 3 or gd_check_cards(&spent) >= 0:
-                raise _errors().InvalidMoveError(f"plays[{i}] is not (seat 0..3, a card-level move)")
-            gd_record_apply(r, <int>seat, &spent)
+            _record_play(r, plays[i], i)
         return 0
     if not isinstance(plays, np.ndarray) or plays.dtype != np.uint64 or plays.ndim != 2 or plays.shape[1] != 3 \
             or not plays.flags.c_contiguous:
@@ -1831,20 +1841,10 @@ cdef class Record:
         if type(plays) is not tuple:
             raise _errors().InvalidMoveError(f"plays must be a tuple of (seat, lo, hi), got {_describe(plays)}")
         cdef Py_ssize_t i, n = len(plays)
-        cdef uint64_t seat
-        cdef gd_cards spent
         if n < self.plies:
             self.clear()
         for i in range(self.plies, n):
-            play = plays[i]
-            if type(play) is not tuple or len(play) != 3:
-                raise _errors().InvalidMoveError(f"plays[{i}] is not (seat 0..3, lo, hi)")
-            seat = _u64(play[0], "a play's seat", _MOVE)
-            spent.w[0] = _u64(play[1], "a play's lo", _MOVE)
-            spent.w[1] = _u64(play[2], "a play's hi", _MOVE) & ~(<uint64_t>0xFFF << 52)
-            if seat > 3 or gd_check_cards(&spent) >= 0:
-                raise _errors().InvalidMoveError(f"plays[{i}] is not (seat 0..3, a card-level move)")
-            gd_record_apply(&self.r, <int>seat, &spent)
+            _record_play(&self.r, plays[i], i)
             self.plies = i + 1
 
     def encode_state(self, hand, seat, counts, level, own_level, other_level):

@@ -1,0 +1,60 @@
+"""How many cards the exact endgame solver can solve within a budget: seeded deals played by
+the greedy agent until the four hands hold at most C cards together, each such position solved
+for the side to act with a budget of visited states; the share solved, the states visited (mean,
+max) and the time, by band of cards left.
+
+    python benchmarks/solve_reach.py [--deals N] [--budget NODES] [--seed S]
+
+One position a deal and band (the first position of the deal with at most the band's top
+number of cards, when it still has more than the band's bottom); one thread.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from guandan import Deal, GreedyAgent
+from guandan.core import _core
+
+BANDS = ((8, 11), (12, 15), (16, 19), (20, 23), (24, 27), (28, 31))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=40, help="seeded deals (default 40)")
+    parser.add_argument("--budget", type=int, default=200_000, help="states a solve may visit (default 200,000)")
+    parser.add_argument("--seed", type=int, default=1, help="the first deal's seed (default 1)")
+    args = parser.parse_args()
+    rows: dict[tuple[int, int], list[tuple[bool, int, float]]] = {band: [] for band in BANDS}
+    agent = GreedyAgent()
+    for s in range(args.seed, args.seed + args.deals):
+        deal = Deal.new(s, 2 + s % 13)
+        pending = list(reversed(BANDS))
+        while not deal.is_over and pending:
+            left = sum(deal.card_counts)
+            while pending and left < pending[0][0]:
+                pending.pop(0)
+            if pending and left <= pending[0][1]:
+                start = time.perf_counter()
+                value, nodes = _core.solve(deal.native_state(), deal.turn & 1, budget=args.budget)
+                rows[pending.pop(0)].append((value is not None, nodes, time.perf_counter() - start))
+                continue
+            deal.act(agent.act(deal.observation(deal.turn)))
+    print(f"{args.deals} seeded deals from seed {args.seed}, greedy play, a budget of {args.budget:,} states")
+    print(f"{'cards left':>10}  {'positions':>9}  {'solved':>7}  {'states (mean, max)':>20}  {'time (mean, max)':>18}")
+    for (lo, hi), found in sorted(rows.items()):
+        if not found:
+            continue
+        solved = sum(ok for ok, _, _ in found)
+        nodes = [n for ok, n, _ in found if ok]
+        secs = [t for _, _, t in found]
+        mean_nodes = f"{sum(nodes) / len(nodes):,.0f}, {max(nodes):,}" if nodes else "-"
+        print(
+            f"{f'{lo}-{hi}':>10}  {len(found):>9}  {solved / len(found):>7.0%}  {mean_nodes:>20}  "
+            f"{1000 * sum(secs) / len(secs):>8.1f} ms, {1000 * max(secs):.0f} ms"
+        )
+
+
+if __name__ == "__main__":
+    main()

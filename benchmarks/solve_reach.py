@@ -4,6 +4,11 @@ for the side to act with a budget of visited states; the share solved, the state
 max) and the time, by band of cards left.
 
     python benchmarks/solve_reach.py [--deals N] [--budget NODES] [--seed S]
+    python benchmarks/solve_reach.py --decisions 12 [--deals N] [--seed S]
+
+With ``--decisions C``: instead, the search bot's decision (``mc``, 4,000 rollouts) at the first
+position of each deal with at most C cards left, without and with ``solve_cards=C``: the time a
+decision takes (mean, p99, max) and how often the two choose the same move.
 
 One position a deal and band (the first position of the deal with at most the band's top
 number of cards, when it still has more than the band's bottom); one thread.
@@ -15,6 +20,7 @@ import argparse
 import time
 
 from guandan import Deal, GreedyAgent
+from guandan.bots.search import MonteCarloAgent
 from guandan.core import _core
 
 BANDS = ((8, 11), (12, 15), (16, 19), (20, 23), (24, 27), (28, 31))
@@ -25,7 +31,11 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=40, help="seeded deals (default 40)")
     parser.add_argument("--budget", type=int, default=200_000, help="states a solve may visit (default 200,000)")
     parser.add_argument("--seed", type=int, default=1, help="the first deal's seed (default 1)")
+    parser.add_argument("--decisions", type=int, default=0, help="time mc's endgame decisions at this many cards")
     args = parser.parse_args()
+    if args.decisions:
+        decisions(args.deals, args.seed, args.decisions)
+        return
     rows: dict[tuple[int, int], list[tuple[bool, int, float]]] = {band: [] for band in BANDS}
     agent = GreedyAgent()
     for s in range(args.seed, args.seed + args.deals):
@@ -54,6 +64,36 @@ def main() -> None:
             f"{f'{lo}-{hi}':>10}  {len(found):>9}  {solved / len(found):>7.0%}  {mean_nodes:>20}  "
             f"{1000 * sum(secs) / len(secs):>8.1f} ms, {1000 * max(secs):.0f} ms"
         )
+
+
+def decisions(deals: int, seed: int, cards: int) -> None:
+    agent = GreedyAgent()
+    times: dict[int, list[float]] = {0: [], cards: []}
+    same = positions = 0
+    for s in range(seed, seed + deals):
+        deal = Deal.new(s, 2 + s % 13)
+        while not deal.is_over and sum(deal.card_counts) > cards:
+            deal.act(agent.act(deal.observation(deal.turn)))
+        if deal.is_over:
+            continue
+        observation = deal.observation(deal.turn)
+        chosen = []
+        for solve in (0, cards):
+            bot = MonteCarloAgent(seed=s, rollouts=4000, solve_cards=solve)
+            start = time.perf_counter()
+            chosen.append(bot.act(observation))
+            times[solve].append(time.perf_counter() - start)
+        positions += 1
+        same += chosen[0] == chosen[1]
+    print(f"{positions} endgame decisions (at most {cards} cards left) of mc at 4,000 rollouts, one thread")
+    for solve, found in times.items():
+        found.sort()
+        p99 = found[min(len(found) - 1, int(0.99 * len(found)))]
+        print(
+            f"  solve_cards={solve:<3} mean {1000 * sum(found) / len(found):6.1f} ms, p99 {1000 * p99:6.1f} ms, "
+            f"max {1000 * found[-1]:6.1f} ms"
+        )
+    print(f"  the same move in {same} of {positions} ({same / positions:.0%})")
 
 
 if __name__ == "__main__":

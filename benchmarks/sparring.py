@@ -119,6 +119,14 @@ def in_process(spec: str, opponent: str, games: int, seed: int, ruleset: str) ->
     return _tally(records, sides), times
 
 
+def _spec_side(summary: Path) -> int | None:
+    """The side the spec's ``guandan connect`` bots (named ``us{seat}``) sat on, from the server's
+    summary; ``None`` when they did not sit as partners."""
+    seats = json.loads(summary.read_text(encoding="utf-8"))["tables"][0]["seats"]
+    ours = {s["seat"] & 1 for s in seats if str(s["name"]).startswith("us")}
+    return ours.pop() if len(ours) == 1 and sum(str(s["name"]).startswith("us") for s in seats) == 2 else None
+
+
 def field(
     spec: str, bot: str, games: int, seed: int, field_bots: Path, venv: Path, ruleset: str, timeout: float
 ) -> tuple[dict[str, Any], list[float]]:
@@ -166,7 +174,9 @@ def field(
                         [str(python), next(files)], cwd=bots, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
                     )
                 procs.append(proc)
-                time.sleep(0.5)  # connection order is seat order
+                # connection order is seat order: a guandan connect process imports the package
+                # first (seconds on a loaded machine); the seating is read back from the summary
+                time.sleep(3.0 if (seat & 1) == swap else 1.0)
             try:
                 server.wait(timeout=timeout)
             finally:
@@ -177,9 +187,14 @@ def field(
                         except subprocess.TimeoutExpired:
                             proc.kill()
                 server.kill()
+            side = _spec_side(rec / "summary.json")
+            if side is None:
+                print(f"  the seating of half {swap + 1} mixed the bots (see {rec}/summary.json): its games left out",
+                      file=sys.stderr)  # fmt: skip
+                continue
             for path in sorted(rec.glob("table0-game*.json"), key=lambda p: int(p.stem.split("game")[1])):
                 records.append(json.loads(path.read_text(encoding="utf-8")))
-                sides.append(swap)
+                sides.append(side)
             for out in ours:
                 text = out.read_text(encoding="utf-8").strip()
                 if text:

@@ -66,7 +66,7 @@ def summary(result):
 # -- determinism and budgets -----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("plies", [0, 17, 45])
+@pytest.mark.parametrize("plies", [*(pytest.param(p, marks=pytest.mark.slow) for p in (0, 17)), 45])
 def test_a_rollout_budget_gives_the_same_choices_for_the_same_seed_whatever_the_threads(plies):
     for obs in observations(range(3), plies):
         one = summary(MonteCarloAgent(seed=5, rollouts=600, threads=1).analyze(obs))
@@ -77,6 +77,7 @@ def test_a_rollout_budget_gives_the_same_choices_for_the_same_seed_whatever_the_
             assert summary(MonteCarloAgent(seed=6, rollouts=600).analyze(obs)) != one
 
 
+@pytest.mark.slow
 def test_a_seeded_game_is_replayed_move_for_move():
     def game():
         deal = Deal.new(seed=31, level=5)
@@ -240,6 +241,7 @@ def holds_higher_pair(hand: Cards, key: int, level: int) -> bool:
     return any(2 <= n < 4 and elevated_order(r, level) > elevated_order(key, level) for r, n in ranks.items())
 
 
+@pytest.mark.slow
 def test_a_seat_that_passed_on_a_pair_is_less_likely_to_hold_a_higher_pair():
     deal = pair_deal()
     obs = deal.observation(2)

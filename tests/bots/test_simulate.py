@@ -32,6 +32,7 @@ def reference_run():
     return simulate(12, "greedy,random,greedy,random", seed=5, kind="match", workers=1)
 
 
+@pytest.mark.slow
 def test_results_do_not_depend_on_workers_or_executor(reference_run):
     two = simulate(12, "greedy,random,greedy,random", seed=5, kind="match", workers=2, chunk=1)
     with ThreadPoolExecutor(3) as pool:

@@ -145,6 +145,7 @@ class BrokenTable(PlatformTable):
         return super().receive(seat, text)
 
 
+@pytest.mark.slow
 def test_an_internal_error_ends_its_table_not_the_server(caplog):
     caplog.set_level(logging.ERROR, logger="guandan.platform")
     result, reports, _ = play({"tables": [BrokenTable(seed=1), PlatformTable(seed=2, ruleset="platform+cap1")]}, bots=8)
@@ -231,6 +232,7 @@ def test_the_same_seed_plays_the_same_games():
     assert first.records[0]["deals"][0]["hands"] != other.records[0]["deals"][0]["hands"]
 
 
+@pytest.mark.slow
 def test_other_paths_get_404_and_a_full_server_503():
     async def run():
         async with PlatformServer(port=0, seed=1, ruleset="platform+cap1") as server:

@@ -161,6 +161,7 @@ def test_end_of_input_quits_cleanly(monkeypatch, capsys):
     assert status == 0 and "(end of input)" in out and out.rstrip().endswith("Bye.")
 
 
+@pytest.mark.slow
 def test_a_whole_match_always_choosing_move_1(monkeypatch, capsys):
     status, out, _ = play(monkeypatch, capsys, "moves all\n1\n" * 10000, "--seed", "3")
     assert status == 0
@@ -174,6 +175,7 @@ def test_a_whole_match_always_choosing_move_1(monkeypatch, capsys):
     assert len(settled) == out.count("\nTribute: ") == 5  # each tribute due is settled and said
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", [("--seat", "2", "--bots", "random"), ("--seat", "1", "--ruleset", "nanjing")])
 def test_a_whole_match_at_another_seat_with_other_bots_or_rules(monkeypatch, capsys, args):
     status, out, _ = play(monkeypatch, capsys, "moves all\n1\n" * 15000, "--seed", "5", *args)

@@ -140,6 +140,7 @@ def field(
     sides: list[int] = []
     times: list[float] = []
     client_means: list[float | None] = []
+    client_p99s: list[float | None] = []
     with tempfile.TemporaryDirectory(prefix="guandan-sparring-") as tmp:
         for swap in (0, 1):
             port = _free_port()
@@ -199,8 +200,10 @@ def field(
                 text = out.read_text(encoding="utf-8").strip()
                 if text:
                     client_means.append(json.loads(text).get("agent_mean_ms"))
+                    client_p99s.append(json.loads(text).get("agent_p99_ms"))
     tally = _tally(records, sides)
     tally["client_mean_ms"] = client_means  # each guandan connect process's mean decision time
+    tally["client_p99_ms"] = client_p99s  # and its 99th percentile
     return tally, times
 
 
@@ -246,6 +249,9 @@ def main(argv: list[str] | None = None) -> int:
     if times:
         print(f"  decisions {len(times)}: mean {result['mean_ms']} ms, p99 {result['p99_ms']} ms,"
               f" max {result['max_ms']} ms")  # fmt: skip
+    if tally.get("client_mean_ms"):
+        print(f"  guandan connect processes' decisions: mean {tally['client_mean_ms']} ms,"
+              f" p99 {tally.get('client_p99_ms')} ms")  # fmt: skip
     print(f"  {result['seconds']} s")
     if args.out:
         with open(args.out, "a", encoding="utf-8") as f:

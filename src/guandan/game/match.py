@@ -745,15 +745,19 @@ class Match:
 
     # -- play ------------------------------------------------------------------------------------
 
-    def verify_play(self, move: Move | RankMove, seat: int | None = None) -> None:
-        """Raise unless ``move`` is legal for ``seat`` now (see :meth:`Deal.verify_play`)."""
-        if self._phase != Phase.PLAY:
+    def _playing_deal(self) -> Deal:
+        """The deal being played; an IllegalMoveError when the match is in another phase."""
+        if self._phase is not Phase.PLAY:
             raise IllegalMoveError(
                 f"no play now: the match is in the {self._phase.label} phase",
                 reason="wrong_phase", phase=self._phase, expected=Phase.PLAY,
             )
         assert self.deal is not None
-        self.deal.verify_play(move, seat)
+        return self.deal
+
+    def verify_play(self, move: Move | RankMove, seat: int | None = None) -> None:
+        """Raise unless ``move`` is legal for ``seat`` now (see :meth:`Deal.verify_play`)."""
+        self._playing_deal().verify_play(move, seat)
 
     def can_play(self, move: Move | RankMove, seat: int | None = None) -> bool:
         """Whether ``move`` is legal for ``seat`` now."""
@@ -767,26 +771,15 @@ class Match:
         >>> m.deal.finish_order == (leader,), m.results
         (True, ())
         """
-        if self._phase != Phase.PLAY:
-            raise IllegalMoveError(
-                f"no play now: the match is in the {self._phase.label} phase",
-                reason="wrong_phase", phase=self._phase, expected=Phase.PLAY,
-            )
-        assert self.deal is not None
-        record = self.deal.play(move, seat)
-        if self.deal.is_over:
+        deal = self._playing_deal()
+        record = deal.play(move, seat)
+        if deal.is_over:
             self._end_deal()
         return record
 
     def play_index(self, index: int) -> None:
         """Play the move at ``index`` of :meth:`legal_actions` (the fast path, see :meth:`Deal.play_index`)."""
-        if self._phase is not Phase.PLAY:
-            raise IllegalMoveError(
-                f"no play now: the match is in the {self._phase.label} phase",
-                reason="wrong_phase", phase=self._phase, expected=Phase.PLAY,
-            )
-        deal = self.deal
-        assert deal is not None
+        deal = self._playing_deal()
         deal.play_index(index)
         if deal._over:
             self._end_deal()
@@ -798,13 +791,7 @@ class Match:
         >>> m.play_canonical(int(m.deal.legal_moves("rank").array[0])); len(m.deal.history)
         1
         """
-        if self._phase is not Phase.PLAY:
-            raise IllegalMoveError(
-                f"no play now: the match is in the {self._phase.label} phase",
-                reason="wrong_phase", phase=self._phase, expected=Phase.PLAY,
-            )
-        deal = self.deal
-        assert deal is not None
+        deal = self._playing_deal()
         deal.play_canonical(word)
         if deal._over:
             self._end_deal()

@@ -175,24 +175,28 @@ static int last_but_one(const gd_deal *d, const smart_ctx *c, gd_move m) {
     return 1;
 }
 
+/* A move that plays out the whole hand: the weakest such (non-bombs first); else the pass. */
+static gd_move going_out(const smart_ctx *c, const gd_move *moves, size_t k) {
+    gd_move out = GD_PASS_MOVE;
+    if (c->mine > 27) return out;
+    uint32_t out_w = UINT32_MAX;
+    for (size_t i = 0; i < k; i++) {
+        const gd_move m = moves[i];
+        if (m == GD_PASS_MOVE || gd_move_size(m) != c->mine) continue;
+        const uint32_t w = is_bomb(m) ? (1u << 20) | bomb_order(m, c->level) : (uint32_t)key_order(m, c->level);
+        if (w < out_w) out_w = w, out = m;
+    }
+    return out;
+}
+
 gd_move gd_smart_move(const gd_deal *d) {
     gd_move moves[GD_MAX_RANK_MOVES];
     smart_ctx c;
     smart_init(&c, d);
     const size_t k = gd_rank_moves(&c.v, d->beat, moves);
     if (!c.leading && k == 1) return GD_PASS_MOVE;
-    /* a move that plays out the whole hand: the weakest such (non-bombs first) */
-    if (c.mine <= 27) {
-        gd_move out = GD_PASS_MOVE;
-        uint32_t out_w = UINT32_MAX;
-        for (size_t i = 0; i < k; i++) {
-            const gd_move m = moves[i];
-            if (m == GD_PASS_MOVE || gd_move_size(m) != c.mine) continue;
-            const uint32_t w = is_bomb(m) ? (1u << 20) | bomb_order(m, c.level) : (uint32_t)key_order(m, c.level);
-            if (w < out_w) out_w = w, out = m;
-        }
-        if (out != GD_PASS_MOVE) return out;
-    }
+    const gd_move out = going_out(&c, moves, k);
+    if (out != GD_PASS_MOVE) return out;
     if (c.from_partner) return GD_PASS_MOVE;
     gd_move best = GD_PASS_MOVE, bomb = GD_PASS_MOVE;
     int best_cost = INT32_MAX, best_dirty = 0;
@@ -226,15 +230,124 @@ gd_move gd_smart_move(const gd_deal *d) {
     return GD_PASS_MOVE;
 }
 
-gd_move gd_policy_move(const gd_deal *d, int policy, gd_rng *rng) {
+/* ---- the learned policy ---------------------------------------------------------------- *
+ *
+ * A linear score over features of a move in its position, the weights learned from the
+ * search's own decisions (guandan.rl.imitate). The features, each 0 unless said, for a move
+ * m of the seat to act (size: its cards; left: the seat's cards after it; opp_min: the fewest
+ * cards an opponent still holding has; owner: the seat of the play to beat):
+ *
+ * pass:        1 for the pass; pass_opp5: the pass while an opponent holds 5 cards or
+ *              fewer; pass_partner: the pass on the partner's play; pass_owner5: the pass on
+ *              an opponent's play that left it 5 cards or fewer;
+ * bomb:        1 for a bomb; bomb_class: (its class 0..8 + its key order / 15) / 9 (the
+ *              order of bombs); bomb_opp4, bomb_left8, bomb_owner10: a bomb while an
+ *              opponent holds 4 cards or fewer, leaving the seat 8 or fewer, on the play of a
+ *              seat holding 10 or fewer;
+ * key, key2:   a non-bomb's key order / 15 and its square (sequences by their window);
+ * size:        a non-bomb's cards / 10;
+ * splits:      ranks a non-bomb leaves part of behind (of ranks held fewer than 4 times);
+ * broken:      ranks held 4 times or more that a non-bomb breaks up;
+ * wilds:       wilds a non-bomb spends; jokers: 1 when a non-bomb spends a joker of a held
+ *              joker bomb;
+ * last_but_one: (10 cards or fewer) no opponent can beat m and one move plays out the rest;
+ * answerable:  opp_min <= 2 and m holds no more cards than that opponent;
+ * feed:        the partner holds 1 or 2 cards, the opponents more, and a non-bomb spending
+ *              no wild and breaking no bomb holds no more cards than the partner;
+ * over_partner: m (not the pass) beats the partner's play;
+ * dirty_opp5:  a non-bomb that spends a wild, breaks a bomb or a joker bomb, opp_min <= 5;
+ * single .. triple_run: 1 for a non-bomb of that type;
+ * left:        left / 27 (every move but the pass);
+ * smart:       1 for the smart policy's move (gd_smart_move).
+ */
+
+static void features(const gd_deal *d, const smart_ctx *c, gd_move smart, gd_move m, float *f) {
+    memset(f, 0, GD_FEATURES * sizeof(float));
+    f[GD_F_SMART] = m == smart;
+    if (m == GD_PASS_MOVE) {
+        f[GD_F_PASS] = 1.0f;
+        f[GD_F_PASS_OPP5] = c->opp_min <= 5;
+        f[GD_F_PASS_PARTNER] = c->from_partner;
+        f[GD_F_PASS_OWNER5] = !c->leading && !c->from_partner && c->owner_count <= 5;
+        return;
+    }
+    const unsigned size = gd_move_size(m), left = c->mine - size;
+    f[GD_F_LEFT] = (float)left / 27.0f;
+    f[GD_F_OVER_PARTNER] = c->from_partner;
+    f[GD_F_ANSWERABLE] = c->opp_min <= 2 && size <= c->opp_min;
+    if (c->mine <= 10) f[GD_F_LAST_BUT_ONE] = (float)last_but_one(d, c, m);
+    if (is_bomb(m)) {
+        const unsigned type = GD_MOVE_TYPE(m);
+        const unsigned cls = type == GD_JOKER_BOMB ? 8 : type == GD_STRAIGHT_FLUSH ? 2 : size <= 5 ? size - 4 : size - 3;
+        const int order = type == GD_JOKER_BOMB ? 0 : key_order(m, c->level);
+        f[GD_F_BOMB] = 1.0f;
+        f[GD_F_BOMB_CLASS] = ((float)cls + (float)order / 15.0f) / 9.0f;
+        f[GD_F_BOMB_OPP4] = c->opp_min <= 4;
+        f[GD_F_BOMB_LEFT8] = left <= 8;
+        f[GD_F_BOMB_OWNER10] = !c->leading && c->owner_count <= 10;
+        return;
+    }
+    const uint64_t spent = m & M52, touched = nz(spent), rest = c->v.count - spent;
+    const unsigned broken = nsum(touched & c->four), wilds = GD_MOVE_WILDS(m);
+    const int joker = c->joker_bomb && uses_jokers(m);
+    const float key = (float)key_order(m, c->level) / 15.0f;
+    f[GD_F_KEY] = key;
+    f[GD_F_KEY2] = key * key;
+    f[GD_F_SIZE] = (float)size / 10.0f;
+    f[GD_F_SPLITS] = (float)nsum(touched & nz(rest) & ~c->four);
+    f[GD_F_BROKEN] = (float)broken;
+    f[GD_F_WILDS] = (float)wilds;
+    f[GD_F_JOKERS] = (float)joker;
+    const int dirty = broken || wilds || joker;
+    f[GD_F_FEED] = c->partner_count && c->partner_count <= 2 && c->opp_min > 2 && size <= c->partner_count && !dirty;
+    f[GD_F_DIRTY_OPP5] = dirty && c->opp_min <= 5;
+    f[GD_F_SINGLE + GD_MOVE_TYPE(m) - GD_SINGLE] = 1.0f;
+}
+
+void gd_move_features(const gd_deal *d, gd_move m, float out[GD_POLICY_WEIGHTS]) {
+    smart_ctx c;
+    smart_init(&c, d);
+    memset(out, 0, GD_POLICY_WEIGHTS * sizeof(float));
+    features(d, &c, gd_smart_move(d), m, out + (c.leading ? 0 : GD_FEATURES));
+}
+
+gd_move gd_learned_move(const gd_deal *d, const gd_linear *lin) {
+    gd_move moves[GD_MAX_RANK_MOVES];
+    smart_ctx c;
+    smart_init(&c, d);
+    const size_t k = gd_rank_moves(&c.v, d->beat, moves);
+    if (!c.leading && k == 1) return GD_PASS_MOVE;
+    const gd_move out = going_out(&c, moves, k);
+    if (out != GD_PASS_MOVE) return out;
+    const float *w = lin->w + (c.leading ? 0 : GD_FEATURES);
+    const gd_move smart = gd_smart_move(d);
+    gd_move best = moves[0];
+    float best_score = 0.0f, f[GD_FEATURES];
+    for (size_t i = 0; i < k; i++) {
+        features(d, &c, smart, moves[i], f);
+        float score = 0.0f;
+        for (int j = 0; j < GD_FEATURES; j++) score += w[j] * f[j];
+        if (i == 0 || score > best_score) best_score = score, best = moves[i];
+    }
+    return best;
+}
+
+gd_move gd_policy_move_linear(const gd_deal *d, int policy, const gd_linear *lin, gd_rng *rng) {
+    if (policy == GD_POLICY_LEARNED) return lin ? gd_learned_move(d, lin) : gd_smart_move(d);
     if (policy == GD_POLICY_SMART) return gd_smart_move(d);
     return gd_choose(d, policy, rng);
 }
 
-int gd_rollout(gd_deal *d, const uint8_t policies[4], gd_rng *rng) {
+gd_move gd_policy_move(const gd_deal *d, int policy, gd_rng *rng) {
+    return gd_policy_move_linear(d, policy, NULL, rng);
+}
+
+int gd_rollout(gd_deal *d, const uint8_t policies[4], gd_rng *rng) { return gd_rollout_linear(d, policies, NULL, rng); }
+
+int gd_rollout_linear(gd_deal *d, const uint8_t policies[4], const gd_linear *lin, gd_rng *rng) {
     int plies = 0;
     while (!d->over && plies < 100000) {
-        const gd_move m = gd_policy_move(d, policies[d->turn], rng);
+        const gd_move m = gd_policy_move_linear(d, policies[d->turn], lin, rng);
         gd_cards spent;
         gd_spend(&d->hands[d->turn], d->level, m, &spent);
         gd_deal_apply(d, m, &spent);
@@ -544,7 +657,7 @@ static int world_result(const round_share *share, gd_deal *d, int side, uint64_t
         if (gd_solve(share->solver, d, side, &value)) return value;
     }
     gd_rng rng = {gd_stream(p->seed, w, 2)};
-    gd_rollout(d, policies, &rng);
+    gd_rollout_linear(d, policies, p->linear, &rng);
     return p->objective == GD_OBJECTIVE_WINS ? gd_deal_won(d, side) : gd_deal_score(d, side, p->promotion);
 }
 

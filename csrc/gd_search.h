@@ -17,19 +17,52 @@ extern "C" {
 
 /* ---- rollout policies ------------------------------------------------------------------ */
 
-/* GD_POLICY_RANDOM and GD_POLICY_GREEDY are gd_choose's (gd_play.h). The smart policy
- * (see gd_smart_move) is this module's. */
-enum { GD_POLICY_SMART = 2, GD_POLICY_COUNT = 3 };
+/* GD_POLICY_RANDOM and GD_POLICY_GREEDY are gd_choose's (gd_play.h). The smart and the
+ * learned policies (see gd_smart_move, gd_learned_move) are this module's. */
+enum { GD_POLICY_SMART = 2, GD_POLICY_LEARNED = 3, GD_POLICY_COUNT = 4 };
 
 /* The move the smart policy plays for the seat to act. Deterministic (no randomness): the
  * rule of guandan's `smart` policy, documented in gd_search.c. */
 gd_move gd_smart_move(const gd_deal *d);
 
-/* The move any policy plays for the seat to act (random draws from rng). */
+/* The features of a move for the learned policy: GD_FEATURES numbers describing the move in
+ * its position (gd_search.c lists them; guandan.bots.rollout_policy.FEATURES names them),
+ * written to the leading half of a GD_POLICY_WEIGHTS vector when the seat leads and to the
+ * responding half when it responds, the other half zero. */
+enum {
+    GD_F_PASS, GD_F_PASS_OPP5, GD_F_PASS_PARTNER, GD_F_PASS_OWNER5,
+    GD_F_BOMB, GD_F_BOMB_CLASS, GD_F_BOMB_OPP4, GD_F_BOMB_LEFT8, GD_F_BOMB_OWNER10,
+    GD_F_KEY, GD_F_KEY2, GD_F_SIZE, GD_F_SPLITS, GD_F_BROKEN, GD_F_WILDS, GD_F_JOKERS,
+    GD_F_LAST_BUT_ONE, GD_F_ANSWERABLE, GD_F_FEED, GD_F_OVER_PARTNER, GD_F_DIRTY_OPP5,
+    GD_F_SINGLE, GD_F_PAIR, GD_F_TRIPLE, GD_F_FULL_HOUSE, GD_F_STRAIGHT, GD_F_PAIR_RUN,
+    GD_F_TRIPLE_RUN, GD_F_LEFT, GD_F_SMART,
+    GD_FEATURES
+};
+#define GD_POLICY_WEIGHTS (2 * GD_FEATURES)
+
+/* A linear policy: a move's score is the dot product of its features and these weights. */
+typedef struct gd_linear {
+    float w[GD_POLICY_WEIGHTS];
+} gd_linear;
+
+/* The features of the legal rank-level move m (or the pass, when responding) for the seat to
+ * act (see GD_FEATURES). */
+void gd_move_features(const gd_deal *d, gd_move m, float out[GD_POLICY_WEIGHTS]);
+
+/* The move the learned policy plays for the seat to act: a move that plays out the whole
+ * hand as the smart policy does, else the legal move (the pass included when responding) of
+ * the highest score under the weights, the first in the generator's order on ties.
+ * Deterministic. */
+gd_move gd_learned_move(const gd_deal *d, const gd_linear *lin);
+
+/* The move any policy plays for the seat to act (random draws from rng; the learned policy
+ * scores with lin, or plays the smart policy's move when lin is NULL). */
 gd_move gd_policy_move(const gd_deal *d, int policy, gd_rng *rng);
+gd_move gd_policy_move_linear(const gd_deal *d, int policy, const gd_linear *lin, gd_rng *rng);
 
 /* Play the deal to its end, seat s playing policies[s]; returns the plies played. */
 int gd_rollout(gd_deal *d, const uint8_t policies[4], gd_rng *rng);
+int gd_rollout_linear(gd_deal *d, const uint8_t policies[4], const gd_linear *lin, gd_rng *rng);
 
 /* A finished deal's result for a side (0: seats 0 and 2), in levels under a ruleset's
  * promotion (the levels of a win with the partner 2nd, 3rd, 4th: 3, 2, 1 in the competitive
@@ -120,6 +153,7 @@ typedef struct gd_search_params {
     uint32_t solve_cost;  /* >= 1 */
     int64_t solve_nodes;  /* the most states one solve may visit; one that runs out is played out */
     gd_infer infer;
+    const gd_linear *linear; /* the learned policy's weights (GD_POLICY_LEARNED; NULL: smart) */
 } gd_search_params;
 
 /* The transposition table of an endgame's solves: 2^GD_SEARCH_SOLVE_BITS entries a thread. */

@@ -534,7 +534,7 @@ def test_search_arguments_are_checked():
         ({"threads": 0}, "threads must be an int 1..64"),
         ({"threads": True}, "threads must be an int"),
         ({"candidates": 0}, "candidates must be an int"),
-        ({"policy": "x"}, "policy must be one of smart, greedy, random"),
+        ({"policy": "x"}, "policy must be one of smart, learned, greedy, random"),
         ({"tries": 0}, "tries must be an int"),
         ({"pass_weight": 0}, "pass_weight must be a number in"),
         ({"bomb_weight": 1.5}, "bomb_weight must be a number in"),

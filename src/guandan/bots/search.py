@@ -89,14 +89,15 @@ from ..game.tribute import return_choices
 from .agents import GreedyAgent
 from .determinize import BOMB_WEIGHT, PASS_WEIGHT, TRIES, determinize, information_set, tribute_above
 from .playout import Policy, native_state, public_state
+from .rollout_policy import load_weights
 
 __all__ = ["MonteCarloAgent", "BasicMonteCarloAgent", "Choice", "SearchResult", "SearchPolicy", "DEFAULT_ROLLOUTS"]
 
 
 #: The rollout policies of :class:`MonteCarloAgent`.
-SearchPolicy = Literal["smart", "greedy", "random"]
+SearchPolicy = Literal["smart", "learned", "greedy", "random"]
 
-_SEARCH_POLICIES = ("smart", "greedy", "random")
+_SEARCH_POLICIES = ("smart", "learned", "greedy", "random")
 
 #: The rollouts a decision of ``mc`` plays when no budget is given.
 DEFAULT_ROLLOUTS = 4000
@@ -160,13 +161,15 @@ class MonteCarloAgent:
 
     Options: ``rollouts`` (a decision's budget, default :data:`DEFAULT_ROLLOUTS` unless
     ``think_ms`` is given), ``think_ms`` (a time budget in milliseconds), ``threads``
-    (native threads, default 1), ``policy`` (``smart``, ``greedy`` or ``random``: the
-    rollout policy), ``candidates`` (the most moves searched, default 32), ``objective``
-    (what a rollout scores: ``levels``, the default, the levels the rules played give the
-    result for the seat's side — +3 .. -3 in the competitive rules, a 1st-and-4th win worth
-    nothing under Nanjing's, :attr:`Observation.ruleset <guandan.Observation>`'s promotion —
-    or ``wins``, +1 or -1), and the weighted sampler's ``tries``, ``pass_weight`` and
-    ``bomb_weight`` (:func:`guandan.bots.determinize.determinize`; ``tries=1`` samples uniformly).
+    (native threads, default 1), ``policy`` (``smart``, ``learned``, ``greedy`` or ``random``:
+    the rollout policy; ``learned`` scores with the package's weights,
+    :mod:`guandan.bots.rollout_policy`, or those of the file ``weights``), ``candidates`` (the
+    most moves searched, default 32), ``objective`` (what a rollout scores: ``levels``, the
+    default, the levels the rules played give the result for the seat's side — +3 .. -3 in
+    the competitive rules, a 1st-and-4th win worth nothing under Nanjing's,
+    :attr:`Observation.ruleset <guandan.Observation>`'s promotion — or ``wins``, +1 or -1),
+    and the weighted sampler's ``tries``, ``pass_weight`` and ``bomb_weight``
+    (:func:`guandan.bots.determinize.determinize`; ``tries=1`` samples uniformly).
 
     >>> MonteCarloAgent(seed=1)
     MonteCarloAgent(rollouts=4000, think_ms=None, threads=1, policy='smart', candidates=32)
@@ -191,6 +194,7 @@ class MonteCarloAgent:
         solve_cards: int = SOLVE_CARDS,
         solve_nodes: int = SOLVE_NODES,
         solve_cost: int = SOLVE_COST,
+        weights: str | None = None,
     ) -> None:
         if objective not in ("levels", "wins"):
             raise GuandanError(f"objective must be 'levels' or 'wins', got {describe(objective)}")
@@ -216,6 +220,10 @@ class MonteCarloAgent:
                 raise GuandanError(f"{name} must be a number in (0, 1], got {describe(weight)}")
         if not isinstance(policy, str) or policy not in _SEARCH_POLICIES:
             raise GuandanError(f"policy must be one of {', '.join(_SEARCH_POLICIES)}, got {describe(policy)}")
+        if weights is not None and not isinstance(weights, str):
+            raise GuandanError(f"weights is the path of a rollout policy file, got {describe(weights)}")
+        self.weights = weights
+        self._weights = load_weights(weights) if policy == "learned" or weights is not None else None
         self.seed = seed
         self.rollouts = rollouts
         self.think_ms = think_ms
@@ -284,7 +292,7 @@ class MonteCarloAgent:
         stats, done = _core.search(
             info, state, words, self.rollouts or 0, self._seconds_left(start), self.threads, self.policy, seed,
             self.tries, self.pass_weight, self.bomb_weight, self.objective, observation.ruleset.promotion,
-            self.solve_cards, self.solve_nodes, self.solve_cost,
+            self.solve_cards, self.solve_nodes, self.solve_cost, self._weights,
         )
         order = np.argsort(stats[:, 3], kind="stable")
         choices = tuple(
@@ -315,7 +323,7 @@ class MonteCarloAgent:
             setup = flows.world(rng)
             for i, card in enumerate(cards):
                 state = flows.start_state(list(hands), card, setup)
-                orders[w, i] = _core.rollouts(state, 1, self.policy, seed=(seed + w) & MASK64)[0]
+                orders[w, i] = _core.rollouts(state, 1, self.policy, seed=(seed + w) & MASK64, weights=self._weights)[0]
             done += 1
         totals = side_scores(orders[:done].reshape(-1, 4), side, promotion).reshape(done, len(cards)).sum(axis=0)
         played = np.full(len(cards), done, dtype=np.int64)

@@ -6,7 +6,7 @@ Every function checks its arguments and raises an error of :mod:`guandan.errors`
 """
 
 from collections.abc import Iterable, Sequence
-from typing import Literal, TypeAlias
+from typing import Any, Literal, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -134,7 +134,7 @@ def greedy_choose(
 def packed_card_moves(lo: _Int, hi: _Int, level: _Int, beat: _Int = ...) -> npt.NDArray[np.uint64]: ...
 
 # -- search
-_SearchPolicy: TypeAlias = Literal["smart", "greedy", "random"]
+_SearchPolicy: TypeAlias = Literal["smart", "learned", "greedy", "random"]
 _Packed: TypeAlias = _Int
 #: (seat, level, hand, pool, known, forbid, need, events): see guandan.bots.determinize.information_set.
 _InfoSetTuple: TypeAlias = tuple[
@@ -144,6 +144,7 @@ _InfoSetTuple: TypeAlias = tuple[
 _SearchState: TypeAlias = tuple[_Int, _Int, _Int, _Int, _Int, Sequence[_Int]]
 
 SEARCH_POLICIES: dict[str, int]
+_Weights: TypeAlias = Sequence[float] | npt.NDArray[np.floating[Any]]
 MAX_THREADS: int
 
 def sample_deals(
@@ -175,11 +176,23 @@ def search(
     solve_cards: _Int = 0,
     solve_nodes: _Int = 100_000,
     solve_cost: _Int = 50,
+    weights: _Weights | None = None,
 ) -> tuple[npt.NDArray[np.float64], int]: ...
 def rollouts(
-    state: _DealState, n: _Int, policies: _SearchPolicy | Sequence[_SearchPolicy] = "smart", seed: _Int = 0
+    state: _DealState,
+    n: _Int,
+    policies: _SearchPolicy | Sequence[_SearchPolicy] = "smart",
+    seed: _Int = 0,
+    weights: _Weights | None = None,
 ) -> npt.NDArray[np.int8]: ...
 def smart_move(state: _DealState) -> tuple[int, int]: ...
+
+# -- the learned rollout policy
+FEATURES: int
+POLICY_WEIGHTS: int
+
+def move_features(state: _DealState, words: Iterable[_Int] | npt.NDArray[np.uint64]) -> npt.NDArray[np.float32]: ...
+def learned_move(state: _DealState, weights: _Weights) -> tuple[int, int]: ...
 
 # -- the exact endgame solver
 SOLVE_TABLE_BITS: int

@@ -109,7 +109,10 @@ from .gd_search cimport (
     GD_EVENT_PLAY,
     GD_OBJECTIVE_LEVELS,
     GD_OBJECTIVE_WINS,
+    GD_FEATURES,
+    GD_POLICY_LEARNED,
     GD_POLICY_SMART,
+    GD_POLICY_WEIGHTS,
     gd_candidate_stats,
     gd_candidates,
     gd_deal_weight,
@@ -118,7 +121,10 @@ from .gd_search cimport (
     gd_infoset,
     gd_infoset_check,
     gd_infoset_error,
-    gd_rollout,
+    gd_learned_move,
+    gd_linear,
+    gd_move_features,
+    gd_rollout_linear,
     gd_sample_deal,
     gd_sample_weighted,
     gd_search,
@@ -1421,16 +1427,92 @@ def packed_card_moves(lo, hi, level, beat=GD_PASS_MOVE):
 
 
 #: The rollout policies of the search, by name: random and greedy as for :func:`playouts`,
-#: and ``smart`` (``csrc/gd_search.c``).
-SEARCH_POLICIES = {"random": GD_POLICY_RANDOM, "greedy": GD_POLICY_GREEDY, "smart": GD_POLICY_SMART}
+#: ``smart`` and ``learned`` (a linear score over move features, with weights given;
+#: ``csrc/gd_search.c``).
+SEARCH_POLICIES = {"random": GD_POLICY_RANDOM, "greedy": GD_POLICY_GREEDY, "smart": GD_POLICY_SMART,
+                   "learned": GD_POLICY_LEARNED}
 #: The most threads one search runs.
 MAX_THREADS = 64
+#: The features of a move for the learned policy, and its weights (a leading and a
+#: responding half).
+FEATURES = GD_FEATURES
+POLICY_WEIGHTS = GD_POLICY_WEIGHTS
 
 
 cdef int _search_policy(policy) except -1:
     if not isinstance(policy, str) or policy not in SEARCH_POLICIES:
         raise _errors().GuandanError(f"policy must be one of {', '.join(SEARCH_POLICIES)}, got {_describe(policy)}")
     return SEARCH_POLICIES[policy]
+
+
+cdef int _linear_from(weights, gd_linear *lin) except -1:
+    """Check and copy the learned policy's weights: POLICY_WEIGHTS finite numbers."""
+    errors = _errors()
+    try:
+        w = np.asarray(weights, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise errors.GuandanError(f"weights are {GD_POLICY_WEIGHTS} numbers, got {_describe(weights)}") from None
+    if w.shape != (GD_POLICY_WEIGHTS,) or not np.isfinite(w).all() or (np.abs(w) > 1e30).any():
+        raise errors.GuandanError(f"weights are {GD_POLICY_WEIGHTS} finite numbers, got {_describe(weights)}")
+    cdef int i
+    for i in range(GD_POLICY_WEIGHTS):
+        lin.w[i] = <float>w[i]
+    return 0
+
+
+cdef int _policies_need_weights(const uint8_t *pol, int n, weights, gd_linear *lin) except -1:
+    """Copy the weights into lin when given (1), else refuse a learned policy (0)."""
+    cdef int s
+    if weights is not None:
+        _linear_from(weights, lin)
+        return 1
+    for s in range(n):
+        if pol[s] == GD_POLICY_LEARNED:
+            raise _errors().GuandanError("the learned policy needs its weights (weights=...)")
+    return 0
+
+
+def move_features(state, words):
+    """The learned policy's features of moves in a deal state: a ``float32 (k, POLICY_WEIGHTS)``
+    array, row i for ``words[i]`` (rank-level words legal for the seat to act, the pass
+    included when it responds), in the leading half when the seat leads, else the responding
+    half (``gd_move_features``)."""
+    cdef gd_deal d
+    _deal_from(state, &d)
+    w = _words_arg(words, "words")
+    if w.ndim != 1:
+        raise _errors().InvalidMoveError("words must be a 1-D sequence of rank-level words")
+    cdef const uint64_t[::1] cw = w
+    cdef gd_move legal[GD_MAX_RANK_MOVES]
+    cdef gd_view view
+    gd_view_init(&view, &d.hands[d.turn], d.level)
+    cdef size_t nl = gd_rank_moves(&view, d.beat, legal), j
+    cdef Py_ssize_t k = w.shape[0], i
+    for i in range(k):
+        for j in range(nl):
+            if legal[j] == cw[i]:
+                break
+        else:
+            raise _errors().IllegalMoveError(f"words[{i}] = 0x{cw[i]:016x} is not a legal move of seat {d.turn}")
+    out = np.zeros((k, GD_POLICY_WEIGHTS), dtype=np.float32)
+    cdef float[:, ::1] o = out
+    with nogil:
+        for i in range(k):
+            gd_move_features(&d, cw[i], &o[i, 0])
+    return out
+
+
+def learned_move(state, weights):
+    """The rank-level word the learned policy plays in a deal state with these weights, and
+    the packed cards it spends."""
+    cdef gd_deal d
+    _deal_from(state, &d)
+    cdef gd_linear lin
+    _linear_from(weights, &lin)
+    cdef gd_move m = gd_learned_move(&d, &lin)
+    cdef gd_cards spent
+    gd_spend(&d.hands[d.turn], d.level, m, &spent)
+    return m, int(spent.w[0]) | int(spent.w[1]) << 64
 
 
 cdef object _infoset_from(infoset, gd_infoset *s):
@@ -1590,7 +1672,7 @@ def search_candidates(infoset, state, limit):
 
 def search(infoset, state, candidates, rollouts=0, seconds=0.0, threads=1, policy="smart", seed=0,
            tries=1, pass_weight=1.0, bomb_weight=1.0, objective="levels", promotion=(3, 2, 1),
-           solve_cards=0, solve_nodes=100_000, solve_cost=50):
+           solve_cards=0, solve_nodes=100_000, solve_cost=50, weights=None):
     """Determinized search with successive halving over candidate moves (``gd_search``),
     without the GIL, on ``threads`` threads: ``(stats, rollouts played)``, ``stats`` a
     ``float64 (k, 4)`` array of each candidate's rollouts, mean result (levels, for the
@@ -1604,7 +1686,8 @@ def search(infoset, state, candidates, rollouts=0, seconds=0.0, threads=1, polic
     ``solve_cards`` > 0: an *endgame* when the four hands hold that many cards or fewer in
     all: each sampled deal after a candidate is solved exactly (``gd_solve``, at most
     ``solve_nodes`` states; one that runs out is played out), a solve counting as
-    ``solve_cost`` rollouts of the ``rollouts`` budget (the rollouts played then count solves)."""
+    ``solve_cost`` rollouts of the ``rollouts`` budget (the rollouts played then count solves).
+    ``weights``: the learned policy's (``policy="learned"`` needs them)."""
     errors = _errors()
     cdef gd_infoset info
     _events = _infoset_from(infoset, &info)  # holds the events that info points to
@@ -1638,6 +1721,8 @@ def search(infoset, state, candidates, rollouts=0, seconds=0.0, threads=1, polic
         raise errors.GuandanError("give a budget: rollouts > 0 or seconds > 0")
     p.threads = <int>_size(threads, "threads", 1, MAX_THREADS)
     p.policy = <uint8_t>_search_policy(policy)
+    cdef gd_linear lin
+    p.linear = &lin if _policies_need_weights(&p.policy, 1, weights, &lin) else NULL
     if not isinstance(objective, str) or objective not in ("levels", "wins"):
         raise errors.GuandanError(f"objective must be 'levels' or 'wins', got {_describe(objective)}")
     p.objective = GD_OBJECTIVE_WINS if objective == "wins" else GD_OBJECTIVE_LEVELS
@@ -1669,10 +1754,10 @@ def search(infoset, state, candidates, rollouts=0, seconds=0.0, threads=1, polic
         free(stats)
 
 
-def rollouts(state, n, policies="smart", seed=0):
+def rollouts(state, n, policies="smart", seed=0, weights=None):
     """Play a deal state (as for :func:`playouts`) to its end ``n`` times, seat s playing
     ``policies[s]`` (one name for every seat, or four): ``int8 (n, 4)`` finish orders.
-    Rollout i draws from the stream ``(seed, i)``."""
+    Rollout i draws from the stream ``(seed, i)``. ``weights``: the learned policy's."""
     cdef gd_deal start, d
     _deal_from(state, &start)
     if isinstance(policies, str):
@@ -1683,6 +1768,8 @@ def rollouts(state, n, policies="smart", seed=0):
     cdef int s
     for s in range(4):
         pol[s] = <uint8_t>_search_policy(policies[s])
+    cdef gd_linear lin
+    cdef const gd_linear *plin = &lin if _policies_need_weights(pol, 4, weights, &lin) else NULL
     cdef Py_ssize_t count = _size(n, "n", 0, _MAX_ROWS), i
     cdef uint64_t base = _seed(seed)
     cdef gd_rng rng
@@ -1693,7 +1780,7 @@ def rollouts(state, n, policies="smart", seed=0):
         for i in range(count):
             d = start
             rng.state = gd_stream(base, i, 2)
-            gd_rollout(&d, pol, &rng)
+            gd_rollout_linear(&d, pol, plin, &rng)
             for k in range(d.n_finished):
                 o[i, k] = d.finished[k]
             if d.n_finished == 3:

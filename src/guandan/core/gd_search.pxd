@@ -10,6 +10,9 @@ from .gd_play cimport gd_deal, gd_rng
 cdef extern from "gd_search.h" nogil:
     enum:
         GD_POLICY_SMART
+        GD_POLICY_LEARNED
+        GD_FEATURES
+        GD_POLICY_WEIGHTS
         GD_EVENT_PLAY
         GD_EVENT_PASS
         GD_OBJECTIVE_LEVELS
@@ -35,6 +38,8 @@ cdef extern from "gd_search.h" nogil:
         double pass_weight
         double bomb_weight
         int tries
+    ctypedef struct gd_linear:
+        float w[GD_POLICY_WEIGHTS]
     ctypedef struct gd_search_params:
         uint64_t seed
         int64_t rollouts
@@ -47,6 +52,7 @@ cdef extern from "gd_search.h" nogil:
         uint32_t solve_cost
         int64_t solve_nodes
         gd_infer infer
+        const gd_linear *linear
     ctypedef struct gd_candidate_stats:
         int64_t n
         double sum
@@ -55,6 +61,9 @@ cdef extern from "gd_search.h" nogil:
     gd_move gd_smart_move(const gd_deal *d)
     gd_move gd_policy_move(const gd_deal *d, int policy, gd_rng *rng)
     int gd_rollout(gd_deal *d, const uint8_t *policies, gd_rng *rng)
+    int gd_rollout_linear(gd_deal *d, const uint8_t *policies, const gd_linear *lin, gd_rng *rng)
+    void gd_move_features(const gd_deal *d, gd_move m, float *out)
+    gd_move gd_learned_move(const gd_deal *d, const gd_linear *lin)
     int gd_deal_score(const gd_deal *d, int side, const uint8_t *promotion)
     int gd_deal_won(const gd_deal *d, int side)
     int gd_infoset_check(const gd_infoset *s)

@@ -1,0 +1,284 @@
+"""The learned rollout policy of ``mc``: a linear score over features of a move, in C.
+
+``mc:policy=learned`` plays each turn of its rollouts with the legal move of the highest
+score ``w · f(move)``, where ``f`` are the :data:`FEATURES` of the move in its position (a
+leading and a responding set of weights, :data:`WEIGHTS` numbers in all) — after the one
+rule it shares with the ``smart`` policy: a move that plays out the whole hand is played.
+The weights were learned from ``mc``'s own decisions at a high budget
+(:mod:`guandan.rl.imitate`, the command that made them is in the file) and ship with the
+package (``rollout_policy.json``, :func:`load_weights`).
+
+This module also holds the plain-Python version of the features and of the choice
+(:func:`reference_features`, :func:`reference_move`), which the native core is checked
+against move for move.
+
+>>> from guandan import Deal
+>>> from guandan.core import _core
+>>> state = Deal.new(seed=5, level=2).native_state()
+>>> weights = load_weights()
+>>> _core.learned_move(state, weights)[0] == reference_move(state, weights)
+True
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+import numpy as np
+
+from ..core import _core
+from ..core.moves import BOMB_TYPES, SEQUENCE_TYPES, MoveType
+from ..core.packed import (
+    KEY_BIG_JOKER,
+    KEY_SMALL_JOKER,
+    MASK52,
+    PASS_WORD,
+    DealState,
+    word_counts,
+    word_key,
+    word_size,
+    word_type,
+    word_wilds,
+    word_x,
+)
+from ..errors import GuandanError, describe
+
+__all__ = ["FEATURES", "WEIGHTS", "load_weights", "reference_features", "reference_move", "policy_file"]
+
+#: The features of a move, in the order of the native core (``csrc/gd_search.h``), each
+#: described in ``csrc/gd_search.c`` and in ``docs/search.md``.
+FEATURES: tuple[str, ...] = (
+    "pass", "pass_opp5", "pass_partner", "pass_owner5",
+    "bomb", "bomb_class", "bomb_opp4", "bomb_left8", "bomb_owner10",
+    "key", "key2", "size", "splits", "broken", "wilds", "jokers",
+    "last_but_one", "answerable", "feed", "over_partner", "dirty_opp5",
+    "single", "pair", "triple", "full_house", "straight", "pair_run", "triple_run",
+    "left", "smart",
+)  # fmt: skip
+#: The weights of a policy: one for each feature when leading, then one each when responding.
+WEIGHTS = 2 * len(FEATURES)
+
+_SEQUENCES = frozenset(int(t) for t in (*SEQUENCE_TYPES, MoveType.STRAIGHT_FLUSH))
+_BOMBS = frozenset(int(t) for t in BOMB_TYPES)
+_STRAIGHT_FLUSH, _JOKER_BOMB, _FULL_HOUSE = (
+    int(MoveType.STRAIGHT_FLUSH),
+    int(MoveType.JOKER_BOMB),
+    int(MoveType.FULL_HOUSE),
+)
+_SINGLE, _PAIR = int(MoveType.SINGLE), int(MoveType.PAIR)
+
+
+def policy_file() -> Any:
+    """The shipped weights' file (``guandan/bots/rollout_policy.json``)."""
+    return resources.files(__package__).joinpath("rollout_policy.json")
+
+
+@lru_cache(maxsize=1)
+def _shipped() -> tuple[float, ...]:
+    return tuple(_weights_of(json.loads(policy_file().read_text(encoding="utf-8")), "the shipped rollout policy"))
+
+
+def load_weights(path: str | None = None) -> np.ndarray:
+    """The learned policy's weights: ``float64 (WEIGHTS,)``, the leading half first; from the
+    package's file, or from a file :func:`guandan.rl.imitate.fit_policy` wrote.
+
+    >>> w = load_weights(); w.shape == (WEIGHTS,)
+    True
+    """
+    if path is None:
+        return np.array(_shipped(), dtype=np.float64)
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, ValueError) as error:
+        raise GuandanError(f"cannot read the rollout policy {path!r}: {error}") from None
+    return np.array(_weights_of(data, repr(path)), dtype=np.float64)
+
+
+def _weights_of(data: Any, what: str) -> list[float]:
+    if not isinstance(data, dict) or data.get("features") != list(FEATURES):
+        raise GuandanError(
+            f"{what} is not a rollout policy of these features (a 'features' list of {FEATURES[0]!r} ..)"
+        )
+    out: list[float] = []
+    for half in ("leading", "responding"):
+        values = data.get(half)
+        if not isinstance(values, list) or len(values) != len(FEATURES):
+            raise GuandanError(f"{what}: {half!r} is {len(FEATURES)} numbers, got {describe(values)}")
+        for v in values:
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not abs(v) < 1e30:
+                raise GuandanError(f"{what}: {half!r} holds {describe(v)}, not a finite number")
+            out.append(float(v))
+    return out
+
+
+# -- the plain-Python version ------------------------------------------------------------------
+
+
+def _elevated(rank: int, level: int) -> int:
+    if rank >= 13:
+        return rank
+    if rank == level:
+        return 12
+    return rank if rank < level else rank - 1
+
+
+def _key_order(word: int, level: int) -> int:
+    key = word_key(word)
+    if word_type(word) in _SEQUENCES:
+        return 0 if key == 12 else key + 1
+    return _elevated(key, level)
+
+
+def _moves(hand: int, level: int, beat: int) -> list[int]:
+    counts = bytes(((hand >> (2 * f)) & 3) for f in range(54))
+    return [int(w) for w in _core.rank_moves(counts, level + 2, beat)]
+
+
+def _naturals(hand: int, level: int) -> list[int]:
+    """Natural (non-wild) cards per rank 0..12."""
+    out = []
+    for r in range(13):
+        n = sum((hand >> (2 * (4 * r + s))) & 3 for s in range(4))
+        if r == level:
+            n -= (hand >> (2 * (4 * r + 1))) & 3  # the hearts of the level are wild
+        out.append(n)
+    return out
+
+
+def _size(hand: int) -> int:
+    return sum((hand >> (2 * f)) & 3 for f in range(54))
+
+
+def _uses_jokers(word: int) -> bool:
+    t, key = word_type(word), word_key(word)
+    return (
+        t == _JOKER_BOMB
+        or (t == _FULL_HOUSE and word_x(word) != 0)
+        or (t in (_SINGLE, _PAIR) and key in (KEY_SMALL_JOKER, KEY_BIG_JOKER))
+    )
+
+
+class _Context:
+    def __init__(self, state: DealState) -> None:
+        self.state = state
+        self.level = state.level - 2
+        self.seat = seat = state.turn
+        self.hand = state.hands[seat]
+        self.leading = state.beat == PASS_WORD
+        self.from_partner = not self.leading and state.last == seat ^ 2
+        self.mine = _size(self.hand)
+        holding = [s not in state.finished for s in range(4)]
+        self.holding = holding
+        self.opp_min = min((_size(state.hands[s]) for s in range(4) if s % 2 != seat % 2 and holding[s]), default=99)
+        self.owner_count = 0 if self.leading else _size(state.hands[state.last])
+        self.partner_count = _size(state.hands[seat ^ 2]) if holding[seat ^ 2] else 0
+        self.count = _naturals(self.hand, self.level)
+        self.four = [c >= 4 for c in self.count]
+        small, big = (self.hand >> 104) & 3, (self.hand >> 106) & 3
+        self.joker_bomb = small == 2 and big == 2
+        self.smart = int(_core.smart_move(state)[0])
+
+    def last_but_one(self, word: int) -> bool:
+        spent = _core.spend_cards(bytes(((self.hand >> (2 * f)) & 3) for f in range(54)), self.level + 2, word)
+        rest = self.hand - spent
+        n = _size(rest)
+        if n and not any(word_size(m) == n for m in _moves(rest, self.level, PASS_WORD)):
+            return False
+        for s in range(4):
+            if s % 2 != self.seat % 2 and self.holding[s] and len(_moves(self.state.hands[s], self.level, word)) > 1:
+                return False
+        return True
+
+
+def _features(c: _Context, word: int) -> list[float]:
+    f = dict.fromkeys(FEATURES, 0.0)
+    f["smart"] = float(word == c.smart)
+    if word == PASS_WORD:
+        f["pass"] = 1.0
+        f["pass_opp5"] = float(c.opp_min <= 5)
+        f["pass_partner"] = float(c.from_partner)
+        f["pass_owner5"] = float(not c.leading and not c.from_partner and c.owner_count <= 5)
+        return list(f.values())
+    size = word_size(word)
+    left = c.mine - size
+    f["left"] = left / 27
+    f["over_partner"] = float(c.from_partner)
+    f["answerable"] = float(c.opp_min <= 2 and size <= c.opp_min)
+    if c.mine <= 10:
+        f["last_but_one"] = float(c.last_but_one(word))
+    t = word_type(word)
+    if t in _BOMBS:
+        cls = 8 if t == _JOKER_BOMB else 2 if t == _STRAIGHT_FLUSH else size - 4 if size <= 5 else size - 3
+        order = 0 if t == _JOKER_BOMB else _key_order(word, c.level)
+        f["bomb"] = 1.0
+        f["bomb_class"] = (cls + order / 15) / 9
+        f["bomb_opp4"] = float(c.opp_min <= 4)
+        f["bomb_left8"] = float(left <= 8)
+        f["bomb_owner10"] = float(not c.leading and c.owner_count <= 10)
+        return list(f.values())
+    spent = word_counts(word & MASK52)
+    touched = [n > 0 for n in spent]
+    broken = sum(1 for r in range(13) if touched[r] and c.four[r])
+    splits = sum(1 for r in range(13) if touched[r] and not c.four[r] and c.count[r] - spent[r] > 0)
+    wilds = word_wilds(word)
+    joker = c.joker_bomb and _uses_jokers(word)
+    key = _key_order(word, c.level) / 15
+    f["key"], f["key2"], f["size"] = key, key * key, size / 10
+    f["splits"], f["broken"], f["wilds"], f["jokers"] = float(splits), float(broken), float(wilds), float(joker)
+    dirty = broken > 0 or wilds > 0 or joker
+    f["feed"] = float(0 < c.partner_count <= 2 and c.opp_min > 2 and size <= c.partner_count and not dirty)
+    f["dirty_opp5"] = float(dirty and c.opp_min <= 5)
+    f[FEATURES[FEATURES.index("single") + t - _SINGLE]] = 1.0
+    return list(f.values())
+
+
+def reference_features(state: DealState, word: int) -> list[float]:
+    """The features of a legal rank-level move in a deal state, placed in the leading or
+    the responding half (:data:`WEIGHTS` numbers): the plain-Python version of
+    ``_core.move_features``.
+
+    >>> from guandan import Deal
+    >>> state = Deal.new(seed=5, level=2).native_state()
+    >>> word = int(_core.rank_moves(Deal.new(seed=5, level=2).hands[state.turn].counts, 2, PASS_WORD)[0])
+    >>> f = reference_features(state, word); len(f) == WEIGHTS, f[len(FEATURES):] == [0.0] * len(FEATURES)
+    (True, True)
+    """
+    c = _Context(state)
+    f = _features(c, word)
+    zeros = [0.0] * len(FEATURES)
+    return f + zeros if c.leading else zeros + f
+
+
+def reference_move(state: DealState, weights: Any) -> int:
+    """The move the learned policy plays (the plain-Python version of ``_core.learned_move``):
+    a move that plays out the hand, the weakest such, non-bombs first; else the legal move of
+    the highest score, the first on ties (scores summed in float32, as the core does)."""
+    c = _Context(state)
+    moves = _moves(c.hand, c.level, state.beat)
+    if not c.leading and len(moves) == 1:
+        return PASS_WORD
+    outs = [m for m in moves if m != PASS_WORD and word_size(m) == c.mine]
+    if outs:
+
+        def weakness(m: int) -> int:
+            if word_type(m) in _BOMBS:
+                t, size = word_type(m), word_size(m)
+                cls = 8 if t == _JOKER_BOMB else 2 if t == _STRAIGHT_FLUSH else size - 4 if size <= 5 else size - 3
+                return 1 << 20 | cls << 8 | _key_order(m, c.level) << 2 | word_wilds(m)
+            return _key_order(m, c.level)
+
+        return min(outs, key=weakness)  # min keeps the first of equals, as the core's strict <
+    w = np.asarray(weights, dtype=np.float32)
+    half = w[: len(FEATURES)] if c.leading else w[len(FEATURES) :]
+    best, best_score = moves[0], None
+    for m in moves:
+        score = np.float32(0.0)
+        for wj, fj in zip(half, np.asarray(_features(c, m), dtype=np.float32), strict=True):
+            score = np.float32(score + np.float32(wj * fj))
+        if best_score is None or score > best_score:
+            best, best_score = m, score
+    return best

@@ -1,0 +1,528 @@
+"""Expert iteration for the search's rollouts: a linear rollout policy learned from ``mc``.
+
+``mc``'s rollouts are played by a cheap native policy; the better that policy plays, the
+more a rollout's result says about a candidate. This module learns one on this engine:
+
+1. **Positions** (:func:`expert_positions`): seeded deals played by four ``mc`` bots at a
+   high budget; at each decision in play with two candidates or more, the whole deal (the
+   four hands: the simulator knows them) and every candidate with its searched value.
+2. **Fit** (:func:`fit_policy`): a linear score ``w · f(move)`` over the move features of
+   the native core (:func:`guandan.core.features.move_features`), regressed by softmax
+   (conditional logit) on the search's choice among the legal moves, with an L2 penalty;
+   plain numpy (Newton steps), deterministic.
+3. **Use**: the weights ship in the package (``guandan/bots/rollout_policy.json``) and
+   ``mc:policy=learned`` plays its rollouts with them: at each turn of a rollout the legal
+   move with the highest score, in C.
+
+Commands (``--help`` lists the options)::
+
+    python -m guandan.rl.imitate positions --deals 300 --first 0 --out pos-0.jsonl
+    python -m guandan.rl.imitate fit pos-*.jsonl --out src/guandan/bots/rollout_policy.json
+
+The same options give the same positions and the same weights, on any machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+import numpy as np
+
+from ..bots.rollout_policy import FEATURES, policy_file
+from ..bots.search import MonteCarloAgent
+from ..core import _core
+from ..core.moves import Move
+from ..core.packed import PASS_WORD, DealState, size_of_bits, word_size
+from ..core.rng import SplitMix64
+from ..errors import GuandanError, describe
+from ..game.deal import Deal
+from ..game.history import Phase
+
+__all__ = [
+    "expert_positions",
+    "deal_level",
+    "state_of_row",
+    "read_positions",
+    "position_rows",
+    "fit_policy",
+    "agreement",
+    "duel",
+    "improve",
+    "main",
+]
+
+#: The deals of :func:`improve`'s duels (seeds from here) and of the held-out duels that
+#: measure a policy (:func:`duel`'s default), disjoint.
+IMPROVE_FIRST = 200_000
+DUEL_FIRST = 100_000
+
+
+def deal_level(seed: int) -> int:
+    """The level (2..14) of the positions' deal of a seed: drawn from the seed, so that every
+    level is seen.
+
+    >>> [deal_level(s) for s in range(5)] == [deal_level(s) for s in range(5)]
+    True
+    >>> all(2 <= deal_level(s) <= 14 for s in range(50))
+    True
+    """
+    return 2 + int(SplitMix64(seed ^ 0x1E7E1).below(13))
+
+
+def _state_row(state: DealState) -> dict[str, Any]:
+    return {
+        "hands": [format(h, "x") for h in state.hands],
+        "level": state.level,
+        "turn": state.turn,
+        "last": state.last,
+        "beat": format(state.beat, "x"),
+        "passes": state.passes,
+        "finished": list(state.finished),
+    }
+
+
+def state_of_row(row: dict[str, Any]) -> DealState:
+    """The native deal state of a position row (the inverse of how :func:`expert_positions`
+    writes it)."""
+    return DealState(
+        tuple(int(h, 16) for h in row["hands"]),
+        int(row["level"]),
+        int(row["turn"]),
+        int(row["last"]),
+        int(row["beat"], 16),
+        int(row["passes"]),
+        tuple(int(s) for s in row["finished"]),
+    )
+
+
+def expert_positions(
+    deals: int, first: int = 0, rollouts: int = 16000, candidates: int = 32
+) -> Iterator[dict[str, Any]]:
+    """The decisions of ``deals`` seeded deals (seeds ``first`` .. ``first + deals - 1``, the
+    level :func:`deal_level`, the holder of the opening card leading) played by four ``mc``
+    bots at ``rollouts`` a decision (bot seeds from the deal's seed and the seat), one row a
+    decision in play with two candidates or more: the deal's seed, the native state (the
+    four hands as hex), and ``words`` / ``values`` / ``rollouts``: each candidate's rank-level
+    move word (hex), its searched value and its rollouts, the chosen one first.
+
+    >>> rows = list(expert_positions(1, first=3, rollouts=50))
+    >>> len(rows) > 5, all(len(r["words"]) >= 2 for r in rows)
+    (True, True)
+    """
+    for seed in range(first, first + deals):
+        deal = Deal.new(seed, level=deal_level(seed))
+        bots = [MonteCarloAgent(seed=seed * 4 + seat, rollouts=rollouts, candidates=candidates) for seat in range(4)]
+        while deal.phase is Phase.PLAY:
+            seat = deal.turn
+            assert seat is not None
+            observation = deal.observation(seat)
+            if len(observation.legal_actions) == 1:
+                deal.play(observation.legal_actions[0])
+                continue
+            result = bots[seat].analyze(observation)
+            if len(result.choices) >= 2:
+                words = [format(_rank_word(c.action), "x") for c in result.choices]
+                row = {"seed": seed, **_state_row(deal.native_state())}
+                row["words"] = words
+                row["values"] = [round(c.value, 6) for c in result.choices]
+                row["rollouts"] = [c.rollouts for c in result.choices]
+                yield row
+            best = result.best
+            assert isinstance(best, Move)  # in play, a move
+            deal.play(best)
+
+
+def _rank_word(move: Any) -> int:
+    from ..core.movegen import pack_rank_move
+
+    return int(pack_rank_move(move.to_rank()))
+
+
+def read_positions(paths: Sequence[str]) -> list[dict[str, Any]]:
+    """The rows of position files, in the order of their deals' seeds (then as written), so
+    that how the deals were split among files does not matter."""
+    rows: list[tuple[int, int, dict[str, Any]]] = []
+    for path in paths:
+        try:
+            with open(path, encoding="utf-8") as f:
+                for i, line in enumerate(f):
+                    if line.strip():
+                        row = json.loads(line)
+                        rows.append((int(row["seed"]), i, row))
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            raise GuandanError(f"cannot read the positions {path!r}: {error}") from None
+    rows.sort(key=lambda t: (t[0], t[1]))
+    return [r for _, _, r in rows]
+
+
+def position_rows(row: dict[str, Any]) -> tuple[np.ndarray, int] | None:
+    """A position's design matrix for the fit: the features of every legal rank-level move
+    (``float32 (k, WEIGHTS)``, ``_core.move_features``) and the index of the search's choice;
+    ``None`` when the policy does not score it (a move plays out the whole hand).
+
+    >>> from guandan.bots.rollout_policy import WEIGHTS
+    >>> row = next(expert_positions(1, first=3, rollouts=50))
+    >>> x, y = position_rows(row); x.shape[1] == WEIGHTS and 0 <= y < x.shape[0]
+    True
+    """
+    state = state_of_row(row)
+    hand = state.hands[state.turn]
+    counts = bytes(((hand >> (2 * f)) & 3) for f in range(54))
+    words = [int(w) for w in _core.rank_moves(counts, state.level, state.beat)]
+    mine = size_of_bits(hand)
+    if any(w != PASS_WORD and word_size(w) == mine for w in words):
+        return None
+    chosen = int(row["words"][0], 16)
+    return _core.move_features(state, words), words.index(chosen)
+
+
+def _design(rows: Sequence[dict[str, Any]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """All positions' rows stacked: the features, where each position's rows start, and the
+    chosen rows."""
+    blocks, starts, chosen = [], [], []
+    start = 0
+    for row in rows:
+        got = position_rows(row)
+        if got is None:
+            continue
+        x, y = got
+        blocks.append(x)
+        starts.append(start)
+        chosen.append(start + y)
+        start += x.shape[0]
+    if not blocks:
+        raise GuandanError("no position to fit: every one was a move that plays out the hand")
+    return np.concatenate(blocks).astype(np.float64), np.array(starts, dtype=np.int64), np.array(chosen, dtype=np.int64)
+
+
+def _softmax(x: np.ndarray, starts: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each row's probability within its position, the row's position, and each position's
+    log-partition."""
+    s = x @ w
+    owner = np.repeat(np.arange(len(starts)), np.diff(np.append(starts, len(s))))
+    top = np.maximum.reduceat(s, starts)
+    e = np.exp(s - top[owner])
+    z = np.add.reduceat(e, starts)
+    return e / z[owner], owner, np.log(z) + top
+
+
+def fit_policy(rows: Sequence[dict[str, Any]], l2: float = 1.0, steps: int = 30) -> tuple[np.ndarray, dict[str, Any]]:
+    """Fit the learned policy's weights to positions: the softmax over each position's legal
+    moves of ``w · f`` regressed on the search's choice (the negative log-likelihood plus
+    ``l2 / 2 * |w|^2``), by ``steps`` Newton steps from zero (each halved until the objective
+    falls). Returns the weights and what the fit reached (positions, mean log-likelihood,
+    how often the policy's move is the search's).
+
+    >>> from guandan.bots.rollout_policy import WEIGHTS
+    >>> rows = list(expert_positions(1, first=3, rollouts=50))
+    >>> w, info = fit_policy(rows, steps=5)
+    >>> w.shape == (WEIGHTS,), info["positions"] > 10, 0 <= info["agreement"] <= 1
+    (True, True, True)
+    """
+    x, starts, chosen = _design(rows)
+    w = np.zeros(x.shape[1])
+    picked = x[chosen].sum(0)
+
+    def objective(w: np.ndarray) -> float:
+        return float(np.sum(_softmax(x, starts, w)[2]) - picked @ w + 0.5 * l2 * w @ w)
+
+    value = objective(w)
+    for _ in range(steps):
+        p, owner, _ = _softmax(x, starts, w)
+        px = p[:, None] * x
+        mean = np.add.reduceat(px, starts, axis=0)
+        grad = px.sum(0) - picked + l2 * w
+        hess = px.T @ x - mean.T @ mean + l2 * np.eye(x.shape[1])
+        step = np.linalg.solve(hess, grad)
+        t = 1.0
+        while t > 1e-6:
+            trial = w - t * step
+            v = objective(trial)
+            if v <= value:
+                w, value = trial, v
+                break
+            t /= 2
+        else:
+            break
+    w = np.round(w, 6)
+    n = len(chosen)
+    loglik = -(objective(w) - 0.5 * l2 * float(w @ w)) / n
+    return w, {"positions": n, "log_likelihood": round(loglik, 6), "agreement": round(agreement(rows, w), 6)}
+
+
+def agreement(rows: Sequence[dict[str, Any]], weights: np.ndarray | None) -> float:
+    """How often a policy plays the search's choice, over the positions the learned policy
+    scores: the learned policy with these weights, or the smart policy (``None``)."""
+    same = total = 0
+    for row in rows:
+        if position_rows(row) is None:
+            continue
+        state = state_of_row(row)
+        move = _core.smart_move(state)[0] if weights is None else _core.learned_move(state, weights)[0]
+        same += int(move) == int(row["words"][0], 16)
+        total += 1
+    return same / total if total else 0.0
+
+
+def _fit_command(args: argparse.Namespace, say: Callable[[str], None]) -> int:
+    rows = read_positions(args.positions)
+    held = [r for r in rows if r["seed"] % args.hold_out_every == 0] if args.hold_out_every else []
+    train = [r for r in rows if not args.hold_out_every or r["seed"] % args.hold_out_every]
+    say(f"{len(train)} positions to fit, {len(held)} held out")
+    start = time.perf_counter()
+    w, info = fit_policy(train, l2=args.l2, steps=args.steps)
+    say(f"fitted in {time.perf_counter() - start:.0f} s: {info}")
+    if held:
+        info["held_out"] = {
+            "positions": len(held),
+            "agreement": round(agreement(held, w), 6),
+            "smart_agreement": round(agreement(held, None), 6),
+        }
+        say(f"held out: {info['held_out']}")
+    command = "python -m guandan.rl.imitate fit " + " ".join(args.positions)
+    command += f" --l2 {args.l2} --steps {args.steps} --hold-out-every {args.hold_out_every}"
+    info["duels"] = _measured(w, args.duel_deals)
+    say(f"held-out duels: {info['duels']}")
+    out = args.out or str(policy_file())
+    _write_policy(out, w, {"fit": info}, [*args.made_by, command])
+    say(f"-> {out}")
+    return 0
+
+
+def _duel_states(first: int, deals: int) -> list[DealState]:
+    return [Deal.new(s, level=deal_level(s)).native_state() for s in range(first, first + deals)]
+
+
+def duel(
+    weights: np.ndarray,
+    opponent: str = "smart",
+    deals: int = 1000,
+    first: int = DUEL_FIRST,
+    states: Sequence[DealState] | None = None,
+) -> int:
+    """Deals won by the learned policy against another native policy (``smart``, ``greedy``
+    or ``random``), the policies alone (no search): each deal (seeds ``first`` ..), or each of
+    ``states``, played twice from its start, the learned policy on seats 0 and 2, then on 1
+    and 3. Returns the deals won of ``2 * deals``.
+
+    >>> from guandan.bots.rollout_policy import load_weights
+    >>> 0 <= duel(load_weights(), "greedy", deals=10) <= 20
+    True
+    """
+    if opponent not in ("smart", "greedy", "random"):
+        raise GuandanError(f"the opponent is smart, greedy or random, got {describe(opponent)}")
+    wins = 0
+    for i, state in enumerate(states if states is not None else _duel_states(first, deals)):
+        for side in (0, 1):
+            seats: list[Any] = ["learned", opponent] * 2 if side == 0 else [opponent, "learned"] * 2
+            first_out = int(_core.rollouts(state, 1, seats, seed=i, weights=weights)[0][0])
+            wins += first_out % 2 == side
+    return wins
+
+
+def _normal(rng: SplitMix64, n: int) -> np.ndarray:
+    """n standard normal draws (Box-Muller over the generator's doubles: the same on every
+    platform)."""
+    out = np.empty(n)
+    for i in range(0, n, 2):
+        u = (rng.next_u64() >> 11) * 2.0**-53
+        v = (rng.next_u64() >> 11) * 2.0**-53
+        r = np.sqrt(-2.0 * np.log(1.0 - u))
+        out[i] = r * np.cos(2 * np.pi * v)
+        if i + 1 < n:
+            out[i + 1] = r * np.sin(2 * np.pi * v)
+    return out
+
+
+def improve(
+    weights: np.ndarray,
+    generations: int = 30,
+    population: int = 8,
+    sigma: float = 0.3,
+    alpha: float = 0.5,
+    deals: int = 500,
+    pool: int = 1500,
+    seed: int = 0,
+    opponent: str = "smart",
+    progress: Callable[[str], None] | None = None,
+) -> tuple[np.ndarray, list[dict[str, Any]]]:
+    """Improve a learned policy by playing (an evolution strategy over its weights): each
+    generation draws ``population`` directions ``e`` and ``deals`` of a ``pool`` of seeded
+    deals (seeds from :data:`IMPROVE_FIRST`), plays ``w + sigma e`` and ``w - sigma e``
+    against ``opponent`` in them (:func:`duel`) and moves ``w`` by ``alpha / (population
+    sigma)`` times the sum of ``e`` weighted by the difference of their win rates. Returns
+    the weights and each generation's win rate over the whole pool. Deterministic in
+    ``seed`` (the directions come from :class:`~guandan.core.rng.SplitMix64`).
+
+    >>> from guandan.bots.rollout_policy import load_weights
+    >>> w, history = improve(load_weights(), generations=1, population=2, deals=5, pool=10)
+    >>> w.shape, len(history)
+    ((60,), 1)
+    """
+    rng = SplitMix64(seed)
+    states = _duel_states(IMPROVE_FIRST, pool)
+    w = np.asarray(weights, dtype=np.float64).copy()
+    history = []
+    for g in range(generations):
+        start = time.perf_counter()
+        eps = np.stack([_normal(rng, w.size) for _ in range(population)])
+        picked = sorted({int(rng.below(pool)) for _ in range(deals)})
+        sub = [states[i] for i in picked]
+        gains = np.array(
+            [duel(w + sigma * e, opponent, states=sub) - duel(w - sigma * e, opponent, states=sub) for e in eps]
+        )
+        w = w + alpha / (population * sigma) * (gains[:, None] / (2 * len(sub)) * eps).sum(0)
+        rate = duel(w, opponent, states=states) / (2 * pool)
+        history.append({"generation": g + 1, "win_rate": round(rate, 6)})
+        if progress is not None:
+            progress(
+                f"generation {g + 1}/{generations}: {rate:.1%} of the pool's deals against {opponent} "
+                f"({time.perf_counter() - start:.0f} s)"
+            )
+    return np.round(w, 6), history
+
+
+def _write_policy(path: str, w: np.ndarray, info: dict[str, Any], made_by: list[str]) -> None:
+    data = {
+        "features": list(FEATURES),
+        "leading": [float(v) for v in w[: len(FEATURES)]],
+        "responding": [float(v) for v in w[len(FEATURES) :]],
+        **info,
+        "made_by": made_by,
+    }
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(data, f, indent=1)
+        f.write("\n")
+
+
+def _measured(w: np.ndarray, deals: int) -> dict[str, Any]:
+    return {"deals": 2 * deals, **{f"won_against_{o}": duel(w, o, deals) for o in ("smart", "greedy")}}
+
+
+def _improve_command(args: argparse.Namespace, say: Callable[[str], None]) -> int:
+    from ..bots.rollout_policy import load_weights
+
+    start = load_weights(args.weights)
+    with open(args.weights, encoding="utf-8") as f:
+        before = json.load(f)
+    w, history = improve(
+        start,
+        args.generations,
+        args.population,
+        args.sigma,
+        args.alpha,
+        args.deals,
+        args.pool,
+        args.seed,
+        args.opponent,
+        say,
+    )
+    duels = _measured(w, args.duel_deals)
+    say(f"held-out duels: {duels}")
+    command = (
+        f"python -m guandan.rl.imitate improve --weights {args.weights} --generations {args.generations} "
+        f"--population {args.population} --sigma {args.sigma} --alpha {args.alpha} --deals {args.deals} "
+        f"--pool {args.pool} --seed {args.seed} --opponent {args.opponent} --duel-deals {args.duel_deals}"
+    )
+    info = {k: before[k] for k in ("fit",) if k in before}
+    info["improve"] = {"history": history, "duels": duels}
+    made_by = before.get("made_by", [])
+    _write_policy(
+        args.out or str(policy_file()), w, info, [*(made_by if isinstance(made_by, list) else [made_by]), command]
+    )
+    say(f"-> {args.out or policy_file()}")
+    return 0
+
+
+def _positions_command(args: argparse.Namespace, say: Callable[[str], None]) -> int:
+    start = time.perf_counter()
+    n = 0
+    with open(args.out, "w", encoding="utf-8") as out:
+        last_seed = None
+        for row in expert_positions(args.deals, args.first, args.rollouts, args.candidates):
+            out.write(json.dumps(row, separators=(",", ":")) + "\n")
+            n += 1
+            if row["seed"] != last_seed:
+                last_seed = row["seed"]
+                done = last_seed - args.first
+                say(f"deal {done + 1}/{args.deals}: {n} positions, {time.perf_counter() - start:.0f} s")
+                out.flush()
+    say(f"{n} positions from {args.deals} deals in {time.perf_counter() - start:.0f} s -> {args.out}")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The command line: ``positions`` and ``fit`` (see the module's description)."""
+    parser = argparse.ArgumentParser(
+        prog="python -m guandan.rl.imitate",
+        description="Learn mc's rollout policy from mc's own high-budget decisions.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("positions", help="play seeded deals with mc at a high budget and write its decisions")
+    p.add_argument("--deals", type=int, default=100, help="how many deals (default 100)")
+    p.add_argument("--first", type=int, default=0, help="the first deal's seed (default 0)")
+    p.add_argument("--rollouts", type=int, default=16000, help="mc's budget a decision (default 16000)")
+    p.add_argument("--candidates", type=int, default=32, help="mc's candidates (default 32)")
+    p.add_argument("--out", required=True, help="the JSON-lines file to write")
+    p.add_argument("--quiet", action="store_true", help="no progress lines")
+    f = sub.add_parser("fit", help="fit the learned rollout policy to position files")
+    f.add_argument("positions", nargs="+", help="JSON-lines files written by 'positions'")
+    f.add_argument("--l2", type=float, default=1.0, help="the L2 penalty (default 1.0)")
+    f.add_argument("--steps", type=int, default=30, help="Newton steps (default 30)")
+    f.add_argument(
+        "--hold-out-every",
+        type=int,
+        default=10,
+        help="hold out the deals whose seed is a multiple of this, to measure (0: none; default 10)",
+    )
+    f.add_argument(
+        "--made-by",
+        action="append",
+        default=[],
+        help="how the positions were made (a command; repeatable), kept in the file",
+    )
+    f.add_argument(
+        "--duel-deals",
+        type=int,
+        default=1000,
+        help="held-out deals to measure the policy against smart and greedy (default 1000)",
+    )
+    f.add_argument("--out", help="the weights file to write (default: the package's)")
+    f.add_argument("--quiet", action="store_true", help="no progress lines")
+    i = sub.add_parser("improve", help="improve a fitted policy by playing (an evolution strategy)")
+    i.add_argument("--weights", required=True, help="the policy file to start from (written by 'fit')")
+    i.add_argument("--generations", type=int, default=30, help="default 30")
+    i.add_argument("--population", type=int, default=8, help="directions a generation (default 8)")
+    i.add_argument("--sigma", type=float, default=0.3, help="the directions' scale (default 0.3)")
+    i.add_argument("--alpha", type=float, default=0.5, help="the step (default 0.5)")
+    i.add_argument("--deals", type=int, default=500, help="deals of the pool a generation plays (default 500)")
+    i.add_argument("--pool", type=int, default=1500, help="the pool of seeded deals (default 1500)")
+    i.add_argument("--seed", type=int, default=0, help="the directions' seed (default 0)")
+    i.add_argument("--opponent", default="smart", help="smart (default), greedy or random")
+    i.add_argument("--duel-deals", type=int, default=1000, help="held-out deals to measure the result (default 1000)")
+    i.add_argument("--out", help="the weights file to write (default: the package's)")
+    i.add_argument("--quiet", action="store_true", help="no progress lines")
+    args = parser.parse_args(argv)
+    say = (lambda s: None) if args.quiet else (lambda s: print(s, file=sys.stderr, flush=True))
+    if args.command == "positions":
+        if args.deals < 1 or args.rollouts < 1:
+            raise GuandanError(
+                f"--deals and --rollouts must be >= 1, got {describe(args.deals)}, {describe(args.rollouts)}"
+            )
+        return _positions_command(args, say)
+    if args.command == "improve":
+        if min(args.generations, args.population, args.deals, args.pool, args.duel_deals) < 1 or args.sigma <= 0:
+            raise GuandanError("--generations, --population, --deals, --pool, --duel-deals and --sigma must be > 0")
+        return _improve_command(args, say)
+    if args.steps < 0 or args.l2 < 0 or args.hold_out_every < 0:
+        raise GuandanError("--steps, --l2 and --hold-out-every must be >= 0")
+    return _fit_command(args, say)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

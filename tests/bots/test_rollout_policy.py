@@ -1,0 +1,162 @@
+"""The learned rollout policy: the native features and choice against their plain-Python
+version, the shipped weights, and the policy inside rollouts and inside ``mc``.
+
+The features of every legal rank-level move (``_core.move_features``) are those of
+:func:`guandan.bots.rollout_policy.reference_features`, and the move the policy plays
+(``_core.learned_move``) is :func:`~guandan.bots.rollout_policy.reference_move`'s, on every
+position of seeded deals played out by random agents (early, middle and endgame positions,
+every level) under random and under the shipped weights. The move generation both use is
+the core's, checked against the reference generator elsewhere.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from refusals import check
+
+from guandan import Deal, GuandanError, IllegalMoveError, RandomAgent
+from guandan.bots.loop import play_out
+from guandan.bots.rollout_policy import (
+    FEATURES,
+    WEIGHTS,
+    load_weights,
+    policy_file,
+    reference_features,
+    reference_move,
+)
+from guandan.bots.search import MonteCarloAgent
+from guandan.core import _core
+from guandan.core.cards import Cards
+from guandan.core.packed import PASS_WORD, DealState, bits_of_cards
+
+
+def positions(seeds):
+    """Every position of seeded deals played out by random agents."""
+    for seed in seeds:
+        deal = Deal.new(seed, level=2 + seed % 13)
+        agents = [RandomAgent(seed * 4 + s) for s in range(4)]
+        while not deal.is_over:
+            yield deal.native_state(), deal.hands[deal.turn]
+            deal.act(agents[deal.turn].act(deal.observation(deal.turn)), deal.turn)
+
+
+def check_features(seeds):
+    moves = 0
+    for state, hand in positions(seeds):
+        words = [int(w) for w in _core.rank_moves(hand.counts, state.level, state.beat)]
+        native = _core.move_features(state, words)
+        assert native.shape == (len(words), WEIGHTS) and native.dtype == np.float32
+        for i, word in enumerate(words):
+            np.testing.assert_allclose(
+                native[i], np.float32(reference_features(state, word)), atol=1e-6, err_msg=hex(word)
+            )
+        moves += len(words)
+    return moves
+
+
+def test_the_native_features_are_the_reference_features():
+    assert check_features(range(3)) > 500
+
+
+@pytest.mark.slow
+def test_the_native_features_are_the_reference_features_over_many_deals():
+    assert check_features(range(3, 43)) > 10_000
+
+
+def check_choices(seeds, weights):
+    checked = 0
+    for state, _ in positions(seeds):
+        w = weights(checked)
+        assert _core.learned_move(state, w)[0] == reference_move(state, w)
+        checked += 1
+    return checked
+
+
+def test_the_learned_move_is_the_reference_choice_under_random_and_shipped_weights():
+    rng = np.random.default_rng(3)
+    shipped = load_weights()
+    assert check_choices(range(2), lambda i: rng.normal(size=WEIGHTS)) > 100
+    assert check_choices(range(2, 4), lambda i: shipped) > 100
+
+
+@pytest.mark.slow
+def test_the_learned_move_is_the_reference_choice_over_many_deals():
+    rng = np.random.default_rng(4)
+    assert check_choices(range(4, 40), lambda i: rng.normal(size=WEIGHTS) * (1 + i % 3)) > 3000
+
+
+def test_the_features_fall_in_their_halves_and_name_what_they_say():
+    deal = Deal.new(5, level=2, leader=0)
+    state = deal.native_state()
+    words = [int(w) for w in _core.rank_moves(deal.hands[0].counts, 2, PASS_WORD)]
+    f = _core.move_features(state, words)
+    n = len(FEATURES)
+    assert not f[:, n:].any()  # leading: the responding half is zero
+    assert (f[:, FEATURES.index("pass")] == 0).all()  # no pass when leading
+    smart = _core.smart_move(state)[0]
+    assert f[:, FEATURES.index("smart")].tolist() == [float(w == smart) for w in words]
+    # a response: the pass is a move, in the responding half
+    deal.play(deal.legal_moves()[0])
+    state = deal.native_state()
+    words = [int(w) for w in _core.rank_moves(deal.hands[1].counts, 2, state.beat)]
+    f = _core.move_features(state, words)
+    assert not f[:, :n].any() and words[-1] == PASS_WORD and f[-1, n + FEATURES.index("pass")] == 1.0
+
+
+def test_a_move_that_plays_out_the_hand_is_played_whatever_the_weights():
+    hands = [Cards.parse(h) for h in ("S5 C5", "S3 S4 S6 S8 SJ", "C9 CT", "D3 D4 D6 D8 DJ")]
+    state = DealState(tuple(bits_of_cards(h) for h in hands), 2, 0, -1, PASS_WORD, 0, ())
+    pair = _core.rank_moves(hands[0].counts, 2, PASS_WORD)
+    pair_word = next(int(w) for w in pair if (int(w) >> 60) == 2)
+    for w in (np.zeros(WEIGHTS), -np.ones(WEIGHTS) * 50, np.eye(WEIGHTS)[FEATURES.index("single")] * 1e6):
+        assert _core.learned_move(state, w)[0] == pair_word == reference_move(state, w)
+
+
+def test_the_shipped_weights_name_their_features_and_how_they_were_made():
+    data = json.loads(policy_file().read_text(encoding="utf-8"))
+    assert data["features"] == list(FEATURES)
+    assert data["made_by"] and all(c.startswith("python -m guandan.rl.imitate ") for c in data["made_by"])
+    w = load_weights()
+    assert w.shape == (WEIGHTS,) and np.isfinite(w).all() and w.any()
+
+
+def test_bad_weights_are_refused_by_name(tmp_path):
+    state = Deal.new(5, level=2).native_state()
+    for bad in ([0.0] * (WEIGHTS - 1), [float("nan")] * WEIGHTS, "weights", None, [[0.0] * WEIGHTS]):
+        check(lambda bad=bad: _core.learned_move(state, bad), GuandanError, "weights are")
+    check(lambda: _core.rollouts(state, 1, "learned"), GuandanError, "the learned policy needs its weights")
+    check(lambda: _core.move_features(state, [0x1100000000000001]), IllegalMoveError, "is not a legal move")
+    path = tmp_path / "w.json"
+    check(lambda: load_weights(str(path)), GuandanError, "cannot read the rollout policy")
+    path.write_text(json.dumps({"features": ["pass"], "leading": [], "responding": []}))
+    check(lambda: load_weights(str(path)), GuandanError, "is not a rollout policy of these features")
+    path.write_text(
+        json.dumps({"features": list(FEATURES), "leading": [0] * len(FEATURES), "responding": ["x"] * len(FEATURES)})
+    )
+    check(lambda: load_weights(str(path)), GuandanError, "not a finite number")
+    check(lambda: MonteCarloAgent(policy="learned", weights=3), GuandanError, "weights is the path")
+
+
+def test_learned_rollouts_are_deterministic_and_not_the_smart_policys():
+    w = load_weights()
+    differ = 0
+    for seed in range(20):
+        state = Deal.new(seed, level=2 + seed % 13).native_state()
+        a = _core.rollouts(state, 3, "learned", seed=1, weights=w)
+        assert (a == a[0]).all() and np.array_equal(a, _core.rollouts(state, 3, "learned", seed=9, weights=w))
+        differ += not np.array_equal(a[0], _core.rollouts(state, 1, "smart")[0])
+    assert differ > 0
+
+
+@pytest.mark.slow
+def test_mc_with_the_learned_policy_gives_the_same_choices_whatever_the_threads():
+    def game(threads):
+        deal = Deal.new(11, level=4)
+        bots = [MonteCarloAgent(seed=s, rollouts=300, policy="learned", threads=threads) for s in range(4)]
+        play_out(deal, bots)
+        return [str(r) for r in deal.history]
+
+    assert game(1) == game(3)

@@ -1,0 +1,159 @@
+"""Learning the rollout policy: the search's positions, the fit, the improvement by play, and
+the command line.
+
+The positions are seeded (the same command, the same rows) and say what the deal was; the fit
+recovers a policy whose choices are known (rows labelled by the smart policy: the fitted
+policy then plays the smart policy's move) and is deterministic; the improvement is
+deterministic in its seed and its duels count what they say.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from refusals import check
+
+from guandan import Deal, GuandanError
+from guandan.bots.rollout_policy import FEATURES, WEIGHTS, load_weights
+from guandan.core import _core
+from guandan.rl import imitate
+from guandan.rl.imitate import (
+    agreement,
+    deal_level,
+    duel,
+    expert_positions,
+    fit_policy,
+    improve,
+    position_rows,
+    read_positions,
+    state_of_row,
+)
+
+
+@pytest.fixture(scope="module")
+def rows():
+    return list(expert_positions(2, first=7, rollouts=150))
+
+
+def test_positions_are_seeded_and_hold_the_deal_and_the_searched_candidates(rows):
+    assert rows == list(expert_positions(2, first=7, rollouts=150))
+    assert {r["seed"] for r in rows} == {7, 8}
+    starts = {s: Deal.new(s, level=deal_level(s)).native_state() for s in (7, 8)}
+    for row in rows:
+        state = state_of_row(row)
+        start = starts[row["seed"]]
+        assert state.level == start.level
+        for seat in range(4):  # each hand is what is left of the seat's dealt hand
+            assert all(((state.hands[seat] >> 2 * f) & 3) <= ((start.hands[seat] >> 2 * f) & 3) for f in range(54))
+        hand = state.hands[state.turn]
+        counts = bytes(((hand >> (2 * f)) & 3) for f in range(54))
+        legal = {int(w) for w in _core.rank_moves(counts, state.level, state.beat)}
+        words = [int(w, 16) for w in row["words"]]
+        assert len(words) >= 2 and set(words) <= legal and len(set(words)) == len(words)
+        assert len(row["values"]) == len(words) == len(row["rollouts"])
+
+
+def test_a_fit_to_the_smart_policys_choices_plays_the_smart_policys_moves(rows):
+    relabelled = []
+    for row in rows:
+        smart = _core.smart_move(state_of_row(row))[0]
+        relabelled.append({**row, "words": [format(int(smart), "x")]})
+    w, info = fit_policy(relabelled, l2=0.01, steps=20)
+    assert w[FEATURES.index("smart")] > 1 and w[len(FEATURES) + FEATURES.index("smart")] > 1
+    assert info["agreement"] == agreement(relabelled, None) == 1.0
+    assert np.array_equal(w, fit_policy(relabelled, l2=0.01, steps=20)[0])
+
+
+def test_the_fit_raises_the_likelihood_of_the_searchs_choices(rows):
+    _, none = fit_policy(rows, steps=0)
+    w, info = fit_policy(rows, steps=10)
+    assert info["log_likelihood"] > none["log_likelihood"] and w.shape == (WEIGHTS,)
+    assert info["positions"] == sum(position_rows(r) is not None for r in rows)
+
+
+def test_positions_read_in_the_order_of_their_deals(tmp_path, rows):
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    a.write_text("".join(json.dumps(r) + "\n" for r in rows if r["seed"] == 8))
+    b.write_text("".join(json.dumps(r) + "\n" for r in rows if r["seed"] == 7))
+    assert read_positions([str(a), str(b)]) == rows
+    (tmp_path / "c.jsonl").write_text("{not json\n")
+    check(lambda: read_positions([str(tmp_path / "c.jsonl")]), GuandanError, "cannot read the positions")
+
+
+def test_a_duel_counts_the_deals_the_learned_policy_wins():
+    w = load_weights()
+    smart_alone = np.zeros(WEIGHTS)
+    smart_alone[FEATURES.index("smart")] = smart_alone[len(FEATURES) + FEATURES.index("smart")] = 1.0
+    # the smart policy's moves against the smart policy: each deal won once of its two seatings
+    assert duel(smart_alone, "smart", deals=30) == 30
+    won = duel(w, "greedy", deals=30)
+    assert 0 <= won <= 60 and won == duel(w, "greedy", deals=30)
+    check(lambda: duel(w, "learned", deals=1), GuandanError, "the opponent is smart, greedy or random")
+
+
+def test_improve_is_deterministic_in_its_seed():
+    w0 = load_weights()
+    a, ha = improve(w0, generations=2, population=2, deals=6, pool=12, seed=3)
+    b, hb = improve(w0, generations=2, population=2, deals=6, pool=12, seed=3)
+    c, _ = improve(w0, generations=2, population=2, deals=6, pool=12, seed=4)
+    assert np.array_equal(a, b) and ha == hb and len(ha) == 2
+    assert not np.array_equal(a, c) or not np.array_equal(a, w0)
+
+
+def test_the_commands_write_positions_and_a_policy_that_loads(tmp_path):
+    pos = tmp_path / "pos.jsonl"
+    assert (
+        imitate.main(["positions", "--deals", "1", "--first", "3", "--rollouts", "100", "--out", str(pos), "--quiet"])
+        == 0
+    )
+    out = tmp_path / "w.json"
+    code = imitate.main(
+        [
+            "fit",
+            str(pos),
+            "--steps",
+            "3",
+            "--hold-out-every",
+            "0",
+            "--duel-deals",
+            "5",
+            "--out",
+            str(out),
+            "--made-by",
+            "made here",
+            "--quiet",
+        ]
+    )
+    assert code == 0
+    data = json.loads(out.read_text())
+    assert data["made_by"][0] == "made here" and data["made_by"][1].startswith("python -m guandan.rl.imitate fit")
+    assert load_weights(str(out)).shape == (WEIGHTS,)
+    better = tmp_path / "w2.json"
+    code = imitate.main(
+        [
+            "improve",
+            "--weights",
+            str(out),
+            "--generations",
+            "1",
+            "--population",
+            "1",
+            "--deals",
+            "3",
+            "--pool",
+            "4",
+            "--duel-deals",
+            "3",
+            "--out",
+            str(better),
+            "--quiet",
+        ]
+    )
+    assert code == 0 and "improve" in json.loads(better.read_text())["made_by"][-1]
+    with pytest.raises(SystemExit):
+        imitate.main(["--help"])
+    check(
+        lambda: imitate.main(["positions", "--deals", "0", "--out", str(pos)]), GuandanError, "--deals and --rollouts"
+    )

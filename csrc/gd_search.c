@@ -4,6 +4,7 @@
 
 #include "gd_solve.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -53,7 +54,7 @@ static int key_order(gd_move m, int level) {
 
 /* Bomb strength, as gd_play's weakness: class (size, straight flush, joker bomb), then key. */
 static uint32_t bomb_order(gd_move m, int level) {
-    const unsigned type = GD_MOVE_TYPE(m), size = gd_move_size(m);
+    const unsigned type = GD_MOVE_TYPE(m), size = gd_move_cards(m);
     const unsigned cls = type == GD_JOKER_BOMB ? 8 : type == GD_STRAIGHT_FLUSH ? 2 : size <= 5 ? size - 4 : size - 3;
     return cls << 8 | (unsigned)key_order(m, level) << 2 | GD_MOVE_WILDS(m);
 }
@@ -101,7 +102,7 @@ static int one_move(const gd_cards *hand, int level) {
     if (n == 0) return 1;
     const size_t k = gd_rank_moves(&v, GD_PASS_MOVE, moves);
     for (size_t i = 0; i < k; i++)
-        if (gd_move_size(moves[i]) == n) return 1;
+        if (gd_move_cards(moves[i]) == n) return 1;
     return 0;
 }
 
@@ -182,11 +183,54 @@ static gd_move going_out(const smart_ctx *c, const gd_move *moves, size_t k) {
     uint32_t out_w = UINT32_MAX;
     for (size_t i = 0; i < k; i++) {
         const gd_move m = moves[i];
-        if (m == GD_PASS_MOVE || gd_move_size(m) != c->mine) continue;
+        if (m == GD_PASS_MOVE || gd_move_cards(m) != c->mine) continue;
         const uint32_t w = is_bomb(m) ? (1u << 20) | bomb_order(m, c->level) : (uint32_t)key_order(m, c->level);
         if (w < out_w) out_w = w, out = m;
     }
     return out;
+}
+
+/* Whether last_but_one holds for moves[i], remembered in lbo[i] (-1: not known yet) when
+ * lbo is given. */
+static int lbo_at(const gd_deal *d, const smart_ctx *c, const gd_move *moves, size_t i, int8_t *lbo) {
+    if (!lbo) return last_but_one(d, c, moves[i]);
+    if (lbo[i] < 0) lbo[i] = (int8_t)last_but_one(d, c, moves[i]);
+    return lbo[i];
+}
+
+/* The smart policy's choice among the legal moves once no move plays out the hand. */
+static gd_move smart_pick(const gd_deal *d, const smart_ctx *c, const gd_move *moves, size_t k, int8_t *lbo) {
+    if (c->from_partner) return GD_PASS_MOVE;
+    gd_move best = GD_PASS_MOVE, bomb = GD_PASS_MOVE;
+    int best_cost = INT32_MAX, best_dirty = 0;
+    uint32_t bomb_w = UINT32_MAX;
+    const int feed = c->leading && c->partner_count && c->partner_count <= 2 && c->opp_min > 2;
+    for (size_t i = 0; i < k; i++) {
+        const gd_move m = moves[i];
+        if (m == GD_PASS_MOVE) continue;
+        if (is_bomb(m)) {
+            const uint32_t w = bomb_order(m, c->level);
+            if (w < bomb_w) bomb_w = w, bomb = m;
+            continue;
+        }
+        int dirty;
+        int cost = smart_cost(c, m, &dirty);
+        if (c->leading) {
+            const unsigned size = gd_move_cards(m);
+            cost -= 3 * (int)size;
+            if (c->opp_min <= 2 && size <= c->opp_min) cost += 100;
+            if (feed && size <= c->partner_count && !dirty) cost -= 200;
+            if (c->mine <= 10 && lbo_at(d, c, moves, i, lbo)) cost -= 2000;
+        }
+        if (cost < best_cost) best_cost = cost, best = m, best_dirty = dirty;
+    }
+    if (c->leading) return best != GD_PASS_MOVE ? best : bomb;
+    if (best != GD_PASS_MOVE && (!best_dirty || c->opp_min <= 5)) return best;
+    if (bomb != GD_PASS_MOVE) {
+        const unsigned left = c->mine - gd_move_cards(bomb);
+        if (c->owner_count <= 10 || c->opp_min <= 4 || left <= 8) return bomb;
+    }
+    return GD_PASS_MOVE;
 }
 
 gd_move gd_smart_move(const gd_deal *d) {
@@ -197,37 +241,7 @@ gd_move gd_smart_move(const gd_deal *d) {
     if (!c.leading && k == 1) return GD_PASS_MOVE;
     const gd_move out = going_out(&c, moves, k);
     if (out != GD_PASS_MOVE) return out;
-    if (c.from_partner) return GD_PASS_MOVE;
-    gd_move best = GD_PASS_MOVE, bomb = GD_PASS_MOVE;
-    int best_cost = INT32_MAX, best_dirty = 0;
-    uint32_t bomb_w = UINT32_MAX;
-    const int feed = c.leading && c.partner_count && c.partner_count <= 2 && c.opp_min > 2;
-    for (size_t i = 0; i < k; i++) {
-        const gd_move m = moves[i];
-        if (m == GD_PASS_MOVE) continue;
-        if (is_bomb(m)) {
-            const uint32_t w = bomb_order(m, c.level);
-            if (w < bomb_w) bomb_w = w, bomb = m;
-            continue;
-        }
-        int dirty;
-        int cost = smart_cost(&c, m, &dirty);
-        if (c.leading) {
-            const unsigned size = gd_move_size(m);
-            cost -= 3 * (int)size;
-            if (c.opp_min <= 2 && size <= c.opp_min) cost += 100;
-            if (feed && size <= c.partner_count && !dirty) cost -= 200;
-            if (c.mine <= 10 && last_but_one(d, &c, m)) cost -= 2000;
-        }
-        if (cost < best_cost) best_cost = cost, best = m, best_dirty = dirty;
-    }
-    if (c.leading) return best != GD_PASS_MOVE ? best : bomb;
-    if (best != GD_PASS_MOVE && (!best_dirty || c.opp_min <= 5)) return best;
-    if (bomb != GD_PASS_MOVE) {
-        const unsigned left = c.mine - gd_move_size(bomb);
-        if (c.owner_count <= 10 || c.opp_min <= 4 || left <= 8) return bomb;
-    }
-    return GD_PASS_MOVE;
+    return smart_pick(d, &c, moves, k, NULL);
 }
 
 /* ---- the learned policy ---------------------------------------------------------------- *
@@ -261,7 +275,8 @@ gd_move gd_smart_move(const gd_deal *d) {
  * smart:       1 for the smart policy's move (gd_smart_move).
  */
 
-static void features(const gd_deal *d, const smart_ctx *c, gd_move smart, gd_move m, float *f) {
+/* The features of m (see above), last_but_one given (0 or 1: computed by the caller). */
+static void features(const smart_ctx *c, gd_move smart, gd_move m, int lbo, float *f) {
     memset(f, 0, GD_FEATURES * sizeof(float));
     f[GD_F_SMART] = m == smart;
     if (m == GD_PASS_MOVE) {
@@ -271,11 +286,11 @@ static void features(const gd_deal *d, const smart_ctx *c, gd_move smart, gd_mov
         f[GD_F_PASS_OWNER5] = !c->leading && !c->from_partner && c->owner_count <= 5;
         return;
     }
-    const unsigned size = gd_move_size(m), left = c->mine - size;
+    const unsigned size = gd_move_cards(m), left = c->mine - size;
     f[GD_F_LEFT] = (float)left / 27.0f;
     f[GD_F_OVER_PARTNER] = c->from_partner;
     f[GD_F_ANSWERABLE] = c->opp_min <= 2 && size <= c->opp_min;
-    if (c->mine <= 10) f[GD_F_LAST_BUT_ONE] = (float)last_but_one(d, c, m);
+    f[GD_F_LAST_BUT_ONE] = (float)lbo;
     if (is_bomb(m)) {
         const unsigned type = GD_MOVE_TYPE(m);
         const unsigned cls = type == GD_JOKER_BOMB ? 8 : type == GD_STRAIGHT_FLUSH ? 2 : size <= 5 ? size - 4 : size - 3;
@@ -308,9 +323,22 @@ void gd_move_features(const gd_deal *d, gd_move m, float out[GD_POLICY_WEIGHTS])
     smart_ctx c;
     smart_init(&c, d);
     memset(out, 0, GD_POLICY_WEIGHTS * sizeof(float));
-    features(d, &c, gd_smart_move(d), m, out + (c.leading ? 0 : GD_FEATURES));
+    const int lbo = m != GD_PASS_MOVE && c.mine <= 10 && last_but_one(d, &c, m);
+    features(&c, gd_smart_move(d), m, lbo, out + (c.leading ? 0 : GD_FEATURES));
 }
 
+static float dot(const float *w, const float *f) {
+    float score = 0.0f;
+    for (int j = 0; j < GD_FEATURES; j++) score += w[j] * f[j];
+    return score;
+}
+
+/* The learned choice. last_but_one (a move generation for the rest of the hand and one for
+ * each opponent) is the dear feature: it is computed only where it can change the choice.
+ * With a positive weight, a move's score without it is a lower bound and its score plus the
+ * weight an upper bound (up to rounding, which the margin covers), so only the moves whose
+ * upper bound reaches the best lower bound need it; the choice is the same as with every
+ * feature computed. */
 gd_move gd_learned_move(const gd_deal *d, const gd_linear *lin) {
     gd_move moves[GD_MAX_RANK_MOVES];
     smart_ctx c;
@@ -319,17 +347,38 @@ gd_move gd_learned_move(const gd_deal *d, const gd_linear *lin) {
     if (!c.leading && k == 1) return GD_PASS_MOVE;
     const gd_move out = going_out(&c, moves, k);
     if (out != GD_PASS_MOVE) return out;
+    int8_t lbo[GD_MAX_RANK_MOVES];
+    const int endgame = c.mine <= 10;
+    if (endgame) memset(lbo, -1, k);
+    const gd_move smart = smart_pick(d, &c, moves, k, endgame ? lbo : NULL);
     const float *w = lin->w + (c.leading ? 0 : GD_FEATURES);
-    const gd_move smart = gd_smart_move(d);
-    gd_move best = moves[0];
-    float best_score = 0.0f, f[GD_FEATURES];
+    const float wl = w[GD_F_LAST_BUT_ONE];
+    float f[GD_FEATURES], score[GD_MAX_RANK_MOVES];
+    float top = 0.0f;
     for (size_t i = 0; i < k; i++) {
-        features(d, &c, smart, moves[i], f);
-        float score = 0.0f;
-        for (int j = 0; j < GD_FEATURES; j++) score += w[j] * f[j];
-        if (i == 0 || score > best_score) best_score = score, best = moves[i];
+        int known = 0;
+        if (endgame && moves[i] != GD_PASS_MOVE) {
+            if (wl <= 0.0f) lbo_at(d, &c, moves, i, lbo); /* no bound to use: compute it */
+            known = lbo[i] > 0;
+        }
+        features(&c, smart, moves[i], known, f);
+        score[i] = dot(w, f);
+        if (i == 0 || score[i] > top) top = score[i];
     }
-    return best;
+    if (endgame && wl > 0.0f) {
+        const float margin = 1e-3f * (1.0f + fabsf(top) + wl);
+        for (size_t i = 0; i < k; i++) {
+            if (moves[i] == GD_PASS_MOVE || lbo[i] >= 0 || score[i] + wl + margin < top) continue;
+            if (lbo_at(d, &c, moves, i, lbo)) {
+                features(&c, smart, moves[i], 1, f);
+                score[i] = dot(w, f);
+            }
+        }
+    }
+    size_t best = 0;
+    for (size_t i = 1; i < k; i++)
+        if (score[i] > score[best]) best = i;
+    return moves[best];
 }
 
 gd_move gd_policy_move_linear(const gd_deal *d, int policy, const gd_linear *lin, gd_rng *rng) {
@@ -410,7 +459,7 @@ size_t gd_candidates(const gd_deal *d, size_t limit, gd_move *out) {
             key = ((int64_t)1 << 20) + w;
         } else {
             int dirty;
-            key = smart_cost(&c, m, &dirty) - (c.leading ? 3 * (int)gd_move_size(m) : 0) + (dirty ? 1000 : 0);
+            key = smart_cost(&c, m, &dirty) - (c.leading ? 3 * (int)gd_move_cards(m) : 0) + (dirty ? 1000 : 0);
         }
         r[n].m = m;
         r[n].key = key * 4096 + (int64_t)i; /* ties: the generator's order */

@@ -3,12 +3,14 @@
 Three parts (``--part``, default all):
 
 * ``rollouts`` — full deals played to their end from the deal's first lead by each rollout
-  policy (``_core.rollouts``: random, greedy, smart), one thread: rollouts per second.
+  policy (``_core.rollouts``: random, greedy, smart, learned with the package's weights),
+  one thread: rollouts per second.
 * ``search`` — the native search alone (``_core.search``) on the first decision of seeded
   deals at a fixed rollout budget, 1 and 2 threads: rollouts per second (each rollout
   begins after a candidate move, from a sampled deal: sampling and the weighting included).
 * ``decisions`` — the bot as a user runs it: ``--deals`` seeded single deals of ``mc`` (at
-  each ``--budgets`` entry: ``rollouts=N`` or ``think_ms=T``) in seats 0 and 2 against
+  each ``--budgets`` entry: ``rollouts=N`` or ``think_ms=T``, other options of ``mc`` after
+  colons, ``policy=learned:rollouts=2000``) in seats 0 and 2 against
   ``greedy``; every searched decision (more than one legal action) timed around
   ``act``: mean, p50, p99 and max wall time in ms, and the rollouts a decision played.
 
@@ -34,6 +36,7 @@ from guandan import Deal
 from guandan.bots.agents import GreedyAgent
 from guandan.bots.determinize import information_set
 from guandan.bots.playout import native_state
+from guandan.bots.rollout_policy import load_weights
 from guandan.bots.search import MonteCarloAgent
 from guandan.core import _core
 from guandan.core.rng import derive_seed
@@ -41,10 +44,11 @@ from guandan.core.rng import derive_seed
 
 def rollout_speed(states: list, per_state: int) -> None:
     print(f"rollouts: full deals from the first lead, {len(states)} deals x {per_state}, one thread")
-    for policy in ("random", "greedy", "smart"):
+    weights = load_weights()
+    for policy in ("random", "greedy", "smart", "learned"):
         begin = time.perf_counter()
         for i, state in enumerate(states):
-            _core.rollouts(state, per_state, policy, seed=i)
+            _core.rollouts(state, per_state, policy, seed=i, weights=weights)
         rate = len(states) * per_state / (time.perf_counter() - begin)
         print(f"  {policy:<7} {rate:>10,.0f} rollouts/s")
 
@@ -90,12 +94,14 @@ class Timed:
 
 def decision_speed(budgets: list[str], deals: int, seed: int) -> None:
     print(f"decisions: mc in seats 0 and 2 against greedy, {deals} single deals (seed {seed}); searched decisions")
-    print(f"  {'budget':<16} {'decisions':>9} {'mean ms':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} "
+    print(f"  {'budget':<30} {'decisions':>9} {'mean ms':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} "
           f"{'rollouts/decision':>18}")
     for budget in budgets:
-        key, _, value = budget.partition("=")
-        options = {key: float(value) if key == "think_ms" else int(value)}
-        timed = [Timed(MonteCarloAgent(seed=s, **options)) for s in (1, 2)]
+        options: dict[str, object] = {}
+        for part in budget.split(":"):
+            key, _, value = part.partition("=")
+            options[key] = float(value) if key == "think_ms" else value if key == "policy" else int(value)
+        timed = [Timed(MonteCarloAgent(seed=s, **options)) for s in (1, 2)]  # type: ignore[arg-type]
         for i in range(deals):
             deal = Deal.new(seed=derive_seed(seed, i), level=2)
             agents = [timed[0], GreedyAgent(), timed[1], GreedyAgent()]
@@ -103,7 +109,7 @@ def decision_speed(budgets: list[str], deals: int, seed: int) -> None:
                 deal.act(agents[deal.turn].act(deal.observation(deal.turn)))
         times = np.array(timed[0].times + timed[1].times) * 1000
         rolls = timed[0].rollouts + timed[1].rollouts
-        print(f"  {budget:<16} {len(times):>9} {times.mean():>8.1f} {np.percentile(times, 50):>8.1f} "
+        print(f"  {budget:<30} {len(times):>9} {times.mean():>8.1f} {np.percentile(times, 50):>8.1f} "
               f"{np.percentile(times, 99):>8.1f} {times.max():>8.1f} {statistics.mean(rolls):>18,.0f}")
 
 

@@ -286,6 +286,7 @@ def _fit_command(args: argparse.Namespace, say: Callable[[str], None]) -> int:
         say(f"held out: {info['held_out']}")
     command = "python -m guandan.rl.imitate fit " + " ".join(args.positions)
     command += f" --l2 {args.l2} --steps {args.steps} --hold-out-every {args.hold_out_every}"
+    command += f" --duel-deals {args.duel_deals}" + (f" --out {args.out}" if args.out else "")
     info["duels"] = _measured(w, args.duel_deals)
     say(f"held-out duels: {info['duels']}")
     out = args.out or str(policy_file())
@@ -429,6 +430,8 @@ def _improve_command(args: argparse.Namespace, say: Callable[[str], None]) -> in
         f"--population {args.population} --sigma {args.sigma} --alpha {args.alpha} --deals {args.deals} "
         f"--pool {args.pool} --seed {args.seed} --opponent {args.opponent} --duel-deals {args.duel_deals}"
     )
+    if args.out:
+        command += f" --out {args.out}"
     info = {k: before[k] for k in ("fit",) if k in before}
     info["improve"] = {"history": history, "duels": duels}
     made_by = before.get("made_by", [])

@@ -332,7 +332,7 @@ def make_agent(spec: AgentSpec, seed: int = 0) -> Agent:
     ``"mybots:Bot"``), a class or factory, seeded; or a deep copy of an agent instance.
 
     >>> make_agent("mc", seed=1), make_agent("mc-basic").name
-    (MonteCarloAgent(rollouts=4000, think_ms=None, threads=1, policy='smart', candidates=32), 'mc-basic')
+    (MonteCarloAgent(rollouts=2000, think_ms=None, threads=1, policy='learned', candidates=32), 'mc-basic')
     >>> bot = GreedyAgent(bomb_threshold=2); make_agent(bot) is bot, make_agent(bot).bomb_threshold
     (False, 2)
     """

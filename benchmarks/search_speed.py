@@ -18,6 +18,7 @@ Run it with nothing else on the machine for clean times; ``--nice`` lowers its p
 
     python benchmarks/search_speed.py
     python benchmarks/search_speed.py --part decisions --budgets rollouts=2000 think_ms=100 --deals 20
+    python benchmarks/search_speed.py --part decisions --cpu --budgets rollouts=2000 policy=smart:rollouts=4000
 """
 
 from __future__ import annotations
@@ -75,25 +76,29 @@ def search_speed(deals: int, budget: int) -> None:
 
 
 class Timed:
-    """An agent timing each decision of another that has more than one legal action."""
+    """An agent timing each decision of another that has more than one legal action: wall
+    time, or with ``cpu`` the process's CPU time (one thread: the time the decision takes
+    alone on a core, whatever else the machine runs)."""
 
-    def __init__(self, agent: MonteCarloAgent) -> None:
+    def __init__(self, agent: MonteCarloAgent, cpu: bool = False) -> None:
         self.agent = agent
+        self.clock = time.process_time if cpu else time.perf_counter
         self.times: list[float] = []
         self.rollouts: list[int] = []
 
     def act(self, observation):
         if len(observation.legal_actions) == 1:
             return self.agent.act(observation)
-        begin = time.perf_counter()
+        begin = self.clock()
         result = self.agent.analyze(observation)
-        self.times.append(time.perf_counter() - begin)
+        self.times.append(self.clock() - begin)
         self.rollouts.append(result.rollouts)
         return result.best
 
 
-def decision_speed(budgets: list[str], deals: int, seed: int) -> None:
-    print(f"decisions: mc in seats 0 and 2 against greedy, {deals} single deals (seed {seed}); searched decisions")
+def decision_speed(budgets: list[str], deals: int, seed: int, cpu: bool = False) -> None:
+    print(f"decisions: mc in seats 0 and 2 against greedy, {deals} single deals (seed {seed}); searched decisions"
+          + ("; CPU time" if cpu else ""))
     print(f"  {'budget':<30} {'decisions':>9} {'mean ms':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} "
           f"{'rollouts/decision':>18}")
     for budget in budgets:
@@ -101,7 +106,7 @@ def decision_speed(budgets: list[str], deals: int, seed: int) -> None:
         for part in budget.split(":"):
             key, _, value = part.partition("=")
             options[key] = float(value) if key == "think_ms" else value if key == "policy" else int(value)
-        timed = [Timed(MonteCarloAgent(seed=s, **options)) for s in (1, 2)]  # type: ignore[arg-type]
+        timed = [Timed(MonteCarloAgent(seed=s, **options), cpu) for s in (1, 2)]  # type: ignore[arg-type]
         for i in range(deals):
             deal = Deal.new(seed=derive_seed(seed, i), level=2)
             agents = [timed[0], GreedyAgent(), timed[1], GreedyAgent()]
@@ -120,6 +125,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="decision budgets: rollouts=N or think_ms=T (default rollouts=2000 think_ms=100)")
     parser.add_argument("--deals", type=int, default=10, help="single deals for the decisions part (default 10)")
     parser.add_argument("--seed", type=int, default=2027, help="the decisions part's seed (default 2027)")
+    parser.add_argument("--cpu", action="store_true",
+                        help="time decisions in CPU time (one thread: as alone on a core, on a busy machine)")
     parser.add_argument("--nice", type=int, default=0, help="lower this process's priority by this much")
     args = parser.parse_args(argv)
     if args.nice:
@@ -130,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.part in ("search", "all"):
         search_speed(40, 4000)
     if args.part in ("decisions", "all"):
-        decision_speed(args.budgets, args.deals, args.seed)
+        decision_speed(args.budgets, args.deals, args.seed, args.cpu)
     return 0
 
 

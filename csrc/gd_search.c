@@ -233,14 +233,23 @@ static gd_move smart_pick(const gd_deal *d, const smart_ctx *c, const gd_move *m
     return GD_PASS_MOVE;
 }
 
+/* What the smart and the learned policies share: the seat's context and legal moves, and
+ * the moves that need no choosing (the pass when it is the only move; a move that plays out
+ * the hand). Returns 1 with *decided set when the move is decided, else 0. */
+static int policy_start(const gd_deal *d, smart_ctx *c, gd_move *moves, size_t *k, gd_move *decided) {
+    smart_init(c, d);
+    *k = gd_rank_moves(&c->v, d->beat, moves);
+    *decided = GD_PASS_MOVE;
+    if (!c->leading && *k == 1) return 1;
+    *decided = going_out(c, moves, *k);
+    return *decided != GD_PASS_MOVE;
+}
+
 gd_move gd_smart_move(const gd_deal *d) {
-    gd_move moves[GD_MAX_RANK_MOVES];
+    gd_move moves[GD_MAX_RANK_MOVES], decided;
     smart_ctx c;
-    smart_init(&c, d);
-    const size_t k = gd_rank_moves(&c.v, d->beat, moves);
-    if (!c.leading && k == 1) return GD_PASS_MOVE;
-    const gd_move out = going_out(&c, moves, k);
-    if (out != GD_PASS_MOVE) return out;
+    size_t k;
+    if (policy_start(d, &c, moves, &k, &decided)) return decided;
     return smart_pick(d, &c, moves, k, NULL);
 }
 
@@ -340,13 +349,10 @@ static float dot(const float *w, const float *f) {
  * upper bound reaches the best lower bound need it; the choice is the same as with every
  * feature computed. */
 gd_move gd_learned_move(const gd_deal *d, const gd_linear *lin) {
-    gd_move moves[GD_MAX_RANK_MOVES];
+    gd_move moves[GD_MAX_RANK_MOVES], decided;
     smart_ctx c;
-    smart_init(&c, d);
-    const size_t k = gd_rank_moves(&c.v, d->beat, moves);
-    if (!c.leading && k == 1) return GD_PASS_MOVE;
-    const gd_move out = going_out(&c, moves, k);
-    if (out != GD_PASS_MOVE) return out;
+    size_t k;
+    if (policy_start(d, &c, moves, &k, &decided)) return decided;
     int8_t lbo[GD_MAX_RANK_MOVES];
     const int endgame = c.mine <= 10;
     if (endgame) memset(lbo, -1, k);

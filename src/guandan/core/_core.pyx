@@ -1445,6 +1445,22 @@ cdef int _search_policy(policy) except -1:
     return SEARCH_POLICIES[policy]
 
 
+cdef int _check_legal(const gd_deal *d, const uint64_t[::1] words, str what) except -1:
+    """Refuse a word that is not a legal rank-level move of the seat to act."""
+    cdef gd_move legal[GD_MAX_RANK_MOVES]
+    cdef gd_view view
+    gd_view_init(&view, &d.hands[d.turn], d.level)
+    cdef size_t nl = gd_rank_moves(&view, d.beat, legal), j
+    cdef Py_ssize_t i
+    for i in range(words.shape[0]):
+        for j in range(nl):
+            if legal[j] == words[i]:
+                break
+        else:
+            raise _errors().IllegalMoveError(f"{what}[{i}] = 0x{words[i]:016x} is not a legal move of seat {d.turn}")
+    return 0
+
+
 cdef int _linear_from(weights, gd_linear *lin) except -1:
     """Check and copy the learned policy's weights: POLICY_WEIGHTS finite numbers."""
     errors = _errors()
@@ -1483,17 +1499,8 @@ def move_features(state, words):
     if w.ndim != 1:
         raise _errors().InvalidMoveError("words must be a 1-D sequence of rank-level words")
     cdef const uint64_t[::1] cw = w
-    cdef gd_move legal[GD_MAX_RANK_MOVES]
-    cdef gd_view view
-    gd_view_init(&view, &d.hands[d.turn], d.level)
-    cdef size_t nl = gd_rank_moves(&view, d.beat, legal), j
+    _check_legal(&d, cw, "words")
     cdef Py_ssize_t k = w.shape[0], i
-    for i in range(k):
-        for j in range(nl):
-            if legal[j] == cw[i]:
-                break
-        else:
-            raise _errors().IllegalMoveError(f"words[{i}] = 0x{cw[i]:016x} is not a legal move of seat {d.turn}")
     out = np.zeros((k, GD_POLICY_WEIGHTS), dtype=np.float32)
     cdef float[:, ::1] o = out
     with nogil:
@@ -1699,17 +1706,8 @@ def search(infoset, state, candidates, rollouts=0, seconds=0.0, threads=1, polic
     if len(set(words.tolist())) != words.shape[0]:
         raise errors.InvalidMoveError("candidates must be distinct")
     cdef const uint64_t[::1] cw = words
-    cdef gd_move legal[GD_MAX_RANK_MOVES]
-    cdef gd_view view
-    gd_view_init(&view, &root.hands[root.turn], root.level)
-    cdef size_t nl = gd_rank_moves(&view, root.beat, legal), j
+    _check_legal(&root, cw, "candidates")
     cdef Py_ssize_t k = words.shape[0], i
-    for i in range(k):
-        for j in range(nl):
-            if legal[j] == cw[i]:
-                break
-        else:
-            raise errors.IllegalMoveError(f"candidates[{i}] = 0x{cw[i]:016x} is not a legal move of seat {root.turn}")
     cdef gd_search_params p
     p.seed = _seed(seed)
     p.rollouts = _size(rollouts, "rollouts", 0, _MAX_ROWS)

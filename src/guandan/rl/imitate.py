@@ -1,23 +1,26 @@
-"""Expert iteration for the search's rollouts: a linear rollout policy learned from ``mc``.
+"""Expert iteration for the search's rollouts: the learned rollout policy of ``mc``.
 
 ``mc``'s rollouts are played by a cheap native policy; the better that policy plays, the
-more a rollout's result says about a candidate. This module learns one on this engine:
+more a rollout's result says about a candidate. This module makes the learned one
+(:mod:`guandan.bots.rollout_policy`) on this engine:
 
 1. **Positions** (:func:`expert_positions`): seeded deals played by four ``mc`` bots at a
    high budget; at each decision in play with two candidates or more, the whole deal (the
    four hands: the simulator knows them) and every candidate with its searched value.
-2. **Fit** (:func:`fit_policy`): a linear score ``w · f(move)`` over the move features of
-   the native core (:func:`guandan.core.features.move_features`), regressed by softmax
-   (conditional logit) on the search's choice among the legal moves, with an L2 penalty;
-   plain numpy (Newton steps), deterministic.
-3. **Use**: the weights ship in the package (``guandan/bots/rollout_policy.json``) and
-   ``mc:policy=learned`` plays its rollouts with them: at each turn of a rollout the legal
-   move with the highest score, in C.
+2. **Fit** (:func:`fit_policy`): the linear score ``w · f(move)`` over the move features of
+   the native core (``_core.move_features``), regressed by softmax (conditional logit) on
+   the search's choice among the legal moves, with an L2 penalty; plain numpy (Newton
+   steps), deterministic.
+3. **Improvement by play** (:func:`improve`): an evolution strategy over the weights, each
+   generation's directions played against the smart policy in seeded native duels.
 
-Commands (``--help`` lists the options)::
+The weights ship in the package (``guandan/bots/rollout_policy.json``) and ``mc`` plays
+its rollouts with them. The commands that made them (``--help`` lists the options)::
 
-    python -m guandan.rl.imitate positions --deals 300 --first 0 --out pos-0.jsonl
-    python -m guandan.rl.imitate fit pos-*.jsonl --out src/guandan/bots/rollout_policy.json
+    python -m guandan.rl.imitate positions --deals 60 --first 0 --rollouts 8000 --out pos-0.jsonl
+    python -m guandan.rl.imitate positions --deals 60 --first 150 --rollouts 8000 --out pos-1.jsonl
+    python -m guandan.rl.imitate fit pos-0.jsonl pos-1.jsonl --out fit.json
+    python -m guandan.rl.imitate improve --weights fit.json --generations 40 --out rollout_policy.json
 
 The same options give the same positions and the same weights, on any machine.
 """
@@ -101,11 +104,13 @@ def state_of_row(row: dict[str, Any]) -> DealState:
 
 
 def expert_positions(
-    deals: int, first: int = 0, rollouts: int = 16000, candidates: int = 32
+    deals: int, first: int = 0, rollouts: int = 16000, candidates: int = 32, policy: str = "smart"
 ) -> Iterator[dict[str, Any]]:
     """The decisions of ``deals`` seeded deals (seeds ``first`` .. ``first + deals - 1``, the
     level :func:`deal_level`, the holder of the opening card leading) played by four ``mc``
-    bots at ``rollouts`` a decision (bot seeds from the deal's seed and the seat), one row a
+    bots at ``rollouts`` a decision with the rollout ``policy`` (``smart`` by default: the
+    shipped weights were learned from its positions; bot seeds from the deal's seed and the
+    seat), one row a
     decision in play with two candidates or more: the deal's seed, the native state (the
     four hands as hex), and ``words`` / ``values`` / ``rollouts``: each candidate's rank-level
     move word (hex), its searched value and its rollouts, the chosen one first.
@@ -116,7 +121,10 @@ def expert_positions(
     """
     for seed in range(first, first + deals):
         deal = Deal.new(seed, level=deal_level(seed))
-        bots = [MonteCarloAgent(seed=seed * 4 + seat, rollouts=rollouts, candidates=candidates) for seat in range(4)]
+        bots = [
+            MonteCarloAgent(seed=seed * 4 + seat, rollouts=rollouts, candidates=candidates, policy=policy)  # type: ignore[arg-type]
+            for seat in range(4)
+        ]
         while deal.phase is Phase.PLAY:
             seat = deal.turn
             assert seat is not None
@@ -447,7 +455,7 @@ def _positions_command(args: argparse.Namespace, say: Callable[[str], None]) -> 
     n = 0
     with open(args.out, "w", encoding="utf-8") as out:
         last_seed = None
-        for row in expert_positions(args.deals, args.first, args.rollouts, args.candidates):
+        for row in expert_positions(args.deals, args.first, args.rollouts, args.candidates, args.policy):
             out.write(json.dumps(row, separators=(",", ":")) + "\n")
             n += 1
             if row["seed"] != last_seed:
@@ -471,6 +479,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--first", type=int, default=0, help="the first deal's seed (default 0)")
     p.add_argument("--rollouts", type=int, default=16000, help="mc's budget a decision (default 16000)")
     p.add_argument("--candidates", type=int, default=32, help="mc's candidates (default 32)")
+    p.add_argument("--policy", default="smart", help="mc's rollout policy (default smart; learned: a next iteration)")
     p.add_argument("--out", required=True, help="the JSON-lines file to write")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
     f = sub.add_parser("fit", help="fit the learned rollout policy to position files")

@@ -8,15 +8,65 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
-from typing import Any
+from typing import Any, Self
 
 from .results import ServeResult
 from .server import PlatformServer
 
-__all__ = ["ServerThread", "start_server"]
+__all__ = ["LoopThread", "ServerThread", "start_server"]
 
 
-class ServerThread:
+class LoopThread:
+    """An event loop in a thread of its own that starts a service, then runs it until it
+    ends: :meth:`start` returns once :meth:`_start` is done (raising what stopped it), and
+    :meth:`_run` goes on in the thread. The base of :class:`ServerThread` and of the web
+    table's thread.
+
+    >>> class Hello(LoopThread):
+    ...     async def _start(self) -> None:
+    ...         self.said = "hello"
+    ...     async def _run(self) -> None:
+    ...         pass
+    >>> Hello("hello").start().said
+    'hello'
+    """
+
+    def __init__(self, name: str) -> None:
+        self._ready = threading.Event()
+        self._error: BaseException | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread = threading.Thread(target=self._main, name=name, daemon=True)
+
+    def start(self) -> Self:
+        """Start the thread and return once the service started (raising what stopped it if it could not)."""
+        self._thread.start()
+        self._ready.wait()
+        if self._error is not None:
+            raise self._error
+        return self
+
+    async def _start(self) -> None:
+        raise NotImplementedError
+
+    async def _run(self) -> None:
+        raise NotImplementedError
+
+    def _main(self) -> None:
+        async def run() -> None:
+            self._loop = asyncio.get_running_loop()
+            try:
+                await self._start()
+            except BaseException as error:  # reported to start()
+                self._error = error
+                self._ready.set()
+                return
+            self._ready.set()
+            await self._run()
+
+        asyncio.run(run())
+
+
+class ServerThread(LoopThread):
     """A :class:`PlatformServer` running on an event loop in a thread of its own, for
     synchronous code: bots in threads or processes, tests, notebooks.
 
@@ -29,33 +79,14 @@ class ServerThread:
 
     def __init__(self, **options: Any) -> None:
         self.server = PlatformServer(**options)
-        self._ready = threading.Event()
-        self._error: BaseException | None = None
         self._result: ServeResult | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._thread = threading.Thread(target=self._main, name="guandan-platform-server", daemon=True)
+        super().__init__("guandan-platform-server")
 
-    def start(self) -> ServerThread:
-        """Start the thread and return once the server listens (raising what stopped it if it could not)."""
-        self._thread.start()
-        self._ready.wait()
-        if self._error is not None:
-            raise self._error
-        return self
+    async def _start(self) -> None:
+        await self.server.start()
 
-    def _main(self) -> None:
-        async def run() -> None:
-            self._loop = asyncio.get_running_loop()
-            try:
-                await self.server.start()
-            except BaseException as error:  # reported to start()
-                self._error = error
-                self._ready.set()
-                return
-            self._ready.set()
-            self._result = await self.server.wait()
-
-        asyncio.run(run())
+    async def _run(self) -> None:
+        self._result = await self.server.wait()
 
     @property
     def port(self) -> int:

@@ -67,6 +67,7 @@ from ..platform.connect import run_client
 from ..platform.results import ServeResult
 from ..platform.server import PlatformServer
 from ..platform.table import PlatformTable
+from ..platform.thread import LoopThread
 from .assist import MAX_REQUEST, Assistant, Parts, record_path
 from .pages import CONTENT_TYPES, asset
 
@@ -455,7 +456,7 @@ class WebGame:
         await self.close()
 
 
-class WebThread:
+class WebThread(LoopThread):
     """A :class:`WebGame` (or, with ``serve=True``, a bare :class:`WebServer` whose options
     are ``options``) running on an event loop in a thread of its own: for tests and
     synchronous code. ``.page_url``, ``.url``, ``.stop()``; a context manager.
@@ -468,39 +469,18 @@ class WebThread:
     def __init__(self, serve: bool = False, **options: Any) -> None:
         self.game: WebGame | None = None if serve else WebGame(**options)
         self.server: WebServer = self.game.server if self.game is not None else WebServer(**options)
-        self._ready = threading.Event()
         self._stop: asyncio.Event | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._error: BaseException | None = None
         self.result: ServeResult | None = None
-        self._thread = threading.Thread(target=self._main, name="guandan-web", daemon=True)
+        super().__init__("guandan-web")
 
-    def start(self) -> WebThread:
-        """Start, and return once the server listens (and the bots are seated)."""
-        self._thread.start()
-        self._ready.wait()
-        if self._error is not None:
-            raise self._error
-        return self
+    async def _start(self) -> None:
+        self._stop = asyncio.Event()
+        await (self.game.start() if self.game is not None else self.server.start())
 
-    def _main(self) -> None:
-        async def run() -> None:
-            self._loop = asyncio.get_running_loop()
-            self._stop = asyncio.Event()
-            try:
-                if self.game is not None:
-                    await self.game.start()
-                else:
-                    await self.server.start()
-            except BaseException as error:
-                self._error = error
-                self._ready.set()
-                return
-            self._ready.set()
-            await self._stop.wait()
-            self.result = await (self.game.close() if self.game is not None else self.server.close())
-
-        asyncio.run(run())
+    async def _run(self) -> None:
+        assert self._stop is not None
+        await self._stop.wait()
+        self.result = await (self.game.close() if self.game is not None else self.server.close())
 
     @property
     def page_url(self) -> str:

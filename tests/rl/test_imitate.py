@@ -55,6 +55,7 @@ def test_positions_are_seeded_and_hold_the_deal_and_the_searched_candidates(rows
         assert len(row["values"]) == len(words) == len(row["rollouts"])
 
 
+@pytest.mark.slow
 def test_a_fit_to_the_smart_policys_choices_plays_the_smart_policys_moves(rows):
     relabelled = []
     for row in rows:

@@ -31,9 +31,10 @@ most 256 deals) and gives the same choices for the same seed whatever ``threads`
 anytime answer: the best candidate so far; the decision returns within T ms plus the
 rollouts under way, a fraction of a millisecond each, and the making of the answer, under
 a millisecond); with both, whichever comes first. The
-default is ``rollouts=2000`` of the learned policy (about as long as 4,000 of the smart
-policy, which costs 2.4 times fewer instructions a rollout: about 40 ms a decision on one
-core, 75 ms at the 99th percentile). ``threads=`` runs the rollouts on that many native threads without the GIL;
+default is ``rollouts=2000`` of the learned policy, which costs 2.4 times the smart
+policy's instructions a rollout: 1.1 times as long a decision on average as 4,000 smart
+rollouts, 1.35 times at the 99th percentile (those took 37 ms and 74 ms on one core of the
+development machine). ``threads=`` runs the rollouts on that many native threads without the GIL;
 the default, 1, starts none: that bot belongs in ``simulate``'s process pool, one per core.
 
 **mc-basic** (:class:`BasicMonteCarloAgent`, the previous ``mc``): a fixed number of

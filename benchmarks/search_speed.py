@@ -37,6 +37,7 @@ from guandan import Deal
 from guandan.bots.agents import GreedyAgent
 from guandan.bots.determinize import information_set
 from guandan.bots.playout import native_state
+from guandan.bots.registry import parse_spec
 from guandan.bots.rollout_policy import load_weights
 from guandan.bots.search import MonteCarloAgent
 from guandan.core import _core
@@ -102,11 +103,8 @@ def decision_speed(budgets: list[str], deals: int, seed: int, cpu: bool = False)
     print(f"  {'budget':<30} {'decisions':>9} {'mean ms':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} "
           f"{'rollouts/decision':>18}")
     for budget in budgets:
-        options: dict[str, object] = {}
-        for part in budget.split(":"):
-            key, _, value = part.partition("=")
-            options[key] = float(value) if key == "think_ms" else value if key == "policy" else int(value)
-        timed = [Timed(MonteCarloAgent(seed=s, **options), cpu) for s in (1, 2)]  # type: ignore[arg-type]
+        _, options = parse_spec(f"mc:{budget}")
+        timed = [Timed(MonteCarloAgent(seed=s, **options), cpu) for s in (1, 2)]
         for i in range(deals):
             deal = Deal.new(seed=derive_seed(seed, i), level=2)
             agents = [timed[0], GreedyAgent(), timed[1], GreedyAgent()]

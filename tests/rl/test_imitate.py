@@ -18,6 +18,7 @@ from refusals import check
 from guandan import Deal, GuandanError
 from guandan.bots.rollout_policy import FEATURES, WEIGHTS, load_weights
 from guandan.core import _core
+from guandan.core.packed import cards_of_bits
 from guandan.rl import imitate
 from guandan.rl.imitate import (
     agreement,
@@ -48,8 +49,7 @@ def test_positions_are_seeded_and_hold_the_deal_and_the_searched_candidates(rows
         for seat in range(4):  # each hand is what is left of the seat's dealt hand
             assert all(((state.hands[seat] >> 2 * f) & 3) <= ((start.hands[seat] >> 2 * f) & 3) for f in range(54))
         hand = state.hands[state.turn]
-        counts = bytes(((hand >> (2 * f)) & 3) for f in range(54))
-        legal = {int(w) for w in _core.rank_moves(counts, state.level, state.beat)}
+        legal = {int(w) for w in _core.rank_moves(cards_of_bits(hand).counts, state.level, state.beat)}
         words = [int(w, 16) for w in row["words"]]
         assert len(words) >= 2 and set(words) <= legal and len(set(words)) == len(words)
         assert len(row["values"]) == len(words) == len(row["rollouts"])

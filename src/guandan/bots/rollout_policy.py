@@ -30,13 +30,16 @@ from typing import Any
 import numpy as np
 
 from ..core import _core
-from ..core.moves import BOMB_TYPES, SEQUENCE_TYPES, MoveType
+from ..core.moves import BOMB_TYPES, SEQUENCE_TYPES, MoveType, window_start
+from ..core.order import elevated_order
 from ..core.packed import (
     KEY_BIG_JOKER,
     KEY_SMALL_JOKER,
     MASK52,
     PASS_WORD,
     DealState,
+    cards_of_bits,
+    size_of_bits,
     word_counts,
     word_key,
     word_size,
@@ -118,24 +121,26 @@ def _weights_of(data: Any, what: str) -> list[float]:
 # -- the plain-Python version ------------------------------------------------------------------
 
 
-def _elevated(rank: int, level: int) -> int:
-    if rank >= 13:
-        return rank
-    if rank == level:
-        return 12
-    return rank if rank < level else rank - 1
-
-
 def _key_order(word: int, level: int) -> int:
+    """The order of a word's key among moves of its type (``csrc/gd_search.c``'s key_order):
+    sequences by their window, the others by the elevated order (ranks 0..12 here, 2..14 as
+    :class:`~guandan.core.cards.Rank`)."""
     key = word_key(word)
     if word_type(word) in _SEQUENCES:
-        return 0 if key == 12 else key + 1
-    return _elevated(key, level)
+        return window_start(key + 2)
+    if key >= KEY_SMALL_JOKER:  # the jokers keep their places above the level; no key (15) stays 15
+        return key
+    return elevated_order(key + 2, level + 2)
+
+
+def _bomb_class(word: int) -> int:
+    """4 cards < 5 < straight flush < 6 < .. < 10 cards < the joker bomb: 0 .. 8."""
+    t, size = word_type(word), word_size(word)
+    return 8 if t == _JOKER_BOMB else 2 if t == _STRAIGHT_FLUSH else size - 4 if size <= 5 else size - 3
 
 
 def _moves(hand: int, level: int, beat: int) -> list[int]:
-    counts = bytes(((hand >> (2 * f)) & 3) for f in range(54))
-    return [int(w) for w in _core.rank_moves(counts, level + 2, beat)]
+    return [int(w) for w in _core.rank_moves(cards_of_bits(hand).counts, level + 2, beat)]
 
 
 def _naturals(hand: int, level: int) -> list[int]:
@@ -147,10 +152,6 @@ def _naturals(hand: int, level: int) -> list[int]:
             n -= (hand >> (2 * (4 * r + 1))) & 3  # the hearts of the level are wild
         out.append(n)
     return out
-
-
-def _size(hand: int) -> int:
-    return sum((hand >> (2 * f)) & 3 for f in range(54))
 
 
 def _uses_jokers(word: int) -> bool:
@@ -170,12 +171,14 @@ class _Context:
         self.hand = state.hands[seat]
         self.leading = state.beat == PASS_WORD
         self.from_partner = not self.leading and state.last == seat ^ 2
-        self.mine = _size(self.hand)
+        self.mine = size_of_bits(self.hand)
         holding = [s not in state.finished for s in range(4)]
         self.holding = holding
-        self.opp_min = min((_size(state.hands[s]) for s in range(4) if s % 2 != seat % 2 and holding[s]), default=99)
-        self.owner_count = 0 if self.leading else _size(state.hands[state.last])
-        self.partner_count = _size(state.hands[seat ^ 2]) if holding[seat ^ 2] else 0
+        self.opp_min = min(
+            (size_of_bits(state.hands[s]) for s in range(4) if s % 2 != seat % 2 and holding[s]), default=99
+        )
+        self.owner_count = 0 if self.leading else size_of_bits(state.hands[state.last])
+        self.partner_count = size_of_bits(state.hands[seat ^ 2]) if holding[seat ^ 2] else 0
         self.count = _naturals(self.hand, self.level)
         self.four = [c >= 4 for c in self.count]
         small, big = (self.hand >> 104) & 3, (self.hand >> 106) & 3
@@ -183,9 +186,9 @@ class _Context:
         self.smart = int(_core.smart_move(state)[0])
 
     def last_but_one(self, word: int) -> bool:
-        spent = _core.spend_cards(bytes(((self.hand >> (2 * f)) & 3) for f in range(54)), self.level + 2, word)
+        spent = _core.spend_cards(cards_of_bits(self.hand).counts, self.level + 2, word)
         rest = self.hand - spent
-        n = _size(rest)
+        n = size_of_bits(rest)
         if n and not any(word_size(m) == n for m in _moves(rest, self.level, PASS_WORD)):
             return False
         for s in range(4):
@@ -212,10 +215,9 @@ def _features(c: _Context, word: int) -> list[float]:
         f["last_but_one"] = float(c.last_but_one(word))
     t = word_type(word)
     if t in _BOMBS:
-        cls = 8 if t == _JOKER_BOMB else 2 if t == _STRAIGHT_FLUSH else size - 4 if size <= 5 else size - 3
         order = 0 if t == _JOKER_BOMB else _key_order(word, c.level)
         f["bomb"] = 1.0
-        f["bomb_class"] = (cls + order / 15) / 9
+        f["bomb_class"] = (_bomb_class(word) + order / 15) / 9
         f["bomb_opp4"] = float(c.opp_min <= 4)
         f["bomb_left8"] = float(left <= 8)
         f["bomb_owner10"] = float(not c.leading and c.owner_count <= 10)

@@ -1101,6 +1101,13 @@ def playouts(state, n, policy="random", seed=0):
     return out
 
 
+cdef tuple _word_and_spent(const gd_deal *d, gd_move m):
+    """A policy's move for the seat to act and the packed cards it spends (canonically)."""
+    cdef gd_cards spent
+    gd_spend(&d.hands[d.turn], d.level, m, &spent)
+    return m, int(spent.w[0]) | int(spent.w[1]) << 64
+
+
 def choose(state, policy="greedy", seed=0):
     """The rank-level word a built-in policy plays in a state, and the packed cards it spends."""
     cdef gd_deal d
@@ -1108,10 +1115,7 @@ def choose(state, policy="greedy", seed=0):
     cdef int pol = POLICIES[_policy_name(policy)]
     cdef gd_rng rng
     rng.state = _seed(seed)
-    cdef gd_move m = gd_choose(&d, pol, &rng)
-    cdef gd_cards spent
-    gd_spend(&d.hands[d.turn], d.level, m, &spent)
-    return m, int(spent.w[0]) | int(spent.w[1]) << 64
+    return _word_and_spent(&d, gd_choose(&d, pol, &rng))
 
 
 def perft(state, depth):
@@ -1516,10 +1520,7 @@ def learned_move(state, weights):
     _deal_from(state, &d)
     cdef gd_linear lin
     _linear_from(weights, &lin)
-    cdef gd_move m = gd_learned_move(&d, &lin)
-    cdef gd_cards spent
-    gd_spend(&d.hands[d.turn], d.level, m, &spent)
-    return m, int(spent.w[0]) | int(spent.w[1]) << 64
+    return _word_and_spent(&d, gd_learned_move(&d, &lin))
 
 
 cdef object _infoset_from(infoset, gd_infoset *s):
@@ -1795,10 +1796,7 @@ def smart_move(state):
     """The rank-level word the smart policy plays in a deal state, and the packed cards it spends."""
     cdef gd_deal d
     _deal_from(state, &d)
-    cdef gd_move m = gd_smart_move(&d)
-    cdef gd_cards spent
-    gd_spend(&d.hands[d.turn], d.level, m, &spent)
-    return m, int(spent.w[0]) | int(spent.w[1]) << 64
+    return _word_and_spent(&d, gd_smart_move(&d))
 
 
 # -- encodings for learning agents: card vectors, the 513 state values, the 567-value rows ------

@@ -51,6 +51,16 @@ class LoopThread:
     async def _run(self) -> None:
         raise NotImplementedError
 
+    def stop(self, timeout: float = 30) -> Any:
+        """Shut the service down and return its result."""
+        self._thread.join(timeout)
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
     def _main(self) -> None:
         async def run() -> None:
             self._loop = asyncio.get_running_loop()
@@ -117,12 +127,6 @@ class ServerThread(LoopThread):
     def result(self) -> ServeResult:
         """The result (final once the server has stopped)."""
         return self._result if self._result is not None else self.server.result()
-
-    def __enter__(self) -> ServerThread:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
 
 
 def start_server(**options: Any) -> ServerThread:

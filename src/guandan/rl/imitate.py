@@ -39,8 +39,9 @@ import numpy as np
 from ..bots.rollout_policy import FEATURES, policy_file
 from ..bots.search import MonteCarloAgent
 from ..core import _core
+from ..core.movegen import pack_rank_move
 from ..core.moves import Move
-from ..core.packed import PASS_WORD, DealState, size_of_bits, word_size
+from ..core.packed import PASS_WORD, DealState, cards_of_bits, size_of_bits, word_size
 from ..core.rng import SplitMix64
 from ..errors import GuandanError, describe
 from ..game.deal import Deal
@@ -134,7 +135,9 @@ def expert_positions(
                 continue
             result = bots[seat].analyze(observation)
             if len(result.choices) >= 2:
-                words = [format(_rank_word(c.action), "x") for c in result.choices]
+                moves = [c.action for c in result.choices]
+                assert all(isinstance(m, Move) for m in moves)  # in play, moves
+                words = [format(pack_rank_move(m.to_rank()), "x") for m in moves if isinstance(m, Move)]
                 row = {"seed": seed, **_state_row(deal.native_state())}
                 row["words"] = words
                 row["values"] = [round(c.value, 6) for c in result.choices]
@@ -143,12 +146,6 @@ def expert_positions(
             best = result.best
             assert isinstance(best, Move)  # in play, a move
             deal.play(best)
-
-
-def _rank_word(move: Any) -> int:
-    from ..core.movegen import pack_rank_move
-
-    return int(pack_rank_move(move.to_rank()))
 
 
 def read_positions(paths: Sequence[str]) -> list[dict[str, Any]]:
@@ -180,8 +177,7 @@ def position_rows(row: dict[str, Any]) -> tuple[np.ndarray, int] | None:
     """
     state = state_of_row(row)
     hand = state.hands[state.turn]
-    counts = bytes(((hand >> (2 * f)) & 3) for f in range(54))
-    words = [int(w) for w in _core.rank_moves(counts, state.level, state.beat)]
+    words = [int(w) for w in _core.rank_moves(cards_of_bits(hand).counts, state.level, state.beat)]
     mine = size_of_bits(hand)
     if any(w != PASS_WORD and word_size(w) == mine for w in words):
         return None

@@ -509,12 +509,6 @@ class WebThread(LoopThread):
         self._thread.join(timeout)
         return self.result
 
-    def __enter__(self) -> WebThread:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
-
 
 def start_web(**options: Any) -> WebThread:
     """Start a :class:`WebGame` (options as its) in a thread of its own; ``serve=True``

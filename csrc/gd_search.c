@@ -671,6 +671,44 @@ void gd_sample_weighted(const gd_infoset *s, const gd_infer *inf, gd_rng *rng, g
     }
 }
 
+double gd_policy_belief(const gd_infoset *s, const gd_linear *lin, double miss, int events, const gd_cards hands[4]) {
+    if (!lin || !(miss < 1.0) || events <= 0 || s->n_events == 0) return 1.0;
+    gd_deal d;
+    memset(&d, 0, sizeof(d));
+    memcpy(d.hands, hands, sizeof(d.hands));
+    size_t first = s->n_events; /* the first event that counts: the other seats' latest `events` */
+    for (int counted = 0; first > 0 && counted < events;)
+        counted += s->events[--first].seat != s->seat;
+    for (size_t e = 0; e < s->n_events; e++) {
+        const gd_event *ev = &s->events[e];
+        if (ev->seat > 3) return 1.0;
+        if (ev->kind == GD_EVENT_PLAY) {
+            const gd_cards played = {{ev->lo, ev->hi & M52}};
+            const unsigned before = gd_card_total(&d.hands[ev->seat]);
+            d.hands[ev->seat].w[0] += played.w[0];
+            d.hands[ev->seat].w[1] += played.w[1];
+            /* a face dealt more than twice would carry into the next: not a deal */
+            if (gd_check_cards(&played) >= 0 || gd_card_total(&d.hands[ev->seat]) != before + gd_card_total(&played))
+                return 1.0;
+        }
+    }
+    d.beat = GD_PASS_MOVE, d.last = -1, d.level = s->level, d.turn = s->events[0].seat;
+    if (gd_deal_check(&d)) return 1.0;
+    double w = 1.0;
+    for (size_t e = 0; e < s->n_events; e++) {
+        const gd_event *ev = &s->events[e];
+        if (d.over || d.turn != ev->seat) return 1.0; /* not the deal's order of play */
+        const int play = ev->kind == GD_EVENT_PLAY;
+        const gd_move m = play ? ev->word : GD_PASS_MOVE;
+        if (play ? m == GD_PASS_MOVE : d.beat == GD_PASS_MOVE) return 1.0;
+        gd_cards spent = {{0, 0}}; /* in the seat's hand: its hand then holds every card it plays from then on */
+        if (play) spent.w[0] = ev->lo, spent.w[1] = ev->hi & M52;
+        if (e >= first && ev->seat != s->seat && gd_learned_move(&d, lin) != m) w *= miss;
+        gd_deal_apply(&d, m, &spent);
+    }
+    return w;
+}
+
 /* ---- the search ------------------------------------------------------------------------ */
 
 static double now_seconds(void) {
@@ -694,12 +732,16 @@ typedef struct round_job {
     int stop;              /* set once the deadline passed (atomic) */
 } round_job;
 
-/* One thread's share of a round: its own tallies per candidate of the round. Results are
- * integers (levels or wins), so the tallies' sum does not depend on which thread played
- * which world, nor in which order. */
+/* A sampled deal's weight in the candidates' means, in fixed point (GD_BELIEF_ONE = 1):
+ * 1 without policy weighting, else gd_policy_belief rounded to 24 bits (at least 1). */
+#define GD_BELIEF_ONE (1 << 24)
+
+/* One thread's share of a round: its own tallies per candidate of the round. Results and
+ * weights are integers (levels or wins; fixed-point weights), so the tallies' sums do not
+ * depend on which thread played which world, nor in which order. */
 typedef struct round_share {
     round_job *job;
-    int64_t *n, *sum; /* [n_alive] each */
+    int64_t *n, *sum, *weight; /* [n_alive] each: rollouts, weighted results, weights */
     gd_solver *solver; /* the thread's own, in an endgame (NULL otherwise) */
 } round_share;
 
@@ -730,6 +772,12 @@ static void *round_worker(void *arg) {
         gd_rng deal_rng = {gd_stream(p->seed, w, 1)};
         gd_deal world = *j->root;
         gd_sample_weighted(j->s, &p->infer, &deal_rng, world.hands);
+        int64_t weight = 1;
+        if (p->linear && p->policy_weight < 1.0) {
+            const double b = gd_policy_belief(j->s, p->linear, p->policy_weight, p->policy_events, world.hands);
+            weight = (int64_t)(b * GD_BELIEF_ONE + 0.5);
+            if (weight < 1) weight = 1;
+        }
         const size_t m = i + 1 == j->n_worlds ? j->n_last : j->n_alive;
         if (share->solver) gd_solver_clear(share->solver); /* a world's solves share what they learn, no more */
         for (size_t ci = 0; ci < m; ci++) {
@@ -742,7 +790,8 @@ static void *round_worker(void *arg) {
             gd_cards spent;
             gd_spend(&d.hands[d.turn], d.level, move, &spent);
             gd_deal_apply(&d, move, &spent);
-            share->sum[ci] += world_result(share, &d, side, w, policies);
+            share->sum[ci] += weight * world_result(share, &d, side, w, policies);
+            share->weight[ci] += weight;
             share->n[ci]++;
         }
     }
@@ -758,12 +807,13 @@ static int64_t play_round(round_job *j, gd_candidate_stats *stats) {
 #ifdef GD_NO_THREADS
     threads = 1;
 #endif
-    int64_t *tally = (int64_t *)calloc((size_t)threads * 2 * j->n_alive, sizeof(int64_t));
+    int64_t *tally = (int64_t *)calloc((size_t)threads * 3 * j->n_alive, sizeof(int64_t));
     if (!tally) return -1;
     round_share shares[64];
     gd_solver solvers[64];
     for (int t = 0; t < threads; t++) {
-        shares[t].job = j, shares[t].n = tally + (size_t)t * 2 * j->n_alive, shares[t].sum = shares[t].n + j->n_alive;
+        shares[t].job = j, shares[t].n = tally + (size_t)t * 3 * j->n_alive, shares[t].sum = shares[t].n + j->n_alive;
+        shares[t].weight = shares[t].sum + j->n_alive;
         shares[t].solver = NULL;
         if (j->endgame) {
             gd_solver *sv = &solvers[t];
@@ -796,6 +846,7 @@ static int64_t play_round(round_job *j, gd_candidate_stats *stats) {
             gd_candidate_stats *st = &stats[j->alive[ci]];
             st->n += shares[t].n[ci];
             st->sum += (double)shares[t].sum[ci];
+            st->weight += (double)shares[t].weight[ci];
             played += shares[t].n[ci];
         }
     free(tally);
@@ -824,7 +875,7 @@ static void standings(const gd_candidate_stats *stats, const uint32_t *which, si
         const gd_candidate_stats *st = &stats[which[i]];
         out[i].round = st->round;
         out[i].n = st->n;
-        out[i].mean = st->n ? st->sum / (double)st->n : 0.0;
+        out[i].mean = st->n ? st->sum / st->weight : 0.0;
         out[i].index = which[i];
     }
     qsort(out, n, sizeof(standing), by_standing);
@@ -834,7 +885,7 @@ int64_t gd_search(const gd_infoset *s, const gd_deal *root, const gd_move *cands
                   const gd_search_params *p, gd_candidate_stats *stats) {
     const double start = now_seconds();
     const double deadline = p->seconds > 0 ? start + p->seconds : 0.0;
-    for (size_t i = 0; i < k; i++) stats[i].n = 0, stats[i].sum = 0.0, stats[i].round = 0, stats[i].rank = (int32_t)i;
+    for (size_t i = 0; i < k; i++) stats[i].n = 0, stats[i].sum = 0.0, stats[i].weight = 0.0, stats[i].round = 0, stats[i].rank = (int32_t)i;
     if (k <= 1) return 0;
     uint32_t *alive = (uint32_t *)malloc(k * sizeof(uint32_t));
     standing *order = (standing *)malloc(k * sizeof(standing));

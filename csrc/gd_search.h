@@ -129,6 +129,15 @@ double gd_deal_weight(const gd_infoset *s, const gd_infer *inf, const gd_cards h
 /* A weighted sample: `inf->tries` deals drawn by gd_sample_deal, one kept by weight. */
 void gd_sample_weighted(const gd_infoset *s, const gd_infer *inf, gd_rng *rng, gd_cards hands[4]);
 
+/* How likely the other seats' plays were under the learned policy, in a sampled deal: the
+ * deal is replayed from the start of play (each seat's hand then: its hand now and the
+ * cards it has played since; the first event's seat leading) and, at each of the other
+ * seats' latest `events` plays and passes, the learned policy (`lin`) chooses in that
+ * state; the result is `miss` raised to the number of those choices that differ from the
+ * play made (multiplied out in order: the same double everywhere). 1.0 when the events do
+ * not replay as a deal (an information set built by hand), when miss >= 1 or events <= 0. */
+double gd_policy_belief(const gd_infoset *s, const gd_linear *lin, double miss, int events, const gd_cards hands[4]);
+
 /* ---- candidates ------------------------------------------------------------------------ */
 
 /* The candidate moves of a search for a hand at a level against a play to beat
@@ -154,6 +163,10 @@ typedef struct gd_search_params {
     int64_t solve_nodes;  /* the most states one solve may visit; one that runs out is played out */
     gd_infer infer;
     const gd_linear *linear; /* the learned policy's weights (GD_POLICY_LEARNED; NULL: smart) */
+    double policy_weight;  /* < 1 (with linear): each sampled deal counts in the candidates' means
+                              with the weight gd_policy_belief(s, linear, policy_weight,
+                              policy_events, hands): importance weights, on top of `infer` */
+    int policy_events;
 } gd_search_params;
 
 /* The transposition table of an endgame's solves: 2^GD_SEARCH_SOLVE_BITS entries a thread. */
@@ -163,11 +176,13 @@ typedef struct gd_search_params {
  * (gd_deal_score) or the deal won (+1) or lost (-1, gd_deal_won). */
 enum { GD_OBJECTIVE_LEVELS = 0, GD_OBJECTIVE_WINS = 1 };
 
-/* Per candidate: rollouts, the sum of their results (levels, for the searching seat's side),
- * the last round it took part in (successive halving), and its rank (0 = the choice). */
+/* Per candidate: rollouts, the weighted sum of their results (levels, for the searching
+ * seat's side) and the sum of their deals' weights (its mean: sum / weight; both the rollouts'
+ * count and the plain sum when no policy weighting), the last round it took part in
+ * (successive halving), and its rank (0 = the choice). */
 typedef struct gd_candidate_stats {
     int64_t n;
-    double sum;
+    double sum, weight;
     int32_t round;
     int32_t rank;
 } gd_candidate_stats;

@@ -24,6 +24,7 @@ from guandan.bots.rollout_policy import (
     WEIGHTS,
     load_weights,
     policy_file,
+    reference_belief,
     reference_features,
     reference_move,
 )
@@ -160,3 +161,89 @@ def test_mc_with_the_learned_policy_gives_the_same_choices_whatever_the_threads(
         return [str(r) for r in deal.history]
 
     assert game(1) == game(3)
+
+
+# -- the policy's belief about sampled deals --------------------------------------------------
+
+
+def belief_positions(seeds, every):
+    """Observations from seeded deals played out by random and greedy agents, every
+    ``every`` plays, with the deal's hands."""
+    from guandan.bots.agents import GreedyAgent
+
+    for seed in seeds:
+        deal = Deal.new(seed, level=2 + seed % 13)
+        agents = [RandomAgent(seed) if s % 2 == seed % 2 else GreedyAgent() for s in range(4)]
+        ply = 0
+        while not deal.is_over:
+            if ply and ply % every == 0:
+                yield deal.observation(deal.turn), deal
+            deal.act(agents[deal.turn].act(deal.observation(deal.turn)), deal.turn)
+            ply += 1
+
+
+def check_beliefs(seeds, every, events):
+    from guandan.bots.determinize import information_set
+
+    w = load_weights()
+    checked = set()
+    for observation, _deal in belief_positions(seeds, every):
+        info = information_set(observation)
+        for hands in _core.sample_deals(info, 2, seed=len(checked)):
+            for n in events:
+                native = _core.policy_belief(info, hands, w, 0.5, n)
+                assert native == reference_belief(observation, hands, w, 0.5, n)
+                checked.add(native)
+    return checked
+
+
+def test_the_native_belief_is_the_reference_belief():
+    """On sampled deals behind positions of random and greedy play, the policy's belief is
+    its plain-Python version's, exactly; and it tells deals apart (not always 1)."""
+    beliefs = check_beliefs(range(2), 25, (1, 6))
+    assert 1.0 in beliefs and len(beliefs) > 1
+
+
+@pytest.mark.slow
+def test_the_native_belief_is_the_reference_belief_over_many_deals():
+    beliefs = check_beliefs(range(2, 8), 13, (3, 1000))
+    assert len(beliefs) > 3
+
+
+def test_a_deal_played_by_the_policy_is_believed_fully():
+    """With the true hands, plays made by the learned policy itself are each the policy's
+    choice: a belief of 1 at every step; a sampled deal is believed less often than not."""
+    from guandan.bots.determinize import information_set
+
+    w = load_weights()
+    deal = Deal.new(6, level=5)
+    lower = 0
+    while not deal.is_over:
+        deal.play_canonical(int(_core.learned_move(deal.native_state(), w)[0]))
+        if deal.is_over or deal.ply % 7:
+            continue
+        info = information_set(deal.observation(deal.turn))
+        assert _core.policy_belief(info, [bits_of_cards(h) for h in deal.hands], w, 0.5, 1000) == 1.0
+        lower += sum(_core.policy_belief(info, h, w, 0.5, 1000) < 1.0 for h in _core.sample_deals(info, 4, 1))
+    assert lower > 0
+
+
+def test_the_belief_of_events_that_do_not_replay_is_one():
+    """A hand-built information set whose events are not a deal's order of play (a seat
+    playing out of turn) is believed fully, not misread; bad options are refused."""
+    from guandan.bots.determinize import information_set
+
+    w = load_weights()
+    deal = Deal.new(2, level=2, leader=0)
+    for _ in range(6):
+        deal.play_canonical(int(_core.learned_move(deal.native_state(), w)[0]))
+    info = information_set(deal.observation(deal.turn))
+    hands = [bits_of_cards(h) for h in deal.hands]
+    events = info.events.copy()
+    events[0, 0] = (int(events[0, 0]) & 0xFF) | ((int(events[0, 0]) >> 8 & 3) + 1) % 4 << 8
+    assert _core.policy_belief(info._replace(events=events), hands, w, 0.5, 1000) == 1.0
+    check(lambda: _core.policy_belief(info, hands, w, 0.0, 3), GuandanError, "policy_weight must be")
+    check(lambda: _core.policy_belief(info, hands, w, 1.5, 3), GuandanError, "policy_weight must be")
+    check(lambda: _core.policy_belief(info, hands, w[:3], 0.5, 3), GuandanError, "weights are")
+    check(lambda: _core.policy_belief(info, hands[:3], w, 0.5, 3), GuandanError, "four packed hands")
+    assert _core.policy_belief(info, hands, w, 1.0, 3) == 1.0 == _core.policy_belief(info, hands, w, 0.5, 0)

@@ -77,6 +77,21 @@ def test_a_rollout_budget_gives_the_same_choices_for_the_same_seed_whatever_the_
             assert summary(MonteCarloAgent(seed=6, rollouts=600).analyze(obs)) != one
 
 
+def test_deals_weighted_by_the_policy_give_the_same_choices_whatever_the_threads():
+    """With the policy's belief (integer fixed-point weights) the means do not depend on which
+    thread played which deal; the weighting changes the values, not the rollouts played."""
+    changed = 0
+    for obs in observations(range(3), 45):
+        one = summary(MonteCarloAgent(seed=5, rollouts=400, policy_weight=0.5).analyze(obs))
+        for threads in (2, 5):
+            threaded = MonteCarloAgent(seed=5, rollouts=400, policy_weight=0.5, threads=threads)
+            assert summary(threaded.analyze(obs)) == one
+        plain = summary(MonteCarloAgent(seed=5, rollouts=400).analyze(obs))
+        assert plain[1] == one[1]
+        changed += plain != one
+    assert changed > 0
+
+
 @pytest.mark.slow
 def test_a_seeded_game_is_replayed_move_for_move():
     def game():
@@ -413,6 +428,9 @@ def test_bad_search_arguments_are_refused_by_name():
         ({**good, "pass_weight": 0.0}, GuandanError, "pass_weight"),
         ({**good, "bomb_weight": True}, GuandanError, "bomb_weight"),
         ({**good, "seed": 1.5}, GuandanError, "seed"),
+        ({**good, "policy_weight": 0.0}, GuandanError, "policy_weight"),
+        ({**good, "policy_weight": 0.5, "policy_events": 4}, GuandanError, "needs its weights"),
+        ({**good, "policy_events": -1}, GuandanError, "policy_events"),
     ]:
         with pytest.raises(error, match=name):
             _core.search(info, state, words, **kwargs)
@@ -538,6 +556,8 @@ def test_search_arguments_are_checked():
         ({"tries": 0}, "tries must be an int"),
         ({"pass_weight": 0}, "pass_weight must be a number in"),
         ({"bomb_weight": 1.5}, "bomb_weight must be a number in"),
+        ({"policy_weight": 0}, "policy_weight must be a number in"),
+        ({"policy_events": -2}, "policy_events must be an int"),
         ({"seed": "1"}, "seed must be an int"),
     ):
         check(lambda: search.MonteCarloAgent(**kwargs), GuandanError, match)  # noqa: B023

@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from ..core import _core
+from ..core.movegen import pack_rank_move
 from ..core.moves import BOMB_TYPES, SEQUENCE_TYPES, MoveType, window_start
 from ..core.order import elevated_order
 from ..core.packed import (
@@ -48,8 +49,19 @@ from ..core.packed import (
     word_x,
 )
 from ..errors import GuandanError, describe
+from ..game.deal import Deal
+from ..game.history import Play
+from ..game.observation import Observation
 
-__all__ = ["FEATURES", "WEIGHTS", "load_weights", "reference_features", "reference_move", "policy_file"]
+__all__ = [
+    "FEATURES",
+    "WEIGHTS",
+    "load_weights",
+    "reference_features",
+    "reference_move",
+    "reference_belief",
+    "policy_file",
+]
 
 #: The features of a move, in the order of the native core (``csrc/gd_search.h``), each
 #: described in ``csrc/gd_search.c`` and in ``docs/search.md``.
@@ -284,3 +296,41 @@ def reference_move(state: DealState, weights: Any) -> int:
         if best_score is None or score > best_score:
             best, best_score = m, score
     return best
+
+
+def reference_belief(observation: Observation, hands: Any, weights: Any, miss: float, events: int) -> float:
+    """How likely the other seats' plays were under the learned policy if the four hands of
+    now were ``hands`` (packed): the plain-Python version of ``_core.policy_belief`` (the
+    search's policy weighting of sampled deals, ``mc:policy_weight=``). The deal is replayed
+    in the game layer from the start of play, each seat holding its hand of now and every
+    card it has played since, the first play's seat leading; at each of the other seats'
+    latest ``events`` plays and passes the policy chooses; the result is ``miss`` to the
+    power of the choices that differ from what was played.
+
+    >>> from guandan import Deal
+    >>> from guandan.core.packed import bits_of_cards
+    >>> deal = Deal.new(seed=3, level=2, leader=0)
+    >>> w = load_weights()
+    >>> for _ in range(8):
+    ...     deal.play_canonical(int(_core.learned_move(deal.native_state(), w)[0]))
+    >>> reference_belief(deal.observation(0), [bits_of_cards(h) for h in deal.hands], w, 0.5, 16)
+    1.0
+    """
+    plays = [r for r in observation.history if isinstance(r, Play)]
+    me = observation.seat
+    if not (miss < 1.0) or events <= 0 or not plays:
+        return 1.0
+    start = [cards_of_bits(int(h)) for h in hands]
+    for r in plays:
+        start[r.seat] = start[r.seat] + r.move.cards
+    replay = Deal(start, observation.level, leader=plays[0].seat)
+    others = [i for i, r in enumerate(plays) if r.seat != me]
+    counted = set(others[-events:])
+    belief = 1.0
+    for i, r in enumerate(plays):
+        if i in counted:
+            played = PASS_WORD if r.is_pass else pack_rank_move(r.move.to_rank())
+            if reference_move(replay.native_state(), weights) != played:
+                belief *= miss
+        replay.play(r.move, r.seat)
+    return belief

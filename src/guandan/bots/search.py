@@ -112,6 +112,12 @@ SOLVE_NODES = 100_000
 #: ... and counting as this many rollouts of the budget.
 SOLVE_COST = 50
 
+#: Sampled deals weighted by how likely the other seats' plays were under the learned policy:
+#: a deal in which it would not have made one of their latest POLICY_EVENTS plays and passes
+#: counts POLICY_WEIGHT times as much for each (1.0: not weighted).
+POLICY_WEIGHT = 1.0
+POLICY_EVENTS = 16
+
 #: At most this many sampled deals judge a tribute or return choice (each choice is played
 #: out once in each; the deals are prepared in Python, so fewer than in play).
 MAX_CARD_WORLDS = 256
@@ -172,8 +178,12 @@ class MonteCarloAgent:
     default, the levels the rules played give the result for the seat's side — +3 .. -3 in
     the competitive rules, a 1st-and-4th win worth nothing under Nanjing's,
     :attr:`Observation.ruleset <guandan.Observation>`'s promotion — or ``wins``, +1 or -1),
-    and the weighted sampler's ``tries``, ``pass_weight`` and ``bomb_weight``
-    (:func:`guandan.bots.determinize.determinize`; ``tries=1`` samples uniformly).
+    the weighted sampler's ``tries``, ``pass_weight`` and ``bomb_weight``
+    (:func:`guandan.bots.determinize.determinize`; ``tries=1`` samples uniformly), and
+    the policy's belief, ``policy_weight`` (below 1: each sampled deal counts in the means
+    ``policy_weight`` times as much for each of the other seats' latest ``policy_events``
+    plays and passes that the learned policy, with that deal's hands, would not have made;
+    :func:`guandan.bots.rollout_policy.reference_belief`; default 1, off).
 
     >>> MonteCarloAgent(seed=1)
     MonteCarloAgent(rollouts=2000, think_ms=None, threads=1, policy='learned', candidates=32)
@@ -199,6 +209,8 @@ class MonteCarloAgent:
         solve_nodes: int = SOLVE_NODES,
         solve_cost: int = SOLVE_COST,
         weights: str | None = None,
+        policy_weight: float = POLICY_WEIGHT,
+        policy_events: int = POLICY_EVENTS,
     ) -> None:
         if objective not in ("levels", "wins"):
             raise GuandanError(f"objective must be 'levels' or 'wins', got {describe(objective)}")
@@ -219,7 +231,9 @@ class MonteCarloAgent:
         _int_option(solve_cards, "solve_cards", 0, 108)
         _int_option(solve_nodes, "solve_nodes", 1, 2**40)
         _int_option(solve_cost, "solve_cost", 1, 1_000_000)
-        for name, weight in (("pass_weight", pass_weight), ("bomb_weight", bomb_weight)):
+        _int_option(policy_events, "policy_events", 0, 1 << 16)
+        weighting = (("pass_weight", pass_weight), ("bomb_weight", bomb_weight), ("policy_weight", policy_weight))
+        for name, weight in weighting:
             if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not 0 < weight <= 1:
                 raise GuandanError(f"{name} must be a number in (0, 1], got {describe(weight)}")
         if not isinstance(policy, str) or policy not in _SEARCH_POLICIES:
@@ -227,7 +241,10 @@ class MonteCarloAgent:
         if weights is not None and not isinstance(weights, str):
             raise GuandanError(f"weights is the path of a rollout policy file, got {describe(weights)}")
         self.weights = weights
-        self._weights = load_weights(weights) if policy == "learned" or weights is not None else None
+        self.policy_weight = float(policy_weight)
+        self.policy_events = policy_events
+        believes = self.policy_weight < 1 and policy_events > 0
+        self._weights = load_weights(weights) if policy == "learned" or weights is not None or believes else None
         self.seed = seed
         self.rollouts = rollouts
         self.think_ms = think_ms
@@ -296,7 +313,7 @@ class MonteCarloAgent:
         stats, done = _core.search(
             info, state, words, self.rollouts or 0, self._seconds_left(start), self.threads, self.policy, seed,
             self.tries, self.pass_weight, self.bomb_weight, self.objective, observation.ruleset.promotion,
-            self.solve_cards, self.solve_nodes, self.solve_cost, self._weights,
+            self.solve_cards, self.solve_nodes, self.solve_cost, self._weights, self.policy_weight, self.policy_events,
         )
         order = np.argsort(stats[:, 3], kind="stable")
         choices = tuple(

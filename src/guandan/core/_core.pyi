@@ -158,6 +158,9 @@ def sample_deals(
 def deal_weight(
     infoset: _InfoSetTuple, hands: Sequence[_Packed], pass_weight: float = 1.0, bomb_weight: float = 1.0
 ) -> float: ...
+def policy_belief(
+    infoset: _InfoSetTuple, hands: Sequence[_Packed], weights: _Weights, miss: float, events: _Int
+) -> float: ...
 def search_candidates(infoset: _InfoSetTuple, state: _SearchState, limit: _Int) -> npt.NDArray[np.uint64]: ...
 def search(
     infoset: _InfoSetTuple,
@@ -177,6 +180,8 @@ def search(
     solve_nodes: _Int = 100_000,
     solve_cost: _Int = 50,
     weights: _Weights | None = None,
+    policy_weight: float = 1.0,
+    policy_events: _Int = 0,
 ) -> tuple[npt.NDArray[np.float64], int]: ...
 def rollouts(
     state: _DealState,

@@ -124,6 +124,7 @@ from .gd_search cimport (
     gd_learned_move,
     gd_linear,
     gd_move_features,
+    gd_policy_belief,
     gd_rollout_linear,
     gd_sample_deal,
     gd_sample_weighted,
@@ -1652,15 +1653,47 @@ def deal_weight(infoset, hands, pass_weight=1.0, bomb_weight=1.0):
     _events = _infoset_from(infoset, &info)  # holds the events that info points to
     cdef gd_infer inf
     _infer_from(&inf, 1, pass_weight, bomb_weight)
+    cdef gd_cards h[4]
+    _hands_of(&info, hands, h)
+    return gd_deal_weight(&info, &inf, h)
+
+
+def policy_belief(infoset, hands, weights, miss, events):
+    """How likely the other seats' plays were under the learned policy in four packed hands
+    (those of now; ``gd_policy_belief``): ``miss`` to the power of the plays and passes, among
+    the other seats' latest ``events``, that the policy with these weights would not have
+    made with the hands of then; 1.0 when the events do not replay as a deal."""
+    cdef gd_infoset info
+    _events = _infoset_from(infoset, &info)  # holds the events that info points to
+    cdef gd_linear lin
+    _linear_from(weights, &lin)
+    cdef double m = _policy_miss(miss)
+    cdef int n = <int>_size(events, "events", 0, 1 << 16)
+    cdef gd_cards h[4]
+    _hands_of(&info, hands, h)
+    cdef double out
+    with nogil:
+        out = gd_policy_belief(&info, &lin, m, n, h)
+    return out
+
+
+cdef double _policy_miss(value) except -1.0:
+    if isinstance(value, bool) or not isinstance(value, (int, float, _NP_INTEGER, np.floating)) \
+            or not 0.0 < float(value) <= 1.0:
+        raise _errors().GuandanError(f"policy_weight must be a number in (0, 1], got {value!r:.60}")
+    return float(value)
+
+
+cdef int _hands_of(const gd_infoset *info, hands, gd_cards *h) except -1:
+    """Four packed hands, the information set's seat holding its own hand."""
     if not isinstance(hands, (tuple, list)) or len(hands) != 4:
         raise _errors().InvalidCardsError(f"hands are four packed hands, got {_describe(hands)}")
-    cdef gd_cards h[4]
     cdef int s
     for s in range(4):
         _packed_hand_arg(hands[s], &h[s], f"hands[{s}]")
     if h[info.seat].w[0] != info.hand.w[0] or h[info.seat].w[1] != info.hand.w[1]:
         raise _errors().InvalidCardsError(f"hands[{info.seat}] is not the information set's own hand")
-    return gd_deal_weight(&info, &inf, h)
+    return 0
 
 
 def search_candidates(infoset, state, limit):
@@ -1680,7 +1713,7 @@ def search_candidates(infoset, state, limit):
 
 def search(infoset, state, candidates, rollouts=0, seconds=0.0, threads=1, policy="smart", seed=0,
            tries=1, pass_weight=1.0, bomb_weight=1.0, objective="levels", promotion=(3, 2, 1),
-           solve_cards=0, solve_nodes=100_000, solve_cost=50, weights=None):
+           solve_cards=0, solve_nodes=100_000, solve_cost=50, weights=None, policy_weight=1.0, policy_events=0):
     """Determinized search with successive halving over candidate moves (``gd_search``),
     without the GIL, on ``threads`` threads: ``(stats, rollouts played)``, ``stats`` a
     ``float64 (k, 4)`` array of each candidate's rollouts, mean result (levels, for the
@@ -1695,7 +1728,9 @@ def search(infoset, state, candidates, rollouts=0, seconds=0.0, threads=1, polic
     all: each sampled deal after a candidate is solved exactly (``gd_solve``, at most
     ``solve_nodes`` states; one that runs out is played out), a solve counting as
     ``solve_cost`` rollouts of the ``rollouts`` budget (the rollouts played then count solves).
-    ``weights``: the learned policy's (``policy="learned"`` needs them)."""
+    ``weights``: the learned policy's (``policy="learned"`` needs them). ``policy_weight`` < 1
+    (with ``weights``): each sampled deal counts in the means with the weight
+    :func:`policy_belief` gives it (the other seats' latest ``policy_events`` plays and passes)."""
     errors = _errors()
     cdef gd_infoset info
     _events = _infoset_from(infoset, &info)  # holds the events that info points to
@@ -1733,6 +1768,10 @@ def search(infoset, state, candidates, rollouts=0, seconds=0.0, threads=1, polic
     p.solve_nodes = _size(solve_nodes, "solve_nodes", 1, _MAX_ROWS)
     p.solve_cost = <uint32_t>_size(solve_cost, "solve_cost", 1, 1_000_000)
     _infer_from(&p.infer, tries, pass_weight, bomb_weight)
+    p.policy_weight = _policy_miss(policy_weight)
+    p.policy_events = <int>_size(policy_events, "policy_events", 0, 1 << 16)
+    if p.policy_weight < 1.0 and p.policy_events > 0 and p.linear == NULL:
+        raise errors.GuandanError("weighting deals by the learned policy needs its weights (weights=...)")
     cdef gd_candidate_stats *stats = <gd_candidate_stats *>malloc(k * sizeof(gd_candidate_stats))
     if stats == NULL:
         raise MemoryError()
@@ -1745,7 +1784,7 @@ def search(infoset, state, candidates, rollouts=0, seconds=0.0, threads=1, polic
         out = np.empty((k, 4), dtype=np.float64)
         for i in range(k):
             out[i, 0] = stats[i].n
-            out[i, 1] = stats[i].sum / stats[i].n if stats[i].n else 0.0
+            out[i, 1] = stats[i].sum / stats[i].weight if stats[i].n else 0.0
             out[i, 2] = stats[i].round
             out[i, 3] = stats[i].rank
         return out, done

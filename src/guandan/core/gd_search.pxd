@@ -53,9 +53,12 @@ cdef extern from "gd_search.h" nogil:
         int64_t solve_nodes
         gd_infer infer
         const gd_linear *linear
+        double policy_weight
+        int policy_events
     ctypedef struct gd_candidate_stats:
         int64_t n
         double sum
+        double weight
         int32_t round
         int32_t rank
     gd_move gd_smart_move(const gd_deal *d)
@@ -71,6 +74,8 @@ cdef extern from "gd_search.h" nogil:
     void gd_sample_deal(const gd_infoset *s, gd_rng *rng, gd_cards *hands)
     double gd_deal_weight(const gd_infoset *s, const gd_infer *inf, const gd_cards *hands)
     void gd_sample_weighted(const gd_infoset *s, const gd_infer *inf, gd_rng *rng, gd_cards *hands)
+    double gd_policy_belief(const gd_infoset *s, const gd_linear *lin, double miss, int events,
+                            const gd_cards *hands)
     size_t gd_candidates(const gd_deal *d, size_t limit, gd_move *out)
     int64_t gd_search(const gd_infoset *s, const gd_deal *root, const gd_move *cands, size_t k,
                       const gd_search_params *p, gd_candidate_stats *stats)

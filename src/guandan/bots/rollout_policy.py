@@ -64,7 +64,7 @@ __all__ = [
 ]
 
 #: The features of a move, in the order of the native core (``csrc/gd_search.h``), each
-#: described in ``csrc/gd_search.c`` and in ``docs/search.md``.
+#: described in ``csrc/gd_search.c`` (and summed up in ``docs/search-bots.md``).
 FEATURES: tuple[str, ...] = (
     "pass", "pass_opp5", "pass_partner", "pass_owner5",
     "bomb", "bomb_class", "bomb_opp4", "bomb_left8", "bomb_owner10",

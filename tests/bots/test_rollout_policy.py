@@ -242,6 +242,10 @@ def test_the_belief_of_events_that_do_not_replay_is_one():
     events = info.events.copy()
     events[0, 0] = (int(events[0, 0]) & 0xFF) | ((int(events[0, 0]) >> 8 & 3) + 1) % 4 << 8
     assert _core.policy_belief(info._replace(events=events), hands, w, 0.5, 1000) == 1.0
+    rng = np.random.default_rng(3)
+    for _ in range(20):  # events in any order (out of turn, not beating) are read safely
+        shuffled = info.events[rng.permutation(len(info.events))]
+        assert 0.0 < _core.policy_belief(info._replace(events=shuffled), hands, w, 0.5, 1000) <= 1.0
     check(lambda: _core.policy_belief(info, hands, w, 0.0, 3), GuandanError, "policy_weight must be")
     check(lambda: _core.policy_belief(info, hands, w, 1.5, 3), GuandanError, "policy_weight must be")
     check(lambda: _core.policy_belief(info, hands, w[:3], 0.5, 3), GuandanError, "weights are")

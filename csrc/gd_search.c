@@ -680,8 +680,7 @@ double gd_policy_belief(const gd_infoset *s, const gd_linear *lin, double miss, 
     for (int counted = 0; first > 0 && counted < events;)
         counted += s->events[--first].seat != s->seat;
     for (size_t e = 0; e < s->n_events; e++) {
-        const gd_event *ev = &s->events[e];
-        if (ev->seat > 3) return 1.0;
+        const gd_event *ev = &s->events[e]; /* seats 0..3: gd_infoset_check */
         if (ev->kind == GD_EVENT_PLAY) {
             const gd_cards played = {{ev->lo, ev->hi & M52}};
             const unsigned before = gd_card_total(&d.hands[ev->seat]);

@@ -135,7 +135,8 @@ void gd_sample_weighted(const gd_infoset *s, const gd_infer *inf, gd_rng *rng, g
  * seats' latest `events` plays and passes, the learned policy (`lin`) chooses in that
  * state; the result is `miss` raised to the number of those choices that differ from the
  * play made (multiplied out in order: the same double everywhere). 1.0 when the events do
- * not replay as a deal (an information set built by hand), when miss >= 1 or events <= 0. */
+ * not replay as a deal (an information set built by hand), when miss >= 1 or events <= 0.
+ * `s` passes gd_infoset_check. */
 double gd_policy_belief(const gd_infoset *s, const gd_linear *lin, double miss, int events, const gd_cards hands[4]);
 
 /* ---- candidates ------------------------------------------------------------------------ */

@@ -1586,14 +1586,18 @@ cdef object _infoset_from(infoset, gd_infoset *s):
     return store
 
 
+cdef double _unit_weight(value, str name) except -1.0:
+    """A likelihood factor: a number in (0, 1]."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, _NP_INTEGER, np.floating)) \
+            or not 0.0 < float(value) <= 1.0:
+        raise _errors().GuandanError(f"{name} must be a number in (0, 1], got {value!r:.60}")
+    return float(value)
+
+
 cdef int _infer_from(gd_infer *inf, tries, pass_weight, bomb_weight) except -1:
     inf.tries = <int>_size(tries, "tries", 1, 4096)
-    for name, value in (("pass_weight", pass_weight), ("bomb_weight", bomb_weight)):
-        if isinstance(value, bool) or not isinstance(value, (int, float, _NP_INTEGER, np.floating)) \
-                or not 0.0 < float(value) <= 1.0:
-            raise _errors().GuandanError(f"{name} must be a number in (0, 1], got {value!r:.60}")
-    inf.pass_weight = float(pass_weight)
-    inf.bomb_weight = float(bomb_weight)
+    inf.pass_weight = _unit_weight(pass_weight, "pass_weight")
+    inf.bomb_weight = _unit_weight(bomb_weight, "bomb_weight")
     return 0
 
 
@@ -1667,7 +1671,7 @@ def policy_belief(infoset, hands, weights, miss, events):
     _events = _infoset_from(infoset, &info)  # holds the events that info points to
     cdef gd_linear lin
     _linear_from(weights, &lin)
-    cdef double m = _policy_miss(miss)
+    cdef double m = _unit_weight(miss, "policy_weight")
     cdef int n = <int>_size(events, "events", 0, 1 << 16)
     cdef gd_cards h[4]
     _hands_of(&info, hands, h)
@@ -1675,13 +1679,6 @@ def policy_belief(infoset, hands, weights, miss, events):
     with nogil:
         out = gd_policy_belief(&info, &lin, m, n, h)
     return out
-
-
-cdef double _policy_miss(value) except -1.0:
-    if isinstance(value, bool) or not isinstance(value, (int, float, _NP_INTEGER, np.floating)) \
-            or not 0.0 < float(value) <= 1.0:
-        raise _errors().GuandanError(f"policy_weight must be a number in (0, 1], got {value!r:.60}")
-    return float(value)
 
 
 cdef int _hands_of(const gd_infoset *info, hands, gd_cards *h) except -1:
@@ -1768,7 +1765,7 @@ def search(infoset, state, candidates, rollouts=0, seconds=0.0, threads=1, polic
     p.solve_nodes = _size(solve_nodes, "solve_nodes", 1, _MAX_ROWS)
     p.solve_cost = <uint32_t>_size(solve_cost, "solve_cost", 1, 1_000_000)
     _infer_from(&p.infer, tries, pass_weight, bomb_weight)
-    p.policy_weight = _policy_miss(policy_weight)
+    p.policy_weight = _unit_weight(policy_weight, "policy_weight")
     p.policy_events = <int>_size(policy_events, "policy_events", 0, 1 << 16)
     if p.policy_weight < 1.0 and p.policy_events > 0 and p.linear == NULL:
         raise errors.GuandanError("weighting deals by the learned policy needs its weights (weights=...)")

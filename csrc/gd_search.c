@@ -400,9 +400,14 @@ gd_move gd_policy_move(const gd_deal *d, int policy, gd_rng *rng) {
 int gd_rollout(gd_deal *d, const uint8_t policies[4], gd_rng *rng) { return gd_rollout_linear(d, policies, NULL, rng); }
 
 int gd_rollout_linear(gd_deal *d, const uint8_t policies[4], const gd_linear *lin, gd_rng *rng) {
+    const gd_linear *lins[4] = {lin, lin, lin, lin};
+    return gd_rollout_seats(d, policies, lins, rng);
+}
+
+int gd_rollout_seats(gd_deal *d, const uint8_t policies[4], const gd_linear *const lins[4], gd_rng *rng) {
     int plies = 0;
     while (!d->over && plies < 100000) {
-        const gd_move m = gd_policy_move_linear(d, policies[d->turn], lin, rng);
+        const gd_move m = gd_policy_move_linear(d, policies[d->turn], lins[d->turn], rng);
         gd_cards spent;
         gd_spend(&d->hands[d->turn], d->level, m, &spent);
         gd_deal_apply(d, m, &spent);

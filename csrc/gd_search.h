@@ -63,6 +63,8 @@ gd_move gd_policy_move_linear(const gd_deal *d, int policy, const gd_linear *lin
 /* Play the deal to its end, seat s playing policies[s]; returns the plies played. */
 int gd_rollout(gd_deal *d, const uint8_t policies[4], gd_rng *rng);
 int gd_rollout_linear(gd_deal *d, const uint8_t policies[4], const gd_linear *lin, gd_rng *rng);
+/* The same with a learned policy's weights per seat (lins[s] for seat s; NULL: smart's move). */
+int gd_rollout_seats(gd_deal *d, const uint8_t policies[4], const gd_linear *const lins[4], gd_rng *rng);
 
 /* A finished deal's result for a side (0: seats 0 and 2), in levels under a ruleset's
  * promotion (the levels of a win with the partner 2nd, 3rd, 4th: 3, 2, 1 in the competitive

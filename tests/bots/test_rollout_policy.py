@@ -152,6 +152,28 @@ def test_learned_rollouts_are_deterministic_and_not_the_smart_policys():
     assert differ > 0
 
 
+@pytest.mark.parametrize("seed", [2, 13])
+def test_rollouts_with_weights_a_seat_are_the_reference_policys_play_seat_by_seat(seed):
+    """Two learned policies at one table (``seat_weights``): the deal each native rollout
+    plays is the one the plain-Python choice plays, each seat scoring with its own weights."""
+    ours = load_weights()
+    theirs = np.array(ours)
+    theirs[FEATURES.index("smart")] = -1.0  # a policy that avoids the smart policy's lead
+    per_seat = [ours, theirs, ours, theirs]
+    deal = Deal.new(seed, level=2 + seed % 13)
+    start = deal.native_state()
+    while not deal.is_over:
+        deal.play_canonical(reference_move(deal.native_state(), per_seat[deal.turn]))
+    order = _core.rollouts(start, 2, "learned", seed=5, seat_weights=per_seat)
+    assert [int(x) for x in order[0][: len(deal.finish_order)]] == list(deal.finish_order)
+    assert np.array_equal(order[0], order[1])
+    same = _core.rollouts(start, 1, "learned", seed=5, weights=ours)
+    assert np.array_equal(same, _core.rollouts(start, 1, "learned", seed=5, seat_weights=[ours] * 4))
+    assert np.array_equal(same, _core.rollouts(start, 1, "learned", seed=5, weights=ours, seat_weights=[None] * 4))
+    check(lambda: _core.rollouts(start, 1, "learned", seat_weights=[ours] * 3), GuandanError, "seat_weights: four")
+    check(lambda: _core.rollouts(start, 1, "learned", seat_weights=[ours, None, ours, ours]), GuandanError, "needs")
+
+
 @pytest.mark.slow
 def test_mc_with_the_learned_policy_gives_the_same_choices_whatever_the_threads():
     def game(threads):

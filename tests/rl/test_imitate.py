@@ -27,6 +27,7 @@ from guandan.rl.imitate import (
     expert_positions,
     fit_policy,
     improve,
+    opponent_policy,
     position_rows,
     read_positions,
     state_of_row,
@@ -91,7 +92,13 @@ def test_a_duel_counts_the_deals_the_learned_policy_wins():
     assert duel(smart_alone, "smart", deals=30) == 30
     won = duel(w, "greedy", deals=30)
     assert 0 <= won <= 60 and won == duel(w, "greedy", deals=30)
-    check(lambda: duel(w, "learned", deals=1), GuandanError, "the opponent is smart, greedy or random")
+    check(lambda: duel(w, "learned", deals=1), GuandanError, "the opponent is smart, greedy, random or weights")
+    # a policy against itself: the two seatings play one game, so each deal is won once
+    assert duel(w, w, deals=30) == 30
+    # against the smart policy written as weights, as against the smart policy by name
+    assert duel(w, smart_alone, deals=30) == duel(w, "smart", deals=30)
+    assert opponent_policy("greedy") == "greedy" and np.array_equal(opponent_policy("learned"), w)
+    check(lambda: opponent_policy("no-such-file.json"), GuandanError, "cannot read the rollout policy")
 
 
 def test_improve_is_deterministic_in_its_seed():
@@ -147,12 +154,16 @@ def test_the_commands_write_positions_and_a_policy_that_loads(tmp_path):
             "4",
             "--duel-deals",
             "3",
+            "--opponent",
+            str(out),
             "--out",
             str(better),
             "--quiet",
         ]
     )
-    assert code == 0 and "improve" in json.loads(better.read_text())["made_by"][-1]
+    improved = json.loads(better.read_text())
+    assert code == 0 and "improve" in improved["made_by"][-1] and f"--opponent {out}" in improved["made_by"][-1]
+    assert 0 <= improved["improve"]["duels"]["won_against_opponent"] <= 6
     with pytest.raises(SystemExit):
         imitate.main(["--help"])
     check(

@@ -189,6 +189,7 @@ def rollouts(
     policies: _SearchPolicy | Sequence[_SearchPolicy] = "smart",
     seed: _Int = 0,
     weights: _Weights | None = None,
+    seat_weights: Sequence[_Weights | None] | None = None,
 ) -> npt.NDArray[np.int8]: ...
 def smart_move(state: _DealState) -> tuple[int, int]: ...
 

@@ -125,7 +125,7 @@ from .gd_search cimport (
     gd_linear,
     gd_move_features,
     gd_policy_belief,
-    gd_rollout_linear,
+    gd_rollout_seats,
     gd_sample_deal,
     gd_sample_weighted,
     gd_search,
@@ -1789,22 +1789,30 @@ def search(infoset, state, candidates, rollouts=0, seconds=0.0, threads=1, polic
         free(stats)
 
 
-def rollouts(state, n, policies="smart", seed=0, weights=None):
+def rollouts(state, n, policies="smart", seed=0, weights=None, seat_weights=None):
     """Play a deal state (as for :func:`playouts`) to its end ``n`` times, seat s playing
     ``policies[s]`` (one name for every seat, or four): ``int8 (n, 4)`` finish orders.
-    Rollout i draws from the stream ``(seed, i)``. ``weights``: the learned policy's."""
+    Rollout i draws from the stream ``(seed, i)``. ``weights``: the learned policy's;
+    ``seat_weights``: four, one a seat (``None``: ``weights``), for learned policies of
+    different weights at one table."""
     cdef gd_deal start, d
     _deal_from(state, &start)
     if isinstance(policies, str):
         policies = (policies,) * 4
     if not isinstance(policies, (tuple, list)) or len(policies) != 4:
         raise _errors().GuandanError(f"policies: one name, or four (one per seat), got {_describe(policies)}")
+    if seat_weights is None:
+        seat_weights = (None,) * 4
+    if not isinstance(seat_weights, (tuple, list)) or len(seat_weights) != 4:
+        raise _errors().GuandanError(f"seat_weights: four (weights or None, one per seat), got {_describe(seat_weights)}")
     cdef uint8_t pol[4]
+    cdef gd_linear lin[4]
+    cdef const gd_linear *plin[4]
     cdef int s
     for s in range(4):
         pol[s] = <uint8_t>_search_policy(policies[s])
-    cdef gd_linear lin
-    cdef const gd_linear *plin = &lin if _policies_need_weights(pol, 4, weights, &lin) else NULL
+        given = seat_weights[s] if seat_weights[s] is not None else weights
+        plin[s] = &lin[s] if _policies_need_weights(&pol[s], 1, given, &lin[s]) else NULL
     cdef Py_ssize_t count = _size(n, "n", 0, _MAX_ROWS), i
     cdef uint64_t base = _seed(seed)
     cdef gd_rng rng
@@ -1815,7 +1823,7 @@ def rollouts(state, n, policies="smart", seed=0, weights=None):
         for i in range(count):
             d = start
             rng.state = gd_stream(base, i, 2)
-            gd_rollout_linear(&d, pol, plin, &rng)
+            gd_rollout_seats(&d, pol, plin, &rng)
             for k in range(d.n_finished):
                 o[i, k] = d.finished[k]
             if d.n_finished == 3:

@@ -65,6 +65,7 @@ cdef extern from "gd_search.h" nogil:
     gd_move gd_policy_move(const gd_deal *d, int policy, gd_rng *rng)
     int gd_rollout(gd_deal *d, const uint8_t *policies, gd_rng *rng)
     int gd_rollout_linear(gd_deal *d, const uint8_t *policies, const gd_linear *lin, gd_rng *rng)
+    int gd_rollout_seats(gd_deal *d, const uint8_t *policies, const gd_linear *const *lins, gd_rng *rng)
     void gd_move_features(const gd_deal *d, gd_move m, float *out)
     gd_move gd_learned_move(const gd_deal *d, const gd_linear *lin)
     int gd_deal_score(const gd_deal *d, int side, const uint8_t *promotion)

@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from ..bots.rollout_policy import FEATURES, policy_file
+from ..bots.rollout_policy import FEATURES, load_weights, policy_file
 from ..bots.search import MonteCarloAgent
 from ..core import _core
 from ..core.movegen import pack_rank_move
@@ -56,6 +56,7 @@ __all__ = [
     "fit_policy",
     "agreement",
     "duel",
+    "opponent_policy",
     "improve",
     "main",
 ]
@@ -305,29 +306,50 @@ def _duel_states(first: int, deals: int) -> list[DealState]:
 
 def duel(
     weights: np.ndarray,
-    opponent: str = "smart",
+    opponent: str | np.ndarray = "smart",
     deals: int = 1000,
     first: int = DUEL_FIRST,
     states: Sequence[DealState] | None = None,
 ) -> int:
     """Deals won by the learned policy against another native policy (``smart``, ``greedy``
-    or ``random``), the policies alone (no search): each deal (seeds ``first`` ..), or each of
-    ``states``, played twice from its start, the learned policy on seats 0 and 2, then on 1
-    and 3. Returns the deals won of ``2 * deals``.
+    or ``random``) or against the learned policy of other weights (an array), the policies
+    alone (no search): each deal (seeds ``first`` ..), or each of ``states``, played twice
+    from its start, the learned policy on seats 0 and 2, then on 1 and 3. Returns the deals
+    won of ``2 * deals``.
 
     >>> from guandan.bots.rollout_policy import load_weights
     >>> 0 <= duel(load_weights(), "greedy", deals=10) <= 20
     True
+    >>> duel(load_weights(), load_weights(), deals=10)  # the same policy on both sides
+    10
     """
-    if opponent not in ("smart", "greedy", "random"):
-        raise GuandanError(f"the opponent is smart, greedy or random, got {describe(opponent)}")
+    if isinstance(opponent, str):
+        if opponent not in ("smart", "greedy", "random"):
+            raise GuandanError(f"the opponent is smart, greedy, random or weights, got {describe(opponent)}")
+        other, theirs = opponent, None
+    else:
+        other, theirs = "learned", np.asarray(opponent, dtype=np.float64)
     wins = 0
     for i, state in enumerate(states if states is not None else _duel_states(first, deals)):
         for side in (0, 1):
-            seats: list[Any] = ["learned", opponent] * 2 if side == 0 else [opponent, "learned"] * 2
-            first_out = int(_core.rollouts(state, 1, seats, seed=i, weights=weights)[0][0])
+            seats: list[Any] = ["learned", other] * 2 if side == 0 else [other, "learned"] * 2
+            per_seat = [weights if s % 2 == side else theirs for s in range(4)]
+            first_out = int(_core.rollouts(state, 1, seats, seed=i, weights=weights, seat_weights=per_seat)[0][0])
             wins += first_out % 2 == side
     return wins
+
+
+def opponent_policy(name: str) -> str | np.ndarray:
+    """An opponent of :func:`duel` and :func:`improve` by name: ``smart``, ``greedy`` and
+    ``random`` as they are, ``learned`` the package's weights, anything else the path of a
+    policy file.
+
+    >>> opponent_policy("smart"), opponent_policy("learned").shape
+    ('smart', (60,))
+    """
+    if name in ("smart", "greedy", "random"):
+        return name
+    return load_weights(None if name == "learned" else name)
 
 
 def _normal(rng: SplitMix64, n: int) -> np.ndarray:
@@ -353,13 +375,13 @@ def improve(
     deals: int = 500,
     pool: int = 1500,
     seed: int = 0,
-    opponent: str = "smart",
+    opponent: str | np.ndarray = "smart",
     progress: Callable[[str], None] | None = None,
 ) -> tuple[np.ndarray, list[dict[str, Any]]]:
     """Improve a learned policy by playing (an evolution strategy over its weights): each
     generation draws ``population`` directions ``e`` and ``deals`` of a ``pool`` of seeded
     deals (seeds from :data:`IMPROVE_FIRST`), plays ``w + sigma e`` and ``w - sigma e``
-    against ``opponent`` in them (:func:`duel`) and moves ``w`` by ``alpha / (population
+    against ``opponent`` (a policy's name or weights, :func:`duel`) in them and moves ``w`` by ``alpha / (population
     sigma)`` times the sum of ``e`` weighted by the difference of their win rates. Returns
     the weights and each generation's win rate over the whole pool. Deterministic in
     ``seed`` (the directions come from :class:`~guandan.core.rng.SplitMix64`).
@@ -385,8 +407,9 @@ def improve(
         rate = duel(w, opponent, states=states) / (2 * pool)
         history.append({"generation": g + 1, "win_rate": round(rate, 6)})
         if progress is not None:
+            against = opponent if isinstance(opponent, str) else "the opponent's weights"
             progress(
-                f"generation {g + 1}/{generations}: {rate:.1%} of the pool's deals against {opponent} "
+                f"generation {g + 1}/{generations}: {rate:.1%} of the pool's deals against {against} "
                 f"({time.perf_counter() - start:.0f} s)"
             )
     return np.round(w, 6), history
@@ -410,9 +433,8 @@ def _measured(w: np.ndarray, deals: int) -> dict[str, Any]:
 
 
 def _improve_command(args: argparse.Namespace, say: Callable[[str], None]) -> int:
-    from ..bots.rollout_policy import load_weights
-
     start = load_weights(args.weights)
+    opponent = opponent_policy(args.opponent)
     with open(args.weights, encoding="utf-8") as f:
         before = json.load(f)
     w, history = improve(
@@ -424,10 +446,12 @@ def _improve_command(args: argparse.Namespace, say: Callable[[str], None]) -> in
         args.deals,
         args.pool,
         args.seed,
-        args.opponent,
+        opponent,
         say,
     )
     duels = _measured(w, args.duel_deals)
+    if not isinstance(opponent, str):
+        duels["won_against_opponent"] = duel(w, opponent, args.duel_deals)
     say(f"held-out duels: {duels}")
     command = (
         f"python -m guandan.rl.imitate improve --weights {args.weights} --generations {args.generations} "
@@ -511,7 +535,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     i.add_argument("--deals", type=int, default=500, help="deals of the pool a generation plays (default 500)")
     i.add_argument("--pool", type=int, default=1500, help="the pool of seeded deals (default 1500)")
     i.add_argument("--seed", type=int, default=0, help="the directions' seed (default 0)")
-    i.add_argument("--opponent", default="smart", help="smart (default), greedy or random")
+    i.add_argument(
+        "--opponent",
+        default="smart",
+        help="smart (default), greedy, random, learned (the package's weights) or a policy file",
+    )
     i.add_argument("--duel-deals", type=int, default=1000, help="held-out deals to measure the result (default 1000)")
     i.add_argument("--out", help="the weights file to write (default: the package's)")
     i.add_argument("--quiet", action="store_true", help="no progress lines")

@@ -1804,7 +1804,9 @@ def rollouts(state, n, policies="smart", seed=0, weights=None, seat_weights=None
     if seat_weights is None:
         seat_weights = (None,) * 4
     if not isinstance(seat_weights, (tuple, list)) or len(seat_weights) != 4:
-        raise _errors().GuandanError(f"seat_weights: four (weights or None, one per seat), got {_describe(seat_weights)}")
+        raise _errors().GuandanError(
+            f"seat_weights: four (weights or None, one per seat), got {_describe(seat_weights)}"
+        )
     cdef uint8_t pol[4]
     cdef gd_linear lin[4]
     cdef const gd_linear *plin[4]

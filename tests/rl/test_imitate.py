@@ -16,7 +16,7 @@ import pytest
 from refusals import check
 
 from guandan import Deal, GuandanError
-from guandan.bots.rollout_policy import FEATURES, WEIGHTS, load_weights
+from guandan.bots.rollout_policy import FEATURES, WEIGHTS, load_weights, policy_file
 from guandan.core import _core
 from guandan.core.packed import cards_of_bits
 from guandan.rl import imitate
@@ -54,6 +54,19 @@ def test_positions_are_seeded_and_hold_the_deal_and_the_searched_candidates(rows
         words = [int(w, 16) for w in row["words"]]
         assert len(words) >= 2 and set(words) <= legal and len(set(words)) == len(words)
         assert len(row["values"]) == len(words) == len(row["rollouts"])
+
+
+def test_a_next_iterations_positions_search_with_the_weights_of_a_policy_file(tmp_path):
+    """``policy="learned"`` scores with the package's weights, or a file's: the file of the
+    package's weights gives the same rows, another file other searches."""
+    same, other = tmp_path / "same.json", tmp_path / "other.json"
+    same.write_text(policy_file().read_text())
+    data = json.loads(policy_file().read_text())
+    data["leading"] = [-v for v in data["leading"]]
+    other.write_text(json.dumps(data))
+    shipped = list(expert_positions(1, first=4, rollouts=60, policy="learned"))
+    assert shipped == list(expert_positions(1, first=4, rollouts=60, policy="learned", weights=str(same)))
+    assert shipped != list(expert_positions(1, first=4, rollouts=60, policy="learned", weights=str(other)))
 
 
 @pytest.mark.slow

@@ -106,13 +106,19 @@ def state_of_row(row: dict[str, Any]) -> DealState:
 
 
 def expert_positions(
-    deals: int, first: int = 0, rollouts: int = 16000, candidates: int = 32, policy: str = "smart"
+    deals: int,
+    first: int = 0,
+    rollouts: int = 16000,
+    candidates: int = 32,
+    policy: str = "smart",
+    weights: str | None = None,
 ) -> Iterator[dict[str, Any]]:
     """The decisions of ``deals`` seeded deals (seeds ``first`` .. ``first + deals - 1``, the
     level :func:`deal_level`, the holder of the opening card leading) played by four ``mc``
     bots at ``rollouts`` a decision with the rollout ``policy`` (``smart`` by default: the
-    shipped weights were learned from its positions; bot seeds from the deal's seed and the
-    seat), one row a
+    first weights were learned from its positions; ``learned`` scores with the package's
+    weights or those of the policy file ``weights``: a next iteration; bot seeds from the
+    deal's seed and the seat), one row a
     decision in play with two candidates or more: the deal's seed, the native state (the
     four hands as hex), and ``words`` / ``values`` / ``rollouts``: each candidate's rank-level
     move word (hex), its searched value and its rollouts, the chosen one first.
@@ -124,7 +130,13 @@ def expert_positions(
     for seed in range(first, first + deals):
         deal = Deal.new(seed, level=deal_level(seed))
         bots = [
-            MonteCarloAgent(seed=seed * 4 + seat, rollouts=rollouts, candidates=candidates, policy=policy)  # type: ignore[arg-type]
+            MonteCarloAgent(
+                seed=seed * 4 + seat,
+                rollouts=rollouts,
+                candidates=candidates,
+                policy=policy,  # type: ignore[arg-type]
+                weights=weights,
+            )
             for seat in range(4)
         ]
         while deal.phase is Phase.PLAY:
@@ -475,7 +487,7 @@ def _positions_command(args: argparse.Namespace, say: Callable[[str], None]) -> 
     n = 0
     with open(args.out, "w", encoding="utf-8") as out:
         last_seed = None
-        for row in expert_positions(args.deals, args.first, args.rollouts, args.candidates, args.policy):
+        for row in expert_positions(args.deals, args.first, args.rollouts, args.candidates, args.policy, args.weights):
             out.write(json.dumps(row, separators=(",", ":")) + "\n")
             n += 1
             if row["seed"] != last_seed:
@@ -500,6 +512,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--rollouts", type=int, default=16000, help="mc's budget a decision (default 16000)")
     p.add_argument("--candidates", type=int, default=32, help="mc's candidates (default 32)")
     p.add_argument("--policy", default="smart", help="mc's rollout policy (default smart; learned: a next iteration)")
+    p.add_argument("--weights", help="with --policy learned: the policy file to score with (default: the package's)")
     p.add_argument("--out", required=True, help="the JSON-lines file to write")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
     f = sub.add_parser("fit", help="fit the learned rollout policy to position files")

@@ -69,6 +69,18 @@ def test_a_next_iterations_positions_search_with_the_weights_of_a_policy_file(tm
     assert shipped != list(expert_positions(1, first=4, rollouts=60, policy="learned", weights=str(other)))
 
 
+def test_a_fit_with_a_prior_stays_near_it_as_its_penalty_grows(rows):
+    """``prior``: the penalty is the distance to the prior's weights; a heavy one keeps the
+    fit at the prior, a light one lets it move towards the search's choices."""
+    w0 = load_weights()
+    heavy, _ = fit_policy(rows, l2=1e9, steps=5, prior=w0)
+    light, info = fit_policy(rows, l2=1.0, steps=10, prior=w0)
+    free, _ = fit_policy(rows, l2=1.0, steps=10)
+    assert np.abs(heavy - w0).max() < 1e-3
+    assert np.abs(light - w0).max() > 1e-2 and not np.array_equal(light, free)
+    assert info["log_likelihood"] >= fit_policy(rows, l2=1e9, steps=5, prior=w0)[1]["log_likelihood"]
+
+
 @pytest.mark.slow
 def test_a_fit_to_the_smart_policys_choices_plays_the_smart_policys_moves(rows):
     relabelled = []

@@ -228,12 +228,15 @@ def _softmax(x: np.ndarray, starts: np.ndarray, w: np.ndarray) -> tuple[np.ndarr
     return e / z[owner], owner, np.log(z) + top
 
 
-def fit_policy(rows: Sequence[dict[str, Any]], l2: float = 1.0, steps: int = 30) -> tuple[np.ndarray, dict[str, Any]]:
+def fit_policy(
+    rows: Sequence[dict[str, Any]], l2: float = 1.0, steps: int = 30, prior: np.ndarray | None = None
+) -> tuple[np.ndarray, dict[str, Any]]:
     """Fit the learned policy's weights to positions: the softmax over each position's legal
     moves of ``w · f`` regressed on the search's choice (the negative log-likelihood plus
-    ``l2 / 2 * |w|^2``), by ``steps`` Newton steps from zero (each halved until the objective
-    falls). Returns the weights and what the fit reached (positions, mean log-likelihood,
-    how often the policy's move is the search's).
+    ``l2 / 2 * |w - prior|^2``, the prior zero unless given: a next iteration may stay near
+    the policy it starts from), by ``steps`` Newton steps from the prior (each halved until
+    the objective falls). Returns the weights and what the fit reached (positions, mean
+    log-likelihood, how often the policy's move is the search's).
 
     >>> from guandan.bots.rollout_policy import WEIGHTS
     >>> rows = list(expert_positions(1, first=3, rollouts=50))
@@ -242,18 +245,22 @@ def fit_policy(rows: Sequence[dict[str, Any]], l2: float = 1.0, steps: int = 30)
     (True, True, True)
     """
     x, starts, chosen = _design(rows)
-    w = np.zeros(x.shape[1])
+    center = np.zeros(x.shape[1]) if prior is None else np.asarray(prior, dtype=np.float64)
+    w = center.copy()
     picked = x[chosen].sum(0)
 
+    def penalty(w: np.ndarray) -> float:
+        return 0.5 * l2 * float((w - center) @ (w - center))
+
     def objective(w: np.ndarray) -> float:
-        return float(np.sum(_softmax(x, starts, w)[2]) - picked @ w + 0.5 * l2 * w @ w)
+        return float(np.sum(_softmax(x, starts, w)[2]) - picked @ w) + penalty(w)
 
     value = objective(w)
     for _ in range(steps):
         p, owner, _ = _softmax(x, starts, w)
         px = p[:, None] * x
         mean = np.add.reduceat(px, starts, axis=0)
-        grad = px.sum(0) - picked + l2 * w
+        grad = px.sum(0) - picked + l2 * (w - center)
         hess = px.T @ x - mean.T @ mean + l2 * np.eye(x.shape[1])
         step = np.linalg.solve(hess, grad)
         t = 1.0
@@ -268,7 +275,7 @@ def fit_policy(rows: Sequence[dict[str, Any]], l2: float = 1.0, steps: int = 30)
             break
     w = np.round(w, 6)
     n = len(chosen)
-    loglik = -(objective(w) - 0.5 * l2 * float(w @ w)) / n
+    loglik = -(objective(w) - penalty(w)) / n
     return w, {"positions": n, "log_likelihood": round(loglik, 6), "agreement": round(agreement(rows, w), 6)}
 
 
@@ -292,7 +299,7 @@ def _fit_command(args: argparse.Namespace, say: Callable[[str], None]) -> int:
     train = [r for r in rows if not args.hold_out_every or r["seed"] % args.hold_out_every]
     say(f"{len(train)} positions to fit, {len(held)} held out")
     start = time.perf_counter()
-    w, info = fit_policy(train, l2=args.l2, steps=args.steps)
+    w, info = fit_policy(train, l2=args.l2, steps=args.steps, prior=load_weights(args.prior) if args.prior else None)
     say(f"fitted in {time.perf_counter() - start:.0f} s: {info}")
     if held:
         info["held_out"] = {
@@ -303,6 +310,7 @@ def _fit_command(args: argparse.Namespace, say: Callable[[str], None]) -> int:
         say(f"held out: {info['held_out']}")
     command = "python -m guandan.rl.imitate fit " + " ".join(args.positions)
     command += f" --l2 {args.l2} --steps {args.steps} --hold-out-every {args.hold_out_every}"
+    command += f" --prior {args.prior}" if args.prior else ""
     command += f" --duel-deals {args.duel_deals}" + (f" --out {args.out}" if args.out else "")
     info["duels"] = _measured(w, args.duel_deals)
     say(f"held-out duels: {info['duels']}")
@@ -519,6 +527,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     f.add_argument("positions", nargs="+", help="JSON-lines files written by 'positions'")
     f.add_argument("--l2", type=float, default=1.0, help="the L2 penalty (default 1.0)")
     f.add_argument("--steps", type=int, default=30, help="Newton steps (default 30)")
+    f.add_argument("--prior", help="a policy file: penalize the distance to its weights, not to zero")
     f.add_argument(
         "--hold-out-every",
         type=int,

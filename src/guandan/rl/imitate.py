@@ -12,15 +12,22 @@ more a rollout's result says about a candidate. This module makes the learned on
    the search's choice among the legal moves, with an L2 penalty; plain numpy (Newton
    steps), deterministic.
 3. **Improvement by play** (:func:`improve`): an evolution strategy over the weights, each
-   generation's directions played against the smart policy in seeded native duels.
+   generation's directions played in seeded native duels against the smart policy or
+   against a learned policy of other weights (a next iteration: against the policy it
+   starts from).
 
 The weights ship in the package (``guandan/bots/rollout_policy.json``) and ``mc`` plays
-its rollouts with them. The commands that made them (``--help`` lists the options)::
+its rollouts with them. The commands that made them (``--help`` lists the options): a
+first policy by imitation and play against the smart policy, then improved by play
+against that first policy::
 
     python -m guandan.rl.imitate positions --deals 60 --first 0 --rollouts 8000 --out pos-0.jsonl
     python -m guandan.rl.imitate positions --deals 60 --first 150 --rollouts 8000 --out pos-1.jsonl
     python -m guandan.rl.imitate fit pos-0.jsonl pos-1.jsonl --out fit.json
-    python -m guandan.rl.imitate improve --weights fit.json --generations 40 --out rollout_policy.json
+    python -m guandan.rl.imitate improve --weights fit.json --generations 40 --out first.json
+    python -m guandan.rl.imitate improve --weights first.json --opponent first.json --generations 40 --out second-40.json
+    python -m guandan.rl.imitate improve --weights second-40.json --opponent first.json --generations 160 \
+        --population 16 --seed 1 --out rollout_policy.json
 
 The same options give the same positions and the same weights, on any machine.
 """

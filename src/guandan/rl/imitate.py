@@ -25,7 +25,8 @@ against that first policy::
     python -m guandan.rl.imitate positions --deals 60 --first 150 --rollouts 8000 --out pos-1.jsonl
     python -m guandan.rl.imitate fit pos-0.jsonl pos-1.jsonl --out fit.json
     python -m guandan.rl.imitate improve --weights fit.json --generations 40 --out first.json
-    python -m guandan.rl.imitate improve --weights first.json --opponent first.json --generations 40 --out second-40.json
+    python -m guandan.rl.imitate improve --weights first.json --opponent first.json --generations 40 \
+        --out second-40.json
     python -m guandan.rl.imitate improve --weights second-40.json --opponent first.json --generations 160 \
         --population 16 --seed 1 --out rollout_policy.json
 

@@ -73,6 +73,8 @@ __all__ = [
 #: measure a policy (:func:`duel`'s default), disjoint.
 IMPROVE_FIRST = 200_000
 DUEL_FIRST = 100_000
+#: The native policies a learned policy duels by name (a learned one is given by its weights).
+_NAMED_OPPONENTS = ("smart", "greedy", "random")
 
 
 def deal_level(seed: int) -> int:
@@ -352,17 +354,19 @@ def duel(
     10
     """
     if isinstance(opponent, str):
-        if opponent not in ("smart", "greedy", "random"):
+        if opponent not in _NAMED_OPPONENTS:
             raise GuandanError(f"the opponent is smart, greedy, random or weights, got {describe(opponent)}")
         other, theirs = opponent, None
     else:
         other, theirs = "learned", np.asarray(opponent, dtype=np.float64)
+    # for each side of the learned policy (seats 0 and 2, then 1 and 3): the seats' policies and weights
+    ours = [[s % 2 == side for s in range(4)] for side in (0, 1)]
+    seats: list[list[Any]] = [["learned" if mine else other for mine in row] for row in ours]
+    per_seat = [[weights if mine else theirs for mine in row] for row in ours]
     wins = 0
     for i, state in enumerate(states if states is not None else _duel_states(first, deals)):
         for side in (0, 1):
-            seats: list[Any] = ["learned", other] * 2 if side == 0 else [other, "learned"] * 2
-            per_seat = [weights if s % 2 == side else theirs for s in range(4)]
-            first_out = int(_core.rollouts(state, 1, seats, seed=i, weights=weights, seat_weights=per_seat)[0][0])
+            first_out = int(_core.rollouts(state, 1, seats[side], seed=i, seat_weights=per_seat[side])[0][0])
             wins += first_out % 2 == side
     return wins
 
@@ -375,7 +379,7 @@ def opponent_policy(name: str) -> str | np.ndarray:
     >>> opponent_policy("smart"), opponent_policy("learned").shape
     ('smart', (60,))
     """
-    if name in ("smart", "greedy", "random"):
+    if name in _NAMED_OPPONENTS:
         return name
     return load_weights(None if name == "learned" else name)
 
@@ -409,8 +413,9 @@ def improve(
     """Improve a learned policy by playing (an evolution strategy over its weights): each
     generation draws ``population`` directions ``e`` and ``deals`` of a ``pool`` of seeded
     deals (seeds from :data:`IMPROVE_FIRST`), plays ``w + sigma e`` and ``w - sigma e``
-    against ``opponent`` (a policy's name or weights, :func:`duel`) in them and moves ``w`` by ``alpha / (population
-    sigma)`` times the sum of ``e`` weighted by the difference of their win rates. Returns
+    against ``opponent`` (a policy's name or weights, :func:`duel`) in them and moves ``w``
+    by ``alpha / (population sigma)`` times the sum of ``e`` weighted by the difference of
+    their win rates. Returns
     the weights and each generation's win rate over the whole pool. Deterministic in
     ``seed`` (the directions come from :class:`~guandan.core.rng.SplitMix64`).
 

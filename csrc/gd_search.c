@@ -281,15 +281,66 @@ gd_move gd_smart_move(const gd_deal *d) {
  * dirty_opp5:  a non-bomb that spends a wild, breaks a bomb or a joker bomb, opp_min <= 5;
  * single .. triple_run: 1 for a non-bomb of that type;
  * left:        left / 27 (every move but the pass);
- * smart:       1 for the smart policy's move (gd_smart_move).
+ * smart:       1 for the smart policy's move (gd_smart_move);
+ * opp_over, partner_over: m is a single, pair or triple and an opponent still holding (the
+ *              partner, still holding) can beat it with one of the same type, of its natural
+ *              cards and wilds (in a rollout the deal is known; bombs not counted);
+ * pass_jiefeng: the pass on the play with which the partner went out (the lead comes to this
+ *              seat if the others pass too);
+ * bomb_partner_out: a bomb while the partner has gone out.
  */
 
+/* What the learned policy sees of the other hands: the highest elevated order of a single,
+ * a pair and a triple (no bomb) an opponent still holding, and the partner still holding,
+ * can make of its natural cards and wilds; -1 for none. */
+typedef struct over_ctx {
+    int opp[3], partner[3];
+} over_ctx;
+
+/* The highest elevated order among the ranks an indicator word marks (bits at 4r), -1 for
+ * none. */
+static int top_order(uint64_t ind, int level) {
+    if (!ind) return -1;
+    if ((ind >> (4 * level)) & 1u) return 12;
+    const int r = (63 - __builtin_clzll(ind)) >> 2;
+    return r < level ? r : r - 1;
+}
+
+static void seat_tops(const gd_deal *d, int seat, int top[3]) {
+    gd_view v;
+    gd_view_init(&v, &d->hands[seat], d->level);
+    const uint64_t x = v.count; /* nibbles hold at most 8 */
+    const uint64_t at_least[4] = {ONES13, nz(x), (x >> 1 | x >> 2 | x >> 3) & ONES13,
+                                  ((x & x >> 1) | x >> 2 | x >> 3) & ONES13};
+    for (int n = 1; n <= 3; n++) {
+        const int need = n - (int)v.wilds;
+        int best = top_order(at_least[need > 0 ? need : 0], d->level);
+        if (n <= 2 && v.small >= n) best = 13;
+        if (n <= 2 && v.big >= n) best = 14;
+        top[n - 1] = best;
+    }
+}
+
+static void over_init(over_ctx *o, const gd_deal *d) {
+    const int seat = d->turn;
+    for (int n = 0; n < 3; n++) o->opp[n] = o->partner[n] = -1;
+    for (int s = 0; s < 4; s++) {
+        if (s == seat || !holding(d, s)) continue;
+        int top[3];
+        seat_tops(d, s, top);
+        int *into = s == (seat ^ 2) ? o->partner : o->opp;
+        for (int n = 0; n < 3; n++)
+            if (top[n] > into[n]) into[n] = top[n];
+    }
+}
+
 /* The features of m (see above), last_but_one given (0 or 1: computed by the caller). */
-static void features(const smart_ctx *c, gd_move smart, gd_move m, int lbo, float *f) {
+static void features(const smart_ctx *c, const over_ctx *o, gd_move smart, gd_move m, int lbo, float *f) {
     memset(f, 0, GD_FEATURES * sizeof(float));
     f[GD_F_SMART] = m == smart;
     if (m == GD_PASS_MOVE) {
         f[GD_F_PASS] = 1.0f;
+        f[GD_F_PASS_JIEFENG] = c->from_partner && c->partner_count == 0;
         f[GD_F_PASS_OPP5] = c->opp_min <= 5;
         f[GD_F_PASS_PARTNER] = c->from_partner;
         f[GD_F_PASS_OWNER5] = !c->leading && !c->from_partner && c->owner_count <= 5;
@@ -309,6 +360,7 @@ static void features(const smart_ctx *c, gd_move smart, gd_move m, int lbo, floa
         f[GD_F_BOMB_OPP4] = c->opp_min <= 4;
         f[GD_F_BOMB_LEFT8] = left <= 8;
         f[GD_F_BOMB_OWNER10] = !c->leading && c->owner_count <= 10;
+        f[GD_F_BOMB_PARTNER_OUT] = c->partner_count == 0;
         return;
     }
     const uint64_t spent = m & M52, touched = nz(spent), rest = c->v.count - spent;
@@ -325,15 +377,23 @@ static void features(const smart_ctx *c, gd_move smart, gd_move m, int lbo, floa
     const int dirty = broken || wilds || joker;
     f[GD_F_FEED] = c->partner_count && c->partner_count <= 2 && c->opp_min > 2 && size <= c->partner_count && !dirty;
     f[GD_F_DIRTY_OPP5] = dirty && c->opp_min <= 5;
-    f[GD_F_SINGLE + GD_MOVE_TYPE(m) - GD_SINGLE] = 1.0f;
+    const unsigned type = GD_MOVE_TYPE(m);
+    f[GD_F_SINGLE + type - GD_SINGLE] = 1.0f;
+    if (type == GD_SINGLE || type == GD_PAIR || type == GD_TRIPLE) {
+        const int order = key_order(m, c->level), n = (int)(type - GD_SINGLE);
+        f[GD_F_OPP_OVER] = o->opp[n] > order;
+        f[GD_F_PARTNER_OVER] = o->partner[n] > order;
+    }
 }
 
 void gd_move_features(const gd_deal *d, gd_move m, float out[GD_POLICY_WEIGHTS]) {
     smart_ctx c;
+    over_ctx o;
     smart_init(&c, d);
+    over_init(&o, d);
     memset(out, 0, GD_POLICY_WEIGHTS * sizeof(float));
     const int lbo = m != GD_PASS_MOVE && c.mine <= 10 && last_but_one(d, &c, m);
-    features(&c, gd_smart_move(d), m, lbo, out + (c.leading ? 0 : GD_FEATURES));
+    features(&c, &o, gd_smart_move(d), m, lbo, out + (c.leading ? 0 : GD_FEATURES));
 }
 
 static float dot(const float *w, const float *f) {
@@ -358,6 +418,12 @@ gd_move gd_learned_move(const gd_deal *d, const gd_linear *lin) {
     if (endgame) memset(lbo, -1, k);
     const gd_move smart = smart_pick(d, &c, moves, k, endgame ? lbo : NULL);
     const float *w = lin->w + (c.leading ? 0 : GD_FEATURES);
+    over_ctx o; /* the other hands' tops: three views, only when a weight looks at them */
+    if (w[GD_F_OPP_OVER] != 0.0f || w[GD_F_PARTNER_OVER] != 0.0f) {
+        over_init(&o, d);
+    } else {
+        for (int n = 0; n < 3; n++) o.opp[n] = o.partner[n] = -1;
+    }
     const float wl = w[GD_F_LAST_BUT_ONE];
     float f[GD_FEATURES], score[GD_MAX_RANK_MOVES];
     float top = 0.0f;
@@ -367,7 +433,7 @@ gd_move gd_learned_move(const gd_deal *d, const gd_linear *lin) {
             if (wl <= 0.0f) lbo_at(d, &c, moves, i, lbo); /* no bound to use: compute it */
             known = lbo[i] > 0;
         }
-        features(&c, smart, moves[i], known, f);
+        features(&c, &o, smart, moves[i], known, f);
         score[i] = dot(w, f);
         if (i == 0 || score[i] > top) top = score[i];
     }
@@ -376,7 +442,7 @@ gd_move gd_learned_move(const gd_deal *d, const gd_linear *lin) {
         for (size_t i = 0; i < k; i++) {
             if (moves[i] == GD_PASS_MOVE || lbo[i] >= 0 || score[i] + wl + margin < top) continue;
             if (lbo_at(d, &c, moves, i, lbo)) {
-                features(&c, smart, moves[i], 1, f);
+                features(&c, &o, smart, moves[i], 1, f);
                 score[i] = dot(w, f);
             }
         }

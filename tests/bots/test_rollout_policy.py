@@ -21,8 +21,11 @@ from guandan import Deal, GuandanError, IllegalMoveError, RandomAgent
 from guandan.bots.loop import play_out
 from guandan.bots.rollout_policy import (
     FEATURES,
+    FIRST_FEATURES,
     WEIGHTS,
+    feature_dims,
     load_weights,
+    policy_features,
     policy_file,
     reference_belief,
     reference_features,
@@ -59,7 +62,7 @@ def check_features(seeds):
 
 
 def test_the_native_features_are_the_reference_features():
-    assert check_features(range(3)) > 500
+    assert check_features(range(2)) > 500
 
 
 @pytest.mark.slow
@@ -107,6 +110,51 @@ def test_the_features_fall_in_their_halves_and_name_what_they_say():
     assert not f[:, :n].any() and words[-1] == PASS_WORD and f[-1, n + FEATURES.index("pass")] == 1.0
 
 
+def features_of(hands, turn, last, beat, finished, level=2):
+    """The native and reference features of every legal move (words, native rows, names of
+    each row's nonzero features), checked equal."""
+    cards = [Cards.parse(h) for h in hands]
+    state = DealState(tuple(bits_of_cards(h) for h in cards), level, turn, last, beat, 0, finished)
+    words = [int(w) for w in _core.rank_moves(cards[turn].counts, level, beat)]
+    f = _core.move_features(state, words)
+    n = len(FEATURES)
+    named = []
+    for i, word in enumerate(words):
+        np.testing.assert_allclose(f[i], np.float32(reference_features(state, word)), atol=1e-6)
+        named.append({FEATURES[j % n] for j in np.flatnonzero(f[i])})
+    return words, named
+
+
+def test_the_features_of_the_other_hands_see_who_can_beat_a_single_a_pair_or_a_triple():
+    # level 2: the heart two is wild. Seat 1 (an opponent) holds an ace and a wild: it beats
+    # any single and makes a pair of aces; the partner (seat 2) holds two small jokers.
+    hands = ("S5 C5 D5 S9", "SA H2", "BJ BJ C3", "C4 D4 S4 S6 S7 S8")
+    words, named = features_of(hands, 0, -1, PASS_WORD, ())
+    by_word = dict(zip(words, named, strict=True))
+    singles = [w for w in words if (w >> 60) == 1]
+    assert len(singles) == 2 and all({"opp_over", "partner_over"} <= by_word[w] for w in singles)
+    pairs = [w for w in words if (w >> 60) == 2]
+    assert pairs and all({"opp_over", "partner_over"} <= by_word[w] for w in pairs)  # aces; jokers
+    triples = [w for w in words if (w >> 60) == 3]
+    assert triples and all(not {"opp_over", "partner_over"} & by_word[w] for w in triples)  # no triple beats
+    # with the opponent out of the deal (finished) nobody but the partner beats the pair
+    words, named = features_of(hands[:1] + ("",) + hands[2:], 0, -1, PASS_WORD, (1,))
+    assert all("opp_over" not in f and "partner_over" in f for w, f in zip(words, named, strict=True) if (w >> 60) == 2)
+
+
+def test_the_pass_on_the_partners_last_play_is_jiefeng_and_a_bomb_knows_the_partner_is_out():
+    # seat 2 went out with a single three; seat 0 responds: passing lets the lead come to it
+    single3 = next(int(w) for w in _core.rank_moves(Cards.parse("C3").counts, 2, PASS_WORD) if w != PASS_WORD)
+    hands = ("S5 C5 D5 H5 S9", "SA", "", "C4 D4")
+    words, named = features_of(hands, 0, 2, single3, (2,))
+    assert words[-1] == PASS_WORD and {"pass", "pass_partner", "pass_jiefeng"} <= named[-1]
+    bombs = [f for f in named if "bomb" in f]
+    assert bombs and all("bomb_partner_out" in f for f in bombs)
+    # the partner still holding: a pass on its play is no jiefeng, a bomb not alone
+    words, named = features_of(("S5 C5 D5 H5 S9", "SA", "C6", "C4 D4"), 0, 2, single3, ())
+    assert "pass_jiefeng" not in named[-1] and not any("bomb_partner_out" in f for f in named)
+
+
 def test_a_move_that_plays_out_the_hand_is_played_whatever_the_weights():
     hands = [Cards.parse(h) for h in ("S5 C5", "S3 S4 S6 S8 SJ", "C9 CT", "D3 D4 D6 D8 DJ")]
     state = DealState(tuple(bits_of_cards(h) for h in hands), 2, 0, -1, PASS_WORD, 0, ())
@@ -118,10 +166,15 @@ def test_a_move_that_plays_out_the_hand_is_played_whatever_the_weights():
 
 def test_the_shipped_weights_name_their_features_and_how_they_were_made():
     data = json.loads(policy_file().read_text(encoding="utf-8"))
-    assert data["features"] == list(FEATURES)
+    names = data["features"]
+    assert set(FIRST_FEATURES) <= set(names) <= set(FEATURES) and tuple(names) == policy_features()
     assert data["made_by"] and all(c.startswith("python -m guandan.rl.imitate ") for c in data["made_by"])
     w = load_weights()
     assert w.shape == (WEIGHTS,) and np.isfinite(w).all() and w.any()
+    # the features it names carry its numbers; the others weigh nothing
+    dims = feature_dims(names)
+    np.testing.assert_array_equal(w[dims], data["leading"] + data["responding"])
+    assert not np.delete(w, dims).any()
 
 
 def test_bad_weights_are_refused_by_name(tmp_path):
@@ -132,13 +185,28 @@ def test_bad_weights_are_refused_by_name(tmp_path):
     check(lambda: _core.move_features(state, [0x1100000000000001]), IllegalMoveError, "is not a legal move")
     path = tmp_path / "w.json"
     check(lambda: load_weights(str(path)), GuandanError, "cannot read the rollout policy")
-    path.write_text(json.dumps({"features": ["pass"], "leading": [], "responding": []}))
-    check(lambda: load_weights(str(path)), GuandanError, "is not a rollout policy of these features")
+    for names in (["pass", "not_a_feature"], ["pass", "pass"], [], "pass"):
+        path.write_text(json.dumps({"features": names, "leading": [0, 0], "responding": [0, 0]}))
+        check(lambda: load_weights(str(path)), GuandanError, "is not a rollout policy of these features")
+    path.write_text(json.dumps({"features": ["pass"], "leading": [], "responding": [1]}))
+    check(lambda: load_weights(str(path)), GuandanError, "'leading' is 1 numbers")
     path.write_text(
         json.dumps({"features": list(FEATURES), "leading": [0] * len(FEATURES), "responding": ["x"] * len(FEATURES)})
     )
     check(lambda: load_weights(str(path)), GuandanError, "not a finite number")
     check(lambda: MonteCarloAgent(policy="learned", weights=3), GuandanError, "weights is the path")
+
+
+def test_a_file_of_fewer_features_loads_with_the_others_weighing_nothing(tmp_path):
+    names = ["smart", "pass", "key"]
+    path = tmp_path / "w.json"
+    path.write_text(json.dumps({"features": names, "leading": [1.5, 0, -2], "responding": [3, 0.25, 0]}))
+    w = load_weights(str(path))
+    n = len(FEATURES)
+    expected = np.zeros(WEIGHTS)
+    expected[FEATURES.index("smart")], expected[FEATURES.index("key")] = 1.5, -2
+    expected[n + FEATURES.index("smart")], expected[n + FEATURES.index("pass")] = 3, 0.25
+    np.testing.assert_array_equal(w, expected)
 
 
 def test_learned_rollouts_are_deterministic_and_not_the_smart_policys():

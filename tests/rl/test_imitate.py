@@ -16,7 +16,15 @@ import pytest
 from refusals import check
 
 from guandan import Deal, GuandanError
-from guandan.bots.rollout_policy import FEATURES, WEIGHTS, load_weights, policy_file
+from guandan.bots.rollout_policy import (
+    FEATURES,
+    FIRST_FEATURES,
+    WEIGHTS,
+    feature_dims,
+    load_weights,
+    policy_features,
+    policy_file,
+)
 from guandan.core import _core
 from guandan.core.packed import cards_of_bits
 from guandan.rl import imitate
@@ -135,6 +143,29 @@ def test_improve_is_deterministic_in_its_seed():
     assert not np.array_equal(a, c) or not np.array_equal(a, w0)
 
 
+def test_a_fit_and_an_improvement_learn_only_the_features_they_are_given(rows):
+    start = load_weights()
+    start[feature_dims(["opp_over", "pass_jiefeng"])] = 0.5
+    kept = np.setdiff1d(np.arange(WEIGHTS), feature_dims(FIRST_FEATURES))
+    fitted, _ = fit_policy(rows, steps=3, prior=start, features=FIRST_FEATURES)
+    assert np.array_equal(fitted[kept], start[kept]) and not np.array_equal(fitted, start)
+    # the fit over some features with the others at the prior's weights is the fit of the
+    # whole score: the same as fitting with those features' columns only when the rest weigh 0
+    zero = np.zeros(WEIGHTS)
+    a, _ = fit_policy(rows, steps=3, prior=zero, features=FIRST_FEATURES)
+    assert not a[kept].any()
+    some = ["pass", "key", "smart"]
+    moved, _ = improve(start, generations=1, population=2, deals=6, pool=12, seed=3, features=some)
+    changed = np.flatnonzero(moved != np.round(start, 6))
+    assert changed.size and set(changed) <= set(feature_dims(some))
+    # the directions over all the features of a shorter list are those drawn for it alone:
+    # a file of the first features improves as it did before the list grew
+    first = np.zeros(WEIGHTS)
+    first[feature_dims(FIRST_FEATURES)] = start[feature_dims(FIRST_FEATURES)]
+    x, _ = improve(first, generations=1, population=2, deals=6, pool=12, seed=5, features=FIRST_FEATURES)
+    assert not x[kept].any()
+
+
 def test_the_commands_write_positions_and_a_policy_that_loads(tmp_path):
     pos = tmp_path / "pos.jsonl"
     assert (
@@ -188,6 +219,23 @@ def test_the_commands_write_positions_and_a_policy_that_loads(tmp_path):
     )
     improved = json.loads(better.read_text())
     assert code == 0 and "improve" in improved["made_by"][-1] and f"--opponent {out}" in improved["made_by"][-1]
+    assert improved["features"] == list(FEATURES)  # fit learns every feature unless told
+    # a fit of the first features writes only those; an improvement adds the features it is told
+    first = tmp_path / "first.json"
+    args = ["fit", str(pos), "--steps", "1", "--hold-out-every", "0", "--duel-deals", "2", "--quiet"]
+    assert imitate.main([*args, "--features", "first", "--out", str(first)]) == 0
+    data = json.loads(first.read_text())
+    assert data["features"] == list(FIRST_FEATURES) and "--features first" in data["made_by"][-1]
+    assert policy_features(str(first)) == FIRST_FEATURES
+    grown = tmp_path / "grown.json"
+    improve_args = ["improve", "--weights", str(first), "--generations", "1", "--population", "1", "--deals", "2"]
+    improve_args += ["--pool", "3", "--duel-deals", "2", "--quiet", "--out", str(grown)]
+    assert imitate.main([*improve_args, "--add-features", "pass_jiefeng,opp_over"]) == 0
+    data = json.loads(grown.read_text())
+    assert data["features"] == [n for n in FEATURES if n in {*FIRST_FEATURES, "pass_jiefeng", "opp_over"}]
+    assert "--add-features pass_jiefeng,opp_over" in data["made_by"][-1]
+    check(lambda: imitate.main([*args, "--features", "pass,nothing"]), GuandanError, "got 'nothing'")
+    check(lambda: imitate.main([*improve_args, "--add-features", ","]), GuandanError, "features are all, first")
     assert 0 <= improved["improve"]["duels"]["won_against_opponent"] <= 6
     with pytest.raises(SystemExit):
         imitate.main(["--help"])

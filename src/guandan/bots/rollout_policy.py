@@ -55,8 +55,11 @@ from ..game.observation import Observation
 
 __all__ = [
     "FEATURES",
+    "FIRST_FEATURES",
     "WEIGHTS",
+    "feature_dims",
     "load_weights",
+    "policy_features",
     "reference_features",
     "reference_move",
     "reference_belief",
@@ -72,9 +75,14 @@ FEATURES: tuple[str, ...] = (
     "last_but_one", "answerable", "feed", "over_partner", "dirty_opp5",
     "single", "pair", "triple", "full_house", "straight", "pair_run", "triple_run",
     "left", "smart",
+    "opp_over", "partner_over", "pass_jiefeng", "bomb_partner_out",
 )  # fmt: skip
 #: The weights of a policy: one for each feature when leading, then one each when responding.
 WEIGHTS = 2 * len(FEATURES)
+#: The features the first two iterations of the policy learned (the rest came later: what the
+#: other hands can beat, jiefeng, a bomb with the partner out). A policy file names the
+#: features it learned; those it does not name weigh 0.
+FIRST_FEATURES: tuple[str, ...] = FEATURES[:30]
 
 _SEQUENCES = frozenset(int(t) for t in (*SEQUENCE_TYPES, MoveType.STRAIGHT_FLUSH))
 _BOMBS = frozenset(int(t) for t in BOMB_TYPES)
@@ -92,42 +100,78 @@ def policy_file() -> Any:
 
 
 @lru_cache(maxsize=1)
-def _shipped() -> tuple[float, ...]:
-    return tuple(_weights_of(json.loads(policy_file().read_text(encoding="utf-8")), "the shipped rollout policy"))
+def _shipped() -> tuple[tuple[str, ...], tuple[float, ...]]:
+    return _read_policy(json.loads(policy_file().read_text(encoding="utf-8")), "the shipped rollout policy")
+
+
+def _policy_data(path: str) -> Any:
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, ValueError) as error:
+        raise GuandanError(f"cannot read the rollout policy {path!r}: {error}") from None
 
 
 def load_weights(path: str | None = None) -> np.ndarray:
     """The learned policy's weights: ``float64 (WEIGHTS,)``, the leading half first; from the
-    package's file, or from a file :func:`guandan.rl.imitate.fit_policy` wrote.
+    package's file, or from a file :func:`guandan.rl.imitate.fit_policy` wrote. A feature
+    the file does not name weighs 0.
 
     >>> w = load_weights(); w.shape == (WEIGHTS,)
     True
     """
     if path is None:
-        return np.array(_shipped(), dtype=np.float64)
-    try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-    except (OSError, ValueError) as error:
-        raise GuandanError(f"cannot read the rollout policy {path!r}: {error}") from None
-    return np.array(_weights_of(data, repr(path)), dtype=np.float64)
+        return np.array(_shipped()[1], dtype=np.float64)
+    return np.array(_read_policy(_policy_data(path), repr(path))[1], dtype=np.float64)
 
 
-def _weights_of(data: Any, what: str) -> list[float]:
-    if not isinstance(data, dict) or data.get("features") != list(FEATURES):
+def policy_features(path: str | None = None) -> tuple[str, ...]:
+    """The features a policy file names (the package's by default), in :data:`FEATURES`
+    order: those its weights were learned over.
+
+    >>> set(policy_features()) <= set(FEATURES)
+    True
+    """
+    if path is None:
+        return _shipped()[0]
+    return _read_policy(_policy_data(path), repr(path))[0]
+
+
+def feature_dims(names: Any) -> np.ndarray:
+    """The places of the named features' weights in a :data:`WEIGHTS` vector: each name's
+    leading weight, then each one's responding weight (names in :data:`FEATURES` order).
+
+    >>> feature_dims(["pass", "key"]).tolist() == [0, 9, len(FEATURES), len(FEATURES) + 9]
+    True
+    """
+    ordered = [i for i, name in enumerate(FEATURES) if name in set(names)]
+    return np.array(ordered + [len(FEATURES) + i for i in ordered], dtype=np.int64)
+
+
+def _read_policy(data: Any, what: str) -> tuple[tuple[str, ...], tuple[float, ...]]:
+    """The features a policy file names (in :data:`FEATURES` order) and its weights as a
+    :data:`WEIGHTS` vector (a feature it does not name weighs 0: a file of an earlier,
+    shorter list still loads)."""
+    names = data.get("features") if isinstance(data, dict) else None
+    if (
+        not isinstance(names, list)
+        or not names
+        or not all(isinstance(n, str) and n in FEATURES for n in names)
+        or len(set(names)) != len(names)
+    ):
         raise GuandanError(
             f"{what} is not a rollout policy of these features (a 'features' list of {FEATURES[0]!r} ..)"
         )
-    out: list[float] = []
-    for half in ("leading", "responding"):
+    out = [0.0] * WEIGHTS
+    for h, half in enumerate(("leading", "responding")):
         values = data.get(half)
-        if not isinstance(values, list) or len(values) != len(FEATURES):
-            raise GuandanError(f"{what}: {half!r} is {len(FEATURES)} numbers, got {describe(values)}")
-        for v in values:
+        if not isinstance(values, list) or len(values) != len(names):
+            raise GuandanError(f"{what}: {half!r} is {len(names)} numbers, got {describe(values)}")
+        for name, v in zip(names, values, strict=True):
             if isinstance(v, bool) or not isinstance(v, (int, float)) or not abs(v) < 1e30:
                 raise GuandanError(f"{what}: {half!r} holds {describe(v)}, not a finite number")
-            out.append(float(v))
-    return out
+            out[h * len(FEATURES) + FEATURES.index(name)] = float(v)
+    return tuple(n for n in FEATURES if n in names), tuple(out)
 
 
 # -- the plain-Python version ------------------------------------------------------------------
@@ -175,6 +219,23 @@ def _uses_jokers(word: int) -> bool:
     )
 
 
+def _tops(hand: int, level: int) -> list[int]:
+    """The highest elevated order of a single, a pair and a triple (no bomb) a hand makes of
+    its natural cards and wilds, -1 for none (``csrc/gd_search.c``'s seat_tops)."""
+    count = _naturals(hand, level)
+    wilds = (hand >> (2 * (4 * level + 1))) & 3
+    small, big = (hand >> 104) & 3, (hand >> 106) & 3
+    out = []
+    for n in (1, 2, 3):
+        orders = [elevated_order(r + 2, level + 2) for r in range(13) if count[r] + wilds >= n]
+        if n <= 2 and small >= n:
+            orders.append(13)
+        if n <= 2 and big >= n:
+            orders.append(14)
+        out.append(max(orders, default=-1))
+    return out
+
+
 class _Context:
     def __init__(self, state: DealState) -> None:
         self.state = state
@@ -196,6 +257,12 @@ class _Context:
         small, big = (self.hand >> 104) & 3, (self.hand >> 106) & 3
         self.joker_bomb = small == 2 and big == 2
         self.smart = int(_core.smart_move(state)[0])
+        self.opp_top, self.partner_top = [-1] * 3, [-1] * 3
+        for s in range(4):
+            if s != seat and holding[s]:
+                into = self.partner_top if s == seat ^ 2 else self.opp_top
+                for n, top in enumerate(_tops(state.hands[s], self.level)):
+                    into[n] = max(into[n], top)
 
     def last_but_one(self, word: int) -> bool:
         spent = _core.spend_cards(cards_of_bits(self.hand).counts, self.level + 2, word)
@@ -217,6 +284,7 @@ def _features(c: _Context, word: int) -> list[float]:
         f["pass_opp5"] = float(c.opp_min <= 5)
         f["pass_partner"] = float(c.from_partner)
         f["pass_owner5"] = float(not c.leading and not c.from_partner and c.owner_count <= 5)
+        f["pass_jiefeng"] = float(c.from_partner and c.partner_count == 0)
         return list(f.values())
     size = word_size(word)
     left = c.mine - size
@@ -233,6 +301,7 @@ def _features(c: _Context, word: int) -> list[float]:
         f["bomb_opp4"] = float(c.opp_min <= 4)
         f["bomb_left8"] = float(left <= 8)
         f["bomb_owner10"] = float(not c.leading and c.owner_count <= 10)
+        f["bomb_partner_out"] = float(c.partner_count == 0)
         return list(f.values())
     spent = word_counts(word & MASK52)
     touched = [n > 0 for n in spent]
@@ -247,6 +316,10 @@ def _features(c: _Context, word: int) -> list[float]:
     f["feed"] = float(0 < c.partner_count <= 2 and c.opp_min > 2 and size <= c.partner_count and not dirty)
     f["dirty_opp5"] = float(dirty and c.opp_min <= 5)
     f[FEATURES[FEATURES.index("single") + t - _SINGLE]] = 1.0
+    if t - _SINGLE < 3:  # a single, a pair or a triple
+        order = _key_order(word, c.level)
+        f["opp_over"] = float(c.opp_top[t - _SINGLE] > order)
+        f["partner_over"] = float(c.partner_top[t - _SINGLE] > order)
     return list(f.values())
 
 

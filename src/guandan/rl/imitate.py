@@ -23,7 +23,7 @@ against that first policy::
 
     python -m guandan.rl.imitate positions --deals 60 --first 0 --rollouts 8000 --out pos-0.jsonl
     python -m guandan.rl.imitate positions --deals 60 --first 150 --rollouts 8000 --out pos-1.jsonl
-    python -m guandan.rl.imitate fit pos-0.jsonl pos-1.jsonl --out fit.json
+    python -m guandan.rl.imitate fit pos-0.jsonl pos-1.jsonl --features first --out fit.json
     python -m guandan.rl.imitate improve --weights fit.json --generations 40 --out first.json
     python -m guandan.rl.imitate improve --weights first.json --opponent first.json --generations 40 \
         --out second-40.json
@@ -44,7 +44,7 @@ from typing import Any
 
 import numpy as np
 
-from ..bots.rollout_policy import FEATURES, load_weights, policy_file
+from ..bots.rollout_policy import FEATURES, FIRST_FEATURES, feature_dims, load_weights, policy_features, policy_file
 from ..bots.search import MonteCarloAgent
 from ..core import _core
 from ..core.movegen import pack_rank_move
@@ -227,10 +227,12 @@ def _design(rows: Sequence[dict[str, Any]]) -> tuple[np.ndarray, np.ndarray, np.
     return np.concatenate(blocks).astype(np.float64), np.array(starts, dtype=np.int64), np.array(chosen, dtype=np.int64)
 
 
-def _softmax(x: np.ndarray, starts: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Each row's probability within its position, the row's position, and each position's
-    log-partition."""
-    s = x @ w
+def _softmax(
+    x: np.ndarray, starts: np.ndarray, w: np.ndarray, offset: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each row's probability within its position (score ``x @ w + offset``), the row's
+    position, and each position's log-partition."""
+    s = x @ w + offset
     owner = np.repeat(np.arange(len(starts)), np.diff(np.append(starts, len(s))))
     top = np.maximum.reduceat(s, starts)
     e = np.exp(s - top[owner])
@@ -239,13 +241,18 @@ def _softmax(x: np.ndarray, starts: np.ndarray, w: np.ndarray) -> tuple[np.ndarr
 
 
 def fit_policy(
-    rows: Sequence[dict[str, Any]], l2: float = 1.0, steps: int = 30, prior: np.ndarray | None = None
+    rows: Sequence[dict[str, Any]],
+    l2: float = 1.0,
+    steps: int = 30,
+    prior: np.ndarray | None = None,
+    features: Sequence[str] = FEATURES,
 ) -> tuple[np.ndarray, dict[str, Any]]:
     """Fit the learned policy's weights to positions: the softmax over each position's legal
     moves of ``w · f`` regressed on the search's choice (the negative log-likelihood plus
     ``l2 / 2 * |w - prior|^2``, the prior zero unless given: a next iteration may stay near
     the policy it starts from), by ``steps`` Newton steps from the prior (each halved until
-    the objective falls). Returns the weights and what the fit reached (positions, mean
+    the objective falls), over the weights of ``features`` only (the others stay at the
+    prior's). Returns the weights and what the fit reached (positions, mean
     log-likelihood, how often the policy's move is the search's).
 
     >>> from guandan.bots.rollout_policy import WEIGHTS
@@ -254,8 +261,13 @@ def fit_policy(
     >>> w.shape == (WEIGHTS,), info["positions"] > 10, 0 <= info["agreement"] <= 1
     (True, True, True)
     """
-    x, starts, chosen = _design(rows)
-    center = np.zeros(x.shape[1]) if prior is None else np.asarray(prior, dtype=np.float64)
+    full, starts, chosen = _design(rows)
+    whole = np.zeros(full.shape[1]) if prior is None else np.asarray(prior, dtype=np.float64)
+    dims = feature_dims(features)
+    rest = np.setdiff1d(np.arange(full.shape[1]), dims)
+    x = full[:, dims]
+    offset = full[:, rest] @ whole[rest]  # the fixed weights' part of every score
+    center = whole[dims]
     w = center.copy()
     picked = x[chosen].sum(0)
 
@@ -263,11 +275,11 @@ def fit_policy(
         return 0.5 * l2 * float((w - center) @ (w - center))
 
     def objective(w: np.ndarray) -> float:
-        return float(np.sum(_softmax(x, starts, w)[2]) - picked @ w) + penalty(w)
+        return float(np.sum(_softmax(x, starts, w, offset)[2]) - picked @ w - offset[chosen].sum()) + penalty(w)
 
     value = objective(w)
     for _ in range(steps):
-        p, owner, _ = _softmax(x, starts, w)
+        p, owner, _ = _softmax(x, starts, w, offset)
         px = p[:, None] * x
         mean = np.add.reduceat(px, starts, axis=0)
         grad = px.sum(0) - picked + l2 * (w - center)
@@ -286,7 +298,9 @@ def fit_policy(
     w = np.round(w, 6)
     n = len(chosen)
     loglik = -(objective(w) - penalty(w)) / n
-    return w, {"positions": n, "log_likelihood": round(loglik, 6), "agreement": round(agreement(rows, w), 6)}
+    out = whole.copy()
+    out[dims] = w
+    return out, {"positions": n, "log_likelihood": round(loglik, 6), "agreement": round(agreement(rows, out), 6)}
 
 
 def agreement(rows: Sequence[dict[str, Any]], weights: np.ndarray | None) -> float:
@@ -309,7 +323,8 @@ def _fit_command(args: argparse.Namespace, say: Callable[[str], None]) -> int:
     train = [r for r in rows if not args.hold_out_every or r["seed"] % args.hold_out_every]
     say(f"{len(train)} positions to fit, {len(held)} held out")
     start = time.perf_counter()
-    w, info = fit_policy(train, l2=args.l2, steps=args.steps, prior=load_weights(args.prior) if args.prior else None)
+    prior = load_weights(args.prior) if args.prior else None
+    w, info = fit_policy(train, l2=args.l2, steps=args.steps, prior=prior, features=args.features)
     say(f"fitted in {time.perf_counter() - start:.0f} s: {info}")
     if held:
         info["held_out"] = {
@@ -319,13 +334,14 @@ def _fit_command(args: argparse.Namespace, say: Callable[[str], None]) -> int:
         }
         say(f"held out: {info['held_out']}")
     command = "python -m guandan.rl.imitate fit " + " ".join(args.positions)
+    command += f" --features {args.features_spec}" if args.features_spec != "all" else ""
     command += f" --l2 {args.l2} --steps {args.steps} --hold-out-every {args.hold_out_every}"
     command += f" --prior {args.prior}" if args.prior else ""
     command += f" --duel-deals {args.duel_deals}" + (f" --out {args.out}" if args.out else "")
     info["duels"] = _measured(w, args.duel_deals)
     say(f"held-out duels: {info['duels']}")
     out = args.out or str(policy_file())
-    _write_policy(out, w, {"fit": info}, [*args.made_by, command])
+    _write_policy(out, w, {"fit": info}, [*args.made_by, command], args.features)
     say(f"-> {out}")
     return 0
 
@@ -377,7 +393,7 @@ def opponent_policy(name: str) -> str | np.ndarray:
     policy file.
 
     >>> opponent_policy("smart"), opponent_policy("learned").shape
-    ('smart', (60,))
+    ('smart', (68,))
     """
     if name in _NAMED_OPPONENTS:
         return name
@@ -409,28 +425,33 @@ def improve(
     seed: int = 0,
     opponent: str | np.ndarray = "smart",
     progress: Callable[[str], None] | None = None,
+    features: Sequence[str] = FEATURES,
 ) -> tuple[np.ndarray, list[dict[str, Any]]]:
     """Improve a learned policy by playing (an evolution strategy over its weights): each
     generation draws ``population`` directions ``e`` and ``deals`` of a ``pool`` of seeded
     deals (seeds from :data:`IMPROVE_FIRST`), plays ``w + sigma e`` and ``w - sigma e``
     against ``opponent`` (a policy's name or weights, :func:`duel`) in them and moves ``w``
     by ``alpha / (population sigma)`` times the sum of ``e`` weighted by the difference of
-    their win rates. Returns
-    the weights and each generation's win rate over the whole pool. Deterministic in
-    ``seed`` (the directions come from :class:`~guandan.core.rng.SplitMix64`).
+    their win rates; the directions span the weights of ``features`` only (the others stay
+    as given). Returns the weights and each generation's win rate over the whole pool.
+    Deterministic in ``seed`` (the directions come from
+    :class:`~guandan.core.rng.SplitMix64`).
 
     >>> from guandan.bots.rollout_policy import load_weights
     >>> w, history = improve(load_weights(), generations=1, population=2, deals=5, pool=10)
     >>> w.shape, len(history)
-    ((60,), 1)
+    ((68,), 1)
     """
     rng = SplitMix64(seed)
     states = _duel_states(IMPROVE_FIRST, pool)
     w = np.asarray(weights, dtype=np.float64).copy()
+    dims = feature_dims(features)
     history = []
     for g in range(generations):
         start = time.perf_counter()
-        eps = np.stack([_normal(rng, w.size) for _ in range(population)])
+        eps = np.zeros((population, w.size))
+        for e in eps:
+            e[dims] = _normal(rng, dims.size)
         picked = sorted({int(rng.below(pool)) for _ in range(deals)})
         sub = [states[i] for i in picked]
         gains = np.array(
@@ -448,11 +469,17 @@ def improve(
     return np.round(w, 6), history
 
 
-def _write_policy(path: str, w: np.ndarray, info: dict[str, Any], made_by: list[str]) -> None:
+def _write_policy(
+    path: str, w: np.ndarray, info: dict[str, Any], made_by: list[str], features: Sequence[str] = FEATURES
+) -> None:
+    """A policy file: the weights of the named features (in :data:`FEATURES` order), what
+    made them and how."""
+    dims = feature_dims(features)
+    half = len(dims) // 2
     data = {
-        "features": list(FEATURES),
-        "leading": [float(v) for v in w[: len(FEATURES)]],
-        "responding": [float(v) for v in w[len(FEATURES) :]],
+        "features": [FEATURES[i] for i in dims[:half]],
+        "leading": [float(w[i]) for i in dims[:half]],
+        "responding": [float(w[i]) for i in dims[half:]],
         **info,
         "made_by": made_by,
     }
@@ -467,6 +494,8 @@ def _measured(w: np.ndarray, deals: int) -> dict[str, Any]:
 
 def _improve_command(args: argparse.Namespace, say: Callable[[str], None]) -> int:
     start = load_weights(args.weights)
+    learned = set(policy_features(args.weights)) | set(args.add_features)
+    features = [n for n in FEATURES if n in learned]
     opponent = opponent_policy(args.opponent)
     with open(args.weights, encoding="utf-8") as f:
         before = json.load(f)
@@ -481,6 +510,7 @@ def _improve_command(args: argparse.Namespace, say: Callable[[str], None]) -> in
         args.seed,
         opponent,
         say,
+        features,
     )
     duels = _measured(w, args.duel_deals)
     if not isinstance(opponent, str):
@@ -491,13 +521,19 @@ def _improve_command(args: argparse.Namespace, say: Callable[[str], None]) -> in
         f"--population {args.population} --sigma {args.sigma} --alpha {args.alpha} --deals {args.deals} "
         f"--pool {args.pool} --seed {args.seed} --opponent {args.opponent} --duel-deals {args.duel_deals}"
     )
+    if args.add_features_spec:
+        command += f" --add-features {args.add_features_spec}"
     if args.out:
         command += f" --out {args.out}"
     info = {k: before[k] for k in ("fit",) if k in before}
     info["improve"] = {"history": history, "duels": duels}
     made_by = before.get("made_by", [])
     _write_policy(
-        args.out or str(policy_file()), w, info, [*(made_by if isinstance(made_by, list) else [made_by]), command]
+        args.out or str(policy_file()),
+        w,
+        info,
+        [*(made_by if isinstance(made_by, list) else [made_by]), command],
+        features,
     )
     say(f"-> {args.out or policy_file()}")
     return 0
@@ -518,6 +554,21 @@ def _positions_command(args: argparse.Namespace, say: Callable[[str], None]) -> 
                 out.flush()
     say(f"{n} positions from {args.deals} deals in {time.perf_counter() - start:.0f} s -> {args.out}")
     return 0
+
+
+def _feature_list(spec: str) -> tuple[str, ...]:
+    """Features by name: ``all``, ``first`` (:data:`~guandan.bots.rollout_policy.FIRST_FEATURES`)
+    or a comma-separated list of :data:`~guandan.bots.rollout_policy.FEATURES`."""
+    if spec == "all":
+        return FEATURES
+    if spec == "first":
+        return FIRST_FEATURES
+    names = [n.strip() for n in spec.split(",") if n.strip()]
+    unknown = [n for n in names if n not in FEATURES]
+    if unknown or not names:
+        got = describe(unknown[0] if unknown else spec)
+        raise GuandanError(f"features are all, first or names of {', '.join(FEATURES)}; got {got}")
+    return tuple(n for n in FEATURES if n in names)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -541,6 +592,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     f.add_argument("--l2", type=float, default=1.0, help="the L2 penalty (default 1.0)")
     f.add_argument("--steps", type=int, default=30, help="Newton steps (default 30)")
     f.add_argument("--prior", help="a policy file: penalize the distance to its weights, not to zero")
+    f.add_argument(
+        "--features",
+        default="all",
+        help="the features to learn: all (default), first (those of the first policies) or a comma-separated list",
+    )
     f.add_argument(
         "--hold-out-every",
         type=int,
@@ -576,9 +632,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="smart (default), greedy, random, learned (the package's weights) or a policy file",
     )
     i.add_argument("--duel-deals", type=int, default=1000, help="held-out deals to measure the result (default 1000)")
+    i.add_argument(
+        "--add-features",
+        default="",
+        help="features to learn besides those the --weights file names (comma-separated; they start at 0)",
+    )
     i.add_argument("--out", help="the weights file to write (default: the package's)")
     i.add_argument("--quiet", action="store_true", help="no progress lines")
     args = parser.parse_args(argv)
+    if args.command == "fit":
+        args.features_spec = args.features
+        args.features = _feature_list(args.features)
+    if args.command == "improve":
+        args.add_features_spec = args.add_features
+        args.add_features = _feature_list(args.add_features) if args.add_features else ()
     say = (lambda s: None) if args.quiet else (lambda s: print(s, file=sys.stderr, flush=True))
     if args.command == "positions":
         if args.deals < 1 or args.rollouts < 1:

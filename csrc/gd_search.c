@@ -799,8 +799,26 @@ typedef struct round_job {
     double deadline;       /* 0: none */
     int endgame;           /* the deals are solved exactly (gd_search_params.solve_cards) */
     uint64_t next;         /* the next world to take (atomic) */
+    uint64_t batch, end;   /* the worlds of this pass: batch .. end - 1 (all of the round without a tree) */
     int stop;              /* set once the deadline passed (atomic) */
+    gd_tree *tree;         /* the tree of the searching seat's later decisions (NULL: none) */
+    struct tree_trace *traces; /* per world of the batch and candidate of the round: its walk */
 } round_job;
+
+/* A playout's walk through the tree: the nodes it passed and the move each chose (-1: the
+ * node had not yet seen tree_visits playouts and the policy played), the node to add where
+ * it left the tree (new_k moves; 0: none), and its result. Written by the thread that plays
+ * it, applied to the tree after the batch (tree_apply). */
+typedef struct tree_trace {
+    int32_t node[GD_TREE_DEPTH];
+    int8_t choice[GD_TREE_DEPTH];
+    uint8_t len, played, new_k;
+    int result;
+    uint64_t new_key;
+    gd_cards new_hand;
+    gd_move new_beat;
+    gd_move new_moves[GD_TREE_MAX_MOVES];
+} tree_trace;
 
 /* A sampled deal's weight in the candidates' means, in fixed point (GD_BELIEF_ONE = 1):
  * 1 without policy weighting, else gd_policy_belief rounded to 24 bits (at least 1). */
@@ -815,17 +833,106 @@ typedef struct round_share {
     gd_solver *solver; /* the thread's own, in an endgame (NULL otherwise) */
 } round_share;
 
+/* The moves of a new tree node for the seat to act: the rollout policy's move first, then
+ * the search's candidates (gd_candidates) in their order, at most `limit` in all; only the
+ * policy's move when it plays out the hand. */
+static uint32_t node_moves(const gd_deal *d, const gd_search_params *p, gd_rng *rng, gd_move *out) {
+    out[0] = gd_policy_move_linear(d, p->policy, p->linear, rng);
+    if (out[0] != GD_PASS_MOVE && gd_move_cards(out[0]) == gd_card_total(&d->hands[d->turn])) return 1;
+    gd_move cands[GD_MAX_RANK_MOVES];
+    const size_t limit = p->tree_moves < GD_TREE_MAX_MOVES ? p->tree_moves : GD_TREE_MAX_MOVES;
+    const size_t n = gd_candidates(d, limit, cands);
+    uint32_t k = 1;
+    for (size_t i = 0; i < n && k < limit; i++)
+        if (cands[i] != out[0]) out[k++] = cands[i];
+    return k;
+}
+
+/* Play a deal on from a root candidate `move`, the searching seat's decisions by the tree
+ * while the walk stays in it (see tree_trace), every other by the rollout policy. */
+static void tree_playout(const round_share *share, gd_deal *d, gd_move move, gd_rng *rng, const uint8_t policies[4],
+                         tree_trace *tr) {
+    const round_job *j = share->job;
+    const gd_search_params *p = j->p;
+    const gd_tree *t = j->tree;
+    const int me = j->root->turn;
+    uint64_t key = gd_tree_key(0, me, move);
+    int walking = 1;
+    tr->len = 0, tr->new_k = 0;
+    while (!d->over) {
+        const int seat = d->turn;
+        gd_move m = GD_PASS_MOVE;
+        int decided = 0;
+        if (walking && seat == me) {
+            const int32_t at = gd_tree_find(t, key);
+            const gd_tree_node *node = at >= 0 ? &t->nodes[at] : NULL;
+            if (node && (node->beat != d->beat || memcmp(&node->hand, &d->hands[seat], sizeof(gd_cards)) != 0))
+                node = NULL, walking = 0; /* a clash of keys: not this line (the policy plays on) */
+            else if (node) {
+                int choice = -1;
+                if (tr->len < GD_TREE_DEPTH) {
+                    if (node->visits >= p->tree_visits) choice = (int)gd_tree_choose(node, p->tree_c, p->tree_first);
+                    tr->node[tr->len] = at, tr->choice[tr->len] = (int8_t)choice, tr->len++;
+                }
+                if (choice >= 0) m = node->moves[choice], decided = 1;
+                else walking = 0;
+            } else if (walking) {
+                gd_move moves[GD_TREE_MAX_MOVES];
+                const uint32_t k = node_moves(d, p, rng, moves);
+                m = moves[0], decided = 1;
+                if (k > 1) { /* a decision: a new node, and the walk ends */
+                    walking = 0;
+                    if (t->size < t->limit) {
+                        tr->new_key = key, tr->new_hand = d->hands[seat], tr->new_beat = d->beat;
+                        tr->new_k = (uint8_t)k;
+                        memcpy(tr->new_moves, moves, k * sizeof(gd_move));
+                    }
+                }
+            }
+        }
+        if (!decided) m = gd_policy_move_linear(d, policies[seat], p->linear, rng);
+        gd_cards spent;
+        gd_spend(&d->hands[seat], d->level, m, &spent);
+        gd_deal_apply(d, m, &spent);
+        if (walking) key = gd_tree_key(key, seat, m);
+    }
+}
+
 /* A candidate's result in one sampled deal, for the searching side: the deal solved exactly
- * when the search is an endgame and the solve fits its budget, else played out. */
-static int world_result(const round_share *share, gd_deal *d, int side, uint64_t w, const uint8_t policies[4]) {
+ * when the search is an endgame and the solve fits its budget, else played out (through the
+ * tree, when the search has one: tr). */
+static int world_result(const round_share *share, gd_deal *d, gd_move move, int side, uint64_t w,
+                        const uint8_t policies[4], tree_trace *tr) {
     const gd_search_params *p = share->job->p;
+    if (tr) tr->len = 0, tr->new_k = 0;
     if (share->solver && !d->over) {
         int value;
         if (gd_solve(share->solver, d, side, &value)) return value;
     }
     gd_rng rng = {gd_stream(p->seed, w, 2)};
-    gd_rollout_linear(d, policies, p->linear, &rng);
+    if (tr) tree_playout(share, d, move, &rng, policies, tr);
+    else gd_rollout_linear(d, policies, p->linear, &rng);
     return p->objective == GD_OBJECTIVE_WINS ? gd_deal_won(d, side) : gd_deal_score(d, side, p->promotion);
+}
+
+/* Add a batch's walks to the tree, in the order of the deals and candidates. */
+static void tree_apply(gd_tree *t, const tree_trace *tr, size_t count) {
+    for (size_t i = 0; i < count; i++, tr++) {
+        if (!tr->played) continue;
+        for (int e = 0; e < tr->len; e++) {
+            gd_tree_node *node = &t->nodes[tr->node[e]];
+            node->visits++;
+            node->total += tr->result;
+            if (tr->choice[e] >= 0) {
+                node->n[tr->choice[e]]++;
+                node->sum[tr->choice[e]] += tr->result;
+            }
+        }
+        if (tr->new_k && gd_tree_find(t, tr->new_key) < 0) {
+            const int32_t at = gd_tree_add(t, tr->new_key, &tr->new_hand, tr->new_beat, tr->new_moves, tr->new_k);
+            if (at >= 0) t->nodes[at].visits = 1, t->nodes[at].total = tr->result;
+        }
+    }
 }
 
 static void *round_worker(void *arg) {
@@ -836,7 +943,7 @@ static void *round_worker(void *arg) {
     uint8_t policies[4] = {p->policy, p->policy, p->policy, p->policy};
     for (;;) {
         const uint64_t i = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED);
-        if (i >= j->n_worlds) break;
+        if (i >= j->end) break;
         if (__atomic_load_n(&j->stop, __ATOMIC_RELAXED)) break;
         const uint64_t w = j->w0 + i;
         gd_rng deal_rng = {gd_stream(p->seed, w, 1)};
@@ -860,7 +967,10 @@ static void *round_worker(void *arg) {
             gd_cards spent;
             gd_spend(&d.hands[d.turn], d.level, move, &spent);
             gd_deal_apply(&d, move, &spent);
-            share->sum[ci] += weight * world_result(share, &d, side, w, policies);
+            tree_trace *tr = j->tree ? &j->traces[(i - j->batch) * j->n_alive + ci] : NULL;
+            const int result = world_result(share, &d, move, side, w, policies, tr);
+            if (tr) tr->result = result, tr->played = 1;
+            share->sum[ci] += weight * result;
             share->weight[ci] += weight;
             share->n[ci]++;
         }
@@ -879,6 +989,14 @@ static int64_t play_round(round_job *j, gd_candidate_stats *stats) {
 #endif
     int64_t *tally = (int64_t *)calloc((size_t)threads * 3 * j->n_alive, sizeof(int64_t));
     if (!tally) return -1;
+    j->traces = NULL;
+    if (j->tree) {
+        j->traces = (tree_trace *)malloc((size_t)GD_TREE_BATCH * j->n_alive * sizeof(tree_trace));
+        if (!j->traces) {
+            free(tally);
+            return -1;
+        }
+    }
     round_share shares[64];
     gd_solver solvers[64];
     for (int t = 0; t < threads; t++) {
@@ -897,17 +1015,26 @@ static int64_t play_round(round_job *j, gd_candidate_stats *stats) {
             if (sv->table) shares[t].solver = sv; /* out of memory: this thread plays out instead */
         }
     }
-    j->next = 0;
+    /* without a tree, one pass over the round's worlds; with one, a pass a batch, the tree
+     * updated after each */
+    const uint64_t step = j->tree ? GD_TREE_BATCH : (j->n_worlds ? j->n_worlds : 1);
+    for (uint64_t batch = 0; batch < j->n_worlds && !j->stop; batch += step) {
+        j->next = j->batch = batch;
+        j->end = batch + step < j->n_worlds ? batch + step : j->n_worlds;
+        if (j->tree)
+            for (size_t i = 0; i < (size_t)(j->end - batch) * j->n_alive; i++) j->traces[i].played = 0;
 #ifndef GD_NO_THREADS
-    pthread_t ids[64];
-    int started[64] = {0};
-    for (int t = 1; t < threads; t++) started[t] = pthread_create(&ids[t], NULL, round_worker, &shares[t]) == 0;
-    round_worker(&shares[0]);
-    for (int t = 1; t < threads; t++)
-        if (started[t]) pthread_join(ids[t], NULL);
+        pthread_t ids[64];
+        int started[64] = {0};
+        for (int t = 1; t < threads; t++) started[t] = pthread_create(&ids[t], NULL, round_worker, &shares[t]) == 0;
+        round_worker(&shares[0]);
+        for (int t = 1; t < threads; t++)
+            if (started[t]) pthread_join(ids[t], NULL);
 #else
-    round_worker(&shares[0]);
+        round_worker(&shares[0]);
 #endif
+        if (j->tree) tree_apply(j->tree, j->traces, (size_t)(j->end - batch) * j->n_alive);
+    }
     int64_t played = 0;
     for (int t = 0; t < threads; t++)
         if (shares[t].solver) free(shares[t].solver->table);
@@ -920,6 +1047,8 @@ static int64_t play_round(round_job *j, gd_candidate_stats *stats) {
             played += shares[t].n[ci];
         }
     free(tally);
+    free(j->traces);
+    j->traces = NULL;
     return played;
 }
 
@@ -979,6 +1108,15 @@ int64_t gd_search(const gd_infoset *s, const gd_deal *root, const gd_move *cands
     round_job j;
     memset(&j, 0, sizeof(j));
     j.s = s, j.root = root, j.cands = cands, j.p = p, j.alive = alive, j.deadline = deadline, j.endgame = endgame;
+    gd_tree tree;
+    if (p->tree_moves > 0) {
+        if (gd_tree_init(&tree, p->tree_nodes > 0 ? p->tree_nodes : 1) < 0) {
+            free(alive);
+            free(order);
+            return -1;
+        }
+        j.tree = &tree;
+    }
     for (int r = 0; r < rounds && !stopped; r++) {
         if (budget == 0) { /* a time budget only: estimate the rollouts it buys from a first world per thread */
             j.n_alive = n_alive, j.n_last = n_alive, j.w0 = world;
@@ -1032,6 +1170,7 @@ int64_t gd_search(const gd_infoset *s, const gd_deal *root, const gd_move *cands
     for (size_t i = 0; i < k; i++) alive[i] = (uint32_t)i;
     standings(stats, alive, k, order);
     for (size_t i = 0; i < k; i++) stats[order[i].index].rank = (int32_t)i;
+    if (j.tree) gd_tree_free(j.tree);
     free(alive);
     free(order);
     return failed ? -1 : done;

@@ -10,6 +10,7 @@
 #define GD_SEARCH_H
 
 #include "gd_play.h"
+#include "gd_tree.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -171,7 +172,18 @@ typedef struct gd_search_params {
                               with the weight gd_policy_belief(s, linear, policy_weight,
                               policy_events, hands): importance weights, on top of `infer` */
     int policy_events;
+    uint8_t tree_moves;    /* > 0: the searching seat's own later decisions in the playouts are searched
+                              too, in a tree keyed by the public line of play (gd_tree.h), at most this
+                              many moves a decision (<= GD_TREE_MAX_MOVES); 0: the rollout policy plays them */
+    uint32_t tree_visits;  /* the playouts a decision must have seen before its node chooses (>= 1) */
+    uint32_t tree_nodes;   /* the most nodes of the tree (>= 1) */
+    double tree_c;         /* PUCT's exploration, in results (levels or wins) */
+    double tree_first;     /* the prior of the rollout policy's move at a node, in (0, 1] */
 } gd_search_params;
+
+/* With a tree, a round's sampled deals are played in batches of this many: the threads read
+ * the tree as the batch began, and the batch's playouts update it in the deals' order after. */
+#define GD_TREE_BATCH 8
 
 /* The transposition table of an endgame's solves: 2^GD_SEARCH_SOLVE_BITS entries a thread. */
 #define GD_SEARCH_SOLVE_BITS 17
@@ -196,9 +208,11 @@ typedef struct gd_candidate_stats {
  * Successive halving: ceil(log2 k) rounds share the budget equally; each round plays every
  * candidate still in on the same sampled deals (world w is the same deal for every
  * candidate, drawn from a stream of the seed and w; rollout randomness likewise), then keeps
- * the better half by mean result. With a rollout budget the result does not depend on the
- * thread count. With only a time budget, the rollout budget is estimated from the first
- * worlds' speed. Returns the rollouts played, or -1 if memory ran out. */
+ * the better half by mean result. With p->tree_moves, the searching seat's later decisions
+ * in those playouts are chosen by the tree (gd_tree.h) that the playouts grow, one node a
+ * playout at most. With a rollout budget the result does not depend on the thread count.
+ * With only a time budget, the rollout budget is estimated from the first worlds' speed.
+ * Returns the rollouts played, or -1 if memory ran out. */
 int64_t gd_search(const gd_infoset *s, const gd_deal *root, const gd_move *cands, size_t k,
                   const gd_search_params *p, gd_candidate_stats *stats);
 

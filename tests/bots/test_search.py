@@ -15,6 +15,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
+import search_reference
 from games import search_case
 from hypothesis import assume
 from hypothesis import strategies as st
@@ -34,6 +35,7 @@ from guandan.bots.agents import GreedyAgent
 from guandan.bots.determinize import determinize, information_set, known_cards, tribute_above
 from guandan.bots.loop import play_out
 from guandan.bots.registry import make_agent
+from guandan.bots.rollout_policy import load_weights
 from guandan.bots.search import MonteCarloAgent
 from guandan.core import _core
 from guandan.core.cards import card_rank, wild_card
@@ -61,6 +63,77 @@ def observations(seeds, plies):
 
 def summary(result):
     return [(str(c.action), c.value, c.rollouts) for c in result.choices], result.rollouts
+
+
+# -- the search against its plain-Python version ---------------------------------------------------
+
+
+def check_against_reference(seeds, plies, rollouts, trees):
+    weights = load_weights()
+    compared = chose = 0
+    for obs, deal in positions_with_deals(seeds, plies):
+        info, state = information_set(obs), deal_state_of(obs)
+        words = [int(w) for w in _core.search_candidates(info, state, 10)]
+        if len(words) < 2:
+            continue
+        for tree in trees:
+            native, done = _core.search(info, state, words, rollouts, seed=5, policy="learned", weights=weights, **tree)
+            params = search_reference.Params(rollouts, seed=5, weights=weights, **tree)
+            counted = Counter()
+            expected = search_reference.search(info, deal.native_state(), words, params, counted)
+            np.testing.assert_array_equal(native, np.array(expected, dtype=np.float64))
+            assert done == rollouts
+            compared += 1
+            chose += counted["chose"]
+    return compared, chose
+
+
+def positions_with_deals(seeds, plies):
+    """(observation of the seat to act, its deal) after ``plies`` greedy plays of seeded deals."""
+    for seed in seeds:
+        deal = Deal.new(seed=seed, level=2 + seed % 13)
+        for _ in range(plies):
+            if deal.is_over:
+                break
+            deal.act(GreedyAgent().act(deal.observation(deal.turn)))
+        if not deal.is_over:
+            yield deal.observation(deal.turn), deal
+
+
+TREES = ({}, {"tree_moves": 6, "tree_visits": 2, "tree_c": 1.5}, {"tree_moves": 3, "tree_visits": 1, "tree_first": 1.0})
+
+
+def test_the_search_with_and_without_its_tree_is_its_plain_python_version():
+    compared, chose = check_against_reference([3], 9, 120, TREES)
+    assert compared == 3 and chose > 10  # the tree's nodes chose, many times
+
+
+@pytest.mark.slow
+def test_the_search_is_its_plain_python_version_over_many_positions():
+    compared, chose = check_against_reference(range(20, 32), 23, 400, TREES)
+    assert compared >= 30 and chose > 200
+
+
+def test_the_tree_changes_what_the_playouts_find_and_not_with_the_threads():
+    info, state, _ = door_case()
+    words = _core.search_candidates(info, state, 12)
+    w = load_weights()
+    tree = {"tree_moves": 8, "tree_visits": 2, "policy": "learned", "weights": w}
+    runs = [_core.search(info, state, words, 1000, 0.0, t, seed=9, **tree) for t in (1, 2, 3)]
+    assert all(np.array_equal(runs[0][0], r[0]) and r[1] == 1000 for r in runs)
+    plain = _core.search(info, state, words, 1000, 0.0, 1, seed=9, policy="learned", weights=w)
+    assert not np.array_equal(plain[0][:, 1], runs[0][0][:, 1])  # the seat's later moves differ somewhere
+    # a tree of one node is a tree too: it stops growing there, and still answers alike
+    small = [_core.search(info, state, words, 1000, 0.0, t, seed=9, tree_nodes=1, **tree) for t in (1, 2)]
+    assert small[0][1] == 1000 and np.array_equal(small[0][0], small[1][0])
+
+
+def test_mc_with_a_tree_plays_legal_seeded_deals_alike_whatever_the_threads():
+    obs = observations([6], 30)[0]
+    a = MonteCarloAgent(seed=3, rollouts=600, tree_moves=6, tree_visits=2).analyze(obs)
+    b = MonteCarloAgent(seed=3, rollouts=600, tree_moves=6, tree_visits=2, threads=2).analyze(obs)
+    assert summary(a) == summary(b) and a.best in obs.legal_actions
+    assert make_agent("mc:tree_moves=6:tree_c=2").tree_c == 2.0
 
 
 # -- determinism and budgets -----------------------------------------------------------------------
@@ -431,6 +504,12 @@ def test_bad_search_arguments_are_refused_by_name():
         ({**good, "policy_weight": 0.0}, GuandanError, "policy_weight"),
         ({**good, "policy_weight": 0.5, "policy_events": 4}, GuandanError, "needs its weights"),
         ({**good, "policy_events": -1}, GuandanError, "policy_events"),
+        ({**good, "tree_moves": _core.TREE_MAX_MOVES + 1}, GuandanError, "tree_moves"),
+        ({**good, "tree_visits": 0}, GuandanError, "tree_visits"),
+        ({**good, "tree_nodes": 0}, GuandanError, "tree_nodes"),
+        ({**good, "tree_c": -0.5}, GuandanError, "tree_c"),
+        ({**good, "tree_c": "wide"}, GuandanError, "tree_c"),
+        ({**good, "tree_first": 0.0}, GuandanError, "tree_first"),
     ]:
         with pytest.raises(error, match=name):
             _core.search(info, state, words, **kwargs)
@@ -558,6 +637,11 @@ def test_search_arguments_are_checked():
         ({"bomb_weight": 1.5}, "bomb_weight must be a number in"),
         ({"policy_weight": 0}, "policy_weight must be a number in"),
         ({"policy_events": -2}, "policy_events must be an int"),
+        ({"tree_moves": 17}, "tree_moves must be an int 0..16"),
+        ({"tree_visits": 0}, "tree_visits must be an int"),
+        ({"tree_nodes": 2.5}, "tree_nodes must be an int"),
+        ({"tree_c": -1}, "tree_c must be a number"),
+        ({"tree_first": 1.5}, "tree_first must be a number in"),
         ({"seed": "1"}, "seed must be an int"),
     ):
         check(lambda: search.MonteCarloAgent(**kwargs), GuandanError, match)  # noqa: B023

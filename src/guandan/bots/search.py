@@ -118,6 +118,17 @@ SOLVE_COST = 50
 POLICY_WEIGHT = 1.0
 POLICY_EVENTS = 16
 
+#: The seat's own later decisions in the playouts searched too (information-set search below
+#: the root, ``csrc/gd_tree.h``): at most TREE_MOVES moves a decision (0: off, the rollout
+#: policy plays them), a decision choosing by PUCT once TREE_VISITS playouts have reached it,
+#: with exploration TREE_C (in levels) and the prior TREE_FIRST on the rollout policy's move;
+#: at most TREE_NODES decisions a search.
+TREE_MOVES = 0
+TREE_VISITS = 8
+TREE_NODES = 4096
+TREE_C = 1.0
+TREE_FIRST = 0.5
+
 #: At most this many sampled deals judge a tribute or return choice (each choice is played
 #: out once in each; the deals are prepared in Python, so fewer than in play).
 MAX_CARD_WORLDS = 256
@@ -183,7 +194,12 @@ class MonteCarloAgent:
     the policy's belief, ``policy_weight`` (below 1: each sampled deal counts in the means
     ``policy_weight`` times as much for each of the other seats' latest ``policy_events``
     plays and passes that the learned policy, with that deal's hands, would not have made;
-    :func:`guandan.bots.rollout_policy.reference_belief`; default 1, off).
+    :func:`guandan.bots.rollout_policy.reference_belief`; default 1, off), and the tree of
+    the seat's own later decisions, ``tree_moves`` (above 0: in each playout the seat's
+    later decisions are searched too, among at most that many moves, the rollout policy's
+    first; a decision is the public line of play that reaches it, whatever the sampled
+    hands), ``tree_visits``, ``tree_nodes``, ``tree_c`` and ``tree_first`` (see
+    :data:`TREE_MOVES`; default off).
 
     >>> MonteCarloAgent(seed=1)
     MonteCarloAgent(rollouts=2000, think_ms=None, threads=1, policy='learned', candidates=32)
@@ -211,6 +227,11 @@ class MonteCarloAgent:
         weights: str | None = None,
         policy_weight: float = POLICY_WEIGHT,
         policy_events: int = POLICY_EVENTS,
+        tree_moves: int = TREE_MOVES,
+        tree_visits: int = TREE_VISITS,
+        tree_nodes: int = TREE_NODES,
+        tree_c: float = TREE_C,
+        tree_first: float = TREE_FIRST,
     ) -> None:
         if objective not in ("levels", "wins"):
             raise GuandanError(f"objective must be 'levels' or 'wins', got {describe(objective)}")
@@ -232,7 +253,17 @@ class MonteCarloAgent:
         _int_option(solve_nodes, "solve_nodes", 1, 2**40)
         _int_option(solve_cost, "solve_cost", 1, 1_000_000)
         _int_option(policy_events, "policy_events", 0, 1 << 16)
-        weighting = (("pass_weight", pass_weight), ("bomb_weight", bomb_weight), ("policy_weight", policy_weight))
+        _int_option(tree_moves, "tree_moves", 0, _core.TREE_MAX_MOVES)
+        _int_option(tree_visits, "tree_visits", 1, 1 << 30)
+        _int_option(tree_nodes, "tree_nodes", 1, 1 << 24)
+        if isinstance(tree_c, bool) or not isinstance(tree_c, (int, float)) or not 0 <= tree_c <= 1e6:
+            raise GuandanError(f"tree_c must be a number 0..1e6, got {describe(tree_c)}")
+        weighting = (
+            ("pass_weight", pass_weight),
+            ("bomb_weight", bomb_weight),
+            ("policy_weight", policy_weight),
+            ("tree_first", tree_first),
+        )
         for name, weight in weighting:
             if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not 0 < weight <= 1:
                 raise GuandanError(f"{name} must be a number in (0, 1], got {describe(weight)}")
@@ -257,6 +288,11 @@ class MonteCarloAgent:
         self.solve_cost = solve_cost
         self.pass_weight = float(pass_weight)
         self.bomb_weight = float(bomb_weight)
+        self.tree_moves = tree_moves
+        self.tree_visits = tree_visits
+        self.tree_nodes = tree_nodes
+        self.tree_c = float(tree_c)
+        self.tree_first = float(tree_first)
         self._rng = SplitMix64(seed)
 
     def __repr__(self) -> str:
@@ -314,6 +350,7 @@ class MonteCarloAgent:
             info, state, words, self.rollouts or 0, self._seconds_left(start), self.threads, self.policy, seed,
             self.tries, self.pass_weight, self.bomb_weight, self.objective, observation.ruleset.promotion,
             self.solve_cards, self.solve_nodes, self.solve_cost, self._weights, self.policy_weight, self.policy_events,
+            self.tree_moves, self.tree_visits, self.tree_nodes, self.tree_c, self.tree_first,
         )
         order = np.argsort(stats[:, 3], kind="stable")
         choices = tuple(

@@ -146,6 +146,7 @@ _SearchState: TypeAlias = tuple[_Int, _Int, _Int, _Int, _Int, Sequence[_Int]]
 SEARCH_POLICIES: dict[str, int]
 _Weights: TypeAlias = Sequence[float] | npt.NDArray[np.floating[Any]]
 MAX_THREADS: int
+TREE_MAX_MOVES: int
 
 def sample_deals(
     infoset: _InfoSetTuple,
@@ -161,6 +162,8 @@ def deal_weight(
 def policy_belief(
     infoset: _InfoSetTuple, hands: Sequence[_Packed], weights: _Weights, miss: float, events: _Int
 ) -> float: ...
+def deal_play(state: _DealState, word: _Int) -> tuple[_DealState, bool]: ...
+def deal_candidates(state: _DealState, limit: _Int) -> npt.NDArray[np.uint64]: ...
 def search_candidates(infoset: _InfoSetTuple, state: _SearchState, limit: _Int) -> npt.NDArray[np.uint64]: ...
 def search(
     infoset: _InfoSetTuple,
@@ -182,6 +185,11 @@ def search(
     weights: _Weights | None = None,
     policy_weight: float = 1.0,
     policy_events: _Int = 0,
+    tree_moves: _Int = 0,
+    tree_visits: _Int = 8,
+    tree_nodes: _Int = 4096,
+    tree_c: float = 1.0,
+    tree_first: float = 0.5,
 ) -> tuple[npt.NDArray[np.float64], int]: ...
 def rollouts(
     state: _DealState,

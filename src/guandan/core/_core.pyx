@@ -113,6 +113,7 @@ from .gd_search cimport (
     GD_POLICY_LEARNED,
     GD_POLICY_SMART,
     GD_POLICY_WEIGHTS,
+    GD_TREE_MAX_MOVES,
     gd_candidate_stats,
     gd_candidates,
     gd_deal_weight,
@@ -1438,6 +1439,8 @@ SEARCH_POLICIES = {"random": GD_POLICY_RANDOM, "greedy": GD_POLICY_GREEDY, "smar
                    "learned": GD_POLICY_LEARNED}
 #: The most threads one search runs.
 MAX_THREADS = 64
+#: The most moves a node of a search's tree holds (``search(tree_moves=)``).
+TREE_MAX_MOVES = GD_TREE_MAX_MOVES
 #: The features of a move for the learned policy, and its weights (a leading and a
 #: responding half).
 FEATURES = GD_FEATURES
@@ -1586,6 +1589,14 @@ cdef object _infoset_from(infoset, gd_infoset *s):
     return store
 
 
+cdef double _real_arg(value, str name, double lo, double hi) except? -1.0:
+    """A real number in [lo, hi]."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, _NP_INTEGER, np.floating)) \
+            or not lo <= float(value) <= hi:
+        raise _errors().GuandanError(f"{name} must be a number {lo:g}..{hi:g}, got {value!r:.60}")
+    return float(value)
+
+
 cdef double _unit_weight(value, str name) except -1.0:
     """A likelihood factor: a number in (0, 1]."""
     if isinstance(value, bool) or not isinstance(value, (int, float, _NP_INTEGER, np.floating)) \
@@ -1693,6 +1704,32 @@ cdef int _hands_of(const gd_infoset *info, hands, gd_cards *h) except -1:
     return 0
 
 
+def deal_play(state, word):
+    """Play a legal rank-level move (or the pass) for the seat to act with its canonical cards
+    (``gd_spend``, as every native playout spends them): ``(state, over)`` after it."""
+    cdef gd_deal d
+    _deal_from(state, &d)
+    cdef uint64_t[::1] one = np.array([_u64(word, "word", _MOVE)], dtype=np.uint64)
+    _check_legal(&d, one, "word")
+    cdef gd_cards spent
+    gd_spend(&d.hands[d.turn], d.level, one[0], &spent)
+    gd_deal_apply(&d, one[0], &spent)
+    return _state_of(&d), bool(d.over)
+
+
+def deal_candidates(state, limit):
+    """The candidate moves ``gd_candidates`` gives for the seat to act in a whole deal state
+    (rank-level words, ``uint64``, at most ``limit``, the smart policy's choice first)."""
+    cdef gd_deal d
+    _deal_from(state, &d)
+    cdef size_t lim = <size_t>_size(limit, "limit", 1, GD_MAX_RANK_MOVES)
+    cdef gd_move buf[GD_MAX_RANK_MOVES]
+    cdef size_t k
+    with nogil:
+        k = gd_candidates(&d, lim, buf)
+    return _words(buf, k)
+
+
 def search_candidates(infoset, state, limit):
     """The candidate moves of a search (rank-level words, ``uint64``), at most ``limit``, in
     the smart policy's order (its own choice first; see ``gd_candidates``)."""
@@ -1710,7 +1747,8 @@ def search_candidates(infoset, state, limit):
 
 def search(infoset, state, candidates, rollouts=0, seconds=0.0, threads=1, policy="smart", seed=0,
            tries=1, pass_weight=1.0, bomb_weight=1.0, objective="levels", promotion=(3, 2, 1),
-           solve_cards=0, solve_nodes=100_000, solve_cost=50, weights=None, policy_weight=1.0, policy_events=0):
+           solve_cards=0, solve_nodes=100_000, solve_cost=50, weights=None, policy_weight=1.0, policy_events=0,
+           tree_moves=0, tree_visits=8, tree_nodes=4096, tree_c=1.0, tree_first=0.5):
     """Determinized search with successive halving over candidate moves (``gd_search``),
     without the GIL, on ``threads`` threads: ``(stats, rollouts played)``, ``stats`` a
     ``float64 (k, 4)`` array of each candidate's rollouts, mean result (levels, for the
@@ -1727,7 +1765,12 @@ def search(infoset, state, candidates, rollouts=0, seconds=0.0, threads=1, polic
     ``solve_cost`` rollouts of the ``rollouts`` budget (the rollouts played then count solves).
     ``weights``: the learned policy's (``policy="learned"`` needs them). ``policy_weight`` < 1
     (with ``weights``): each sampled deal counts in the means with the weight
-    :func:`policy_belief` gives it (the other seats' latest ``policy_events`` plays and passes)."""
+    :func:`policy_belief` gives it (the other seats' latest ``policy_events`` plays and passes).
+    ``tree_moves`` > 0 (at most ``TREE_MAX_MOVES``): the seat's own later decisions in the
+    playouts are searched too, in a tree keyed by the public line of play (``gd_tree.h``) of
+    at most ``tree_nodes`` nodes, each of at most ``tree_moves`` moves (the rollout policy's
+    first), choosing by PUCT (exploration ``tree_c`` in results, the policy's move's prior
+    ``tree_first`` in (0, 1]) once it has seen ``tree_visits`` playouts."""
     errors = _errors()
     cdef gd_infoset info
     _events = _infoset_from(infoset, &info)  # holds the events that info points to
@@ -1744,10 +1787,7 @@ def search(infoset, state, candidates, rollouts=0, seconds=0.0, threads=1, polic
     cdef gd_search_params p
     p.seed = _seed(seed)
     p.rollouts = _size(rollouts, "rollouts", 0, _MAX_ROWS)
-    if isinstance(seconds, bool) or not isinstance(seconds, (int, float, _NP_INTEGER, np.floating)) \
-            or not 0.0 <= float(seconds) <= 1e6:
-        raise errors.GuandanError(f"seconds must be a number 0..1e6, got {seconds!r:.60}")
-    p.seconds = float(seconds)
+    p.seconds = _real_arg(seconds, "seconds", 0.0, 1e6)
     if p.rollouts == 0 and p.seconds <= 0:
         raise errors.GuandanError("give a budget: rollouts > 0 or seconds > 0")
     p.threads = <int>_size(threads, "threads", 1, MAX_THREADS)
@@ -1769,6 +1809,11 @@ def search(infoset, state, candidates, rollouts=0, seconds=0.0, threads=1, polic
     p.policy_events = <int>_size(policy_events, "policy_events", 0, 1 << 16)
     if p.policy_weight < 1.0 and p.policy_events > 0 and p.linear == NULL:
         raise errors.GuandanError("weighting deals by the learned policy needs its weights (weights=...)")
+    p.tree_moves = <uint8_t>_size(tree_moves, "tree_moves", 0, GD_TREE_MAX_MOVES)
+    p.tree_visits = <uint32_t>_size(tree_visits, "tree_visits", 1, 1 << 30)
+    p.tree_nodes = <uint32_t>_size(tree_nodes, "tree_nodes", 1, 1 << 24)
+    p.tree_c = _real_arg(tree_c, "tree_c", 0.0, 1e6)
+    p.tree_first = _unit_weight(tree_first, "tree_first")
     cdef gd_candidate_stats *stats = <gd_candidate_stats *>malloc(k * sizeof(gd_candidate_stats))
     if stats == NULL:
         raise MemoryError()

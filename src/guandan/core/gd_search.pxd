@@ -17,6 +17,7 @@ cdef extern from "gd_search.h" nogil:
         GD_EVENT_PASS
         GD_OBJECTIVE_LEVELS
         GD_OBJECTIVE_WINS
+        GD_TREE_MAX_MOVES
     ctypedef struct gd_event:
         uint64_t lo
         uint64_t hi
@@ -55,6 +56,11 @@ cdef extern from "gd_search.h" nogil:
         const gd_linear *linear
         double policy_weight
         int policy_events
+        uint8_t tree_moves
+        uint32_t tree_visits
+        uint32_t tree_nodes
+        double tree_c
+        double tree_first
     ctypedef struct gd_candidate_stats:
         int64_t n
         double sum

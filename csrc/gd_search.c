@@ -482,14 +482,24 @@ int gd_rollout_seats(gd_deal *d, const uint8_t policies[4], const gd_linear *con
     return plies;
 }
 
-int gd_deal_score(const gd_deal *d, int side, const uint8_t promotion[3]) {
-    if (!d->over || d->n_finished < 2) return 0;
+/* The place (2, 3 or 4) of the first seat's partner in a finished deal. */
+static int partner_place(const gd_deal *d) {
     const int first = d->finished[0];
-    int place = 4; /* the partner's place: 4th unless it finished before */
+    int place = 4; /* 4th unless it finished before */
     for (int i = 1; i < d->n_finished; i++)
         if (d->finished[i] == (first ^ 2)) place = i + 1;
-    const int gain = promotion[place - 2];
-    return (first & 1) == side ? gain : -gain;
+    return place;
+}
+
+int gd_deal_score(const gd_deal *d, int side, const uint8_t promotion[3]) {
+    if (!d->over || d->n_finished < 2) return 0;
+    const int gain = promotion[partner_place(d) - 2];
+    return (d->finished[0] & 1) == side ? gain : -gain;
+}
+
+int gd_deal_payoff(const gd_deal *d, int side, const int32_t payoff[6]) {
+    if (!d->over || d->n_finished < 2) return 0;
+    return payoff[((d->finished[0] & 1) == side ? 0 : 3) + partner_place(d) - 2];
 }
 
 int gd_deal_won(const gd_deal *d, int side) {
@@ -912,6 +922,7 @@ static int world_result(const round_share *share, gd_deal *d, gd_move move, int 
     gd_rng rng = {gd_stream(p->seed, w, 2)};
     if (tr) tree_playout(share, d, move, &rng, policies, tr);
     else gd_rollout_linear(d, policies, p->linear, &rng);
+    if (p->objective == GD_OBJECTIVE_TABLE) return gd_deal_payoff(d, side, p->payoff);
     return p->objective == GD_OBJECTIVE_WINS ? gd_deal_won(d, side) : gd_deal_score(d, side, p->promotion);
 }
 
@@ -1097,7 +1108,7 @@ int64_t gd_search(const gd_infoset *s, const gd_deal *root, const gd_move *cands
     size_t n_alive = k;
     int rounds = 0;
     while (((size_t)1 << rounds) < k) rounds++;
-    const int endgame = p->solve_cards > 0 && gd_cards_left(root) <= p->solve_cards;
+    const int endgame = p->solve_cards > 0 && p->objective != GD_OBJECTIVE_TABLE && gd_cards_left(root) <= p->solve_cards;
     int64_t done = 0, budget = p->rollouts > 0 ? p->rollouts : 0;
     if (endgame && budget > 0) { /* a solve counts as solve_cost rollouts: the budget in solves */
         const int64_t cost = p->solve_cost > 0 ? (int64_t)p->solve_cost : 1;

@@ -74,6 +74,10 @@ int gd_rollout_seats(gd_deal *d, const uint8_t policies[4], const gd_linear *con
  * loses likewise; 0 for a deal not over. */
 int gd_deal_score(const gd_deal *d, int side, const uint8_t promotion[3]);
 
+/* A finished deal's result for a side under a payoff table (gd_search_params.payoff); 0 for
+ * a deal not over. */
+int gd_deal_payoff(const gd_deal *d, int side, const int32_t payoff[6]);
+
 /* Whether the side's seat finished first (the deal won, whatever it is worth): +1, else -1;
  * 0 for a deal not over. */
 int gd_deal_won(const gd_deal *d, int side);
@@ -161,6 +165,9 @@ typedef struct gd_search_params {
     uint8_t policy;    /* the rollout policy of every seat */
     uint8_t objective; /* what a rollout scores: GD_OBJECTIVE_LEVELS or GD_OBJECTIVE_WINS */
     uint8_t promotion[3]; /* the levels of a win with the partner 2nd, 3rd, 4th (GD_OBJECTIVE_LEVELS) */
+    int32_t payoff[6];    /* GD_OBJECTIVE_TABLE: the result when the side wins with its partner 2nd, 3rd,
+                             4th, then when it loses with the other side's partner 2nd, 3rd, 4th
+                             (|value| <= 1e6); no endgame solves with it */
     uint8_t solve_cards;  /* > 0: when the root holds this many cards or fewer in all four hands, every
                              sampled deal after a candidate is solved exactly (gd_solve) instead of
                              played out, a solve counting as solve_cost rollouts of the budget */
@@ -189,8 +196,9 @@ typedef struct gd_search_params {
 #define GD_SEARCH_SOLVE_BITS 17
 
 /* A rollout's result for the searching side: levels under the params' promotion
- * (gd_deal_score) or the deal won (+1) or lost (-1, gd_deal_won). */
-enum { GD_OBJECTIVE_LEVELS = 0, GD_OBJECTIVE_WINS = 1 };
+ * (gd_deal_score), the deal won (+1) or lost (-1, gd_deal_won), or the params' payoff table
+ * (gd_deal_payoff: a match's stakes, what each result is worth). */
+enum { GD_OBJECTIVE_LEVELS = 0, GD_OBJECTIVE_WINS = 1, GD_OBJECTIVE_TABLE = 2 };
 
 /* Per candidate: rollouts, the weighted sum of their results (levels, for the searching
  * seat's side) and the sum of their deals' weights (its mean: sum / weight; both the rollouts'

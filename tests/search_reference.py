@@ -86,6 +86,7 @@ class Params:
     tree_nodes: int = 4096
     tree_c: float = 1.0
     tree_first: float = 0.5
+    payoff: tuple[int, ...] | None = None  # objective: six payoffs (a win with the partner 2nd..4th; a loss)
 
 
 def _policy_move(state: Any, p: Params) -> int:
@@ -104,6 +105,8 @@ def _score(state: Any, side: int, p: Params) -> int:
     for i in range(1, len(finished)):
         if finished[i] == first ^ 2:
             place = i + 1
+    if p.payoff is not None:
+        return p.payoff[(0 if first % 2 == side else 3) + place - 2]
     gain = p.promotion[place - 2]
     return gain if first % 2 == side else -gain
 

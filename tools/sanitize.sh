@@ -54,7 +54,7 @@ run_asan() {
     venv="$(setup asan -Ccmake.define.GUANDAN_SANITIZE=ON)"
     # (grep -c reads all of nm's output: grep -q would stop early and, under pipefail, nm's
     # SIGPIPE would fail the check on a module that does hold ASan)
-    if [ "$(nm -D "$venv"/lib/python3*/site-packages/guandan/_core*.so | grep -c __asan_init)" = 0 ]; then
+    if [ "$(nm -D "$venv"/lib/python3*/site-packages/guandan/core/_core*.so | grep -c __asan_init)" = 0 ]; then
         echo "sanitize: the extension is not built with ASan" >&2
         return 1
     fi

@@ -77,8 +77,14 @@ def check_against_reference(seeds, plies, rollouts, trees):
         if len(words) < 2:
             continue
         for tree in trees:
-            native, done = _core.search(info, state, words, rollouts, seed=5, policy="learned", weights=weights, **tree)
-            params = search_reference.Params(rollouts, seed=5, weights=weights, **tree)
+            payoff = tree.pop("payoff", None)
+            objective = payoff if payoff is not None else "levels"
+            native, done = _core.search(
+                info, state, words, rollouts, seed=5, policy="learned", weights=weights, objective=objective, **tree
+            )
+            params = search_reference.Params(rollouts, seed=5, weights=weights, payoff=payoff, **tree)
+            if payoff is not None:
+                tree["payoff"] = payoff
             counted = Counter()
             expected = search_reference.search(info, deal.native_state(), words, params, counted)
             np.testing.assert_array_equal(native, np.array(expected, dtype=np.float64))
@@ -100,7 +106,11 @@ def positions_with_deals(seeds, plies):
             yield deal.observation(deal.turn), deal
 
 
-TREES = ({}, {"tree_moves": 6, "tree_visits": 2, "tree_c": 1.5}, {"tree_moves": 3, "tree_visits": 1, "tree_first": 1.0})
+TREES = (
+    {},
+    {"tree_moves": 6, "tree_visits": 2, "tree_c": 1.5},
+    {"tree_moves": 3, "tree_visits": 1, "tree_first": 1.0, "payoff": (9000, 7000, 6000, 100, 2500, 4000)},
+)
 
 
 def test_the_search_with_and_without_its_tree_is_its_plain_python_version():

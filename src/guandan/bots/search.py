@@ -92,6 +92,7 @@ from ..game.scoring import side_scores
 from ..game.tribute import return_choices
 from .agents import GreedyAgent
 from .determinize import BOMB_WEIGHT, PASS_WEIGHT, TRIES, determinize, information_set, tribute_above
+from .match_value import deal_payoffs
 from .playout import Policy, native_state, public_state
 from .rollout_policy import load_weights
 
@@ -142,7 +143,8 @@ _NO_EVENTS = np.zeros((0, 3), dtype=np.uint64)
 class Choice:
     """One candidate of a search: the action (a :class:`~guandan.Move` in play, a card in the
     tribute and return phases), its mean result for the seat's side (in levels, +3 .. -3,
-    or +1 .. -1 with ``objective="wins"``), and the rollouts that judged it."""
+    +1 .. -1 with ``objective="wins"``, the chance to win the match times 10,000 with
+    ``objective="match"`` in a match), and the rollouts that judged it."""
 
     action: Move | int
     value: float
@@ -188,7 +190,9 @@ class MonteCarloAgent:
     most moves searched, default 32), ``objective`` (what a rollout scores: ``levels``, the
     default, the levels the rules played give the result for the seat's side — +3 .. -3 in
     the competitive rules, a 1st-and-4th win worth nothing under Nanjing's,
-    :attr:`Observation.ruleset <guandan.Observation>`'s promotion — or ``wins``, +1 or -1),
+    :attr:`Observation.ruleset <guandan.Observation>`'s promotion — ``wins``, +1 or -1, or
+    ``match``, in a match the chance to win it after the deal's result,
+    :mod:`guandan.bots.match_value`; in a single deal, levels),
     the weighted sampler's ``tries``, ``pass_weight`` and ``bomb_weight``
     (:func:`guandan.bots.determinize.determinize`; ``tries=1`` samples uniformly), and
     the policy's belief, ``policy_weight`` (below 1: each sampled deal counts in the means
@@ -220,7 +224,7 @@ class MonteCarloAgent:
         tries: int = TRIES,
         pass_weight: float = PASS_WEIGHT,
         bomb_weight: float = BOMB_WEIGHT,
-        objective: Literal["levels", "wins"] = "levels",
+        objective: Literal["levels", "wins", "match"] = "levels",
         solve_cards: int = SOLVE_CARDS,
         solve_nodes: int = SOLVE_NODES,
         solve_cost: int = SOLVE_COST,
@@ -233,8 +237,10 @@ class MonteCarloAgent:
         tree_c: float = TREE_C,
         tree_first: float = TREE_FIRST,
     ) -> None:
-        if objective not in ("levels", "wins"):
-            raise GuandanError(f"objective must be 'levels' or 'wins', got {describe(objective)}")
+        if objective not in ("levels", "wins", "match"):
+            raise GuandanError(f"objective must be 'levels', 'wins' or 'match', got {describe(objective)}")
+        if objective == "match" and solve_cards:
+            raise GuandanError("objective 'match' solves no endgame: solve_cards must be 0 with it")
         self.objective = objective
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise GuandanError(f"seed must be an int, got {describe(seed)}")
@@ -328,6 +334,11 @@ class MonteCarloAgent:
         2nd, 3rd, 4th (``objective="levels"``), or 1 whatever the places (``"wins"``)."""
         return (1, 1, 1) if self.objective == "wins" else observation.ruleset.promotion
 
+    def _payoffs(self, observation: Observation) -> tuple[int, ...] | None:
+        """With ``objective="match"`` in a match: the chance to win it after each result of the
+        deal (:func:`guandan.bots.match_value.deal_payoffs`); else ``None``."""
+        return deal_payoffs(observation) if self.objective == "match" else None
+
     # -- play ------------------------------------------------------------------------------
 
     def _seconds_left(self, start: float) -> float:
@@ -346,11 +357,17 @@ class MonteCarloAgent:
         if len(words) == 1:
             move = canonical_move(int(words[0]), hand, observation.level)
             return SearchResult((Choice(move, 0.0, 0),), 0, time.perf_counter() - start)
+        payoffs = self._payoffs(observation)
+        objective: tuple[int, ...] | Literal["levels", "wins"] = (
+            payoffs if payoffs is not None else "wins" if self.objective == "wins" else "levels"
+        )
+        # tree_c is in levels (their spread: 6): scaled to the objective's spread
+        spread = max(payoffs) - min(payoffs) if payoffs is not None else 2 if self.objective == "wins" else 6
         stats, done = _core.search(
             info, state, words, self.rollouts or 0, self._seconds_left(start), self.threads, self.policy, seed,
-            self.tries, self.pass_weight, self.bomb_weight, self.objective, observation.ruleset.promotion,
+            self.tries, self.pass_weight, self.bomb_weight, objective, observation.ruleset.promotion,
             self.solve_cards, self.solve_nodes, self.solve_cost, self._weights, self.policy_weight, self.policy_events,
-            self.tree_moves, self.tree_visits, self.tree_nodes, self.tree_c, self.tree_first,
+            self.tree_moves, self.tree_visits, self.tree_nodes, self.tree_c * spread / 6, self.tree_first,
         )
         order = np.argsort(stats[:, 3], kind="stable")
         choices = tuple(
@@ -383,7 +400,8 @@ class MonteCarloAgent:
                 state = flows.start_state(list(hands), card, setup)
                 orders[w, i] = _core.rollouts(state, 1, self.policy, seed=(seed + w) & MASK64, weights=self._weights)[0]
             done += 1
-        totals = side_scores(orders[:done].reshape(-1, 4), side, promotion).reshape(done, len(cards)).sum(axis=0)
+        scores = side_scores(orders[:done].reshape(-1, 4), side, promotion, self._payoffs(observation))
+        totals = scores.reshape(done, len(cards)).sum(axis=0)
         played = np.full(len(cards), done, dtype=np.int64)
         means = np.divide(totals, played, out=np.zeros(len(cards)), where=played > 0)
         order = sorted(range(len(cards)), key=lambda i: (-means[i], i))

@@ -177,7 +177,7 @@ def search(
     tries: _Int = 1,
     pass_weight: float = 1.0,
     bomb_weight: float = 1.0,
-    objective: Literal["levels", "wins"] = "levels",
+    objective: Literal["levels", "wins"] | Sequence[_Int] = "levels",
     promotion: Sequence[_Int] = (3, 2, 1),
     solve_cards: _Int = 0,
     solve_nodes: _Int = 100_000,

@@ -108,6 +108,7 @@ from .gd_search cimport (
     GD_EVENT_PASS,
     GD_EVENT_PLAY,
     GD_OBJECTIVE_LEVELS,
+    GD_OBJECTIVE_TABLE,
     GD_OBJECTIVE_WINS,
     GD_FEATURES,
     GD_POLICY_LEARNED,
@@ -1758,7 +1759,9 @@ def search(infoset, state, candidates, rollouts=0, seconds=0.0, threads=1, polic
     0 plays exactly that many (the result then does not depend on ``threads``);
     ``seconds`` > 0 stops starting rollouts after that long; at least one is needed.
     ``objective``: a rollout scores the levels won or lost (``levels``, a win with the partner
-    2nd, 3rd, 4th worth ``promotion``'s three values: the ruleset's) or 1 / -1 (``wins``).
+    2nd, 3rd, 4th worth ``promotion``'s three values: the ruleset's), 1 / -1 (``wins``), or
+    six integer payoffs (|p| <= 10**6): a win of the seat's side with its partner 2nd, 3rd,
+    4th, then a loss with the other side's partner 2nd, 3rd, 4th (no endgame solves then).
     ``solve_cards`` > 0: an *endgame* when the four hands hold that many cards or fewer in
     all: each sampled deal after a candidate is solved exactly (``gd_solve``, at most
     ``solve_nodes`` states; one that runs out is played out), a solve counting as
@@ -1794,9 +1797,17 @@ def search(infoset, state, candidates, rollouts=0, seconds=0.0, threads=1, polic
     p.policy = <uint8_t>_search_policy(policy)
     cdef gd_linear lin
     p.linear = &lin if _policies_need_weights(&p.policy, 1, weights, &lin) else NULL
-    if not isinstance(objective, str) or objective not in ("levels", "wins"):
-        raise errors.GuandanError(f"objective must be 'levels' or 'wins', got {_describe(objective)}")
-    p.objective = GD_OBJECTIVE_WINS if objective == "wins" else GD_OBJECTIVE_LEVELS
+    memset(p.payoff, 0, sizeof(p.payoff))
+    if isinstance(objective, (tuple, list)) and len(objective) == 6:
+        p.objective = GD_OBJECTIVE_TABLE
+        for i in range(6):
+            p.payoff[i] = <int32_t>_int_arg(objective[i], "objective's payoff", -1_000_000, 1_000_000)
+    elif isinstance(objective, str) and objective in ("levels", "wins"):
+        p.objective = GD_OBJECTIVE_WINS if objective == "wins" else GD_OBJECTIVE_LEVELS
+    else:
+        raise errors.GuandanError(
+            f"objective must be 'levels', 'wins' or six payoffs (a win with the partner 2nd, 3rd, 4th; "
+            f"a loss likewise), got {_describe(objective)}")
     if isinstance(promotion, (str, bytes)) or not isinstance(promotion, (tuple, list)) or len(promotion) != 3:
         raise errors.GuandanError(f"promotion is three gains 0..12 (partner 2nd, 3rd, 4th), got {_describe(promotion)}")
     for i in range(3):

@@ -17,6 +17,7 @@ cdef extern from "gd_search.h" nogil:
         GD_EVENT_PASS
         GD_OBJECTIVE_LEVELS
         GD_OBJECTIVE_WINS
+        GD_OBJECTIVE_TABLE
         GD_TREE_MAX_MOVES
     ctypedef struct gd_event:
         uint64_t lo
@@ -49,6 +50,7 @@ cdef extern from "gd_search.h" nogil:
         uint8_t policy
         uint8_t objective
         uint8_t promotion[3]
+        int32_t payoff[6]
         uint8_t solve_cards
         uint32_t solve_cost
         int64_t solve_nodes

@@ -71,7 +71,59 @@ from .rules import Ruleset, get_ruleset
 from .scoring import DealResult, promote
 from .tribute import resists, return_choices, settle_tributes, tribute_choices, tribute_payers
 
-__all__ = ["Match", "MatchStart", "DealLog", "DealSummary"]
+__all__ = ["Match", "MatchStart", "DealLog", "DealSummary", "Settlement", "settle"]
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    """What a deal's result did to a match: both sides' ``levels`` and ``failures`` (failed
+    deals at their own A) after it, whether the winner ``passed`` A (won the match), and the
+    side ``demoted`` to 2 (``None``: none)."""
+
+    levels: tuple[Rank, Rank]
+    failures: tuple[int, int]
+    passed: bool
+    demoted: int | None
+
+
+def settle(
+    levels: tuple[Rank, Rank],
+    level_side: int | None,
+    failures: tuple[int, int],
+    winner: int,
+    place: int,
+    ruleset: Ruleset,
+) -> Settlement:
+    """A deal's result applied to a match (rules §7): the deal was played at the level of
+    ``level_side`` (``None``: the first deal, at level 2), the side ``winner`` won it with
+    its partner in ``place`` (2, 3 or 4). A side at A passes by winning a deal at its own A
+    with its partner in one of the ruleset's ``pass_a_places``; any other deal at its own A
+    is a failure, and ``failed_a_limit`` failures drop it back to 2. The one home of the
+    rule: :class:`Match` settles its deals with it.
+
+    >>> from guandan.game.rules import COMPETITIVE_2022 as rules
+    >>> settle((Rank.ACE, Rank.TEN), 0, (0, 0), 0, 4, rules)
+    Settlement(levels=(<Rank.ACE: 14>, <Rank.TEN: 10>), failures=(1, 0), passed=False, demoted=None)
+    >>> settle((Rank.ACE, Rank.TEN), 0, (0, 0), 0, 3, rules).passed
+    True
+    """
+    new = [levels[0], levels[1]]
+    fails = [failures[0], failures[1]]
+    level_now = levels[level_side if level_side is not None else 0]
+    at_own_a = level_now == Rank.ACE and level_side is not None
+    passed = at_own_a and level_side == winner and place in ruleset.pass_a_places
+    demoted = None
+    if not passed:
+        new[winner] = promote(new[winner], ruleset.gain(place))
+        if at_own_a:  # a deal at its own A that it did not pass
+            assert level_side is not None
+            fails[level_side] += 1
+            limit = ruleset.failed_a_limit
+            if limit is not None and fails[level_side] >= limit:
+                new[level_side] = Rank.TWO
+                fails[level_side] = 0
+                demoted = level_side
+    return Settlement((new[0], new[1]), (fails[0], fails[1]), passed, demoted)
 
 
 @dataclass(frozen=True)
@@ -347,22 +399,19 @@ class Match:
         result = deal.result
         assert result is not None
         winner = result.winning_side
-        place = result.partner_place
         own = self._level_side
-        at_own_a = self._level_now == Rank.ACE and own is not None
-        passed = at_own_a and own == winner and place in self.ruleset.pass_a_places
-        demoted = None
-        if not passed:
-            self._levels[winner] = promote(self._levels[winner], self.ruleset.gain(place))
-            if at_own_a:  # a deal at its own A that it did not pass
-                assert own is not None
-                self._failures[own] += 1
-                limit = self.ruleset.failed_a_limit
-                if limit is not None and self._failures[own] >= limit:
-                    self._levels[own] = Rank.TWO
-                    self._failures[own] = 0
-                    self._drops += 1
-                    demoted = own
+        done = settle(
+            (self._levels[0], self._levels[1]),
+            own,
+            (self._failures[0], self._failures[1]),
+            winner,
+            result.partner_place,
+            self.ruleset,
+        )
+        passed, demoted = done.passed, done.demoted
+        self._levels = list(done.levels)
+        self._failures = list(done.failures)
+        self._drops += demoted is not None
         self._deals_played += 1
         self._summaries.append(
             DealSummary(

@@ -95,15 +95,33 @@ def promote(level: int | str | Rank, gain: int) -> Rank:
 
 
 def side_scores(
-    finish_orders: np.ndarray, side: int, promotion: Sequence[int] = DEFAULT_PROMOTION
+    finish_orders: np.ndarray,
+    side: int,
+    promotion: Sequence[int] = DEFAULT_PROMOTION,
+    payoffs: Sequence[float] | None = None,
 ) -> np.ndarray:
     """Each finish order's result for a side (0: seats 0 and 2; 1: seats 1 and 3), in levels
     under ``promotion`` (the levels of a win with the partner 2nd, 3rd, 4th: a ruleset's
-    ``promotion``): + when the side wins, - when it loses. ``finish_orders``: an integer
+    ``promotion``): + when the side wins, - when it loses; or, given six ``payoffs``, what
+    each result is worth to the side (a win with the partner 2nd, 3rd, 4th, then a loss with
+    the other side's partner 2nd, 3rd, 4th: a match's stakes). ``finish_orders``: an integer
     array ``(n, 4)``, 1st place first, -1 for the places a double-down leaves undecided.
-    See the module's example."""
+    See the module's example.
+
+    >>> side_scores(np.array([[1, 0, 3, 2]]), side=0, payoffs=(9, 8, 7, 3, 2, 1)).tolist()
+    [2.0]
+    """
     if isinstance(side, bool) or side not in (0, 1):
         raise GuandanError(f"side must be 0 or 1, got {describe(side)}")
+    if payoffs is not None and (
+        isinstance(payoffs, (str, bytes))
+        or not isinstance(payoffs, Sequence)
+        or len(payoffs) != 6
+        or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and abs(v) < 1e30 for v in payoffs)
+    ):
+        raise GuandanError(
+            f"payoffs are six numbers (a win with the partner 2nd, 3rd, 4th; a loss), got {describe(payoffs)}"
+        )
     if (
         isinstance(promotion, (str, bytes))
         or not isinstance(promotion, Sequence)
@@ -119,6 +137,11 @@ def side_scores(
     first = orders[:, 0]
     mate = orders == ((first ^ 2)[:, None])
     partner_index = np.where(mate.any(axis=1), np.argmax(mate, axis=1), 3)  # 1, 2 or 3: partner 2nd, 3rd, 4th
+    won = (first & 1) == side
+    if payoffs is not None:
+        table = np.asarray(payoffs, dtype=np.float64)
+        worth: np.ndarray = np.where(won, table[partner_index - 1], table[partner_index + 2]) + 0.0
+        return worth
     gain = np.asarray(promotion, dtype=np.float64)[partner_index - 1]
-    scores: np.ndarray = np.where((first & 1) == side, gain, -gain) + 0.0  # + 0.0: no negative zero
+    scores: np.ndarray = np.where(won, gain, -gain) + 0.0  # + 0.0: no negative zero
     return scores

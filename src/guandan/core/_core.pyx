@@ -1760,7 +1760,7 @@ def search(infoset, state, candidates, rollouts=0, seconds=0.0, threads=1, polic
     ``seconds`` > 0 stops starting rollouts after that long; at least one is needed.
     ``objective``: a rollout scores the levels won or lost (``levels``, a win with the partner
     2nd, 3rd, 4th worth ``promotion``'s three values: the ruleset's), 1 / -1 (``wins``), or
-    six integer payoffs (|p| <= 10**6): a win of the seat's side with its partner 2nd, 3rd,
+    six integer payoffs (each within ±10**6): a win of the seat's side with its partner 2nd, 3rd,
     4th, then a loss with the other side's partner 2nd, 3rd, 4th (no endgame solves then).
     ``solve_cards`` > 0: an *endgame* when the four hands hold that many cards or fewer in
     all: each sampled deal after a candidate is solved exactly (``gd_solve``, at most

@@ -49,16 +49,7 @@ from guandan.game.tribute import return_choices
 
 def observations(seeds, plies):
     """Observations of the seat to act, after ``plies`` greedy plays of seeded deals."""
-    out = []
-    for seed in seeds:
-        deal = Deal.new(seed=seed, level=2 + seed % 13)
-        for _ in range(plies):
-            if deal.is_over:
-                break
-            deal.act(GreedyAgent().act(deal.observation(deal.turn)))
-        if not deal.is_over:
-            out.append(deal.observation(deal.turn))
-    return out
+    return [obs for obs, _ in positions_with_deals(seeds, plies)]
 
 
 def summary(result):

@@ -115,6 +115,19 @@ def test_the_search_is_its_plain_python_version_over_many_positions():
     assert compared >= 30 and chose > 200
 
 
+def test_the_reference_doors_play_a_move_canonically_and_list_a_deals_candidates():
+    obs, deal = next(positions_with_deals([3], 4))
+    state = deal.native_state()
+    words = _core.deal_candidates(state, 5)
+    assert 1 <= len(words) <= 5 and int(words[0]) == int(_core.smart_move(state)[0])
+    after, over = _core.deal_play(state, int(words[0]))
+    deal.play_canonical(int(words[0]))
+    assert after == deal.native_state() and over is False
+    check(lambda: _core.deal_play(state, 0xAF00000000000000), IllegalMoveError, "is not a legal move")
+    check(lambda: _core.deal_candidates(state, 0), GuandanError, "limit")
+    check(lambda: _core.deal_play(state[:3], int(words[0])), InvalidMoveError, "a deal state is")
+
+
 def test_the_tree_changes_what_the_playouts_find_and_not_with_the_threads():
     info, state, _ = door_case()
     words = _core.search_candidates(info, state, 12)

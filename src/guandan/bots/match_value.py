@@ -213,7 +213,12 @@ class MatchModel:
 
 @lru_cache(maxsize=16)
 def match_model(ruleset: Ruleset) -> MatchModel:
-    """The model of a ruleset with the default :data:`PLACES`, made once per process."""
+    """The model of a ruleset with the default :data:`PLACES`, made once per process.
+
+    >>> from guandan.game.rules import PLATFORM
+    >>> match_model(PLATFORM) is match_model(PLATFORM)
+    True
+    """
     return MatchModel(ruleset)
 
 

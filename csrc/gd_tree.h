@@ -25,9 +25,11 @@
 extern "C" {
 #endif
 
-/* The most moves a node holds, and the most tree decisions one playout walks. */
+/* The most moves a node holds, the most tree decisions one playout walks, and the most
+   nodes a tree may be given (about 400 bytes each). */
 #define GD_TREE_MAX_MOVES 16
 #define GD_TREE_DEPTH 24
+#define GD_TREE_MAX_NODES (1u << 20)
 
 typedef struct gd_tree_node {
     uint64_t key;       /* the line of play that reaches it (gd_tree_key); 0: an empty slot */

@@ -521,7 +521,7 @@ def test_bad_search_arguments_are_refused_by_name():
         ({**good, "tree_moves": _core.TREE_MAX_MOVES + 1}, GuandanError, "tree_moves"),
         ({**good, "tree_visits": 0}, GuandanError, "tree_visits"),
         ({**good, "tree_nodes": 0}, GuandanError, "tree_nodes"),
-        ({**good, "tree_nodes": 2**20 + 1}, GuandanError, "tree_nodes"),
+        ({**good, "tree_nodes": _core.TREE_MAX_NODES + 1}, GuandanError, "tree_nodes"),
         ({**good, "tree_c": -0.5}, GuandanError, "tree_c"),
         ({**good, "tree_c": "wide"}, GuandanError, "tree_c"),
         ({**good, "tree_first": 0.0}, GuandanError, "tree_first"),

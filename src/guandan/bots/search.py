@@ -261,7 +261,7 @@ class MonteCarloAgent:
         _int_option(policy_events, "policy_events", 0, 1 << 16)
         _int_option(tree_moves, "tree_moves", 0, _core.TREE_MAX_MOVES)
         _int_option(tree_visits, "tree_visits", 1, 1 << 30)
-        _int_option(tree_nodes, "tree_nodes", 1, 1 << 20)
+        _int_option(tree_nodes, "tree_nodes", 1, _core.TREE_MAX_NODES)
         if isinstance(tree_c, bool) or not isinstance(tree_c, (int, float)) or not 0 <= tree_c <= 1e6:
             raise GuandanError(f"tree_c must be a number 0..1e6, got {describe(tree_c)}")
         weighting = (

@@ -147,6 +147,7 @@ SEARCH_POLICIES: dict[str, int]
 _Weights: TypeAlias = Sequence[float] | npt.NDArray[np.floating[Any]]
 MAX_THREADS: int
 TREE_MAX_MOVES: int
+TREE_MAX_NODES: int
 
 def sample_deals(
     infoset: _InfoSetTuple,

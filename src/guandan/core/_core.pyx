@@ -115,6 +115,7 @@ from .gd_search cimport (
     GD_POLICY_SMART,
     GD_POLICY_WEIGHTS,
     GD_TREE_MAX_MOVES,
+    GD_TREE_MAX_NODES,
     gd_candidate_stats,
     gd_candidates,
     gd_deal_weight,
@@ -1442,6 +1443,8 @@ SEARCH_POLICIES = {"random": GD_POLICY_RANDOM, "greedy": GD_POLICY_GREEDY, "smar
 MAX_THREADS = 64
 #: The most moves a node of a search's tree holds (``search(tree_moves=)``).
 TREE_MAX_MOVES = GD_TREE_MAX_MOVES
+#: The most nodes a search's tree may be given (``search(tree_nodes=)``).
+TREE_MAX_NODES = GD_TREE_MAX_NODES
 #: The features of a move for the learned policy, and its weights (a leading and a
 #: responding half).
 FEATURES = GD_FEATURES
@@ -1771,7 +1774,7 @@ def search(infoset, state, candidates, rollouts=0, seconds=0.0, threads=1, polic
     :func:`policy_belief` gives it (the other seats' latest ``policy_events`` plays and passes).
     ``tree_moves`` > 0 (at most ``TREE_MAX_MOVES``): the seat's own later decisions in the
     playouts are searched too, in a tree keyed by the public line of play (``gd_tree.h``) of
-    at most ``tree_nodes`` nodes (1..2**20, about 400 bytes each), each of at most
+    at most ``tree_nodes`` nodes (at most ``TREE_MAX_NODES``, about 400 bytes each), each of at most
     ``tree_moves`` moves (the rollout policy's
     first), choosing by PUCT (exploration ``tree_c`` in results, the policy's move's prior
     ``tree_first`` in (0, 1]) once it has seen ``tree_visits`` playouts."""
@@ -1823,7 +1826,7 @@ def search(infoset, state, candidates, rollouts=0, seconds=0.0, threads=1, polic
         raise errors.GuandanError("weighting deals by the learned policy needs its weights (weights=...)")
     p.tree_moves = <uint8_t>_size(tree_moves, "tree_moves", 0, GD_TREE_MAX_MOVES)
     p.tree_visits = <uint32_t>_size(tree_visits, "tree_visits", 1, 1 << 30)
-    p.tree_nodes = <uint32_t>_size(tree_nodes, "tree_nodes", 1, 1 << 20)
+    p.tree_nodes = <uint32_t>_size(tree_nodes, "tree_nodes", 1, GD_TREE_MAX_NODES)
     p.tree_c = _real_arg(tree_c, "tree_c", 0.0, 1e6)
     p.tree_first = _unit_weight(tree_first, "tree_first")
     cdef gd_candidate_stats *stats = <gd_candidate_stats *>malloc(k * sizeof(gd_candidate_stats))

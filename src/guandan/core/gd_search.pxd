@@ -19,6 +19,7 @@ cdef extern from "gd_search.h" nogil:
         GD_OBJECTIVE_WINS
         GD_OBJECTIVE_TABLE
         GD_TREE_MAX_MOVES
+        GD_TREE_MAX_NODES
     ctypedef struct gd_event:
         uint64_t lo
         uint64_t hi

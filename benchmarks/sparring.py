@@ -13,11 +13,15 @@ Two kinds of opponent:
   port), makes a virtual environment with ``ws4py`` and ``numpy`` for them (once, in
   ``--field-venv``), and plays the games through a real ``guandan serve`` process and two
   ``guandan connect`` processes for the spec, in seat order: the spec at seats 0 and 2 for the
-  first half of the games, at seats 1 and 3 for the second half, the same seeds.
+  first half of the games, at seats 1 and 3 for the second half, the same seeds. Each field
+  bot runs with Python's ``random`` module seeded from the run's seed (the bots draw their
+  random choices from it) and ``PYTHONHASHSEED=0``, so a run can be replayed move for move.
 
 It prints the deals and the whole games won by the spec, each with its 95% Wilson interval,
-the levels a deal, and the spec's decision time (mean, p99, max: from the ``guandan connect``
-results, or measured in-process), and appends one JSON line per run to ``--out``.
+the levels a deal, a digest of the games' records (for a field bot: two runs of the same seed
+and spec that played the same games print the same digest), and the spec's decision time
+(mean, p99, max: from the ``guandan connect`` results, or measured in-process), and appends
+one JSON line per run to ``--out``.
 
     python benchmarks/sparring.py mc field:bot-a --games 4 --seed 31 --field-bots DIR
     python benchmarks/sparring.py mc:rollouts=40000 greedy --games 50 --seed 32
@@ -26,6 +30,7 @@ results, or measured in-process), and appends one JSON line per run to ``--out``
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import shutil
@@ -46,6 +51,19 @@ from guandan.records.games import record, replay
 
 FIELD = {"bot-a": ("client1.py", "client3.py"), "bot-b": ("client_v5_1.py", "client_v5_2.py")}
 ORIGINAL_PORT = "127.0.0.1:23456"
+#: How a field bot is started: its script run as ``__main__`` (from its folder, which is on the
+#: import path) after seeding Python's ``random`` module, which is where the bots draw their
+#: random choices; with PYTHONHASHSEED fixed, the same messages give the same plays.
+SEEDED_LAUNCH = (
+    "import random, runpy, sys; script, seed = sys.argv[1], int(sys.argv[2]); sys.argv = [script]; "
+    "random.seed(seed); runpy.run_path(script, run_name='__main__')"
+)
+
+
+def field_bot_command(python: str, script: str, seed: int) -> tuple[list[str], dict[str, str]]:
+    """The command and environment that start a field bot's ``script`` (run from its folder)
+    with its random choices seeded by ``seed``."""
+    return [python, "-c", SEEDED_LAUNCH, script, str(seed)], {**os.environ, "PYTHONHASHSEED": "0"}
 
 
 def _free_port() -> int:
@@ -73,6 +91,12 @@ class _Timed:
 def _percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, max(0, int(round(q / 100 * len(ordered) + 0.5)) - 1))] if ordered else 0.0
+
+
+def _digest(records: list[dict[str, Any]]) -> str:
+    """A digest of the games' records (every deal's hands and actions): two runs of the same
+    seed that played the same moves have the same digest."""
+    return hashlib.sha256(json.dumps(records, sort_keys=True).encode()).hexdigest()[:16]
 
 
 def _tally(records: list[dict[str, Any]], spec_side: list[int]) -> dict[str, Any]:
@@ -171,8 +195,11 @@ def field(
                     )  # fmt: skip
                     ours.append(out)
                 else:
+                    # the bot's own script, its random module seeded and its hashing fixed: a
+                    # run's seed fixes the field bots' choices too
+                    args, env = field_bot_command(str(python), next(files), derive_seed(seed, 10 + seat))
                     proc = subprocess.Popen(
-                        [str(python), next(files)], cwd=bots, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+                        args, cwd=bots, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env
                     )
                 procs.append(proc)
                 # connection order is seat order: a guandan connect process imports the package
@@ -202,6 +229,7 @@ def field(
                     client_means.append(json.loads(text).get("agent_mean_ms"))
                     client_p99s.append(json.loads(text).get("agent_p99_ms"))
     tally = _tally(records, sides)
+    tally["records_sha256"] = _digest(records)
     tally["client_mean_ms"] = client_means  # each guandan connect process's mean decision time
     tally["client_p99_ms"] = client_p99s  # and its 99th percentile
     return tally, times
@@ -246,6 +274,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  deals won {tally['deals_won']}/{tally['deals']} = {share:.1%} [{lo:.1%}, {hi:.1%}],"
           f" levels a deal {tally['levels'] / max(1, tally['deals']):+.2f}")  # fmt: skip
     print(f"  whole games won {tally['games_won']}/{tally['games']} [{glo:.1%}, {ghi:.1%}]")
+    if "records_sha256" in tally:
+        print(f"  the games' records: sha256 {tally['records_sha256']}")
     if times:
         print(f"  decisions {len(times)}: mean {result['mean_ms']} ms, p99 {result['p99_ms']} ms,"
               f" max {result['max_ms']} ms")  # fmt: skip

@@ -1,0 +1,52 @@
+"""benchmarks/sparring.py starts the field bots with their random choices seeded, so that a
+sparring run can be replayed move for move; checked here on a stand-in bot that draws the way
+the field bots do (``from random import randint`` in a module beside the script)."""
+
+from __future__ import annotations
+
+import importlib.util
+import pathlib
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+_spec = importlib.util.spec_from_file_location("sparring", ROOT / "benchmarks" / "sparring.py")
+assert _spec is not None and _spec.loader is not None
+sparring = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(sparring)
+
+HELPER = """from random import randint
+
+
+def draws():
+    return [randint(0, 10**9) for _ in range(4)]
+"""
+BOT = """import sys
+
+import helper
+
+if __name__ == "__main__":
+    print(sys.argv[0], helper.draws(), hash("jiefeng") % 1000)
+"""
+
+
+def _run(folder: pathlib.Path, seed: int) -> str:
+    args, env = sparring.field_bot_command(sys.executable, "bot.py", seed)
+    done = subprocess.run(args, cwd=folder, env=env, capture_output=True, text=True, timeout=60, check=True)
+    return done.stdout
+
+
+def test_a_field_bot_runs_as_main_with_seeded_draws(tmp_path):
+    (tmp_path / "helper.py").write_text(HELPER, encoding="utf-8")
+    (tmp_path / "bot.py").write_text(BOT, encoding="utf-8")
+    first, again, other = _run(tmp_path, 11), _run(tmp_path, 11), _run(tmp_path, 12)
+    assert first.startswith("bot.py [")  # run as __main__, its own name in argv, its folder importable
+    assert first == again  # the same seed: the same draws and the same string hashes
+    assert first.split("[")[1] != other.split("[")[1]  # another seed: other draws
+
+
+def test_the_records_digest_tells_games_apart():
+    games = [{"deals": [{"actions": [{"seat": 0, "type": "single", "key": "5"}]}]}]
+    changed = [{"deals": [{"actions": [{"seat": 0, "type": "single", "key": "6"}]}]}]
+    assert sparring._digest(games) == sparring._digest([dict(g) for g in games])
+    assert sparring._digest(games) != sparring._digest(changed)

@@ -21,10 +21,13 @@ It prints the deals and the whole games won by the spec, each with its 95% Wilso
 the levels a deal, a digest of the games' records (for a field bot: two runs of the same seed
 and spec that played the same games print the same digest), and the spec's decision time
 (mean, p99, max: from the ``guandan connect`` results, or measured in-process), and appends
-one JSON line per run to ``--out``.
+one JSON line per run to ``--out``. ``--keep-records DIR`` keeps the games: one record a game
+(``game-001.json`` ...; ``guandan replay`` and ``guandan web`` show them) and ``games.json``,
+which names each game's file, the spec's side in it and the deals it won.
 
     python benchmarks/sparring.py mc field:bot-a --games 4 --seed 31 --field-bots DIR
     python benchmarks/sparring.py mc:rollouts=40000 greedy --games 50 --seed 32
+    python benchmarks/sparring.py mc field:bot-b --games 2 --seed 33 --field-bots DIR --keep-records kept
 """
 
 from __future__ import annotations
@@ -100,28 +103,54 @@ def _digest(records: list[dict[str, Any]]) -> str:
 
 
 def _tally(records: list[dict[str, Any]], spec_side: list[int]) -> dict[str, Any]:
-    """Deals and games won by the spec over replayed match records (its side per record)."""
+    """Deals and games won by the spec over replayed match records (its side per record), and
+    per game: its deals, the deals the spec won, whether the game ended and the spec won it."""
     deals = won = games = games_won = 0
     levels = 0.0
+    per_game = []
     for data, side in zip(records, spec_side):
         match = replay(data)
+        assert isinstance(match, Match), "a sparring record is a whole game's"
+        game_won = 0
         for summary in match.results:
-            deals += 1
             gain = match.ruleset.gain(summary.result.partner_place)
             if summary.result.winning_side == side:
-                won += 1
+                game_won += 1
                 levels += gain
             else:
                 levels -= gain
+        deals += len(match.results)
+        won += game_won
         if match.is_over:
             games += 1
             games_won += match.winner == side
-    return {"deals": deals, "deals_won": won, "games": games, "games_won": games_won, "levels": levels}
+        per_game.append({"spec_side": side, "deals": len(match.results), "deals_won": game_won,
+                         "over": match.is_over, "won": match.is_over and match.winner == side})  # fmt: skip
+    return {"deals": deals, "deals_won": won, "games": games, "games_won": games_won, "levels": levels,
+            "per_game": per_game}  # fmt: skip
 
 
-def in_process(spec: str, opponent: str, games: int, seed: int, ruleset: str) -> tuple[dict[str, Any], list[float]]:
+def keep_records(
+    folder: Path, records: list[dict[str, Any]], per_game: list[dict[str, Any]], about: dict[str, Any]
+) -> None:
+    """Write each game's record to ``folder/game-NNN.json`` and ``folder/games.json``: the run
+    (``about``) and, per game, its file, the spec's side, its deals and the deals the spec won."""
+    folder.mkdir(parents=True, exist_ok=True)
+    games = []
+    for n, (data, game) in enumerate(zip(records, per_game), start=1):
+        name = f"game-{n:03d}.json"
+        (folder / name).write_text(json.dumps(data), encoding="utf-8")
+        games.append({"file": name, **game})
+    index = {**about, "records_sha256": _digest(records), "games": games}
+    (folder / "games.json").write_text(json.dumps(index, indent=1) + "\n", encoding="utf-8")
+
+
+def in_process(
+    spec: str, opponent: str, games: int, seed: int, ruleset: str
+) -> tuple[list[dict[str, Any]], list[int], dict[str, Any], list[float]]:
     """Whole games in-process, every seed twice with the sides exchanged (game g's match seeded
-    ``derive_seed(seed, g)``, seat k's agent ``derive_seed(that, k)``)."""
+    ``derive_seed(seed, g)``, seat k's agent ``derive_seed(that, k)``): the records, the spec's
+    side in each, nothing more to report, the spec's decision times."""
     times: list[float] = []
     half = max(1, games // 2)
     records: list[dict[str, Any]] = []
@@ -140,7 +169,7 @@ def in_process(spec: str, opponent: str, games: int, seed: int, ruleset: str) ->
             sides.append(swap)
             print(f"\r  {spec} vs {opponent}: {len(records)}/{2 * half} games", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
-    return _tally(records, sides), times
+    return records, sides, {}, times
 
 
 def _spec_side(summary: Path) -> int | None:
@@ -153,8 +182,10 @@ def _spec_side(summary: Path) -> int | None:
 
 def field(
     spec: str, bot: str, games: int, seed: int, field_bots: Path, venv: Path, ruleset: str, timeout: float
-) -> tuple[dict[str, Any], list[float]]:
-    """Whole games on a real server against a field bot: the spec at seats 0, 2, then at 1, 3."""
+) -> tuple[list[dict[str, Any]], list[int], dict[str, Any], list[float]]:
+    """Whole games on a real server against a field bot: the spec at seats 0, 2, then at 1, 3.
+    The records, the spec's side in each, the ``guandan connect`` processes' decision times
+    (mean and p99 of each), and no in-process times."""
     python = venv / "bin" / "python"
     if not python.exists():
         subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
@@ -228,11 +259,8 @@ def field(
                 if text:
                     client_means.append(json.loads(text).get("agent_mean_ms"))
                     client_p99s.append(json.loads(text).get("agent_p99_ms"))
-    tally = _tally(records, sides)
-    tally["records_sha256"] = _digest(records)
-    tally["client_mean_ms"] = client_means  # each guandan connect process's mean decision time
-    tally["client_p99_ms"] = client_p99s  # and its 99th percentile
-    return tally, times
+    # each guandan connect process's mean decision time, and its 99th percentile
+    return records, sides, {"client_mean_ms": client_means, "client_p99_ms": client_p99s}, times
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -248,6 +276,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--field-venv", type=Path, default=Path(tempfile.gettempdir()) / "guandan-field-venv")
     parser.add_argument("--timeout", type=float, default=3600, help="seconds a half may take (default 3600)")
     parser.add_argument("--out", help="append the result as a JSON line to this file")
+    parser.add_argument("--keep-records", type=Path, metavar="DIR",
+                        help="write each game's record and an index (games.json) to this folder")  # fmt: skip
     args = parser.parse_args(argv)
     begin = time.perf_counter()
     if args.opponent.startswith("field:"):
@@ -256,10 +286,15 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"unknown field bot {bot!r} (one of {', '.join(FIELD)})")
         if not (args.field_bots / bot).is_dir():
             parser.error(f"--field-bots: no {bot}/ in {args.field_bots}")
-        tally, times = field(args.spec, bot, args.games, args.seed, args.field_bots, args.field_venv, args.ruleset,
-                             args.timeout)  # fmt: skip
+        records, sides, extra, times = field(args.spec, bot, args.games, args.seed, args.field_bots,
+                                             args.field_venv, args.ruleset, args.timeout)  # fmt: skip
     else:
-        tally, times = in_process(args.spec, args.opponent, args.games, args.seed, args.ruleset)
+        records, sides, extra, times = in_process(args.spec, args.opponent, args.games, args.seed, args.ruleset)
+    tally = {**_tally(records, sides), "records_sha256": _digest(records), **extra}
+    per_game = tally.pop("per_game")
+    if args.keep_records:
+        about = {"spec": args.spec, "opponent": args.opponent, "seed": args.seed, "ruleset": args.ruleset}
+        keep_records(args.keep_records, records, per_game, about)
     lo, hi = wilson_interval(tally["deals_won"], tally["deals"])
     glo, ghi = wilson_interval(tally["games_won"], tally["games"])
     result = {
@@ -274,14 +309,15 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  deals won {tally['deals_won']}/{tally['deals']} = {share:.1%} [{lo:.1%}, {hi:.1%}],"
           f" levels a deal {tally['levels'] / max(1, tally['deals']):+.2f}")  # fmt: skip
     print(f"  whole games won {tally['games_won']}/{tally['games']} [{glo:.1%}, {ghi:.1%}]")
-    if "records_sha256" in tally:
-        print(f"  the games' records: sha256 {tally['records_sha256']}")
+    print(f"  the games' records: sha256 {tally['records_sha256']}")
     if times:
         print(f"  decisions {len(times)}: mean {result['mean_ms']} ms, p99 {result['p99_ms']} ms,"
               f" max {result['max_ms']} ms")  # fmt: skip
     if tally.get("client_mean_ms"):
         print(f"  guandan connect processes' decisions: mean {tally['client_mean_ms']} ms,"
               f" p99 {tally.get('client_p99_ms')} ms")  # fmt: skip
+    if args.keep_records:
+        print(f"  {len(records)} records kept in {args.keep_records}")
     print(f"  {result['seconds']} s")
     if args.out:
         with open(args.out, "a", encoding="utf-8") as f:

@@ -5,9 +5,13 @@ the field bots do (``from random import randint`` in a module beside the script)
 from __future__ import annotations
 
 import importlib.util
+import json
 import pathlib
 import subprocess
 import sys
+
+from guandan import Match
+from guandan.records.games import replay
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 _spec = importlib.util.spec_from_file_location("sparring", ROOT / "benchmarks" / "sparring.py")
@@ -50,3 +54,23 @@ def test_the_records_digest_tells_games_apart():
     changed = [{"deals": [{"actions": [{"seat": 0, "type": "single", "key": "6"}]}]}]
     assert sparring._digest(games) == sparring._digest([dict(g) for g in games])
     assert sparring._digest(games) != sparring._digest(changed)
+
+
+def test_kept_records_replay_and_tally_like_the_run(tmp_path, capsys):
+    kept, again = tmp_path / "kept", tmp_path / "again"
+    assert sparring.main(["greedy", "random", "--games", "2", "--seed", "5", "--keep-records", str(kept)]) == 0
+    printed = capsys.readouterr().out
+    index = json.loads((kept / "games.json").read_text(encoding="utf-8"))
+    assert (index["spec"], index["opponent"], index["seed"]) == ("greedy", "random", 5)
+    assert [g["spec_side"] for g in index["games"]] == [0, 1]  # the sides swapped
+    won = deals = 0
+    for game in index["games"]:
+        match = replay(json.loads((kept / game["file"]).read_text(encoding="utf-8")))
+        assert isinstance(match, Match) and match.is_over and game["over"]
+        assert game["deals"] == len(match.results)
+        mine = sum(s.result.winning_side == game["spec_side"] for s in match.results)
+        assert game["deals_won"] == mine and game["won"] == (match.winner == game["spec_side"])
+        won, deals = won + mine, deals + len(match.results)
+    assert f"deals won {won}/{deals} " in printed and index["records_sha256"] in printed
+    sparring.main(["greedy", "random", "--games", "2", "--seed", "5", "--keep-records", str(again)])
+    assert json.loads((again / "games.json").read_text(encoding="utf-8")) == index  # a seeded run replays

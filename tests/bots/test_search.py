@@ -39,6 +39,7 @@ from guandan.bots.rollout_policy import load_weights
 from guandan.bots.search import MonteCarloAgent
 from guandan.core import _core
 from guandan.core.cards import card_rank, wild_card
+from guandan.core.movegen import canonical_move, flush_keeping_move, pack_rank_move, straight_flushes
 from guandan.core.moves import Move
 from guandan.core.order import elevated_order
 from guandan.core.packed import bits_of_cards, cards_of_bits
@@ -140,6 +141,18 @@ def test_the_tree_changes_what_the_playouts_find_and_not_with_the_threads():
     # a tree of one node is a tree too: it stops growing there, and still answers alike
     small = [_core.search(info, state, words, 1000, 0.0, t, seed=9, tree_nodes=1, **tree) for t in (1, 2)]
     assert small[0][1] == 1000 and np.array_equal(small[0][0], small[1][0])
+
+
+def test_mc_spends_its_choices_keeping_the_hands_straight_flushes():
+    changed = 0
+    for obs in observations(range(4), 0) + observations(range(4), 6):
+        if not straight_flushes(obs.hand, obs.level):
+            continue
+        for choice in MonteCarloAgent(seed=1, rollouts=200).analyze(obs).choices:
+            word = pack_rank_move(choice.action.to_rank())
+            assert choice.action == flush_keeping_move(word, obs.hand, obs.level) and choice.action in obs.legal_actions
+            changed += choice.action != canonical_move(word, obs.hand, obs.level)
+    assert changed  # some choice of these positions is spent otherwise than canonically
 
 
 def test_mc_with_a_tree_plays_legal_seeded_deals_alike_whatever_the_threads():

@@ -3,8 +3,9 @@
 **mc** (:class:`MonteCarloAgent`, the shipped search bot). At each decision it
 
 1. lists its candidate moves at rank granularity (the suits of a combination change
-   little; its physical cards are then chosen canonically, keeping one card of as many
-   suits as possible): at most ``candidates`` of them, in the smart policy's order of
+   little; the cards it plays are chosen to keep the hand's straight flushes,
+   :func:`~guandan.core.movegen.flush_keeping_move`, else canonically, keeping one card of
+   as many suits as possible): at most ``candidates`` of them, in the smart policy's order of
    preference — its own choice first, the pass when responding and the smallest bomb
    always among them;
 2. samples deals consistent with what it has seen, weighted by what the play so far
@@ -65,7 +66,7 @@ import numpy as np
 
 from ..core import _core
 from ..core.cards import Cards, card_rank
-from ..core.movegen import canonical_move, pack_rank_move
+from ..core.movegen import canonical_move, flush_keeping_move, pack_rank_move, straight_flushes
 from ..core.moves import BOMB_TYPES, SEQUENCE_TYPES, Move, window_start
 from ..core.order import elevated_order
 from ..core.packed import (
@@ -354,8 +355,10 @@ class MonteCarloAgent:
             int(observation.level), observation.seat, observation.to_beat, observation.history, observation.finish_order
         )
         words = _core.search_candidates(info, state, self.candidates)
+        # the cards a choice spends: those that keep the hand's straight flushes
+        spend = flush_keeping_move if straight_flushes(hand, observation.level) else canonical_move
         if len(words) == 1:
-            move = canonical_move(int(words[0]), hand, observation.level)
+            move = spend(int(words[0]), hand, observation.level)
             return SearchResult((Choice(move, 0.0, 0),), 0, time.perf_counter() - start)
         payoffs = self._payoffs(observation)
         objective: tuple[int, ...] | Literal["levels", "wins"] = (
@@ -371,7 +374,7 @@ class MonteCarloAgent:
         )
         order = np.argsort(stats[:, 3], kind="stable")
         choices = tuple(
-            Choice(canonical_move(int(words[i]), hand, observation.level), float(stats[i, 1]), int(stats[i, 0]))
+            Choice(spend(int(words[i]), hand, observation.level), float(stats[i, 1]), int(stats[i, 0]))
             for i in order
         )
         return SearchResult(choices, int(done), time.perf_counter() - start)

@@ -49,6 +49,8 @@ __all__ = [
     "pack_rank_move",
     "unpack_rank_move",
     "canonical_move",
+    "flush_keeping_move",
+    "straight_flushes",
     "check_granularity",
 ]
 
@@ -169,6 +171,119 @@ def canonical_move(word: int, hand: CardsLike, level: int | str) -> Move:
     if word == PASS_WORD:
         return _card_move_of(0, PASS_WORD, lvl)
     return spent_move(word, _core.spend_cards(cards.counts, int(lvl), word), lvl)
+
+
+#: At most this many ways to spend a word's natural cards are compared by
+#: :func:`flush_keeping_move` (more: the canonical spend; a hand of 27 cards rarely has 20).
+MAX_SPENDS = 512
+_STRAIGHT_FLUSH_TYPE = _TYPES.index(MoveType.STRAIGHT_FLUSH)
+_STRAIGHT_TYPE = _TYPES.index(MoveType.STRAIGHT)
+
+
+def straight_flushes(hand: CardsLike, level: int | str) -> int:
+    """How many straight flushes a hand can lead: its rank-level straight-flush moves counted
+    once per top rank and suit (with or without wilds).
+
+    >>> straight_flushes("S5 S6 S7 S8 S9 H7", 3), straight_flushes("S5 S6 H7 S8 S9", 3)
+    (1, 0)
+    >>> straight_flushes("S5 S6 S8 S9 H2", 2)  # the wild H2 as S7
+    1
+    """
+    return _flush_count(as_cards(hand).counts, int(parse_level(level)))
+
+
+def _flush_count(counts: bytes, level: int) -> int:
+    words = _core.rank_moves(counts, level)
+    flushes = words[(words >> np.uint64(60)) == _STRAIGHT_FLUSH_TYPE]
+    return len(np.unique((flushes >> np.uint64(54)) & np.uint64(0x3F)))  # the key (4 bits) and the suit (2)
+
+
+def flush_keeping_move(word: int, hand: CardsLike, level: int | str) -> Move:
+    """The card-level move that plays a rank-level word keeping as many of the hand's straight
+    flushes as it can: of the canonical spend (:func:`canonical_move`) and the other ways to
+    spend the word's natural cards (the same ranks, the same wilds and jokers, other suits; a
+    plain straight not all of one suit), the one that leaves the most
+    :func:`straight_flushes`, the canonical spend on ties. The hand left holds the same ranks
+    either way, so this only adds bombs to it. How the search bot ``mc`` spends its choice.
+
+    Raises :class:`~guandan.IllegalMoveError` when the hand cannot play the word.
+
+    >>> from guandan import classify
+    >>> single_5 = pack_rank_move(classify("S5", 2)[0].to_rank())
+    >>> hand = "C3 C4 C5 C6 C7 D5"  # a straight flush of clubs, 3 to 7
+    >>> print(canonical_move(single_5, hand, 2), "|", flush_keeping_move(single_5, hand, 2))
+    single 5: C5 | single 5: D5
+    """
+    lvl = parse_level(level)
+    cards = as_cards(hand)
+    _core.check_move(word)
+    word = int(word)
+    if word == PASS_WORD:
+        return _card_move_of(0, PASS_WORD, lvl)
+    counts = cards.counts
+    spent = _core.spend_cards(counts, int(lvl), word)
+    if word_type(word) != _STRAIGHT_FLUSH_TYPE:
+        best = _flush_keeping_spend(counts, int(lvl), spent, word_type(word) == _STRAIGHT_TYPE)
+        if best is not None:
+            spent = best
+    return spent_move(word, spent, lvl)
+
+
+def _flush_keeping_spend(counts: bytes, level: int, spent: int, straight: bool) -> int | None:
+    """The spend (packed bits) of :func:`flush_keeping_move` when it differs from the canonical
+    ``spent``, else ``None``."""
+    kept = _flush_count(counts, level)
+    if not kept:
+        return None  # no straight flush to keep
+    wild = (level - 2) * 4 + 1
+    used = [(spent >> (2 * f)) & 3 for f in range(54)]
+    rest = bytes(c - u for c, u in zip(counts, used))
+    canonical = _flush_count(rest, level)
+    if canonical == kept:
+        return None  # the canonical spend keeps them all
+    # per natural rank the word spends: every way to take its copies from the hand's suits
+    choices: list[list[tuple[tuple[int, int], ...]]] = []  # per rank: its (face, copies) ways
+    ways = 1
+    for rank in range(13):
+        faces = [f for f in range(rank * 4, rank * 4 + 4) if f != wild]
+        need = sum(used[f] for f in faces)
+        if not need:
+            continue
+        options = _takes([counts[f] for f in faces], need)
+        ways *= len(options)
+        if ways > MAX_SPENDS:
+            return None
+        choices.append([tuple(zip(faces, take)) for take in options])
+    best, best_count = None, canonical
+    for combo in _product(choices):
+        taken = list(used)
+        for part in combo:
+            for face, n in part:
+                taken[face] = n
+        if straight and len({f % 4 for f in range(52) if f != wild and taken[f]}) == 1:
+            continue  # a plain straight all of one suit: a straight flush spent
+        count = _flush_count(bytes(c - t for c, t in zip(counts, taken)), level)
+        if count > best_count:
+            best, best_count = taken, count
+    if best is None:
+        return None
+    return sum(n << (2 * f) for f, n in enumerate(best))
+
+
+def _takes(held: list[int], need: int) -> list[tuple[int, ...]]:
+    """Every way to take ``need`` cards from copies held per suit (a count per suit)."""
+    if not held:
+        return [()] if need == 0 else []
+    return [(n, *tail) for n in range(min(held[0], need) + 1) for tail in _takes(held[1:], need - n)]
+
+
+def _product(lists: list[list[tuple[tuple[int, int], ...]]]) -> Iterator[tuple[tuple[tuple[int, int], ...], ...]]:
+    if not lists:
+        yield ()
+        return
+    for head in lists[0]:
+        for tail in _product(lists[1:]):
+            yield (head, *tail)
 
 
 def spent_move(word: int, spent: int, level: Rank) -> Move:

@@ -10,6 +10,8 @@ import pathlib
 import subprocess
 import sys
 
+import pytest
+
 from guandan import Match
 from guandan.records.games import replay
 
@@ -18,6 +20,11 @@ _spec = importlib.util.spec_from_file_location("sparring", ROOT / "benchmarks" /
 assert _spec is not None and _spec.loader is not None
 sparring = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(sparring)
+_spec = importlib.util.spec_from_file_location("kept_records", ROOT / "benchmarks" / "kept_records.py")
+assert _spec is not None and _spec.loader is not None
+kept_records = importlib.util.module_from_spec(_spec)
+sys.modules["kept_records"] = kept_records  # its dataclass looks its module up
+_spec.loader.exec_module(kept_records)
 
 HELPER = """from random import randint
 
@@ -74,3 +81,26 @@ def test_kept_records_replay_and_tally_like_the_run(tmp_path, capsys):
     assert f"deals won {won}/{deals} " in printed and index["records_sha256"] in printed
     sparring.main(["greedy", "random", "--games", "2", "--seed", "5", "--keep-records", str(again)])
     assert json.loads((again / "games.json").read_text(encoding="utf-8")) == index  # a seeded run replays
+
+
+def test_the_survey_of_kept_games_counts_their_deals_and_the_straight_flushes_broken(tmp_path, capsys):
+    kept = tmp_path / "kept"
+    sparring.main(["greedy", "random", "--games", "8", "--seed", "5", "--keep-records", str(kept)])
+    index = json.loads((kept / "games.json").read_text(encoding="utf-8"))
+    survey = kept_records.survey([kept])
+    assert survey.games == 8 and survey.won["first"][1] == 8  # a first deal a game
+    assert survey.deals == sum(g["deals"] for g in index["games"])
+    assert survey.deals_won == sum(g["deals_won"] for g in index["games"])
+    # greedy spends its cards canonically: some of its plays break a straight flush
+    assert survey.plays > 1000 and 0 < survey.broke_last <= survey.broke and 0 < len(survey.broke_deals) <= survey.broke
+    capsys.readouterr()
+    assert kept_records.main([str(kept)]) == 0
+    assert f"the spec's plays: {survey.plays}; {survey.broke} broke" in capsys.readouterr().out
+
+
+@pytest.mark.slow
+def test_mc_breaks_no_straight_flush_another_choice_of_suits_keeps(tmp_path):
+    kept = tmp_path / "kept"
+    sparring.main(["mc:rollouts=30", "greedy", "--games", "2", "--seed", "5", "--keep-records", str(kept)])
+    survey = kept_records.survey([kept])
+    assert survey.plays > 100 and survey.broke == 0

@@ -1,0 +1,131 @@
+"""What kept sparring games say (``sparring.py --keep-records DIR``): the deals the spec won by
+how each deal began, and the spec's plays whose cards broke a straight flush that another
+choice of the same cards' suits would have kept.
+
+For each folder, ``games.json`` names the games and the spec's side in each; every record is
+replayed (a record that does not replay is refused). A deal began as the first of its game,
+or after a tribute paid by one side, or after a tribute resisted by one side (the payers held
+both big jokers). A play *broke a straight flush* when the hand it left can lead fewer
+straight flushes (:func:`guandan.core.movegen.straight_flushes`) than the hand left by the
+same rank-level move spent by :func:`guandan.core.movegen.flush_keeping_move`.
+
+    python benchmarks/kept_records.py kept-74 kept-75
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from guandan import Cards, Match
+from guandan.bots.simulate import wilson_interval
+from guandan.core.movegen import flush_keeping_move, pack_rank_move, straight_flushes
+from guandan.records.games import replay
+
+BEGINNINGS = {
+    "first": "the first deal of a game",
+    "they_paid": "the other side paid tribute",
+    "we_paid": "the spec's side paid tribute",
+    "they_resisted": "the other side resisted the tribute",
+    "we_resisted": "the spec's side resisted the tribute",
+}
+
+
+@dataclass
+class Survey:
+    """The tallies of kept games: per beginning, the deals the spec won and the deals; the
+    spec's plays, those that broke a straight flush, those of them that left none where
+    another choice kept one, and the deals they were in."""
+
+    games: int = 0
+    won: dict[str, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
+    plays: int = 0
+    broke: int = 0
+    broke_last: int = 0
+    broke_deals: set[tuple[str, str, int]] = field(default_factory=set)
+
+    @property
+    def deals(self) -> int:
+        return sum(n for _, n in self.won.values())
+
+    @property
+    def deals_won(self) -> int:
+        return sum(w for w, _ in self.won.values())
+
+
+def survey(folders: list[Path]) -> Survey:
+    """The :class:`Survey` of the kept games in ``folders``."""
+    out = Survey()
+    won = out.won
+    for folder in folders:
+        index = json.loads((folder / "games.json").read_text(encoding="utf-8"))
+        for game in index["games"]:
+            match = replay(json.loads((folder / game["file"]).read_text(encoding="utf-8")))
+            assert isinstance(match, Match), f"{folder / game['file']}: not a whole game's record"
+            side = game["spec_side"]
+            out.games += 1
+            for log, summary in zip(match.deal_logs, match.results):
+                payers = {payer & 1 for payer, _, _ in log.tributes}
+                if log.index == 0:
+                    began = "first"
+                elif log.resisted:
+                    losers = 1 - match.results[log.index - 1].result.winning_side
+                    began = "we_resisted" if losers == side else "they_resisted"
+                else:
+                    began = "we_paid" if payers == {side} else "they_paid"
+                won[began][0] += summary.result.winning_side == side
+                won[began][1] += 1
+                hands = list(log.dealt)
+                for payer, to, card in (*log.tributes, *log.returns):
+                    hands[payer] = hands[payer] - Cards.from_cards([card])
+                    hands[to] = hands[to] + Cards.from_cards([card])
+                assert log.deal is not None
+                for play in log.deal.history:
+                    hand = hands[play.seat]
+                    hands[play.seat] = hand - play.move.cards
+                    if (play.seat & 1) != side or play.is_pass:
+                        continue
+                    out.plays += 1
+                    if not straight_flushes(hand, log.level):
+                        continue
+                    kept = flush_keeping_move(pack_rank_move(play.move.to_rank()), hand, log.level)
+                    left, could = straight_flushes(hands[play.seat], log.level), straight_flushes(
+                        hand - kept.cards, log.level
+                    )
+                    if left < could:
+                        out.broke += 1
+                        out.broke_last += left == 0
+                        out.broke_deals.add((str(folder), game["file"], log.index))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__.splitlines()[0], epilog=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("folders", nargs="+", type=Path, help="folders written by sparring.py --keep-records")
+    args = parser.parse_args(argv)
+    for folder in args.folders:
+        if not (folder / "games.json").is_file():
+            parser.error(f"{folder}: no games.json (a folder of sparring.py --keep-records)")
+    tally = survey(args.folders)
+    won, deals = tally.deals_won, tally.deals
+    lo, hi = wilson_interval(won, deals)
+    print(f"{tally.games} games, {deals} deals; the spec won {won} = {won / max(1, deals):.1%} [{lo:.1%}, {hi:.1%}]")
+    print("deals won by how the deal began:")
+    for key, name in BEGINNINGS.items():
+        if key in tally.won:
+            w, n = tally.won[key]
+            lo, hi = wilson_interval(w, n)
+            print(f"  {name:<38} {w:>5}/{n:<5} {w / n:6.1%} [{lo:.1%}, {hi:.1%}]")
+    print(f"the spec's plays: {tally.plays}; {tally.broke} broke a straight flush that another choice of suits"
+          f" kept, in {len(tally.broke_deals)} deals ({tally.broke_last} left none where one could stay)")  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

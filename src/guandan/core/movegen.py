@@ -29,6 +29,7 @@ True
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator, Sequence
 from typing import Literal, overload
 
@@ -192,10 +193,31 @@ def straight_flushes(hand: CardsLike, level: int | str) -> int:
     return _flush_count(as_cards(hand).counts, int(parse_level(level)))
 
 
+#: The five ranks (bits of ranks 2..A, bit 0 for 2) of each straight, ace low to ace high.
+_WINDOWS = (0b1000000001111,) + tuple(0b11111 << low for low in range(9))
+_RANK_BITS = (np.arange(1 << 13)[:, None] >> np.arange(13)) & 1
+#: For 0, 1, 2 wilds and the ranks held in one suit (13 bits): how many straights of that suit
+#: they make (the ranks held in it and the wilds for the rest).
+_SUIT_FLUSHES = tuple(
+    bytes(((_RANK_BITS @ ((np.array(_WINDOWS)[:, None] >> np.arange(13)) & 1).T + wilds) >= 5).sum(axis=1).tolist())
+    for wilds in range(3)
+)
+
+
 def _flush_count(counts: bytes, level: int) -> int:
-    words = _core.rank_moves(counts, level)
-    flushes = words[(words >> np.uint64(60)) == _STRAIGHT_FLUSH_TYPE]
-    return len(np.unique((flushes >> np.uint64(54)) & np.uint64(0x3F)))  # the key (4 bits) and the suit (2)
+    """:func:`straight_flushes` of a hand's 54 counts: for each suit and straight, its ranks
+    held in that suit (a wild counts as itself or any of the missing) and the wilds."""
+    wild = (level - 2) * 4 + 1
+    table = _SUIT_FLUSHES[counts[wild]]
+    found = 0
+    for suit in range(4):
+        held = 0
+        for rank in range(13):
+            face = rank * 4 + suit
+            if counts[face] and face != wild:
+                held |= 1 << rank
+        found += table[held]
+    return found
 
 
 def flush_keeping_move(word: int, hand: CardsLike, level: int | str) -> Move:
@@ -241,33 +263,47 @@ def _flush_keeping_spend(counts: bytes, level: int, spent: int, straight: bool) 
     canonical = _flush_count(rest, level)
     if canonical == kept:
         return None  # the canonical spend keeps them all
-    # per natural rank the word spends: every way to take its copies from the hand's suits
-    choices: list[list[tuple[tuple[int, int], ...]]] = []  # per rank: its (face, copies) ways
-    ways = 1
+    table = _SUIT_FLUSHES[rest[wild]]
+    base = [0, 0, 0, 0]  # per suit: the ranks held after the spend, of the ranks it takes no natural from
+    ways: list[list[tuple[tuple[int, int], ...]]] = []  # per rank it takes from: every (face, copies) way
+    count = 1
     for rank in range(13):
         faces = [f for f in range(rank * 4, rank * 4 + 4) if f != wild]
         need = sum(used[f] for f in faces)
         if not need:
+            for f in faces:
+                if rest[f]:
+                    base[f & 3] |= 1 << rank
             continue
-        options = _takes([counts[f] for f in faces], need)
-        ways *= len(options)
-        if ways > MAX_SPENDS:
+        options = [tuple(zip(faces, take)) for take in _takes([counts[f] for f in faces], need)]
+        count *= len(options)
+        if count > MAX_SPENDS:
             return None
-        choices.append([tuple(zip(faces, take)) for take in options])
+        ways.append(options)
     best, best_count = None, canonical
-    for combo in _product(choices):
-        taken = list(used)
-        for part in combo:
-            for face, n in part:
-                taken[face] = n
-        if straight and len({f % 4 for f in range(52) if f != wild and taken[f]}) == 1:
+    for combo in itertools.product(*ways):
+        held = list(base)
+        suits = 0
+        for option in combo:
+            for face, n in option:
+                if counts[face] > n:
+                    held[face & 3] |= 1 << (face >> 2)
+                if n:
+                    suits |= 1 << (face & 3)
+        if straight and suits.bit_count() == 1:
             continue  # a plain straight all of one suit: a straight flush spent
-        count = _flush_count(bytes(c - t for c, t in zip(counts, taken)), level)
-        if count > best_count:
-            best, best_count = taken, count
+        found = table[held[0]] + table[held[1]] + table[held[2]] + table[held[3]]
+        if found > best_count:
+            best, best_count = combo, found
+            if found == kept:
+                break  # none keeps more than the hand has
     if best is None:
         return None
-    return sum(n << (2 * f) for f, n in enumerate(best))
+    taken = list(used)
+    for option in best:
+        for face, n in option:
+            taken[face] = n
+    return sum(n << (2 * f) for f, n in enumerate(taken))
 
 
 def _takes(held: list[int], need: int) -> list[tuple[int, ...]]:
@@ -275,15 +311,6 @@ def _takes(held: list[int], need: int) -> list[tuple[int, ...]]:
     if not held:
         return [()] if need == 0 else []
     return [(n, *tail) for n in range(min(held[0], need) + 1) for tail in _takes(held[1:], need - n)]
-
-
-def _product(lists: list[list[tuple[tuple[int, int], ...]]]) -> Iterator[tuple[tuple[tuple[int, int], ...], ...]]:
-    if not lists:
-        yield ()
-        return
-    for head in lists[0]:
-        for tail in _product(lists[1:]):
-            yield (head, *tail)
 
 
 def spent_move(word: int, spent: int, level: Rank) -> Move:

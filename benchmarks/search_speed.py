@@ -1,6 +1,6 @@
 """The search bot's speed: rollouts per second per thread, and wall time per decision.
 
-Three parts (``--part``, default all):
+Four parts (``--part``, default all):
 
 * ``rollouts`` — full deals played to their end from the deal's first lead by each rollout
   policy (``_core.rollouts``: random, greedy, smart, learned with the package's weights),
@@ -13,12 +13,17 @@ Three parts (``--part``, default all):
   colons, ``policy=learned:rollouts=2000``) in seats 0 and 2 against
   ``greedy``; every searched decision (more than one legal action) timed around
   ``act``: mean, p50, p99 and max wall time in ms, and the rollouts a decision played.
+* ``spend`` — the cards a choice spends: at every decision of 200 seeded single deals of
+  ``greedy`` play, the seat's rank-level moves (at most 32, as ``mc``'s candidates) made
+  card-level by ``canonical_move`` and as ``mc`` does (``flush_keeping_move`` when the hand
+  holds a straight flush): CPU time a decision, mean over all, p99 and max of each one's.
 
 Run it with nothing else on the machine for clean times; ``--nice`` lowers its priority.
 
     python benchmarks/search_speed.py
     python benchmarks/search_speed.py --part decisions --budgets rollouts=2000 think_ms=100 --deals 20
     python benchmarks/search_speed.py --part decisions --cpu --budgets rollouts=2000 policy=smart:rollouts=4000
+    python benchmarks/search_speed.py --part spend
 """
 
 from __future__ import annotations
@@ -41,6 +46,8 @@ from guandan.bots.registry import parse_spec
 from guandan.bots.rollout_policy import load_weights
 from guandan.bots.search import MonteCarloAgent
 from guandan.core import _core
+from guandan.core.movegen import canonical_move, flush_keeping_move, pack_rank_move, straight_flushes
+from guandan.core.packed import PASS_WORD
 from guandan.core.rng import derive_seed
 
 
@@ -116,9 +123,46 @@ def decision_speed(budgets: list[str], deals: int, seed: int, cpu: bool = False)
               f"{np.percentile(times, 99):>8.1f} {times.max():>8.1f} {statistics.mean(rolls):>18,.0f}")
 
 
+def spend_speed(deals: int) -> None:
+    agent, cases = GreedyAgent(), []
+    for seed in range(deals):
+        deal = Deal.new(seed=seed, level=2 + seed % 13)
+        while not deal.is_over:
+            obs = deal.observation(deal.turn)
+            beat = PASS_WORD if obs.to_beat is None else pack_rank_move(obs.to_beat.move.to_rank())
+            words = [int(w) for w in _core.rank_moves(obs.hand_counts, int(obs.level), beat)][:32]
+            cases.append((obs.hand, obs.level, words))
+            deal.act(agent.act(obs))
+
+    def canonical(hand, level, words):
+        for w in words:
+            canonical_move(w, hand, level)
+
+    def as_mc(hand, level, words):
+        spend = flush_keeping_move if straight_flushes(hand, level) else canonical_move
+        for w in words:
+            spend(w, hand, level)
+
+    held = sum(bool(straight_flushes(hand, level)) for hand, level, _ in cases)
+    print(f"spend: {len(cases)} decisions of {deals} seeded deals of greedy play, at most 32 rank-level moves each;"
+          f" {held} hands ({held / len(cases):.1%}) hold a straight flush; CPU time a decision")
+    for name, spend in (("canonical_move", canonical), ("as mc (flush_keeping_move)", as_mc)):
+        start = time.process_time()
+        for case in cases:
+            spend(*case)
+        mean = (time.process_time() - start) / len(cases)
+        each = []
+        for case in cases:
+            t = time.thread_time_ns()
+            spend(*case)
+            each.append(time.thread_time_ns() - t)
+        print(f"  {name:<28} mean {1e6 * mean:7.1f} us  p99 {np.percentile(each, 99) / 1e3:7.1f} us"
+              f"  max {max(each) / 1e3:7.1f} us")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--part", choices=["rollouts", "search", "decisions", "all"], default="all")
+    parser.add_argument("--part", choices=["rollouts", "search", "decisions", "spend", "all"], default="all")
     parser.add_argument("--budgets", nargs="+", default=["rollouts=2000", "think_ms=100"],
                         help="decision budgets: rollouts=N or think_ms=T (default rollouts=2000 think_ms=100)")
     parser.add_argument("--deals", type=int, default=10, help="single deals for the decisions part (default 10)")
@@ -136,6 +180,8 @@ def main(argv: list[str] | None = None) -> int:
         search_speed(40, 4000)
     if args.part in ("decisions", "all"):
         decision_speed(args.budgets, args.deals, args.seed, args.cpu)
+    if args.part in ("spend", "all"):
+        spend_speed(200)
     return 0
 
 

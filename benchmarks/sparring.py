@@ -237,7 +237,15 @@ def field(
                 # first (seconds on a loaded machine); the seating is read back from the summary
                 time.sleep(3.0 if (seat & 1) == swap else 1.0)
             try:
-                server.wait(timeout=timeout)
+                begun = time.monotonic()
+                while server.poll() is None:  # the games written so far, as progress
+                    if time.monotonic() - begun > timeout:
+                        raise subprocess.TimeoutExpired(server.args, timeout)
+                    done = len(list(rec.glob("table0-game*.json"))) if rec.is_dir() else 0
+                    print(f"\r  {spec} vs field:{bot}: half {swap + 1} of 2, {done}/{half} games", end="",
+                          file=sys.stderr, flush=True)  # fmt: skip
+                    time.sleep(2.0)
+                print(file=sys.stderr)
             finally:
                 for proc in procs:
                     if proc.poll() is None:

@@ -1,13 +1,16 @@
 """What kept sparring games say (``sparring.py --keep-records DIR``): the deals the spec won by
-how each deal began, and the spec's plays whose cards broke a straight flush that another
-choice of the same cards' suits would have kept.
+how each deal began, the spec's plays whose cards broke a straight flush that another
+choice of the same cards' suits would have kept, and the turns where it could go out in one
+play and did not.
 
 For each folder, ``games.json`` names the games and the spec's side in each; every record is
 replayed (a record that does not replay is refused). A deal began as the first of its game,
 or after a tribute paid by one side, or after a tribute resisted by one side (the payers held
 both big jokers). A play *broke a straight flush* when the hand it left can lead fewer
 straight flushes (:func:`guandan.core.movegen.straight_flushes`) than the hand left by the
-same rank-level move spent by :func:`guandan.core.movegen.flush_keeping_move`.
+same rank-level move spent by :func:`guandan.core.movegen.flush_keeping_move`. The spec
+*could go out* when one legal play holds its whole hand; it *declined* when it passed or
+played fewer cards then (the deals where it declined are counted, and those its side lost).
 
     python benchmarks/kept_records.py kept-74 kept-75
 """
@@ -21,7 +24,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from guandan import Cards, Match
+from guandan import Match, beats, classify
 from guandan.bots.simulate import wilson_interval
 from guandan.core.movegen import flush_keeping_move, pack_rank_move, straight_flushes
 from guandan.records.games import replay
@@ -39,7 +42,8 @@ BEGINNINGS = {
 class Survey:
     """The tallies of kept games: per beginning, the deals the spec won and the deals; the
     spec's plays, those that broke a straight flush, those of them that left none where
-    another choice kept one, and the deals they were in."""
+    another choice kept one, and the deals they were in; the spec's turns where it could go
+    out, those where it did not, their deals and those of them its side lost."""
 
     games: int = 0
     won: dict[str, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
@@ -47,6 +51,10 @@ class Survey:
     broke: int = 0
     broke_last: int = 0
     broke_deals: set[tuple[str, str, int]] = field(default_factory=set)
+    could_go_out: int = 0
+    declined: int = 0
+    declined_deals: set[tuple[str, str, int]] = field(default_factory=set)
+    declined_lost: set[tuple[str, str, int]] = field(default_factory=set)
 
     @property
     def deals(self) -> int:
@@ -79,27 +87,39 @@ def survey(folders: list[Path]) -> Survey:
                     began = "we_paid" if payers == {side} else "they_paid"
                 won[began][0] += summary.result.winning_side == side
                 won[began][1] += 1
-                hands = list(log.dealt)
-                for payer, to, card in (*log.tributes, *log.returns):
-                    hands[payer] = hands[payer] - Cards.from_cards([card])
-                    hands[to] = hands[to] + Cards.from_cards([card])
                 assert log.deal is not None
-                for play in log.deal.history:
-                    hand = hands[play.seat]
-                    hands[play.seat] = hand - play.move.cards
+                deal = log.deal.copy()
+                history = list(deal.history)
+                for _ in history:
+                    deal.undo()  # back to the first lead, then forward play by play
+                where = (str(folder), game["file"], log.index)
+                for play in history:
+                    hand = deal.hand(play.seat)
+                    if (play.seat & 1) == side and len(hand) <= 10:
+                        outs = classify(hand, log.level)
+                        if deal.to_beat is not None:
+                            outs = [m for m in outs if beats(m, deal.to_beat.move)]
+                        if outs:
+                            out.could_go_out += 1
+                            if len(play.move.cards) < len(hand):
+                                out.declined += 1
+                                out.declined_deals.add(where)
+                                if summary.result.winning_side != side:
+                                    out.declined_lost.add(where)
+                    deal.play(play.move)
                     if (play.seat & 1) != side or play.is_pass:
                         continue
                     out.plays += 1
                     if not straight_flushes(hand, log.level):
                         continue
                     kept = flush_keeping_move(pack_rank_move(play.move.to_rank()), hand, log.level)
-                    left, could = straight_flushes(hands[play.seat], log.level), straight_flushes(
+                    left, could = straight_flushes(hand - play.move.cards, log.level), straight_flushes(
                         hand - kept.cards, log.level
                     )
                     if left < could:
                         out.broke += 1
                         out.broke_last += left == 0
-                        out.broke_deals.add((str(folder), game["file"], log.index))
+                        out.broke_deals.add(where)
     return out
 
 
@@ -124,6 +144,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {name:<38} {w:>5}/{n:<5} {w / n:6.1%} [{lo:.1%}, {hi:.1%}]")
     print(f"the spec's plays: {tally.plays}; {tally.broke} broke a straight flush that another choice of suits"
           f" kept, in {len(tally.broke_deals)} deals ({tally.broke_last} left none where one could stay)")  # fmt: skip
+    print(f"the spec could go out in one play {tally.could_go_out} times and did not {tally.declined} times,"
+          f" in {len(tally.declined_deals)} deals; its side lost {len(tally.declined_lost)} of them")  # fmt: skip
     return 0
 
 

@@ -93,6 +93,14 @@ def test_the_survey_of_kept_games_counts_their_deals_and_the_straight_flushes_br
     assert survey.deals_won == sum(g["deals_won"] for g in index["games"])
     # greedy spends its cards canonically: some of its plays break a straight flush
     assert survey.plays > 1000 and 0 < survey.broke_last <= survey.broke and 0 < len(survey.broke_deals) <= survey.broke
+    # greedy goes out whenever it can (its first preference): it never declines
+    assert survey.could_go_out >= survey.games and survey.declined == 0 and not survey.declined_deals
+    # random plays any legal move: it often declines to go out, and its side loses some of those deals
+    rand = tmp_path / "random"
+    sparring.main(["random", "random", "--games", "2", "--seed", "5", "--keep-records", str(rand)])
+    other = kept_records.survey([rand])
+    assert 0 < other.declined < other.could_go_out and other.declined_lost <= other.declined_deals
+    assert 0 < len(other.declined_lost)
     capsys.readouterr()
     assert kept_records.main([str(kept)]) == 0
     assert f"the spec's plays: {survey.plays}; {survey.broke} broke" in capsys.readouterr().out

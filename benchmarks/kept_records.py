@@ -11,6 +11,10 @@ straight flushes (:func:`guandan.core.movegen.straight_flushes`) than the hand l
 same rank-level move spent by :func:`guandan.core.movegen.flush_keeping_move`. The spec
 *could go out* when one legal play holds its whole hand; it *declined* when it passed or
 played fewer cards then (the deals where it declined are counted, and those its side lost).
+Its *first chance to go out first* in a deal is the first such turn while no seat is out:
+for the deals where it took that chance and those where it declined it, the levels a deal
+for its side (the promotion if it won, less the other side's if it lost), and for the
+declined, who went out first after all.
 
     python benchmarks/kept_records.py kept-74 kept-75
 """
@@ -43,7 +47,9 @@ class Survey:
     """The tallies of kept games: per beginning, the deals the spec won and the deals; the
     spec's plays, those that broke a straight flush, those of them that left none where
     another choice kept one, and the deals they were in; the spec's turns where it could go
-    out, those where it did not, their deals and those of them its side lost."""
+    out, those where it did not, their deals and those of them its side lost; its first
+    chances to go out first taken and declined (deals, levels), and who went out first in
+    the declined ones."""
 
     games: int = 0
     won: dict[str, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
@@ -55,6 +61,8 @@ class Survey:
     declined: int = 0
     declined_deals: set[tuple[str, str, int]] = field(default_factory=set)
     declined_lost: set[tuple[str, str, int]] = field(default_factory=set)
+    first_chance: dict[str, list[float]] = field(default_factory=lambda: {"took": [0, 0.0], "declined": [0, 0.0]})
+    declined_first_out: dict[str, int] = field(default_factory=lambda: defaultdict(int))
 
     @property
     def deals(self) -> int:
@@ -63,6 +71,11 @@ class Survey:
     @property
     def deals_won(self) -> int:
         return sum(w for w, _ in self.won.values())
+
+
+def _who(seat: int, spec_seat: int) -> str:
+    """A seat as the spec's seat sees it."""
+    return "the spec" if seat == spec_seat else "its partner" if seat == spec_seat ^ 2 else "an opponent"
 
 
 def survey(folders: list[Path]) -> Survey:
@@ -93,6 +106,10 @@ def survey(folders: list[Path]) -> Survey:
                 for _ in history:
                     deal.undo()  # back to the first lead, then forward play by play
                 where = (str(folder), game["file"], log.index)
+                result = summary.result
+                gain = match.ruleset.gain(result.partner_place)
+                levels = gain if result.winning_side == side else -gain
+                chance_open = True
                 for play in history:
                     hand = deal.hand(play.seat)
                     if (play.seat & 1) == side and len(hand) <= 10:
@@ -101,6 +118,13 @@ def survey(folders: list[Path]) -> Survey:
                             outs = [m for m in outs if beats(m, deal.to_beat.move)]
                         if outs:
                             out.could_go_out += 1
+                            if chance_open and not deal.finish_order:
+                                chance_open = False
+                                took = "took" if len(play.move.cards) == len(hand) else "declined"
+                                out.first_chance[took][0] += 1
+                                out.first_chance[took][1] += levels
+                                if took == "declined":
+                                    out.declined_first_out[_who(result.finish_order[0], play.seat)] += 1
                             if len(play.move.cards) < len(hand):
                                 out.declined += 1
                                 out.declined_deals.add(where)
@@ -146,6 +170,10 @@ def main(argv: list[str] | None = None) -> int:
           f" kept, in {len(tally.broke_deals)} deals ({tally.broke_last} left none where one could stay)")  # fmt: skip
     print(f"the spec could go out in one play {tally.could_go_out} times and did not {tally.declined} times,"
           f" in {len(tally.declined_deals)} deals; its side lost {len(tally.declined_lost)} of them")  # fmt: skip
+    (took, took_levels), (declined, declined_levels) = tally.first_chance["took"], tally.first_chance["declined"]
+    print(f"its first chance to go out first in a deal: taken in {took} deals ({took_levels / max(1, took):+.2f} levels"
+          f" a deal), declined in {declined} ({declined_levels / max(1, declined):+.2f}; first out then:"
+          f" {', '.join(f'{who} {n}' for who, n in sorted(tally.declined_first_out.items()))})")  # fmt: skip
     return 0
 
 

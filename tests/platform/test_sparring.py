@@ -95,12 +95,16 @@ def test_the_survey_of_kept_games_counts_their_deals_and_the_straight_flushes_br
     assert survey.plays > 1000 and 0 < survey.broke_last <= survey.broke and 0 < len(survey.broke_deals) <= survey.broke
     # greedy goes out whenever it can (its first preference): it never declines
     assert survey.could_go_out >= survey.games and survey.declined == 0 and not survey.declined_deals
+    took, declined = survey.first_chance["took"], survey.first_chance["declined"]
+    assert 0 < took[0] <= survey.deals and declined == [0, 0.0] and -3 * took[0] <= took[1] <= 3 * took[0]
     # random plays any legal move: it often declines to go out, and its side loses some of those deals
     rand = tmp_path / "random"
     sparring.main(["random", "random", "--games", "2", "--seed", "5", "--keep-records", str(rand)])
     other = kept_records.survey([rand])
     assert 0 < other.declined < other.could_go_out and other.declined_lost <= other.declined_deals
     assert 0 < len(other.declined_lost)
+    declined = other.first_chance["declined"][0]
+    assert 0 < declined <= len(other.declined_deals) and sum(other.declined_first_out.values()) == declined
     capsys.readouterr()
     assert kept_records.main([str(kept)]) == 0
     assert f"the spec's plays: {survey.plays}; {survey.broke} broke" in capsys.readouterr().out

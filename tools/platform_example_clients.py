@@ -1,5 +1,5 @@
 """Play whole games on ``guandan serve``'s server with the AI competition organisers' example bot,
-alone or mixed at one table with ``guandan connect`` clients.
+alone or mixed at one table with ``guandan connect`` clients and the finalists' rule bots.
 
 The organisers ship an example bot with the offline platform (``client1.py`` … ``client4.py``,
 ``state.py``, ``action.py``; Apache-2.0; they need ``ws4py``): every competition bot was
@@ -9,12 +9,17 @@ suite: give the directory that holds it.
 The script copies those files to a temporary directory (the clients' URL pointed at this
 server's port), starts a platform server in this process, starts one client per seat in
 connection order — seat ``s`` is the example's ``client{s+1}.py`` or, with ``--seats``, a
-``guandan connect`` process playing an agent of this package — waits for the end, and
-checks that every client exited cleanly after ``gameResult`` (status 0, closed with code
-1000, no traceback), that the server saw no bad answer, and that every game's record replays.
+``guandan connect`` process playing an agent of this package, or a finalist's rule bot
+(``field:bot-a``, ``field:bot-b``: copied from ``--field-bots DIR`` and started as
+``benchmarks/sparring.py`` starts them, their random choices seeded from ``--seed``; a bot's
+two scripts serve two seats) — waits for the end, and checks that every client exited
+cleanly after ``gameResult`` (status 0, closed with code 1000, no traceback), that the
+server saw no bad answer, and that every game's record replays.
 
     python tools/platform_example_clients.py /work/shared/platform-clients --games 2 --seed 1
     python tools/platform_example_clients.py /work/shared/platform-clients --seats example,greedy,example,mc
+    python tools/platform_example_clients.py /work/shared/platform-clients --seats field:bot-a,example,field:bot-a,mc \
+        --field-bots /work/shared/field-bots
 
 Exit status 0 when everything holds, 1 otherwise (what failed is printed).
 """
@@ -22,6 +27,7 @@ Exit status 0 when everything holds, 1 otherwise (what failed is printed).
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import shutil
 import subprocess
@@ -29,14 +35,27 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from types import ModuleType
 
 from guandan.bots.registry import agent_factory
+from guandan.core.rng import derive_seed
 from guandan.platform import start_server
 from guandan.records.games import replay
 
 FILES = ("client1.py", "client2.py", "client3.py", "client4.py", "state.py", "action.py", "LICENSE")
 ORIGINAL_URL = "ws://127.0.0.1:23456/game/"
 EXAMPLE = "example"
+FIELD_PREFIX = "field:"
+
+
+def _sparring() -> ModuleType:
+    """benchmarks/sparring.py, the one home of how the field bots are found and started."""
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "sparring.py"
+    spec = importlib.util.spec_from_file_location("sparring", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -48,16 +67,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--seats",
         default=",".join([EXAMPLE] * 4),
-        help="four comma-separated seats 0-3: 'example' (the organisers' clientN.py) or an agent spec"
-        " for `guandan connect` (default: example at every seat)",
+        help="four comma-separated seats 0-3: 'example' (the organisers' clientN.py), field:bot-a or"
+        " field:bot-b (a finalist's rule bot, from --field-bots) or an agent spec for `guandan connect`"
+        " (default: example at every seat)",
     )
+    parser.add_argument("--field-bots", type=Path, help="the folder holding bot-a/ and bot-b/ (for field: seats)")
     parser.add_argument("--timeout", type=float, default=600, help="seconds before giving up (default 600)")
     args = parser.parse_args(argv)
     seats = [s.strip() for s in args.seats.split(",")]
     if len(seats) != 4:
         parser.error(f"--seats names four seats, got {len(seats)}")
+    sparring = _sparring() if any(spec.startswith(FIELD_PREFIX) for spec in seats) else None
     for spec in seats:
-        if spec != EXAMPLE:
+        if spec.startswith(FIELD_PREFIX):
+            assert sparring is not None
+            bot = spec[len(FIELD_PREFIX) :]
+            if bot not in sparring.FIELD:
+                parser.error(f"unknown field bot {bot!r} (one of {', '.join(sparring.FIELD)})")
+            if args.field_bots is None or not (args.field_bots / bot).is_dir():
+                parser.error(f"{spec}: --field-bots must name a folder holding {bot}/")
+            if seats.count(spec) > len(sparring.FIELD[bot]):
+                parser.error(f"{spec} has {len(sparring.FIELD[bot])} scripts: at most that many seats")
+        elif spec != EXAMPLE:
             agent_factory(spec)
 
     work = Path(tempfile.mkdtemp(prefix="guandan-platform-clients-"))
@@ -79,14 +110,31 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{path.name} does not connect to {ORIGINAL_URL}", file=sys.stderr)
                 return 1
             path.write_text(text.replace(ORIGINAL_URL, srv.url), encoding="utf-8")
+        port = srv.url.split("//", 1)[1].split("/", 1)[0]
+        scripts: dict[str, list[str]] = {}
         for seat, spec in enumerate(seats):
+            cwd = work
+            env = None
             if spec == EXAMPLE:
                 command = [sys.executable, f"client{seat + 1}.py"]
+            elif spec.startswith(FIELD_PREFIX):
+                assert sparring is not None and args.field_bots is not None
+                bot = spec[len(FIELD_PREFIX) :]
+                cwd = work / bot
+                if bot not in scripts:  # a copy of the bot, its server address pointed here
+                    shutil.copytree(args.field_bots / bot, cwd)
+                    for py in cwd.glob("*.py"):
+                        text = py.read_text(encoding="utf-8", errors="replace")
+                        if sparring.ORIGINAL_PORT in text:
+                            py.write_text(text.replace(sparring.ORIGINAL_PORT, port), encoding="utf-8")
+                    scripts[bot] = list(sparring.FIELD[bot])
+                command, env = sparring.field_bot_command(sys.executable, scripts[bot].pop(0),
+                                                          derive_seed(args.seed, 10 + seat))  # fmt: skip
             else:
                 command = [sys.executable, "-m", "guandan", "connect", srv.url, "--agent", spec, "--json"]
                 command += ["--name", f"{spec}{seat}", "--log", str(work / f"seat{seat}.jsonl")]
             out = open(work / f"seat{seat}.out", "w", encoding="utf-8")  # noqa: SIM115 - closed below
-            procs.append((subprocess.Popen(command, cwd=work, stdout=out, stderr=out), out))
+            procs.append((subprocess.Popen(command, cwd=cwd, stdout=out, stderr=out, env=env), out))
             while srv.server.tables[0].names.count(None) > 3 - seat:  # connection order makes the seats
                 if time.monotonic() - start > args.timeout or procs[-1][0].poll() is not None:
                     failures.append(f"seat {seat} ({spec}) did not connect")
@@ -110,11 +158,11 @@ def main(argv: list[str] | None = None) -> int:
             failures.append(f"seat {seat} ({spec}) exited with {code}")
         if "Traceback" in text:
             failures.append(f"seat {seat} ({spec}) raised:\n{text[text.index('Traceback'):][:2000]}")
-        if spec == EXAMPLE:
-            if "达到设定场次" not in text:  # what the example bot prints on gameResult
+        if spec == EXAMPLE or spec.startswith(FIELD_PREFIX):
+            if spec == EXAMPLE and "达到设定场次" not in text:  # what the example bot prints on gameResult
                 failures.append(f"seat {seat} (example) did not receive gameResult")
-            if "Closed down 1000" not in text:
-                failures.append(f"seat {seat} (example) was not closed with code 1000")
+            if "Closed down 1000" not in text:  # what the example and the field bots print on close
+                failures.append(f"seat {seat} ({spec}) was not closed with code 1000")
         else:
             summary = json.loads(text[text.index("{") :]) if "{" in text else {}
             if not summary.get("complete") or summary.get("close_code") != 1000:

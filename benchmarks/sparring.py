@@ -105,29 +105,21 @@ def _digest(records: list[dict[str, Any]]) -> str:
 def _tally(records: list[dict[str, Any]], spec_side: list[int]) -> dict[str, Any]:
     """Deals and games won by the spec over replayed match records (its side per record), and
     per game: its deals, the deals the spec won, whether the game ended and the spec won it."""
-    deals = won = games = games_won = 0
-    levels = 0.0
     per_game = []
+    levels = 0.0
     for data, side in zip(records, spec_side):
         match = replay(data)
         assert isinstance(match, Match), "a sparring record is a whole game's"
-        game_won = 0
+        won = 0
         for summary in match.results:
             gain = match.ruleset.gain(summary.result.partner_place)
-            if summary.result.winning_side == side:
-                game_won += 1
-                levels += gain
-            else:
-                levels -= gain
-        deals += len(match.results)
-        won += game_won
-        if match.is_over:
-            games += 1
-            games_won += match.winner == side
-        per_game.append({"spec_side": side, "deals": len(match.results), "deals_won": game_won,
+            won += summary.result.winning_side == side
+            levels += gain if summary.result.winning_side == side else -gain
+        per_game.append({"spec_side": side, "deals": len(match.results), "deals_won": won,
                          "over": match.is_over, "won": match.is_over and match.winner == side})  # fmt: skip
-    return {"deals": deals, "deals_won": won, "games": games, "games_won": games_won, "levels": levels,
-            "per_game": per_game}  # fmt: skip
+    return {"deals": sum(g["deals"] for g in per_game), "deals_won": sum(g["deals_won"] for g in per_game),
+            "games": sum(g["over"] for g in per_game), "games_won": sum(g["won"] for g in per_game),
+            "levels": levels, "per_game": per_game}  # fmt: skip
 
 
 def keep_records(

@@ -165,13 +165,24 @@ def canonical_move(word: int, hand: CardsLike, level: int | str) -> Move:
     >>> print(canonical_move(0x2310000000001000, "S5 C5 H2", 2))
     pair 5: S5 H2 (H2 as 5)
     """
+    return _spend(word, hand, level, keep_flushes=False)
+
+
+def _spend(word: int, hand: CardsLike, level: int | str, keep_flushes: bool) -> Move:
+    """The card-level move of a rank-level word, its cards spent canonically or, with
+    ``keep_flushes``, as :func:`flush_keeping_move` spends them."""
     lvl = parse_level(level)
-    cards = as_cards(hand)
+    counts = as_cards(hand).counts
     _core.check_move(word)
     word = int(word)
     if word == PASS_WORD:
         return _card_move_of(0, PASS_WORD, lvl)
-    return spent_move(word, _core.spend_cards(cards.counts, int(lvl), word), lvl)
+    spent = _core.spend_cards(counts, int(lvl), word)
+    if keep_flushes and word_type(word) != _STRAIGHT_FLUSH_TYPE:
+        kept = _flush_keeping_spend(counts, int(lvl), spent, word_type(word) == _STRAIGHT_TYPE)
+        if kept is not None:
+            spent = kept
+    return spent_move(word, spent, lvl)
 
 
 #: At most this many ways to spend a word's natural cards are compared by
@@ -236,19 +247,7 @@ def flush_keeping_move(word: int, hand: CardsLike, level: int | str) -> Move:
     >>> print(canonical_move(single_5, hand, 2), "|", flush_keeping_move(single_5, hand, 2))
     single 5: C5 | single 5: D5
     """
-    lvl = parse_level(level)
-    cards = as_cards(hand)
-    _core.check_move(word)
-    word = int(word)
-    if word == PASS_WORD:
-        return _card_move_of(0, PASS_WORD, lvl)
-    counts = cards.counts
-    spent = _core.spend_cards(counts, int(lvl), word)
-    if word_type(word) != _STRAIGHT_FLUSH_TYPE:
-        best = _flush_keeping_spend(counts, int(lvl), spent, word_type(word) == _STRAIGHT_TYPE)
-        if best is not None:
-            spent = best
-    return spent_move(word, spent, lvl)
+    return _spend(word, hand, level, keep_flushes=True)
 
 
 def _flush_keeping_spend(counts: bytes, level: int, spent: int, straight: bool) -> int | None:

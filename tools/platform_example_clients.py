@@ -132,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
                                                           derive_seed(args.seed, 10 + seat))  # fmt: skip
             else:
                 command = [sys.executable, "-m", "guandan", "connect", srv.url, "--agent", spec, "--json"]
-                command += ["--name", f"{spec}{seat}", "--log", str(work / f"seat{seat}.jsonl")]
+                command += ["--name", f"seat{seat}-{spec}", "--log", str(work / f"seat{seat}.jsonl")]
             out = open(work / f"seat{seat}.out", "w", encoding="utf-8")  # noqa: SIM115 - closed below
             procs.append((subprocess.Popen(command, cwd=cwd, stdout=out, stderr=out, env=env), out))
             while srv.server.tables[0].names.count(None) > 3 - seat:  # connection order makes the seats

@@ -402,6 +402,17 @@ static float dot(const float *w, const float *f) {
     return score;
 }
 
+/* A move's score in half h (0: leading) under the weights: the linear score, plus the hidden
+ * layer's when there is one (gd_linear). */
+static float policy_score(const gd_linear *lin, int h, const float *f) {
+    float score = dot(lin->w + h * GD_FEATURES, f);
+    for (int j = 0; j < lin->hidden; j++) {
+        const float a = dot(lin->u[h][j], f) + lin->b[h][j];
+        if (a > 0.0f) score += lin->v[h][j] * a;
+    }
+    return score;
+}
+
 /* The learned choice. last_but_one (a move generation for the rest of the hand and one for
  * each opponent) is the dear feature: it is computed only where it can change the choice.
  * With a positive weight, a move's score without it is a lower bound and its score plus the
@@ -417,14 +428,17 @@ gd_move gd_learned_move(const gd_deal *d, const gd_linear *lin) {
     const int endgame = c.mine <= 10;
     if (endgame) memset(lbo, -1, k);
     const gd_move smart = smart_pick(d, &c, moves, k, endgame ? lbo : NULL);
-    const float *w = lin->w + (c.leading ? 0 : GD_FEATURES);
+    const int h = c.leading ? 0 : 1;
+    const float *w = lin->w + h * GD_FEATURES;
     over_ctx o; /* the other hands' tops: three views, only when a weight looks at them */
-    if (w[GD_F_OPP_OVER] != 0.0f || w[GD_F_PARTNER_OVER] != 0.0f) {
+    if (lin->hidden || w[GD_F_OPP_OVER] != 0.0f || w[GD_F_PARTNER_OVER] != 0.0f) {
         over_init(&o, d);
     } else {
         for (int n = 0; n < 3; n++) o.opp[n] = o.partner[n] = -1;
     }
-    const float wl = w[GD_F_LAST_BUT_ONE];
+    /* last_but_one's bound holds for a linear score only: with a hidden layer, every
+     * endgame move computes it (as with a weight <= 0) */
+    const float wl = lin->hidden ? 0.0f : w[GD_F_LAST_BUT_ONE];
     float f[GD_FEATURES], score[GD_MAX_RANK_MOVES];
     float top = 0.0f;
     for (size_t i = 0; i < k; i++) {
@@ -434,7 +448,7 @@ gd_move gd_learned_move(const gd_deal *d, const gd_linear *lin) {
             known = lbo[i] > 0;
         }
         features(&c, &o, smart, moves[i], known, f);
-        score[i] = dot(w, f);
+        score[i] = policy_score(lin, h, f);
         if (i == 0 || score[i] > top) top = score[i];
     }
     if (endgame && wl > 0.0f) {
@@ -443,7 +457,7 @@ gd_move gd_learned_move(const gd_deal *d, const gd_linear *lin) {
             if (moves[i] == GD_PASS_MOVE || lbo[i] >= 0 || score[i] + wl + margin < top) continue;
             if (lbo_at(d, &c, moves, i, lbo)) {
                 features(&c, &o, smart, moves[i], 1, f);
-                score[i] = dot(w, f);
+                score[i] = policy_score(lin, h, f);
             }
         }
     }

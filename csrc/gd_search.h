@@ -42,10 +42,22 @@ enum {
 };
 #define GD_POLICY_WEIGHTS (2 * GD_FEATURES)
 
-/* A linear policy: a move's score is the dot product of its features and these weights. */
+/* The learned policy's weights. A move's score is the dot product of its features f and
+ * the weights w of its half (leading or responding); with a hidden layer (hidden =
+ * GD_HIDDEN), plus, for each hidden unit j of that half, v[j] * max(0, u[j] . f + b[j]): a
+ * tiny network over the same features. Each sum is accumulated in float, in index order
+ * (the plain-Python version sums alike, so both choose the same move). */
+#define GD_HIDDEN 8
 typedef struct gd_linear {
     float w[GD_POLICY_WEIGHTS];
+    int hidden; /* 0: the linear score alone; GD_HIDDEN: with the hidden layer */
+    float u[2][GD_HIDDEN][GD_FEATURES];
+    float b[2][GD_HIDDEN];
+    float v[2][GD_HIDDEN];
 } gd_linear;
+/* The weights of a policy with the hidden layer, as a flat vector: w, then for the leading
+ * and the responding half each unit's u (GD_FEATURES), b and v. */
+#define GD_POLICY_NET (GD_POLICY_WEIGHTS + 2 * GD_HIDDEN * (GD_FEATURES + 2))
 
 /* The features of the legal rank-level move m (or the pass, when responding) for the seat to
  * act (see GD_FEATURES). */

@@ -22,6 +22,8 @@ from guandan.bots.loop import play_out
 from guandan.bots.rollout_policy import (
     FEATURES,
     FIRST_FEATURES,
+    HIDDEN,
+    NET_WEIGHTS,
     WEIGHTS,
     feature_dims,
     load_weights,
@@ -90,6 +92,79 @@ def test_the_learned_move_is_the_reference_choice_under_random_and_shipped_weigh
 def test_the_learned_move_is_the_reference_choice_over_many_deals():
     rng = np.random.default_rng(4)
     assert check_choices(range(4, 40), lambda i: rng.normal(size=WEIGHTS) * (1 + i % 3)) > 3000
+
+
+def random_net(rng, scale=1.0):
+    """Random weights of a policy with a hidden layer: the linear weights, each unit's inputs
+    and bias at random, its output of either sign (some units dead on some moves, some not)."""
+    return rng.normal(size=NET_WEIGHTS) * scale
+
+
+def test_the_learned_move_with_a_hidden_layer_is_the_reference_choice():
+    rng = np.random.default_rng(5)
+    assert check_choices(range(2), lambda i: random_net(rng, 1 + i % 3)) > 100
+    # the hidden layer alone decides: linear weights 0
+    assert check_choices(range(2, 3), lambda i: np.concatenate([np.zeros(WEIGHTS), random_net(rng)[WEIGHTS:]])) > 50
+
+
+@pytest.mark.slow
+def test_the_learned_move_with_a_hidden_layer_is_the_reference_choice_over_many_deals():
+    rng = np.random.default_rng(6)
+    assert check_choices(range(40, 70), lambda i: random_net(rng, 0.5 + i % 4)) > 2000
+
+
+def test_a_hidden_layer_whose_outputs_are_zero_plays_as_the_linear_weights():
+    """``with_hidden`` adds units with random inputs and outputs 0: every choice, and so
+    every rollout, is the linear policy's; once an output moves, choices change."""
+    from guandan.rl.imitate import with_hidden
+
+    shipped = load_weights()
+    net = with_hidden(shipped, seed=2)
+    assert net.shape == (NET_WEIGHTS,) and np.array_equal(net[:WEIGHTS], shipped) and net[WEIGHTS:].any()
+    for state, _ in positions(range(3)):
+        assert _core.learned_move(state, net)[0] == _core.learned_move(state, shipped)[0]
+    state = Deal.new(7, level=3).native_state()
+    assert np.array_equal(
+        _core.rollouts(state, 4, "learned", seed=3, weights=net), _core.rollouts(state, 4, "learned", seed=3, weights=shipped)
+    )
+    loud = net.copy()
+    unit = len(FEATURES) + 2
+    for u in range(2 * HIDDEN):
+        loud[WEIGHTS + u * unit + len(FEATURES) + 1] = 50.0 * (-1) ** u
+    changed = sum(
+        _core.learned_move(state, loud)[0] != _core.learned_move(state, shipped)[0] for state, _ in positions(range(3))
+    )
+    assert changed > 0
+
+
+def test_a_policy_file_with_a_hidden_layer_loads_its_numbers_and_mc_plays_it(tmp_path):
+    from guandan.rl.imitate import _write_policy
+
+    rng = np.random.default_rng(8)
+    names = list(FIRST_FEATURES)
+    net = random_net(rng).round(6)
+    # a feature the file does not name weighs nothing, in the linear weights and the units' inputs
+    named = feature_dims(names, hidden=True)
+    net[np.setdiff1d(np.arange(NET_WEIGHTS), named)] = 0.0
+    path = tmp_path / "net.json"
+    _write_policy(str(path), net, {}, ["python -m guandan.rl.imitate improve ..."], names)
+    data = json.loads(path.read_text())
+    assert len(data["hidden"]["leading"]) == HIDDEN and len(data["hidden"]["responding"][0]["inputs"]) == len(names)
+    assert np.array_equal(load_weights(str(path)), net) and policy_features(str(path)) == tuple(names)
+    deal = Deal.new(3, level=2)
+    bot = MonteCarloAgent(seed=1, rollouts=200, weights=str(path))
+    assert bot.act(deal.observation(deal.turn)) in deal.legal_moves()
+    # bad hidden layers are refused by name
+    for bad, says in (
+        ([], "'hidden' is an object"),
+        ({"leading": [], "responding": []}, f"'leading' is {HIDDEN} units"),
+        ({"leading": [{"inputs": [1]}] * HIDDEN, "responding": []}, "has 'inputs'"),
+        ({"leading": [{"inputs": [0] * len(names), "bias": "x", "output": 1}] * HIDDEN}, "bias is 'x'"),
+    ):
+        path.write_text(json.dumps({**data, "hidden": bad}))
+        check(lambda: load_weights(str(path)), GuandanError, says)
+    state = deal.native_state()
+    check(lambda: _core.learned_move(state, np.zeros(NET_WEIGHTS + 1)), GuandanError, f"or {NET_WEIGHTS} finite")
 
 
 def test_the_features_fall_in_their_halves_and_name_what_they_say():

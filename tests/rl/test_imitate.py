@@ -19,6 +19,8 @@ from guandan import Deal, GuandanError
 from guandan.bots.rollout_policy import (
     FEATURES,
     FIRST_FEATURES,
+    HIDDEN,
+    NET_WEIGHTS,
     WEIGHTS,
     feature_dims,
     load_weights,
@@ -36,6 +38,7 @@ from guandan.rl.imitate import (
     fit_policy,
     improve,
     opponent_policy,
+    with_hidden,
     position_rows,
     read_positions,
     state_of_row,
@@ -143,6 +146,21 @@ def test_improve_is_deterministic_in_its_seed():
     assert not np.array_equal(a, c) or not np.array_equal(a, w0)
 
 
+def test_an_improvement_with_a_hidden_layer_moves_the_units_that_read_its_features():
+    """From ``with_hidden`` (outputs 0), one generation moves the linear weights of the
+    features given and every unit's inputs from them, its bias and its output; nothing else."""
+    start = with_hidden(load_weights(), seed=4)
+    some = ["pass", "key", "smart"]
+    moved, history = improve(start, generations=1, population=4, deals=40, pool=40, seed=3, features=some)
+    assert moved.shape == (NET_WEIGHTS,) and len(history) == 1
+    changed = set(np.flatnonzero(moved != np.round(start, 6)))
+    dims = feature_dims(some, hidden=True)
+    assert changed and changed <= set(dims) and len(dims) == 6 + 2 * HIDDEN * 5
+    outputs = {WEIGHTS + u * (len(FEATURES) + 2) + len(FEATURES) + 1 for u in range(2 * HIDDEN)}
+    assert changed & outputs  # the outputs left 0
+    check(lambda: with_hidden(start), GuandanError, f"added to {WEIGHTS} linear weights")
+
+
 def test_a_fit_and_an_improvement_learn_only_the_features_they_are_given(rows):
     start = load_weights()
     start[feature_dims(["opp_over", "pass_jiefeng"])] = 0.5
@@ -234,6 +252,13 @@ def test_the_commands_write_positions_and_a_policy_that_loads(tmp_path):
     data = json.loads(grown.read_text())
     assert data["features"] == [n for n in FEATURES if n in {*FIRST_FEATURES, "pass_jiefeng", "opp_over"}]
     assert "--add-features pass_jiefeng,opp_over" in data["made_by"][-1]
+    # --hidden adds a hidden layer, learns it and writes it; it refuses a file that has one
+    net = tmp_path / "net.json"
+    assert imitate.main([*improve_args[:-1], str(net), "--hidden", "7"]) == 0
+    data = json.loads(net.read_text())
+    assert len(data["hidden"]["leading"]) == HIDDEN and "--hidden 7" in data["made_by"][-1]
+    assert load_weights(str(net)).shape == (NET_WEIGHTS,)
+    check(lambda: imitate.main([*improve_args[:-2], "--weights", str(net), "--hidden", "1"]), GuandanError, "already")
     check(lambda: imitate.main([*args, "--features", "pass,nothing"]), GuandanError, "got 'nothing'")
     check(lambda: imitate.main([*improve_args, "--add-features", ","]), GuandanError, "features are all, first")
     assert 0 <= improved["improve"]["duels"]["won_against_opponent"] <= 6

@@ -4,6 +4,9 @@
 score ``w · f(move)``, where ``f`` are the :data:`FEATURES` of the move in its position (a
 leading and a responding set of weights, :data:`WEIGHTS` numbers in all) — after the one
 rule it shares with the ``smart`` policy: a move that plays out the whole hand is played.
+A policy may add a hidden layer of :data:`HIDDEN` units a half over the same features (a
+tiny network: ``w · f + Σ v_j max(0, u_j · f + b_j)``, :data:`NET_WEIGHTS` numbers;
+made by :func:`guandan.rl.imitate.with_hidden`), evaluated in C too.
 The weights were learned from ``mc``'s own decisions at a high budget
 (:mod:`guandan.rl.imitate`, the command that made them is in the file) and ship with the
 package (``rollout_policy.json``, :func:`load_weights`).
@@ -57,6 +60,8 @@ __all__ = [
     "FEATURES",
     "FIRST_FEATURES",
     "WEIGHTS",
+    "HIDDEN",
+    "NET_WEIGHTS",
     "feature_dims",
     "load_weights",
     "policy_features",
@@ -79,6 +84,12 @@ FEATURES: tuple[str, ...] = (
 )  # fmt: skip
 #: The weights of a policy: one for each feature when leading, then one each when responding.
 WEIGHTS = 2 * len(FEATURES)
+#: The hidden units of each half (leading, responding) of a policy with a hidden layer.
+HIDDEN: int = _core.HIDDEN
+#: The weights of a policy with a hidden layer: the :data:`WEIGHTS`, then for the leading
+#: and the responding half each unit's inputs (one per feature), its bias and its output.
+NET_WEIGHTS = WEIGHTS + 2 * HIDDEN * (len(FEATURES) + 2)
+_UNIT = len(FEATURES) + 2
 #: The features the first two iterations of the policy learned (the rest came later: what the
 #: other hands can beat, jiefeng, a bomb with the partner out). A policy file names the
 #: features it learned; those it does not name weigh 0.
@@ -113,9 +124,9 @@ def _policy_data(path: str) -> Any:
 
 
 def load_weights(path: str | None = None) -> np.ndarray:
-    """The learned policy's weights: ``float64 (WEIGHTS,)``, the leading half first; from the
-    package's file, or from a file :func:`guandan.rl.imitate.fit_policy` wrote. A feature
-    the file does not name weighs 0.
+    """The learned policy's weights: ``float64 (WEIGHTS,)``, the leading half first, or
+    ``(NET_WEIGHTS,)`` for a file with a hidden layer; from the package's file, or from a
+    file :mod:`guandan.rl.imitate` wrote. A feature the file does not name weighs 0.
 
     >>> w = load_weights(); w.shape == (WEIGHTS,)
     True
@@ -137,15 +148,24 @@ def policy_features(path: str | None = None) -> tuple[str, ...]:
     return _read_policy(_policy_data(path), repr(path))[0]
 
 
-def feature_dims(names: Any) -> np.ndarray:
+def feature_dims(names: Any, hidden: bool = False) -> np.ndarray:
     """The places of the named features' weights in a :data:`WEIGHTS` vector: each name's
     leading weight, then each one's responding weight (names in :data:`FEATURES` order).
+    With ``hidden``, in a :data:`NET_WEIGHTS` vector: those, then every hidden unit's inputs
+    from the named features, its bias and its output.
 
     >>> feature_dims(["pass", "key"]).tolist() == [0, 9, len(FEATURES), len(FEATURES) + 9]
     True
+    >>> len(feature_dims(["pass", "key"], hidden=True)) == 4 + 2 * HIDDEN * (2 + 2)
+    True
     """
     ordered = [i for i, name in enumerate(FEATURES) if name in set(names)]
-    return np.array(ordered + [len(FEATURES) + i for i in ordered], dtype=np.int64)
+    dims = ordered + [len(FEATURES) + i for i in ordered]
+    if hidden:
+        for unit in range(2 * HIDDEN):
+            at = WEIGHTS + unit * _UNIT
+            dims += [at + i for i in ordered] + [at + len(FEATURES), at + len(FEATURES) + 1]
+    return np.array(dims, dtype=np.int64)
 
 
 def _read_policy(data: Any, what: str) -> tuple[tuple[str, ...], tuple[float, ...]]:
@@ -171,7 +191,43 @@ def _read_policy(data: Any, what: str) -> tuple[tuple[str, ...], tuple[float, ..
             if isinstance(v, bool) or not isinstance(v, (int, float)) or not abs(v) < 1e30:
                 raise GuandanError(f"{what}: {half!r} holds {describe(v)}, not a finite number")
             out[h * len(FEATURES) + FEATURES.index(name)] = float(v)
+    hidden = data.get("hidden")
+    if hidden is not None:
+        out += _read_hidden(hidden, names, what)
     return tuple(n for n in FEATURES if n in names), tuple(out)
+
+
+def _read_hidden(hidden: Any, names: list[str], what: str) -> list[float]:
+    """A policy file's hidden layer: ``{"leading": units, "responding": units}``, each of
+    :data:`HIDDEN` units ``{"inputs": [one per named feature], "bias": b, "output": v}``; as
+    the tail of a :data:`NET_WEIGHTS` vector."""
+
+    def number(v: Any, where: str) -> float:
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not abs(v) < 1e30:
+            raise GuandanError(f"{what}: the hidden layer's {where} is {describe(v)}, not a finite number")
+        return float(v)
+
+    if not isinstance(hidden, dict):
+        raise GuandanError(f"{what}: 'hidden' is an object of 'leading' and 'responding' units, got {describe(hidden)}")
+    out: list[float] = []
+    for half in ("leading", "responding"):
+        units = hidden.get(half)
+        if not isinstance(units, list) or len(units) != HIDDEN:
+            raise GuandanError(f"{what}: the hidden layer's {half!r} is {HIDDEN} units, got {describe(units)}")
+        for j, unit in enumerate(units):
+            inputs = unit.get("inputs") if isinstance(unit, dict) else None
+            if not isinstance(inputs, list) or len(inputs) != len(names):
+                raise GuandanError(
+                    f"{what}: hidden unit {half} {j} has 'inputs' (one per feature, {len(names)}), "
+                    f"'bias' and 'output'; got {describe(unit)}"
+                )
+            row = [0.0] * _UNIT
+            for name, v in zip(names, inputs, strict=True):
+                row[FEATURES.index(name)] = number(v, f"unit {half} {j} input {name!r}")
+            row[len(FEATURES)] = number(unit.get("bias"), f"unit {half} {j} bias")
+            row[len(FEATURES) + 1] = number(unit.get("output"), f"unit {half} {j} output")
+            out += row
+    return out
 
 
 # -- the plain-Python version ------------------------------------------------------------------
@@ -343,7 +399,8 @@ def reference_features(state: DealState, word: int) -> list[float]:
 def reference_move(state: DealState, weights: Any) -> int:
     """The move the learned policy plays (the plain-Python version of ``_core.learned_move``):
     a move that plays out the hand, the weakest such, non-bombs first; else the legal move of
-    the highest score, the first on ties (scores summed in float32, as the core does)."""
+    the highest score, the first on ties (scores summed in float32, as the core does; with
+    the hidden layer when ``weights`` has :data:`NET_WEIGHTS` numbers)."""
     c = _Context(state)
     moves = _moves(c.hand, c.level, state.beat)
     if not c.leading and len(moves) == 1:
@@ -360,12 +417,24 @@ def reference_move(state: DealState, weights: Any) -> int:
 
         return min(outs, key=weakness)  # min keeps the first of equals, as the core's strict <
     w = np.asarray(weights, dtype=np.float32)
-    half = w[: len(FEATURES)] if c.leading else w[len(FEATURES) :]
+    h = 0 if c.leading else 1
+    half = w[h * len(FEATURES) : (h + 1) * len(FEATURES)]
+    units = [w[WEIGHTS + (h * HIDDEN + j) * _UNIT :][:_UNIT] for j in range(HIDDEN)] if w.size == NET_WEIGHTS else []
+
+    def dot(a: np.ndarray, f: np.ndarray) -> np.float32:
+        total = np.float32(0.0)
+        for aj, fj in zip(a, f, strict=True):
+            total = np.float32(total + np.float32(aj * fj))
+        return total
+
     best, best_score = moves[0], None
     for m in moves:
-        score = np.float32(0.0)
-        for wj, fj in zip(half, np.asarray(_features(c, m), dtype=np.float32), strict=True):
-            score = np.float32(score + np.float32(wj * fj))
+        f = np.asarray(_features(c, m), dtype=np.float32)
+        score = dot(half, f)
+        for unit in units:
+            a = np.float32(dot(unit[: len(FEATURES)], f) + unit[len(FEATURES)])
+            if a > 0:
+                score = np.float32(score + np.float32(unit[len(FEATURES) + 1] * a))
         if best_score is None or score > best_score:
             best, best_score = m, score
     return best

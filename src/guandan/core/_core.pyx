@@ -114,6 +114,8 @@ from .gd_search cimport (
     GD_POLICY_LEARNED,
     GD_POLICY_SMART,
     GD_POLICY_WEIGHTS,
+    GD_HIDDEN,
+    GD_POLICY_NET,
     GD_TREE_MAX_MOVES,
     GD_TREE_MAX_NODES,
     gd_candidate_stats,
@@ -1449,6 +1451,10 @@ TREE_MAX_NODES = GD_TREE_MAX_NODES
 #: responding half).
 FEATURES = GD_FEATURES
 POLICY_WEIGHTS = GD_POLICY_WEIGHTS
+#: The hidden units of each half of a policy with a hidden layer, and the length of its
+#: weights: the linear weights, then for each half each unit's inputs, bias and output.
+HIDDEN = GD_HIDDEN
+POLICY_NET = GD_POLICY_NET
 
 
 cdef int _search_policy(policy) except -1:
@@ -1474,17 +1480,33 @@ cdef int _check_legal(const gd_deal *d, const uint64_t[::1] words, str what) exc
 
 
 cdef int _linear_from(weights, gd_linear *lin) except -1:
-    """Check and copy the learned policy's weights: POLICY_WEIGHTS finite numbers."""
+    """Check and copy the learned policy's weights: POLICY_WEIGHTS finite numbers (a linear
+    score), or POLICY_NET (with the hidden layer: the linear weights, then for the leading
+    and the responding half each hidden unit's FEATURES inputs, its bias and its output)."""
     errors = _errors()
+    what = f"weights are {GD_POLICY_WEIGHTS} or {GD_POLICY_NET} finite numbers"
     try:
         w = np.asarray(weights, dtype=np.float64)
     except (TypeError, ValueError):
-        raise errors.GuandanError(f"weights are {GD_POLICY_WEIGHTS} numbers, got {_describe(weights)}") from None
-    if w.shape != (GD_POLICY_WEIGHTS,) or not np.isfinite(w).all() or (np.abs(w) > 1e30).any():
-        raise errors.GuandanError(f"weights are {GD_POLICY_WEIGHTS} finite numbers, got {_describe(weights)}")
-    cdef int i
+        raise errors.GuandanError(f"{what}, got {_describe(weights)}") from None
+    if (
+        w.shape not in ((GD_POLICY_WEIGHTS,), (GD_POLICY_NET,))
+        or not np.isfinite(w).all()
+        or (np.abs(w) > 1e30).any()
+    ):
+        raise errors.GuandanError(f"{what}, got {_describe(weights)}")
+    cdef int i, h, j, k, at = GD_POLICY_WEIGHTS
     for i in range(GD_POLICY_WEIGHTS):
         lin.w[i] = <float>w[i]
+    lin.hidden = GD_HIDDEN if w.shape[0] == GD_POLICY_NET else 0
+    for h in range(2):
+        for j in range(GD_HIDDEN):
+            for k in range(GD_FEATURES):
+                lin.u[h][j][k] = <float>w[at + k] if lin.hidden else 0.0
+            lin.b[h][j] = <float>w[at + GD_FEATURES] if lin.hidden else 0.0
+            lin.v[h][j] = <float>w[at + GD_FEATURES + 1] if lin.hidden else 0.0
+            if lin.hidden:
+                at += GD_FEATURES + 2
     return 0
 
 

@@ -13,6 +13,8 @@ cdef extern from "gd_search.h" nogil:
         GD_POLICY_LEARNED
         GD_FEATURES
         GD_POLICY_WEIGHTS
+        GD_HIDDEN
+        GD_POLICY_NET
         GD_EVENT_PLAY
         GD_EVENT_PASS
         GD_OBJECTIVE_LEVELS
@@ -43,6 +45,10 @@ cdef extern from "gd_search.h" nogil:
         int tries
     ctypedef struct gd_linear:
         float w[GD_POLICY_WEIGHTS]
+        int hidden
+        float u[2][GD_HIDDEN][GD_FEATURES]
+        float b[2][GD_HIDDEN]
+        float v[2][GD_HIDDEN]
     ctypedef struct gd_search_params:
         uint64_t seed
         int64_t rollouts

@@ -14,7 +14,8 @@ more a rollout's result says about a candidate. This module makes the learned on
 3. **Improvement by play** (:func:`improve`): an evolution strategy over the weights, each
    generation's directions played in seeded native duels against the smart policy or
    against a learned policy of other weights (a next iteration: against the policy it
-   starts from).
+   starts from). With ``--hidden`` it first adds a hidden layer to a linear policy
+   (:func:`with_hidden`) and moves the layer's weights too.
 
 The weights ship in the package (``guandan/bots/rollout_policy.json``) and ``mc`` plays
 its rollouts with them. The commands that made them (``--help`` lists the options): a
@@ -44,7 +45,17 @@ from typing import Any
 
 import numpy as np
 
-from ..bots.rollout_policy import FEATURES, FIRST_FEATURES, feature_dims, load_weights, policy_features, policy_file
+from ..bots.rollout_policy import (
+    FEATURES,
+    FIRST_FEATURES,
+    HIDDEN,
+    NET_WEIGHTS,
+    WEIGHTS,
+    feature_dims,
+    load_weights,
+    policy_features,
+    policy_file,
+)
 from ..bots.search import MonteCarloAgent
 from ..core import _core
 from ..core.movegen import pack_rank_move
@@ -56,6 +67,7 @@ from ..game.deal import Deal
 from ..game.history import Phase
 
 __all__ = [
+    "with_hidden",
     "expert_positions",
     "deal_level",
     "state_of_row",
@@ -414,6 +426,29 @@ def _normal(rng: SplitMix64, n: int) -> np.ndarray:
     return out
 
 
+def with_hidden(weights: Any, seed: int = 0, scale: float = 0.3) -> np.ndarray:
+    """A linear policy's weights with a hidden layer added (a ``NET_WEIGHTS`` vector of
+    :mod:`guandan.bots.rollout_policy`): each hidden unit's inputs drawn at random (normal,
+    standard deviation ``scale``, from ``seed``), its bias and its output 0, so that it
+    plays exactly as ``weights`` do until :func:`improve` moves its outputs.
+
+    >>> from guandan.bots.rollout_policy import NET_WEIGHTS, WEIGHTS, load_weights
+    >>> w = with_hidden(load_weights(), seed=1)
+    >>> w.shape == (NET_WEIGHTS,), w[:WEIGHTS].tolist() == load_weights().tolist()
+    (True, True)
+    """
+    w = np.asarray(weights, dtype=np.float64)
+    if w.shape != (WEIGHTS,):
+        raise GuandanError(f"a hidden layer is added to {WEIGHTS} linear weights, got {describe(weights)}")
+    unit = len(FEATURES) + 2
+    out = np.zeros(NET_WEIGHTS)
+    out[:WEIGHTS] = w
+    draws = np.round(scale * _normal(SplitMix64(seed), 2 * HIDDEN * len(FEATURES)), 6)
+    for u in range(2 * HIDDEN):
+        out[WEIGHTS + u * unit : WEIGHTS + u * unit + len(FEATURES)] = draws[u * len(FEATURES) : (u + 1) * len(FEATURES)]
+    return out
+
+
 def improve(
     weights: np.ndarray,
     generations: int = 30,
@@ -433,7 +468,8 @@ def improve(
     against ``opponent`` (a policy's name or weights, :func:`duel`) in them and moves ``w``
     by ``alpha / (population sigma)`` times the sum of ``e`` weighted by the difference of
     their win rates; the directions span the weights of ``features`` only (the others stay
-    as given). Returns the weights and each generation's win rate over the whole pool.
+    as given), and with a hidden layer (``NET_WEIGHTS`` numbers) those of every hidden unit
+    that read them. Returns the weights and each generation's win rate over the whole pool.
     Deterministic in ``seed`` (the directions come from
     :class:`~guandan.core.rng.SplitMix64`).
 
@@ -445,7 +481,7 @@ def improve(
     rng = SplitMix64(seed)
     states = _duel_states(IMPROVE_FIRST, pool)
     w = np.asarray(weights, dtype=np.float64).copy()
-    dims = feature_dims(features)
+    dims = feature_dims(features, hidden=w.size == NET_WEIGHTS)
     history = []
     for g in range(generations):
         start = time.perf_counter()
@@ -472,17 +508,28 @@ def improve(
 def _write_policy(
     path: str, w: np.ndarray, info: dict[str, Any], made_by: list[str], features: Sequence[str] = FEATURES
 ) -> None:
-    """A policy file: the weights of the named features (in :data:`FEATURES` order), what
-    made them and how."""
+    """A policy file: the weights of the named features (in :data:`FEATURES` order), the
+    hidden layer's when there is one, what made them and how."""
     dims = feature_dims(features)
     half = len(dims) // 2
-    data = {
+    data: dict[str, Any] = {
         "features": [FEATURES[i] for i in dims[:half]],
         "leading": [float(w[i]) for i in dims[:half]],
         "responding": [float(w[i]) for i in dims[half:]],
-        **info,
-        "made_by": made_by,
     }
+    if w.size == NET_WEIGHTS:
+        unit = len(FEATURES) + 2
+        units = [
+            {
+                "inputs": [float(w[WEIGHTS + u * unit + i]) for i in dims[:half]],
+                "bias": float(w[WEIGHTS + u * unit + len(FEATURES)]),
+                "output": float(w[WEIGHTS + u * unit + len(FEATURES) + 1]),
+            }
+            for u in range(2 * HIDDEN)
+        ]
+        data["hidden"] = {"leading": units[:HIDDEN], "responding": units[HIDDEN:]}
+    data.update(info)
+    data["made_by"] = made_by
     with open(path, "w", encoding="utf-8") as f:
         json.dump(data, f, indent=1)
         f.write("\n")
@@ -494,6 +541,10 @@ def _measured(w: np.ndarray, deals: int) -> dict[str, Any]:
 
 def _improve_command(args: argparse.Namespace, say: Callable[[str], None]) -> int:
     start = load_weights(args.weights)
+    if args.hidden is not None:
+        if start.size != WEIGHTS:
+            raise GuandanError(f"{args.weights} has a hidden layer already; --hidden adds one to a linear policy")
+        start = with_hidden(start, seed=args.hidden)
     learned = set(policy_features(args.weights)) | set(args.add_features)
     features = [n for n in FEATURES if n in learned]
     opponent = opponent_policy(args.opponent)
@@ -523,6 +574,8 @@ def _improve_command(args: argparse.Namespace, say: Callable[[str], None]) -> in
     )
     if args.add_features_spec:
         command += f" --add-features {args.add_features_spec}"
+    if args.hidden is not None:
+        command += f" --hidden {args.hidden}"
     if args.out:
         command += f" --out {args.out}"
     info = {k: before[k] for k in ("fit",) if k in before}
@@ -636,6 +689,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--add-features",
         default="",
         help="features to learn besides those the --weights file names (comma-separated; they start at 0)",
+    )
+    i.add_argument(
+        "--hidden",
+        type=int,
+        metavar="SEED",
+        help=f"add a hidden layer ({HIDDEN} units a half, inputs drawn from SEED, outputs 0) to the linear "
+        "--weights and learn it too",
     )
     i.add_argument("--out", help="the weights file to write (default: the package's)")
     i.add_argument("--quiet", action="store_true", help="no progress lines")

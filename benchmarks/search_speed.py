@@ -3,8 +3,8 @@
 Four parts (``--part``, default all):
 
 * ``rollouts`` — full deals played to their end from the deal's first lead by each rollout
-  policy (``_core.rollouts``: random, greedy, smart, learned with the package's weights),
-  one thread: rollouts per second.
+  policy (``_core.rollouts``: random, greedy, smart, learned with the package's weights, and
+  with each policy file of ``--weights``), one thread: rollouts per second.
 * ``search`` — the native search alone (``_core.search``) on the first decision of seeded
   deals at a fixed rollout budget, 1 and 2 threads: rollouts per second (each rollout
   begins after a candidate move, from a sampled deal: sampling and the weighting included).
@@ -24,6 +24,7 @@ Run it with nothing else on the machine for clean times; ``--nice`` lowers its p
     python benchmarks/search_speed.py --part decisions --budgets rollouts=2000 think_ms=100 --deals 20
     python benchmarks/search_speed.py --part decisions --cpu --budgets rollouts=2000 policy=smart:rollouts=4000
     python benchmarks/search_speed.py --part spend
+    python benchmarks/search_speed.py --part rollouts --cpu --weights my_policy.json
 """
 
 from __future__ import annotations
@@ -51,15 +52,18 @@ from guandan.core.packed import PASS_WORD
 from guandan.core.rng import derive_seed
 
 
-def rollout_speed(states: list, per_state: int) -> None:
-    print(f"rollouts: full deals from the first lead, {len(states)} deals x {per_state}, one thread")
-    weights = load_weights()
-    for policy in ("random", "greedy", "smart", "learned"):
-        begin = time.perf_counter()
+def rollout_speed(states: list, per_state: int, files: list[str], cpu: bool) -> None:
+    clock = time.process_time if cpu else time.perf_counter
+    print(f"rollouts: full deals from the first lead, {len(states)} deals x {per_state}, one thread"
+          + ("; CPU time" if cpu else ""))
+    rows = [(p, p, load_weights()) for p in ("random", "greedy", "smart", "learned")]
+    rows += [(f"learned ({path})", "learned", load_weights(path)) for path in files]
+    for name, policy, weights in rows:
+        begin = clock()
         for i, state in enumerate(states):
             _core.rollouts(state, per_state, policy, seed=i, weights=weights)
-        rate = len(states) * per_state / (time.perf_counter() - begin)
-        print(f"  {policy:<7} {rate:>10,.0f} rollouts/s")
+        rate = len(states) * per_state / (clock() - begin)
+        print(f"  {name:<7} {rate:>10,.0f} rollouts/s")
 
 
 def search_speed(deals: int, budget: int) -> None:
@@ -168,14 +172,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=10, help="single deals for the decisions part (default 10)")
     parser.add_argument("--seed", type=int, default=2027, help="the decisions part's seed (default 2027)")
     parser.add_argument("--cpu", action="store_true",
-                        help="time decisions in CPU time (one thread: as alone on a core, on a busy machine)")
+                        help="time rollouts and decisions in CPU time (one thread: as alone on a core, on a busy "
+                             "machine)")
+    parser.add_argument("--weights", nargs="*", default=[], metavar="FILE",
+                        help="the rollouts part also times the learned policy with each of these policy files")
     parser.add_argument("--nice", type=int, default=0, help="lower this process's priority by this much")
     args = parser.parse_args(argv)
     if args.nice:
         os.nice(args.nice)
     print(f"machine: {os.cpu_count()} cpus, Python {platform.python_version()}, guandan {guandan.__version__}")
     if args.part in ("rollouts", "all"):
-        rollout_speed([(Deal.new(seed=i, level=2)).native_state() for i in range(200)], 100)
+        rollout_speed([(Deal.new(seed=i, level=2)).native_state() for i in range(200)], 100, args.weights, args.cpu)
     if args.part in ("search", "all"):
         search_speed(40, 4000)
     if args.part in ("decisions", "all"):

@@ -124,9 +124,8 @@ def test_a_hidden_layer_whose_outputs_are_zero_plays_as_the_linear_weights():
     for state, _ in positions(range(3)):
         assert _core.learned_move(state, net)[0] == _core.learned_move(state, shipped)[0]
     state = Deal.new(7, level=3).native_state()
-    assert np.array_equal(
-        _core.rollouts(state, 4, "learned", seed=3, weights=net), _core.rollouts(state, 4, "learned", seed=3, weights=shipped)
-    )
+    rollouts = [_core.rollouts(state, 4, "learned", seed=3, weights=w) for w in (net, shipped)]
+    assert np.array_equal(*rollouts)
     loud = net.copy()
     unit = len(FEATURES) + 2
     for u in range(2 * HIDDEN):

@@ -38,10 +38,10 @@ from guandan.rl.imitate import (
     fit_policy,
     improve,
     opponent_policy,
-    with_hidden,
     position_rows,
     read_positions,
     state_of_row,
+    with_hidden,
 )
 
 

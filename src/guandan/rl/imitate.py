@@ -444,8 +444,9 @@ def with_hidden(weights: Any, seed: int = 0, scale: float = 0.3) -> np.ndarray:
     out = np.zeros(NET_WEIGHTS)
     out[:WEIGHTS] = w
     draws = np.round(scale * _normal(SplitMix64(seed), 2 * HIDDEN * len(FEATURES)), 6)
+    n = len(FEATURES)
     for u in range(2 * HIDDEN):
-        out[WEIGHTS + u * unit : WEIGHTS + u * unit + len(FEATURES)] = draws[u * len(FEATURES) : (u + 1) * len(FEATURES)]
+        out[WEIGHTS + u * unit : WEIGHTS + u * unit + n] = draws[u * n : (u + 1) * n]
     return out
 
 

@@ -396,18 +396,24 @@ void gd_move_features(const gd_deal *d, gd_move m, float out[GD_POLICY_WEIGHTS])
     features(&c, &o, gd_smart_move(d), m, lbo, out + (c.leading ? 0 : GD_FEATURES));
 }
 
-static float dot(const float *w, const float *f) {
+/* A move's score in half h (0: leading) under the weights: the linear score, plus the hidden
+ * layer's when there is one (gd_linear). Each sum is accumulated in index order. A move has
+ * a few of its 34 features nonzero, so the hidden units' sums run over those alone: a term
+ * of 0 adds nothing to a float sum, so each is the full sum, bit for bit (up to the sign of
+ * a zero, which no comparison sees). */
+static float policy_score(const gd_linear *lin, int h, const float *f) {
+    const float *w = lin->w + h * GD_FEATURES;
     float score = 0.0f;
     for (int j = 0; j < GD_FEATURES; j++) score += w[j] * f[j];
-    return score;
-}
-
-/* A move's score in half h (0: leading) under the weights: the linear score, plus the hidden
- * layer's when there is one (gd_linear). */
-static float policy_score(const gd_linear *lin, int h, const float *f) {
-    float score = dot(lin->w + h * GD_FEATURES, f);
+    if (!lin->hidden) return score;
+    int nz[GD_FEATURES], n = 0;
+    for (int j = 0; j < GD_FEATURES; j++)
+        if (f[j] != 0.0f) nz[n++] = j;
     for (int j = 0; j < lin->hidden; j++) {
-        const float a = dot(lin->u[h][j], f) + lin->b[h][j];
+        const float *u = lin->u[h][j];
+        float a = 0.0f;
+        for (int t = 0; t < n; t++) a += u[nz[t]] * f[nz[t]];
+        a += lin->b[h][j];
         if (a > 0.0f) score += lin->v[h][j] * a;
     }
     return score;
@@ -415,16 +421,18 @@ static float policy_score(const gd_linear *lin, int h, const float *f) {
 
 /* The learned choice. last_but_one (a move generation for the rest of the hand and one for
  * each opponent) is the dear feature: it is computed only where it can change the choice.
- * With a positive weight, a move's score without it is a lower bound and its score plus the
- * weight an upper bound (up to rounding, which the margin covers), so only the moves whose
- * upper bound reaches the best lower bound need it; the choice is the same as with every
- * feature computed. */
+ * While it is not known, a move has two scores, with it false and with it true (with a
+ * hidden layer, the same sums as once it is known; for a linear score, the score plus the
+ * feature's weight, up to rounding, which a margin covers); the best of the lower ones is a
+ * score some move reaches, so a move whose higher score falls short of it cannot be chosen
+ * and needs no last_but_one. Only the others compute it; the choice is the same as with
+ * every feature computed, for any weights (of either sign), a hidden layer or not. */
 gd_move gd_learned_move(const gd_deal *d, const gd_linear *lin) {
     gd_move moves[GD_MAX_RANK_MOVES], decided;
     smart_ctx c;
     size_t k;
     if (policy_start(d, &c, moves, &k, &decided)) return decided;
-    int8_t lbo[GD_MAX_RANK_MOVES];
+    int8_t lbo[GD_MAX_RANK_MOVES]; /* in the endgame: -1 while not known */
     const int endgame = c.mine <= 10;
     if (endgame) memset(lbo, -1, k);
     const gd_move smart = smart_pick(d, &c, moves, k, endgame ? lbo : NULL);
@@ -436,26 +444,30 @@ gd_move gd_learned_move(const gd_deal *d, const gd_linear *lin) {
     } else {
         for (int n = 0; n < 3; n++) o.opp[n] = o.partner[n] = -1;
     }
-    /* last_but_one's bound holds for a linear score only: with a hidden layer, every
-     * endgame move computes it (as with a weight <= 0) */
-    const float wl = lin->hidden ? 0.0f : w[GD_F_LAST_BUT_ONE];
-    float f[GD_FEATURES], score[GD_MAX_RANK_MOVES];
+    float f[GD_FEATURES], score[GD_MAX_RANK_MOVES], if_true[GD_MAX_RANK_MOVES];
     float top = 0.0f;
     for (size_t i = 0; i < k; i++) {
-        int known = 0;
-        if (endgame && moves[i] != GD_PASS_MOVE) {
-            if (wl <= 0.0f) lbo_at(d, &c, moves, i, lbo); /* no bound to use: compute it */
-            known = lbo[i] > 0;
-        }
-        features(&c, &o, smart, moves[i], known, f);
+        if (endgame && moves[i] == GD_PASS_MOVE) lbo[i] = 0;
+        features(&c, &o, smart, moves[i], endgame && lbo[i] > 0, f);
         score[i] = policy_score(lin, h, f);
-        if (i == 0 || score[i] > top) top = score[i];
+        float low = score[i];
+        if (endgame && lbo[i] < 0) {
+            f[GD_F_LAST_BUT_ONE] = 1.0f;
+            /* a linear score: the score plus the feature's weight, up to rounding (margin) */
+            if_true[i] = lin->hidden ? policy_score(lin, h, f) : score[i] + w[GD_F_LAST_BUT_ONE];
+            if (if_true[i] < low) low = if_true[i];
+        }
+        if (i == 0 || low > top) top = low;
     }
-    if (endgame && wl > 0.0f) {
-        const float margin = 1e-3f * (1.0f + fabsf(top) + wl);
-        for (size_t i = 0; i < k; i++) {
-            if (moves[i] == GD_PASS_MOVE || lbo[i] >= 0 || score[i] + wl + margin < top) continue;
-            if (lbo_at(d, &c, moves, i, lbo)) {
+    const float margin = lin->hidden ? 0.0f : 1e-3f * (1.0f + fabsf(top) + fabsf(w[GD_F_LAST_BUT_ONE]));
+    for (size_t i = 0; endgame && i < k; i++) {
+        if (lbo[i] >= 0) continue;
+        if (score[i] + margin < top && if_true[i] + margin < top) {
+            if (if_true[i] < score[i]) score[i] = if_true[i]; /* below the chosen move's */
+        } else if (lbo_at(d, &c, moves, i, lbo)) {
+            if (lin->hidden) {
+                score[i] = if_true[i];
+            } else {
                 features(&c, &o, smart, moves[i], 1, f);
                 score[i] = policy_score(lin, h, f);
             }

@@ -446,12 +446,16 @@ gd_move gd_learned_move(const gd_deal *d, const gd_linear *lin) {
     }
     float f[GD_FEATURES], score[GD_MAX_RANK_MOVES], if_true[GD_MAX_RANK_MOVES];
     float top = 0.0f;
-    for (size_t i = 0; i < k; i++) {
-        if (endgame && moves[i] == GD_PASS_MOVE) lbo[i] = 0;
-        features(&c, &o, smart, moves[i], endgame && lbo[i] > 0, f);
+    for (size_t i = 0; !endgame && i < k; i++) { /* before the endgame: no last_but_one */
+        features(&c, &o, smart, moves[i], 0, f);
+        score[i] = policy_score(lin, h, f);
+    }
+    for (size_t i = 0; endgame && i < k; i++) {
+        if (moves[i] == GD_PASS_MOVE) lbo[i] = 0;
+        features(&c, &o, smart, moves[i], lbo[i] > 0, f);
         score[i] = policy_score(lin, h, f);
         float low = score[i];
-        if (endgame && lbo[i] < 0) {
+        if (lbo[i] < 0) {
             f[GD_F_LAST_BUT_ONE] = 1.0f;
             /* a linear score: the score plus the feature's weight, up to rounding (margin) */
             if_true[i] = lin->hidden ? policy_score(lin, h, f) : score[i] + w[GD_F_LAST_BUT_ONE];

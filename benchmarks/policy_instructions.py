@@ -3,12 +3,12 @@
 The first lead of 50 seeded deals (levels 2 to A in turn), 4 rollouts each, all four seats
 playing the policy (``_core.rollouts``; ``learned`` with the package's weights, or those of
 ``--weights FILE``). Run it under callgrind and read the inclusive cost of
-``gd_rollout_linear``::
+``gd_rollout_seats``::
 
     valgrind --tool=callgrind --callgrind-out-file=cg.out python benchmarks/policy_instructions.py learned
     valgrind --tool=callgrind --callgrind-out-file=cg.out python benchmarks/policy_instructions.py learned \
         --weights my_policy.json
-    callgrind_annotate --inclusive=yes cg.out | grep gd_rollout_linear
+    callgrind_annotate --inclusive=yes cg.out | grep gd_rollout_seats
 
 (On a pyenv install, give valgrind the interpreter itself, not the ``python`` shim.)
 """

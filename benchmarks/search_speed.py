@@ -12,7 +12,9 @@ Four parts (``--part``, default all):
   each ``--budgets`` entry: ``rollouts=N`` or ``think_ms=T``, other options of ``mc`` after
   colons, ``policy=learned:rollouts=2000``) in seats 0 and 2 against
   ``greedy``; every searched decision (more than one legal action) timed around
-  ``act``: mean, p50, p99 and max wall time in ms, and the rollouts a decision played.
+  ``act``: mean, p50, p99 and max wall time in ms, and the rollouts a decision played;
+  with ``--by-cards``, each budget's decisions by the cards left in the four hands too
+  (their mean and max time, rollouts, and time a rollout: what ``mc:max_cost=`` models).
 * ``spend`` — the cards a choice spends: at every decision of 200 seeded single deals of
   ``greedy`` play, the seat's rank-level moves (at most 32, as ``mc``'s candidates) made
   card-level by ``canonical_move`` and as ``mc`` does (``flush_keeping_move`` when the hand
@@ -23,6 +25,7 @@ Run it with nothing else on the machine for clean times; ``--nice`` lowers its p
     python benchmarks/search_speed.py
     python benchmarks/search_speed.py --part decisions --budgets rollouts=2000 think_ms=100 --deals 20
     python benchmarks/search_speed.py --part decisions --cpu --budgets rollouts=2000 policy=smart:rollouts=4000
+    python benchmarks/search_speed.py --part decisions --cpu --by-cards --budgets rollouts=2000 max_cost=800
     python benchmarks/search_speed.py --part spend
     python benchmarks/search_speed.py --part rollouts --cpu --weights my_policy.json
 """
@@ -97,6 +100,7 @@ class Timed:
         self.clock = time.process_time if cpu else time.perf_counter
         self.times: list[float] = []
         self.rollouts: list[int] = []
+        self.cards_left: list[int] = []
 
     def act(self, observation):
         if len(observation.legal_actions) == 1:
@@ -105,10 +109,28 @@ class Timed:
         result = self.agent.analyze(observation)
         self.times.append(self.clock() - begin)
         self.rollouts.append(result.rollouts)
+        self.cards_left.append(sum(observation.card_counts))
         return result.best
 
 
-def decision_speed(budgets: list[str], deals: int, seed: int, cpu: bool = False) -> None:
+#: The bands of cards left in the four hands of ``--by-cards``.
+CARD_BANDS = ((0, 18), (19, 36), (37, 54), (55, 72), (73, 90), (91, 108))
+
+
+def by_cards(times: np.ndarray, rolls: list[int], cards_left: list[int]) -> None:
+    """A budget's decisions by the cards left in the four hands: their count, mean and max
+    time, mean rollouts, and the time a rollout (µs)."""
+    left = np.array(cards_left)
+    played = np.array(rolls)
+    for low, high in CARD_BANDS:
+        band = (left >= low) & (left <= high)
+        if band.any():
+            per = 1000 * times[band].sum() / max(1, played[band].sum())
+            print(f"    {low:>3}-{high:<3} cards left {band.sum():>5} {times[band].mean():>8.1f} "
+                  f"{times[band].max():>8.1f} {played[band].mean():>10,.0f} {per:>8.1f} µs a rollout")
+
+
+def decision_speed(budgets: list[str], deals: int, seed: int, cpu: bool = False, cards: bool = False) -> None:
     print(f"decisions: mc in seats 0 and 2 against greedy, {deals} single deals (seed {seed}); searched decisions"
           + ("; CPU time" if cpu else ""))
     print(f"  {'budget':<30} {'decisions':>9} {'mean ms':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} "
@@ -125,6 +147,8 @@ def decision_speed(budgets: list[str], deals: int, seed: int, cpu: bool = False)
         rolls = timed[0].rollouts + timed[1].rollouts
         print(f"  {budget:<30} {len(times):>9} {times.mean():>8.1f} {np.percentile(times, 50):>8.1f} "
               f"{np.percentile(times, 99):>8.1f} {times.max():>8.1f} {statistics.mean(rolls):>18,.0f}")
+        if cards:
+            by_cards(times, rolls, timed[0].cards_left + timed[1].cards_left)
 
 
 def spend_speed(deals: int) -> None:
@@ -174,6 +198,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cpu", action="store_true",
                         help="time rollouts and decisions in CPU time (one thread: as alone on a core, on a busy "
                              "machine)")
+    parser.add_argument("--by-cards", action="store_true",
+                        help="the decisions part also shows each budget's decisions by the cards left in the four "
+                             "hands")
     parser.add_argument("--weights", nargs="*", default=[], metavar="FILE",
                         help="the rollouts part also times the learned policy with each of these policy files")
     parser.add_argument("--nice", type=int, default=0, help="lower this process's priority by this much")
@@ -186,7 +213,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.part in ("search", "all"):
         search_speed(40, 4000)
     if args.part in ("decisions", "all"):
-        decision_speed(args.budgets, args.deals, args.seed, args.cpu)
+        decision_speed(args.budgets, args.deals, args.seed, args.cpu, args.by_cards)
     if args.part in ("spend", "all"):
         spend_speed(200)
     return 0

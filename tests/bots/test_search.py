@@ -36,7 +36,7 @@ from guandan.bots.determinize import determinize, information_set, known_cards, 
 from guandan.bots.loop import play_out
 from guandan.bots.registry import make_agent
 from guandan.bots.rollout_policy import load_weights
-from guandan.bots.search import MonteCarloAgent
+from guandan.bots.search import COST_CARDS, MonteCarloAgent, affordable_rollouts
 from guandan.core import _core
 from guandan.core.cards import card_rank, wild_card
 from guandan.core.movegen import canonical_move, flush_keeping_move, pack_rank_move, straight_flushes
@@ -211,6 +211,47 @@ def test_the_rollout_budget_is_played_exactly():
                 assert result.rollouts == budget == sum(c.rollouts for c in result.choices)
             else:
                 assert result.rollouts == 0
+
+
+def test_a_cost_cap_plays_what_it_affords_with_the_cards_left():
+    """``max_cost`` alone: every decision its affordable rollouts (more as the hands empty);
+    with ``rollouts``: the smaller of the two."""
+    played = {}
+    for plies in (0, 30, 70):
+        for obs in observations(range(2), plies):
+            left = sum(obs.card_counts)
+            affordable = affordable_rollouts(60, left)
+            alone = MonteCarloAgent(seed=2, max_cost=60).analyze(obs)
+            capped = MonteCarloAgent(seed=2, rollouts=150, max_cost=60).analyze(obs)
+            if len(alone.choices) > 1:
+                assert alone.rollouts == affordable == sum(c.rollouts for c in alone.choices)
+                assert capped.rollouts == min(150, affordable)
+                played[left] = alone.rollouts
+    assert played[108] == 60 and max(played.values()) > 150  # fuller hands, fewer rollouts
+    assert all(played[a] >= played[b] for a in played for b in played if a < b)
+
+
+def test_the_affordable_rollouts_fall_with_the_cards_left_and_cost_alike():
+    whole = COST_CARDS**2 + 108**2  # a rollout from a whole deal, in the model's units
+    assert affordable_rollouts(1, 108) == 1 and affordable_rollouts(1000, 0) == 1000 * whole // COST_CARDS**2
+    assert affordable_rollouts(1, 107) == 1  # never 0
+    counts = [affordable_rollouts(10_000, c) for c in range(109)]
+    assert counts == sorted(counts, reverse=True)
+    costs = [n * (COST_CARDS**2 + c * c) for c, n in enumerate(counts)]  # the model's cost of each decision
+    assert max(costs) <= 10_000 * whole and min(costs) > 0.99 * max(costs)
+
+
+def test_a_cost_cap_gives_the_same_choices_whatever_the_threads_and_caps_the_card_phase():
+    for obs in observations([4], 20):
+        one = summary(MonteCarloAgent(seed=5, max_cost=100).analyze(obs))
+        assert summary(MonteCarloAgent(seed=5, max_cost=100, threads=3).analyze(obs)) == one
+    match = Match(seed=3, levels=(5, 9), previous=(1, 0, 3, 2),
+                  hands=[["S3 HR", "D4 HR", "S8 SA DA C7 D7 S2", "C5"]])
+    obs = match.observation(match.turn)
+    left = sum(obs.card_counts)
+    assert obs.phase == Phase.TRIBUTE and len(obs.legal_actions) == 2 and affordable_rollouts(2, left) < 400
+    result = MonteCarloAgent(seed=1, rollouts=400, max_cost=2).analyze(obs)
+    assert result.rollouts == 2 * (affordable_rollouts(2, left) // 2)  # the same deals for both cards
 
 
 def test_successive_halving_gives_the_survivors_more_rollouts():
@@ -656,6 +697,8 @@ def test_search_arguments_are_checked():
         ({"rollouts": 2.5}, "rollouts must be an int"),
         ({"think_ms": 0}, "think_ms must be a number > 0"),
         ({"think_ms": "fast"}, "think_ms must be a number"),
+        ({"max_cost": 0}, "max_cost must be an int"),
+        ({"max_cost": 2.5}, "max_cost must be an int"),
         ({"threads": 0}, "threads must be an int 1..64"),
         ({"threads": True}, "threads must be an int"),
         ({"candidates": 0}, "candidates must be an int"),

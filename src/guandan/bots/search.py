@@ -38,6 +38,16 @@ rollouts, 1.35 times at the 99th percentile (those took 37 ms and 74 ms on one c
 development machine). ``threads=`` runs the rollouts on that many native threads without the GIL;
 the default, 1, starts none: that bot belongs in ``simulate``'s process pool, one per core.
 
+**A cost cap.** A rollout from full hands plays many more plies, each weighing many more
+legal moves, than one near the end: at a fixed ``rollouts=N`` the first decisions of a deal
+take about ten times as long as the last. ``max_cost=C`` caps a decision's cost at C
+rollouts from a whole deal (108 cards), by a model of a rollout's cost from c cards left
+in the four hands, ``COST_CARDS² + c²`` (:func:`affordable_rollouts`): with ``rollouts=N``
+too, a decision plays the smaller of N and what C affords (the first decisions fewer, the
+rest N); alone, every decision costs about the same, C whole-deal rollouts. It depends on
+the observation only, so the choices stay the same for the same seed whatever ``threads``
+and the machine: a bound on the time a decision takes that keeps the search reproducible.
+
 **mc-basic** (:class:`BasicMonteCarloAgent`, the previous ``mc``): a fixed number of
 uniformly sampled deals (``determinizations``), every candidate (the ``candidates``
 weakest) played out once in each with the greedy policy; tribute and return the greedy
@@ -97,7 +107,15 @@ from .match_value import deal_payoffs
 from .playout import Policy, native_state, public_state
 from .rollout_policy import load_weights
 
-__all__ = ["MonteCarloAgent", "BasicMonteCarloAgent", "Choice", "SearchResult", "SearchPolicy", "DEFAULT_ROLLOUTS"]
+__all__ = [
+    "MonteCarloAgent",
+    "BasicMonteCarloAgent",
+    "Choice",
+    "SearchResult",
+    "SearchPolicy",
+    "DEFAULT_ROLLOUTS",
+    "affordable_rollouts",
+]
 
 
 #: The rollout policies of :class:`MonteCarloAgent`.
@@ -130,6 +148,13 @@ TREE_VISITS = 8
 TREE_NODES = 4096
 TREE_C = 1.0
 TREE_FIRST = 0.5
+
+#: A rollout from c cards left in the four hands costs about COST_CARDS² + c² (its plies grow
+#: with c, and so do the legal moves a ply weighs): fitted to the CPU time of ``mc``'s decisions
+#: by cards left (``benchmarks/search_speed.py --part decisions --by-cards``).
+COST_CARDS = 34
+#: The cards of a whole deal: ``max_cost`` counts rollouts from it.
+DEAL_CARDS = 108
 
 #: At most this many sampled deals judge a tribute or return choice (each choice is played
 #: out once in each; the deals are prepared in Python, so fewer than in play).
@@ -173,6 +198,18 @@ class SearchResult:
         return self.choices[0].action
 
 
+def affordable_rollouts(max_cost: int, cards_left: int) -> int:
+    """The rollouts that cost about as much as ``max_cost`` rollouts from a whole deal, from a
+    position whose four hands hold ``cards_left`` cards: ``max_cost × (COST_CARDS² + 108²) //
+    (COST_CARDS² + cards_left²)``, at least 1.
+
+    >>> affordable_rollouts(1000, 108), affordable_rollouts(1000, 54), affordable_rollouts(1000, 10)
+    (1000, 3148, 10207)
+    """
+    full = COST_CARDS * COST_CARDS + DEAL_CARDS * DEAL_CARDS
+    return max(1, max_cost * full // (COST_CARDS * COST_CARDS + cards_left * cards_left))
+
+
 def _int_option(value: Any, what: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise GuandanError(f"{what} must be an int {low}..{high}, got {describe(value)}")
@@ -184,7 +221,9 @@ class MonteCarloAgent:
     candidate moves, weighted sampling, learned rollouts (see the module's description).
 
     Options: ``rollouts`` (a decision's budget, default :data:`DEFAULT_ROLLOUTS` unless
-    ``think_ms`` is given), ``think_ms`` (a time budget in milliseconds), ``threads``
+    ``think_ms`` or ``max_cost`` is given), ``think_ms`` (a time budget in milliseconds),
+    ``max_cost`` (a cap on a decision's cost, in rollouts from a whole deal:
+    :func:`affordable_rollouts`), ``threads``
     (native threads, default 1), ``policy`` (``smart``, ``learned``, ``greedy`` or ``random``:
     the rollout policy; ``learned`` scores with the package's weights,
     :mod:`guandan.bots.rollout_policy`, or those of the file ``weights``), ``candidates`` (the
@@ -237,6 +276,7 @@ class MonteCarloAgent:
         tree_nodes: int = TREE_NODES,
         tree_c: float = TREE_C,
         tree_first: float = TREE_FIRST,
+        max_cost: int | None = None,
     ) -> None:
         if objective not in ("levels", "wins", "match"):
             raise GuandanError(f"objective must be 'levels', 'wins' or 'match', got {describe(objective)}")
@@ -245,10 +285,12 @@ class MonteCarloAgent:
         self.objective = objective
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise GuandanError(f"seed must be an int, got {describe(seed)}")
-        if rollouts is None and think_ms is None:
+        if rollouts is None and think_ms is None and max_cost is None:
             rollouts = DEFAULT_ROLLOUTS
         if rollouts is not None:
             _int_option(rollouts, "rollouts", 1, 2**40)
+        if max_cost is not None:
+            _int_option(max_cost, "max_cost", 1, 2**40)
         if think_ms is not None and (
             isinstance(think_ms, bool) or not isinstance(think_ms, (int, float)) or not 0 < think_ms <= 1e9
         ):
@@ -286,6 +328,7 @@ class MonteCarloAgent:
         self.seed = seed
         self.rollouts = rollouts
         self.think_ms = think_ms
+        self.max_cost = max_cost
         self.threads = threads
         self.policy = policy
         self.candidates = candidates
@@ -305,7 +348,8 @@ class MonteCarloAgent:
     def __repr__(self) -> str:
         return (
             f"MonteCarloAgent(rollouts={self.rollouts}, think_ms={self.think_ms}, threads={self.threads}, "
-            f"policy={self.policy!r}, candidates={self.candidates})"
+            f"policy={self.policy!r}, candidates={self.candidates}"
+            + (f", max_cost={self.max_cost})" if self.max_cost is not None else ")")
         )
 
     def act(self, observation: Observation) -> Move | int:
@@ -342,6 +386,14 @@ class MonteCarloAgent:
 
     # -- play ------------------------------------------------------------------------------
 
+    def _budget(self, observation: Observation) -> int | None:
+        """The rollouts of this decision (``None``: the time budget alone): ``rollouts``,
+        capped by what ``max_cost`` affords with the cards left in the four hands."""
+        if self.max_cost is None:
+            return self.rollouts
+        affordable = affordable_rollouts(self.max_cost, sum(observation.card_counts))
+        return affordable if self.rollouts is None else min(self.rollouts, affordable)
+
     def _seconds_left(self, start: float) -> float:
         """The time budget left for the native search (0: none)."""
         if self.think_ms is None:
@@ -366,8 +418,9 @@ class MonteCarloAgent:
         )
         # tree_c is in levels (their spread: 6): scaled to the objective's spread
         spread = max(payoffs) - min(payoffs) if payoffs is not None else 2 if self.objective == "wins" else 6
+        rollouts = self._budget(observation) or 0
         stats, done = _core.search(
-            info, state, words, self.rollouts or 0, self._seconds_left(start), self.threads, self.policy, seed,
+            info, state, words, rollouts, self._seconds_left(start), self.threads, self.policy, seed,
             self.tries, self.pass_weight, self.bomb_weight, objective, observation.ruleset.promotion,
             self.solve_cards, self.solve_nodes, self.solve_cost, self._weights, self.policy_weight, self.policy_events,
             self.tree_moves, self.tree_visits, self.tree_nodes, self.tree_c * spread / 6, self.tree_first,
@@ -385,7 +438,8 @@ class MonteCarloAgent:
         """Each tribute or return card played out in the same sampled deals: the other
         seats' tribute and return cards by the greedy agent's rules, then the deal."""
         cards = tuple(int(c) for c in observation.legal_actions)
-        budget = self.rollouts if self.rollouts is not None else MAX_CARD_WORLDS * len(cards)
+        rollouts = self._budget(observation)
+        budget = rollouts if rollouts is not None else MAX_CARD_WORLDS * len(cards)
         worlds = max(1, min(budget // len(cards), MAX_CARD_WORLDS))
         flows = _CardFlows(observation)
         deals = _core.sample_deals(flows.infoset, worlds, seed)

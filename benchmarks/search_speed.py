@@ -9,7 +9,7 @@ Four parts (``--part``, default all):
   deals at a fixed rollout budget, 1 and 2 threads: rollouts per second (each rollout
   begins after a candidate move, from a sampled deal: sampling and the weighting included).
 * ``decisions`` — the bot as a user runs it: ``--deals`` seeded single deals of ``mc`` (at
-  each ``--budgets`` entry: ``rollouts=N`` or ``think_ms=T``, other options of ``mc`` after
+  each ``--budgets`` entry: ``rollouts=N``, ``think_ms=T`` or ``max_cost=C``, other options of ``mc`` after
   colons, ``policy=learned:rollouts=2000``) in seats 0 and 2 against
   ``greedy``; every searched decision (more than one legal action) timed around
   ``act``: mean, p50, p99 and max wall time in ms, and the rollouts a decision played;
@@ -192,7 +192,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--part", choices=["rollouts", "search", "decisions", "spend", "all"], default="all")
     parser.add_argument("--budgets", nargs="+", default=["rollouts=2000", "think_ms=100"],
-                        help="decision budgets: rollouts=N or think_ms=T (default rollouts=2000 think_ms=100)")
+                        help="decision budgets: rollouts=N, think_ms=T or max_cost=C, other options of mc after colons "
+                             "(default rollouts=2000 think_ms=100)")
     parser.add_argument("--deals", type=int, default=10, help="single deals for the decisions part (default 10)")
     parser.add_argument("--seed", type=int, default=2027, help="the decisions part's seed (default 2027)")
     parser.add_argument("--cpu", action="store_true",

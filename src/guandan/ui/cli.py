@@ -272,6 +272,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="also serve the page on the same port: a person opens http://HOST:PORT/ and takes the next seat; "
         "the replay viewer at /viewer shows the --records",
     )
+    _add_page_options(serve, "with --web: ")
     serve.add_argument("--json", action="store_true", help="print the summary at the end as JSON")
     serve.add_argument("--quiet", action="store_true", help="no progress lines on stderr (connections, games, errors)")
     serve.set_defaults(run=_run_serve)
@@ -348,6 +349,7 @@ def build_parser() -> argparse.ArgumentParser:
     web.add_argument(
         "--exit", action="store_true", help="stop when the games are over (default: keep serving the viewer)"
     )
+    _add_page_options(web, "")
     web.set_defaults(run=_run_web)
 
     replay = commands.add_parser(
@@ -534,6 +536,26 @@ this table: open it with ?server=ws://HOST:PORT/game/.
 """
 
 
+def _add_page_options(parser: argparse.ArgumentParser, prefix: str) -> None:
+    """The options of the page's server: who may use it besides the page's own origin."""
+    parser.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help=f"{prefix}let pages of ORIGIN (http://host:port) use the page's sockets too; repeatable "
+        "(default: the page's own origin only)",
+    )
+    parser.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help=f"{prefix}a name this machine is reached by that requests may give in Host, besides 127.0.0.1, "
+        "localhost, [::1] and --host; repeatable",
+    )
+
+
 def _run_serve(args: argparse.Namespace) -> int:
     import asyncio
     import dataclasses
@@ -541,6 +563,7 @@ def _run_serve(args: argparse.Namespace) -> int:
 
     from ..game.rules import get_ruleset
     from ..platform import PlatformServer, ServeResult
+    from ..web.server import WebServer
 
     ruleset = get_ruleset(args.ruleset)
     changes = {
@@ -564,9 +587,7 @@ def _run_serve(args: argparse.Namespace) -> int:
     }
     server: PlatformServer
     if args.web:
-        from ..web.server import WebServer
-
-        server = WebServer(**options)
+        server = WebServer(allow_origins=args.allow_origin, allow_hosts=args.allow_host, **options)
     else:
         server = PlatformServer(**options)
 
@@ -574,9 +595,12 @@ def _run_serve(args: argparse.Namespace) -> int:
         await server.start()
         print("Ready for connect.", flush=True)  # the offline platform's words, on a line of their own
         print(f"{server.url}{{name}}", flush=True)
-        if args.web:
-            page = f"http://{server.host}:{server.port}/"
-            print(f"the table's page: {page} (a person takes the next free seat); the viewer: {page}viewer", flush=True)
+        if isinstance(server, WebServer):
+            print(
+                f"the table's page: {server.page_url} (a person takes the next free seat); "
+                f"the viewer: {server.viewer_url}",
+                flush=True,
+            )
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             try:
@@ -643,6 +667,8 @@ def _run_web(args: argparse.Namespace) -> int:
         records=args.records,
         hint=args.hint,
         log=args.log,
+        allow_origins=args.allow_origin,
+        allow_hosts=args.allow_host,
     )
 
     async def run() -> None:
@@ -654,7 +680,7 @@ def _run_web(args: argparse.Namespace) -> int:
                 loop.add_signal_handler(sig, stop.set)
             except (NotImplementedError, RuntimeError):  # not the main thread, or not on this platform
                 pass
-        print(f"the table: {game.page_url} (seat {args.seat}, seed {game.seed}); the viewer: {game.page_url}viewer",
+        print(f"the table: {game.page_url} (seat {args.seat}, seed {game.seed}); the viewer: {game.server.viewer_url}",
               flush=True)
         if not args.no_browser:
             webbrowser.open(game.page_url)

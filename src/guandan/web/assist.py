@@ -33,6 +33,7 @@ problem; nothing a page sends raises.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -50,7 +51,16 @@ from ..platform.seat import SeatView
 from ..records.jsonio import move_to_json
 from .timeline import MAX_RECORD_BYTES, read_record, timeline
 
-__all__ = ["Assistant", "Parts", "MAX_REQUEST", "RECORD_NAME", "record_files"]
+__all__ = [
+    "Assistant",
+    "Budget",
+    "Parts",
+    "MAX_REQUEST",
+    "RECORD_NAME",
+    "record_files",
+    "record_path",
+    "read_record_file",
+]
 
 logger = logging.getLogger("guandan.web")
 
@@ -65,10 +75,39 @@ MAX_LISTED = 20000
 HINTS = 3
 
 
+class Budget:
+    """A count of units (characters, bytes) that several holders share, at most ``limit``:
+    :meth:`take` reserves (``False`` when that would pass the limit), :meth:`give` returns.
+
+    >>> budget = Budget(10)
+    >>> budget.take(6), budget.take(6), budget.held
+    (True, False, 6)
+    >>> budget.give(6); budget.take(10)
+    True
+    """
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.held = 0
+
+    def take(self, units: int) -> bool:
+        """Reserve ``units``: whether they fit under the limit (if not, nothing is reserved)."""
+        if self.held + units > self.limit:
+            return False
+        self.held += units
+        return True
+
+    def give(self, units: int) -> None:
+        """Return ``units`` taken before."""
+        self.held = max(0, self.held - units)
+
+
 class Parts:
     """Joins a request sent in parts (``{"part": text, "last": bool}``), at most
     :data:`MAX_REQUEST` characters: :meth:`feed` returns the request's text once its last
     part came (a message that is not a part is a request of its own), else ``None``.
+    ``budget``: a :class:`Budget` of characters shared with other connections' parts (a
+    server's), which the parts held here draw on until the request is complete or dropped.
 
     >>> parts = Parts()
     >>> parts.feed('{"part": "{\\\\"op\\\\": "}'), parts.feed('{"part": "\\\\"records\\\\"}", "last": true}')
@@ -77,8 +116,9 @@ class Parts:
     A request longer than the limit is dropped with an error, and its remaining parts with it.
     """
 
-    def __init__(self, limit: int = MAX_REQUEST) -> None:
+    def __init__(self, limit: int = MAX_REQUEST, budget: Budget | None = None) -> None:
         self.limit = limit
+        self.budget = budget
         self._parts: list[str] = []
         self._size = 0
         self._skipping = False  # the rest of a request dropped for its length
@@ -108,11 +148,15 @@ class Parts:
         if self._skipping:
             self._skipping = message.get("last") is not True
             return None
-        self._size += len(part)
-        if self._size > self.limit:
+        if self._size + len(part) > self.limit:
             self._drop()
             self._skipping = message.get("last") is not True
             raise GuandanError(f"the request is longer than {self.limit:,} characters: dropped")
+        if self.budget is not None and not self.budget.take(len(part)):
+            self._drop()
+            self._skipping = message.get("last") is not True
+            raise GuandanError("the server holds as many requests in parts as it may: this one is dropped, try again")
+        self._size += len(part)
         self._parts.append(part)
         if message.get("last") is True:
             whole = "".join(self._parts)
@@ -120,13 +164,20 @@ class Parts:
             return whole
         return None
 
+    def close(self) -> None:
+        """Drop what is held (the connection is gone)."""
+        self._drop()
+
     def _drop(self) -> None:
+        if self.budget is not None:
+            self.budget.give(self._size)
         self._parts, self._size = [], 0
 
 
 def record_files(directory: str | os.PathLike[str] | None) -> list[dict[str, Any]]:
     """The records a directory offers the viewer: its ``*.json`` files (not ``summary.json``,
     which :mod:`~guandan.platform.server` writes beside them), by name, each with its size.
+    A name that resolves (through symbolic links) outside the directory is not offered.
 
     >>> record_files(None)
     []
@@ -135,20 +186,37 @@ def record_files(directory: str | os.PathLike[str] | None) -> list[dict[str, Any
         return []
     files: list[dict[str, Any]] = []
     try:
+        root = Path(directory).resolve(strict=True)
         entries = sorted(os.scandir(directory), key=lambda e: e.name)
     except OSError as error:
         raise GuandanError(f"cannot read the records directory {str(directory)!r}: {error}") from None
     for entry in entries:
         if len(files) >= MAX_LISTED:
             break
-        if entry.name != "summary.json" and RECORD_NAME.match(entry.name) and entry.is_file():
-            files.append({"name": entry.name, "bytes": entry.stat().st_size})
+        if entry.name == "summary.json" or not RECORD_NAME.match(entry.name):
+            continue
+        real = _inside(root, Path(entry.path))
+        if real is not None:
+            with contextlib.suppress(OSError):
+                files.append({"name": entry.name, "bytes": real.stat().st_size})
     return files
 
 
+def _inside(root: Path, path: Path) -> Path | None:
+    """``path`` resolved (symbolic links followed), when that is a file inside ``root``."""
+    try:
+        real = path.resolve(strict=True)
+    except (OSError, RuntimeError):  # RuntimeError: a loop of links
+        return None
+    if not real.is_relative_to(root) or not real.is_file():
+        return None
+    return real
+
+
 def record_path(directory: str | os.PathLike[str] | None, name: Any) -> Path:
-    """The path of the record ``name`` in ``directory``: a plain ``.json`` file name of it,
-    nothing outside it. :class:`~guandan.GuandanError` naming the problem otherwise.
+    """The path of the record ``name`` in ``directory``: a plain ``.json`` file name of it
+    that resolves, symbolic links followed, to a file inside it; :class:`~guandan.GuandanError`
+    naming the problem otherwise. The path returned is the resolved one.
 
     >>> record_path("/tmp", "../etc/passwd")
     Traceback (most recent call last):
@@ -159,10 +227,43 @@ def record_path(directory: str | os.PathLike[str] | None, name: Any) -> Path:
         raise GuandanError("this server offers no records (start it with --records DIR)")
     if not isinstance(name, str) or not RECORD_NAME.match(name):
         raise GuandanError(f"no record {describe(name)}: a record is named like table0-game1.json")
+    try:
+        root = Path(directory).resolve(strict=True)
+    except (OSError, RuntimeError):
+        raise GuandanError(f"no record {name!r}: the records directory {str(directory)!r} is not there") from None
     path = Path(directory) / name
-    if not path.is_file():
+    real = _inside(root, path)
+    if real is None:
+        if path.is_symlink() or (path.exists() and path.resolve().is_file()):
+            raise GuandanError(f"no record {name!r} in {str(directory)!r}: it leads outside the directory")
         raise GuandanError(f"no record {name!r} in {str(directory)!r}")
-    return path
+    return real
+
+
+def read_record_file(directory: str | os.PathLike[str] | None, name: Any) -> bytes:
+    """The bytes of the record ``name`` of ``directory`` (:func:`record_path`), at most
+    :data:`~guandan.web.timeline.MAX_RECORD_BYTES`; :class:`~guandan.GuandanError` naming
+    the problem otherwise. The HTTP route ``/records/NAME`` and the viewer's ``replay`` both
+    read through it: one rule for what a page may read.
+
+    >>> read_record_file(None, "x.json")
+    Traceback (most recent call last):
+    ...
+    guandan.errors.GuandanError: this server offers no records (start it with --records DIR)
+    """
+    path = record_path(directory, name)
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError as error:
+        raise GuandanError(f"cannot read {name}: {error.strerror}") from None
+    with os.fdopen(fd, "rb") as file:
+        size = os.fstat(file.fileno()).st_size
+        if size > MAX_RECORD_BYTES:
+            raise GuandanError(f"{name}: {size:,} bytes, larger than the {MAX_RECORD_BYTES:,} bytes a record may have")
+        data = file.read(MAX_RECORD_BYTES + 1)
+    if len(data) > MAX_RECORD_BYTES:
+        raise GuandanError(f"{name}: larger than the {MAX_RECORD_BYTES:,} bytes a record may have")
+    return data
 
 
 class Assistant:
@@ -221,14 +322,8 @@ class Assistant:
     def _replay(self, request: dict[str, Any]) -> dict[str, Any]:
         name = "record"
         if "file" in request:
-            path = record_path(self.records, request["file"])
-            name = path.name
-            try:
-                if path.stat().st_size > MAX_RECORD_BYTES:
-                    raise GuandanError(f"{name}: larger than the {MAX_RECORD_BYTES:,} bytes a record may have")
-                data = read_record(path.read_bytes())
-            except OSError as error:
-                raise GuandanError(f"cannot read {name}: {error}") from None
+            name = str(request["file"])
+            data = read_record(read_record_file(self.records, request["file"]))
         elif "text" in request:
             text = request["text"]
             if not isinstance(text, str):

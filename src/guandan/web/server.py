@@ -60,7 +60,7 @@ from websockets.http11 import Request, Response
 
 from ..bots.registry import agent_name, make_agent, seat_specs
 from ..core.rng import derive_seed
-from ..errors import GuandanError, describe
+from ..errors import GuandanError, describe, printable
 from ..game.match import Match
 from ..game.rules import Ruleset, get_ruleset
 from ..platform.connect import run_client
@@ -68,10 +68,23 @@ from ..platform.results import ServeResult
 from ..platform.server import PlatformServer
 from ..platform.table import PlatformTable
 from ..platform.thread import LoopThread
-from .assist import MAX_REQUEST, Assistant, Parts, record_path
+from .assist import MAX_REQUEST, Assistant, Budget, Parts, read_record_file
+from .guard import SECURITY_HEADERS, Guard
 from .pages import CONTENT_TYPES, asset
+from .timeline import MAX_RECORD_BYTES
 
-__all__ = ["WebServer", "WebTable", "WebGame", "WebThread", "start_web", "PAGE_NOTICE"]
+__all__ = [
+    "WebServer",
+    "WebTable",
+    "WebGame",
+    "WebThread",
+    "start_web",
+    "PAGE_NOTICE",
+    "MAX_PAGE_SOCKETS",
+    "ASSIST_WORKERS",
+    "ASSIST_BUFFERED",
+    "RECORDS_IN_FLIGHT",
+]
 
 logger = logging.getLogger("guandan.web")
 
@@ -80,9 +93,31 @@ PAGE_NOTICE = "ignored"
 _GAME = "/game/"
 _ASSIST = "/assist"
 
+#: The most sockets of pages open at once (``/assist``, the seats of pages, spectators): more are
+#: refused (HTTP 503 at the handshake).
+MAX_PAGE_SOCKETS = 16
+#: Requests of pages answered at once (a hint searches, a replay reads a record): the others wait.
+ASSIST_WORKERS = 2
+#: The characters of requests sent in parts that all ``/assist`` connections together may hold
+#: while their last part has not come (each at most :data:`~guandan.web.assist.MAX_REQUEST`).
+ASSIST_BUFFERED = 2 * MAX_REQUEST
+#: The bytes of record files (``/records/NAME``) being sent at once: more wait for 503's retry.
+RECORDS_IN_FLIGHT = 4 * MAX_RECORD_BYTES
+#: Seconds a page has to read a reply of ``/assist`` (it holds a worker meanwhile): then it is cut.
+ASSIST_SEND_TIMEOUT = 10.0
+
 
 def _is_page(path: str) -> bool:
     return "1" in parse_qs(urlsplit(path).query).get("page", [])
+
+
+def _secured(response: Response) -> Response:
+    """``response`` with the headers every answer of the web UI carries (:mod:`~guandan.web.guard`)."""
+    for name, value in SECURITY_HEADERS.items():
+        if name in response.headers:
+            del response.headers[name]
+        response.headers[name] = value
+    return response
 
 
 def _response(connection: ServerConnection, status: int, body: bytes, content_type: str) -> Response:
@@ -92,9 +127,15 @@ def _response(connection: ServerConnection, status: int, body: bytes, content_ty
         del headers[name]
     headers["Content-Type"] = content_type
     headers["Content-Length"] = str(len(body))
-    headers["Cache-Control"] = "no-cache"
-    headers["X-Content-Type-Options"] = "nosniff"
-    return dataclasses.replace(response, body=body)
+    return _secured(dataclasses.replace(response, body=body))
+
+
+def _refuse(connection: ServerConnection, status: int, text: str) -> Response:
+    return _secured(connection.respond(status, text.rstrip("\n") + "\n"))
+
+
+def _is_upgrade(request: Request) -> bool:
+    return "websocket" in request.headers.get("Upgrade", "").lower()
 
 
 class WebTable(PlatformTable):
@@ -175,6 +216,9 @@ class WebServer(PlatformServer):
         browse: str | os.PathLike[str] | None = None,
         hint: str = "mc",
         record_prefix: str | None = None,
+        allow_origins: Sequence[str] = (),
+        allow_hosts: Sequence[str] = (),
+        token: str | bool | None = None,
         **options: Any,
     ) -> None:
         records = options.get("records")
@@ -185,13 +229,30 @@ class WebServer(PlatformServer):
         self.web_records = None if records is None else Path(records)
         self.browse = Path(browse) if browse is not None else self.web_records
         self.assistant = Assistant(records=self.browse, hint=hint, ruleset=self.ruleset, seed=self.seed)
+        self.guard = Guard.for_server(
+            self.host, self.port, allow_origins=allow_origins, allow_hosts=allow_hosts, token=token
+        )
         self._tasks: set[asyncio.Task[Any]] = set()
         self.web_record_files: list[str] = []
+        self._page_sockets = 0
+        self._assist_buffered = Budget(ASSIST_BUFFERED)
+        self._records_in_flight = Budget(RECORDS_IN_FLIGHT)
+        self._workers: asyncio.Semaphore | None = None
+
+    @property
+    def token(self) -> str | None:
+        """The secret the web UI asks for (``None`` on a loopback server: none needed)."""
+        return self.guard.token
 
     @property
     def page_url(self) -> str:
-        """The table's page: ``http://HOST:PORT/``."""
-        return f"http://{self.host}:{self.port}/"
+        """The table's page: ``http://HOST:PORT/`` (with ``?token=…`` when the server needs its token)."""
+        return page_url_for(self.url, "/") + (f"?token={self.guard.token}" if self.guard.token else "")
+
+    @property
+    def viewer_url(self) -> str:
+        """The replay viewer's page (with the token when the server needs it)."""
+        return page_url_for(self.url, "/viewer") + (f"?token={self.guard.token}" if self.guard.token else "")
 
     async def start(self) -> None:
         """Listen (see :meth:`PlatformServer.start`); the records directory is made first."""
@@ -200,7 +261,9 @@ class WebServer(PlatformServer):
                 self.web_records.mkdir(parents=True, exist_ok=True)
             except OSError as error:
                 raise GuandanError(f"cannot create the records directory {str(self.web_records)!r}: {error}") from None
+        self._workers = asyncio.Semaphore(ASSIST_WORKERS)
         await super().start()
+        self.guard = dataclasses.replace(self.guard, port=self.port)
 
     async def close(self) -> ServeResult:
         """Shut down (see :meth:`PlatformServer.close`), saying which games are left unfinished."""
@@ -240,8 +303,48 @@ class WebServer(PlatformServer):
 
     # -- HTTP and the page's sockets ------------------------------------------------------------------
 
+    def _refusal(self, request: Request) -> str | None:
+        """Why the guard refuses a request (:mod:`~guandan.web.guard`), or ``None``."""
+        headers = request.headers
+        for name in ("Host", "Origin", "Cookie", "Authorization"):
+            if len(headers.get_all(name)) > 1:
+                return f"the request gives {name} more than once"
+        host = headers.get("Host")
+        problem = self.guard.host_problem(host)
+        if problem is not None:
+            return problem
+        origin = headers.get("Origin")
+        if _is_upgrade(request):
+            problem = self.guard.origin_problem(origin, host)
+            if problem is not None:
+                return problem
+        if self.guard.token is None or Guard.is_static(request.path):
+            return None
+        if _is_upgrade(request) and origin is None and self._is_bot_seat(request.path):
+            return None  # the protocol's bots: no browser, no token (as a plain serve)
+        given = {k: v for k in ("Cookie", "Authorization") if (v := headers.get(k)) is not None}
+        return self.guard.token_problem(request.path, given)
+
+    def _is_bot_seat(self, path: str) -> bool:
+        """Whether a connection to ``path`` takes a bot's seat: a name at ``/game/`` without
+        ``?page=1``, and not the person's seat of a table of ``guandan web``."""
+        parts = urlsplit(path)
+        if not parts.path.startswith(_GAME) or _is_page(path):
+            return False
+        name = unquote(parts.path[len(_GAME) :])
+        return not any(isinstance(t, WebTable) and t.seat_for(name) == t.person for t in self.tables)
+
     def _process_request(self, connection: ServerConnection, request: Request) -> Response | None:
         path = urlsplit(request.path).path
+        problem = self._refusal(request)
+        if problem is not None:
+            logger.warning("web: refused %s %s: %s", "a socket to" if _is_upgrade(request) else "GET",
+                           printable(path), problem)
+            return _refuse(connection, HTTPStatus.FORBIDDEN, problem)
+        page_socket = _is_upgrade(request) and (path == _ASSIST or _is_page(request.path))
+        if page_socket and self._page_sockets >= MAX_PAGE_SOCKETS:
+            return _refuse(connection, HTTPStatus.SERVICE_UNAVAILABLE,
+                           f"the server has {MAX_PAGE_SOCKETS} pages connected, as many as it takes")
         if path.startswith(_GAME):
             name = unquote(path[len(_GAME) :])
             for table in self.tables:
@@ -249,35 +352,76 @@ class WebServer(PlatformServer):
                     seat = table.seat_for(name)
                     why = f"seat {seat} is taken" if table.names[seat] is not None else "the games have begun"
                     logger.warning("web: refused a connection as %r: %s", name, why)
-                    return connection.respond(HTTPStatus.CONFLICT, f"{why}\n")
-            return super()._process_request(connection, request)
+                    return _refuse(connection, HTTPStatus.CONFLICT, why)
+            response = super()._process_request(connection, request)
+            return None if response is None else _secured(response)
         if path == _ASSIST:
-            return None  # the page's WebSocket (a plain GET gets 426 Upgrade Required)
+            if not _is_upgrade(request):
+                return _refuse(connection, HTTPStatus.UPGRADE_REQUIRED, "/assist is the page's WebSocket")
+            return None
         if path == "/status.json":
             return _response(connection, 200, json.dumps(self.status()).encode(), CONTENT_TYPES[".json"])
         if path.startswith("/records/"):
-            try:
-                file = record_path(self.browse, unquote(path[len("/records/") :]))
-                return _response(connection, 200, file.read_bytes(), CONTENT_TYPES[".json"])
-            except (GuandanError, OSError) as error:
-                return connection.respond(HTTPStatus.NOT_FOUND, f"{error}\n")
+            return self._record_file(connection, unquote(path[len("/records/") :]))
         page = asset(path)
         if page is None:
-            return connection.respond(
-                HTTPStatus.NOT_FOUND, f"nothing at {path}: the table is at /, the viewer at /viewer\n"
-            )
-        return _response(connection, 200, page.body, page.content_type)
+            return _refuse(connection, HTTPStatus.NOT_FOUND,
+                           f"nothing at {path}: the table is at /, the viewer at /viewer")
+        response = _response(connection, 200, page.body, page.content_type)
+        if self.guard.token is not None and page.name.endswith(".html"):
+            response.headers["Set-Cookie"] = self.guard.set_cookie()  # the page's requests carry the token
+        return response
+
+    def _record_file(self, connection: ServerConnection, name: str) -> Response:
+        """``/records/NAME``: the record's bytes, within :data:`RECORDS_IN_FLIGHT` bytes sent at once."""
+        try:
+            body = read_record_file(self.browse, name)
+        except GuandanError as error:
+            return _refuse(connection, HTTPStatus.NOT_FOUND, str(error))
+        if not self._records_in_flight.take(len(body)):
+            response = _refuse(connection, HTTPStatus.SERVICE_UNAVAILABLE, "the server is sending other records: retry")
+            response.headers["Retry-After"] = "1"
+            return response
+        task = asyncio.get_running_loop().create_task(self._sent(connection, len(body)))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return _response(connection, 200, body, CONTENT_TYPES[".json"])
+
+    async def _sent(self, connection: ServerConnection, size: int) -> None:
+        """Give back a record's bytes once its connection is closed (its answer sent or the peer gone)."""
+        try:
+            await connection.wait_closed()
+        finally:
+            self._records_in_flight.give(size)
 
     async def _handler(self, ws: ServerConnection) -> None:
-        path = urlsplit(ws.request.path).path if ws.request else ""
-        if path == _ASSIST:
-            await self._assist(ws)
+        request = ws.request
+        path = urlsplit(request.path).path if request else ""
+        page_socket = request is not None and (path == _ASSIST or _is_page(request.path))
+        if not page_socket:
+            await super()._handler(ws)
             return
-        await super()._handler(ws)
+        if self._page_sockets >= MAX_PAGE_SOCKETS:  # the handshakes raced past the check
+            await self._close_one(ws, 1013, "too many pages connected")
+            return
+        self._page_sockets += 1
+        try:
+            if path == _ASSIST:
+                await self._assist(ws)
+            else:
+                await super()._handler(ws)
+        finally:
+            self._page_sockets -= 1
+
+    def _answer(self, text: str) -> str:
+        """A request's text answered, as the reply's text (in a worker thread)."""
+        return json.dumps(self.assistant.handle_text(text))
 
     async def _assist(self, ws: ServerConnection) -> None:
-        """The page's requests, one at a time, each answered in a worker thread (a hint searches)."""
-        parts = Parts(self.request_limit)
+        """The page's requests, one at a time, each answered in a worker thread (a hint searches),
+        at most :data:`ASSIST_WORKERS` of all pages at once."""
+        assert self._workers is not None
+        parts = Parts(self.request_limit, self._assist_buffered)
         try:
             async for message in ws:
                 try:
@@ -288,10 +432,21 @@ class WebServer(PlatformServer):
                     continue
                 if text is None:
                     continue
-                reply = await asyncio.to_thread(self.assistant.handle_text, text)
-                await ws.send(json.dumps(reply))
+                async with self._workers:  # at most ASSIST_WORKERS requests, and their replies, held at once
+                    reply = await asyncio.to_thread(self._answer, text)
+                    del text
+                    try:
+                        async with asyncio.timeout(ASSIST_SEND_TIMEOUT):
+                            await ws.send(reply)
+                    except TimeoutError:
+                        logger.warning("web: a page did not read its reply within %g s: closed", ASSIST_SEND_TIMEOUT)
+                        ws.transport.abort()
+                        return
+                    del reply
         except ConnectionClosed:
             pass
+        finally:
+            parts.close()
 
     def _event(self, rt: Any, seat: int | None, event: str, **details: Any) -> None:
         super()._event(rt, seat, event, **details)
@@ -362,6 +517,9 @@ class WebGame:
         act_timeout: float | None = None,
         log: str | os.PathLike[str] | None = None,
         new_match: Callable[[int], Match] | None = None,
+        allow_origins: Sequence[str] = (),
+        allow_hosts: Sequence[str] = (),
+        token: str | bool | None = None,
     ) -> None:
         if isinstance(seat, bool) or seat not in range(4):
             raise GuandanError(f"--seat: a seat is 0..3, got {describe(seat)}")
@@ -371,8 +529,8 @@ class WebGame:
         self.seed = seed
         specs = seat_specs(bots)
         self.agents = {s: make_agent(specs[s], derive_seed(seed, s)) for s in range(4) if s != seat}
-        token = secrets.token_hex(4)
-        self.bot_names = {s: f"{agent_name(specs[s])}-{s}-{token}" for s in self.agents}
+        tag = secrets.token_hex(4)
+        self.bot_names = {s: f"{agent_name(specs[s])}-{s}-{tag}" for s in self.agents}
         labels = [agent_name(specs[s]) if s != seat else "you" for s in range(4)]
         rules = get_ruleset(ruleset)
         self.table = WebTable(
@@ -394,6 +552,9 @@ class WebGame:
             log=log,
             hint=hint,
             record_prefix=f"web-{seed}" if records is not None else None,
+            allow_origins=allow_origins,
+            allow_hosts=allow_hosts,
+            token=token,
         )
         self._bots: threading.Thread | None = None
         self._bot_loop: asyncio.AbstractEventLoop | None = None

@@ -48,8 +48,10 @@ from ..records.jsonio import move_to_json
 
 __all__ = ["timeline", "read_record", "MAX_RECORD_BYTES"]
 
-#: The largest record the viewer reads (a long match of many deals is a few MB).
-MAX_RECORD_BYTES = 64 * 2**20
+#: The largest record the viewer reads: 4 MiB (a match of 16 deals is about 230 KB, so this
+#: is a match of some 250 deals); with it, what one request can make the server hold is bounded
+#: (see the platform's limits in the docs).
+MAX_RECORD_BYTES = 4 * 2**20
 
 
 def read_record(text: str | bytes) -> Any:

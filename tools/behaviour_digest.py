@@ -79,7 +79,8 @@ def produce(out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
     for name, args in SIMULATIONS:
         extra = ["--records", f"{name}-records"] if name in WITH_RECORDS else []
-        summary = _run(["simulate", *args, "--workers", "1", "--quiet", "--json", "--out", f"{name}.jsonl", *extra], out)
+        options = ["--workers", "1", "--quiet", "--json", "--out", f"{name}.jsonl", *extra]
+        summary = _run(["simulate", *args, *options], out)
         fields = {k: v for k, v in json.loads(summary).items() if k not in TIMES}
         (out / f"{name}-summary.json").write_text(json.dumps(fields, indent=2) + "\n", encoding="utf-8")
     first = sorted((out / f"{WITH_RECORDS[0]}-records").glob("*.json"))[0]

@@ -76,6 +76,20 @@ int gd_playout(gd_deal *d, int policy, gd_rng *rng);
  * 0; depth 0 counts 1). The last ply is counted, not played. -1 if memory ran out. */
 int64_t gd_perft(const gd_deal *d, int depth);
 
+/* A finished deal's result for a side (0: seats 0 and 2), in levels under a ruleset's
+ * promotion (the levels of a win with the partner 2nd, 3rd, 4th: 3, 2, 1 in the competitive
+ * rules): +promotion[k] when the side wins with the partner in place k + 2, negative when it
+ * loses likewise; 0 for a deal not over. */
+int gd_deal_score(const gd_deal *d, int side, const uint8_t promotion[3]);
+
+/* A finished deal's result for a side under a payoff table (gd_search_params.payoff); 0 for
+ * a deal not over. */
+int gd_deal_payoff(const gd_deal *d, int side, const int32_t payoff[6]);
+
+/* Whether the side's seat finished first (the deal won, whatever it is worth): +1, else -1;
+ * 0 for a deal not over. */
+int gd_deal_won(const gd_deal *d, int side);
+
 #ifdef __cplusplus
 }
 #endif

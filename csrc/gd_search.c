@@ -512,31 +512,6 @@ int gd_rollout_seats(gd_deal *d, const uint8_t policies[4], const gd_linear *con
     return plies;
 }
 
-/* The place (2, 3 or 4) of the first seat's partner in a finished deal. */
-static int partner_place(const gd_deal *d) {
-    const int first = d->finished[0];
-    int place = 4; /* 4th unless it finished before */
-    for (int i = 1; i < d->n_finished; i++)
-        if (d->finished[i] == (first ^ 2)) place = i + 1;
-    return place;
-}
-
-int gd_deal_score(const gd_deal *d, int side, const uint8_t promotion[3]) {
-    if (!d->over || d->n_finished < 2) return 0;
-    const int gain = promotion[partner_place(d) - 2];
-    return (d->finished[0] & 1) == side ? gain : -gain;
-}
-
-int gd_deal_payoff(const gd_deal *d, int side, const int32_t payoff[6]) {
-    if (!d->over || d->n_finished < 2) return 0;
-    return payoff[((d->finished[0] & 1) == side ? 0 : 3) + partner_place(d) - 2];
-}
-
-int gd_deal_won(const gd_deal *d, int side) {
-    if (!d->over || d->n_finished < 2) return 0;
-    return (d->finished[0] & 1) == side ? 1 : -1;
-}
-
 /* ---- candidates ------------------------------------------------------------------------ */
 
 typedef struct ranked {

@@ -80,20 +80,6 @@ int gd_rollout_linear(gd_deal *d, const uint8_t policies[4], const gd_linear *li
 /* The same with a learned policy's weights per seat (lins[s] for seat s; NULL: smart's move). */
 int gd_rollout_seats(gd_deal *d, const uint8_t policies[4], const gd_linear *const lins[4], gd_rng *rng);
 
-/* A finished deal's result for a side (0: seats 0 and 2), in levels under a ruleset's
- * promotion (the levels of a win with the partner 2nd, 3rd, 4th: 3, 2, 1 in the competitive
- * rules): +promotion[k] when the side wins with the partner in place k + 2, negative when it
- * loses likewise; 0 for a deal not over. */
-int gd_deal_score(const gd_deal *d, int side, const uint8_t promotion[3]);
-
-/* A finished deal's result for a side under a payoff table (gd_search_params.payoff); 0 for
- * a deal not over. */
-int gd_deal_payoff(const gd_deal *d, int side, const int32_t payoff[6]);
-
-/* Whether the side's seat finished first (the deal won, whatever it is worth): +1, else -1;
- * 0 for a deal not over. */
-int gd_deal_won(const gd_deal *d, int side);
-
 /* ---- information sets: what one seat knows, and deals sampled from it ------------------ */
 
 /* One public event of the deal so far, for inference. A play: `seat` played the card-level

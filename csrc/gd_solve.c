@@ -10,8 +10,6 @@
 
 #include <string.h>
 
-#include "gd_search.h"
-
 enum { INF = 127 };
 
 void gd_solver_clear(gd_solver *s) {

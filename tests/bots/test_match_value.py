@@ -13,8 +13,8 @@ from guandan.bots.loop import play_out
 from guandan.bots.match_value import PAYOFF_SCALE, PLACES, MatchModel, deal_payoffs, match_model
 from guandan.bots.search import MonteCarloAgent
 from guandan.core.cards import Rank
-from guandan.game.match import settle
 from guandan.game.rules import COMPETITIVE_2022, NANJING, PLATFORM
+from guandan.game.scoring import settle
 
 
 def test_at_both_aces_the_side_whose_a_is_played_wins_as_the_closed_form_says():

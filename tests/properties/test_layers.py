@@ -194,11 +194,37 @@ def test_a_module_imports_only_its_own_and_lower_layers(name):
 
 
 def test_the_native_core_imports_only_the_errors():
-    text = (package_dir() / "core" / "_core.pyx").read_text(encoding="utf-8")
+    core = package_dir() / "core"
+    text = "\n".join(p.read_text(encoding="utf-8") for p in [core / "_core.pyx", *sorted(core.glob("_core_*.pxi"))])
     lines = [line.strip() for line in text.splitlines()]
     imported = {line.split()[1] for line in lines if line.startswith(("from guandan", "import guandan"))}
     assert imported <= {"guandan"}, imported
     assert "from guandan import errors" in text
+
+
+def test_the_c_files_include_one_another_in_no_circle():
+    """``csrc/``: a file ``gd_x`` (its ``.c`` and ``.h``) uses ``gd_y`` when it includes
+    ``gd_y.h``; no two files use one another, directly or round a longer circle."""
+    csrc = pathlib.Path(__file__).resolve().parents[2] / "csrc"
+    if not csrc.is_dir():
+        pytest.skip("the C sources are not in this checkout")
+    uses: dict[str, set[str]] = {}
+    for path in sorted(csrc.glob("gd_*.[ch]")):
+        included = {line.split('"')[1][:-2] for line in path.read_text(encoding="utf-8").splitlines()
+                    if line.startswith('#include "')}
+        uses.setdefault(path.stem, set()).update(included - {path.stem})
+    assert uses["gd_search"] >= {"gd_solve", "gd_play"}  # the reader sees the includes
+    assert circles(uses) == []
+
+
+def test_only_the_core_imports_the_native_core():
+    """The compiled module is the core's own: the layers above use the core's typed modules
+    (``packed``, ``movegen``, ``batch``, ``rng``, ``playouts``, ``search``, ``encode``, ``tables``)."""
+    edges = package_graph()
+    assert "guandan.core._core" in edges["guandan.core.packed"]  # the reader sees the import
+    outside = sorted(name for name, imported in edges.items()
+                     if "guandan.core._core" in imported and not name.startswith("guandan.core."))
+    assert not outside, f"modules outside guandan.core import guandan.core._core: {outside}"
 
 
 def test_observation_never_imports_the_deal_and_the_agents_never_the_search_bot():

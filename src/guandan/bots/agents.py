@@ -75,10 +75,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
-from ..core import _core
 from ..core.cards import card_rank
 from ..core.moves import Move
 from ..core.order import elevated_order
+from ..core.playouts import greedy_choose
 from ..core.rng import SplitMix64
 from ..errors import GuandanError, IllegalMoveError, describe
 from ..game.history import Phase
@@ -177,7 +177,7 @@ class GreedyAgent:
 
     def choose(self, observation: Observation) -> int:
         """The index of the chosen move in ``observation.legal_actions`` (play phase), made
-        natively in one pass over the packed moves (``guandan.core._core.greedy_choose``).
+        natively in one pass over the packed moves (:func:`guandan.core.playouts.greedy_choose`).
 
         >>> from guandan.game.deal import Deal
         >>> deal = Deal(["S3 S4 C4 S8 C8 D8 H8", "S9", "D5", "D6"], level=2, leader=0)
@@ -188,7 +188,7 @@ class GreedyAgent:
         counts = observation.card_counts
         beat_seat = observation.to_beat_seat
         opp = self.bomb_threshold
-        return _core.greedy_choose(
+        return greedy_choose(
             observation.legal_actions.array,
             observation.level,
             observation.packed_hand,

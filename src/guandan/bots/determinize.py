@@ -40,12 +40,12 @@ from typing import Any
 
 import numpy as np
 
-from ..core import _core
 from ..core.cards import NUM_FACES, Cards, card_rank, wild_card
 from ..core.movegen import pack_move
 from ..core.order import elevated_order
 from ..core.packed import InfoSet, bits_of_cards, cards_of_bits, face_bit, move_bits
 from ..core.rng import SplitMix64
+from ..core.search import sample_deals
 from ..errors import GuandanError, InvalidCardsError, describe
 from ..game.history import Phase, Play, Return, Tribute
 from ..game.observation import Observation
@@ -174,7 +174,7 @@ def information_set(observation: Observation) -> InfoSet:
     tribute, but a wild); how many unknown cards each other seat holds; and the plays and
     passes as a ``uint64 (E, 3)`` array (``kind | seat << 8 | other << 16``, kind 1 a play,
     2 a pass on ``other``'s play; then the play's two words). Input of
-    :func:`guandan.core._core.sample_deals` and of the search bot.
+    :func:`guandan.core.search.sample_deals` and of the search bot.
 
     >>> from guandan import Deal
     >>> deal = Deal.new(seed=3, level=2, leader=0)
@@ -239,7 +239,7 @@ def determinize(
         if not isinstance(seed, SplitMix64) and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise GuandanError(f"a seed is an int or a SplitMix64, got {describe(seed)}")
         native_seed = seed.next_u64() if isinstance(seed, SplitMix64) else seed
-        (packed,) = _core.sample_deals(information_set(observation), 1, native_seed, tries, pass_weight, bomb_weight)
+        (packed,) = sample_deals(information_set(observation), 1, native_seed, tries, pass_weight, bomb_weight)
         a, b, c, d = (cards_of_bits(h) for h in packed)
         return a, b, c, d
     rng = seed if isinstance(seed, SplitMix64) else SplitMix64(seed)

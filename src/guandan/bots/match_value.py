@@ -12,7 +12,7 @@ That chance comes from a model of the deals to come (:class:`MatchModel`): each 
 either side with the same probability, the winner's partner 2nd, 3rd or 4th with the
 probabilities :data:`PLACES` (as in ``mc``'s own play against itself), the match settled by
 the ruleset exactly as :class:`~guandan.game.match.Match` settles it
-(:func:`~guandan.game.match.settle`: promotion, the A gate, failures and drops back to 2, a
+(:func:`~guandan.game.scoring.settle`: promotion, the A gate, failures and drops back to 2, a
 deal cap with its tie rule). Its values solve the model's equations (value iteration over
 every state: both levels, whose level is played, both sides' failures at A, and, under a deal
 cap, the deals left), once per ruleset. What the model leaves out: tribute (the model is
@@ -38,9 +38,9 @@ import numpy as np
 
 from ..core.cards import Rank, parse_level
 from ..errors import GuandanError, describe
-from ..game.match import settle
 from ..game.observation import Observation
 from ..game.rules import Ruleset
+from ..game.scoring import settle
 
 __all__ = ["PLACES", "MatchModel", "match_model", "deal_payoffs", "PAYOFF_SCALE"]
 
@@ -189,7 +189,7 @@ class MatchModel:
     ) -> tuple[float, ...]:
         """The chance that ``side`` wins the match after each result of the deal in hand: it
         wins with its partner 2nd, 3rd, 4th; it loses with the other side's partner 2nd,
-        3rd, 4th (the order of ``_core.search``'s payoffs)."""
+        3rd, 4th (the order of :func:`guandan.core.search.search`'s payoffs)."""
         if side not in (0, 1) or isinstance(side, bool):
             raise GuandanError(f"side must be 0 or 1, got {describe(side)}")
         ranks = (parse_level(levels[0]), parse_level(levels[1]))

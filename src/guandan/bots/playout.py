@@ -2,10 +2,10 @@
 
 A playout starts from any :class:`~guandan.Deal` in progress and plays it out with a
 built-in policy — ``random`` (uniform over the rank-level legal moves, the pass included
-when responding) or ``greedy`` (the weakest combination; see ``csrc/gd_play.h``) — at
-tens of thousands of full deals per second, seeded. The physical cards of each rank-level
-move are chosen canonically (the suits holding the most copies first), so no card-level
-move is ever expanded.
+when responding) or ``greedy`` (the weakest combination; see ``csrc/gd_play.h``) — seeded,
+without a Python object per move (their speed: ``benchmarks/README.md``, "Playouts"). The
+physical cards of each rank-level move are chosen canonically (the suits holding the most
+copies first), so no card-level move is ever expanded.
 
 >>> from guandan import Deal
 >>> deal = Deal.new(seed=7, level=2, leader=0)
@@ -26,7 +26,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ..core import _core
+from ..core import playouts as native
 from ..core.cards import Cards
 from ..core.movegen import pack_rank_move, spent_move
 from ..core.moves import Move
@@ -88,12 +88,12 @@ def playouts(deal: Deal, n: int, policy: Policy = "random", seed: int = 0) -> np
     Row i lists the seats in finishing order, 1st first; the places a double-down leaves
     undecided are -1. The results depend only on the deal, ``n``, the policy and the seed.
     """
-    return _core.playouts(_state_of(deal), n, policy, seed)
+    return native.playouts(_state_of(deal), n, policy, seed)
 
 
 def policy_move(deal: Deal, policy: Policy = "greedy", seed: int = 0) -> Move:
     """The card-level move a built-in native policy plays for the seat to act."""
-    word, cards = _core.choose(_state_of(deal), policy, seed)
+    word, cards = native.choose(_state_of(deal), policy, seed)
     return spent_move(word, cards, deal.level)
 
 

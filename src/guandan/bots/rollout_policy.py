@@ -16,10 +16,10 @@ This module also holds the plain-Python version of the features and of the choic
 against move for move.
 
 >>> from guandan import Deal
->>> from guandan.core import _core
+>>> from guandan.core.playouts import learned_move
 >>> state = Deal.new(seed=5, level=2).native_state()
 >>> weights = load_weights()
->>> _core.learned_move(state, weights)[0] == reference_move(state, weights)
+>>> learned_move(state, weights)[0] == reference_move(state, weights)
 True
 """
 
@@ -32,8 +32,8 @@ from typing import Any
 
 import numpy as np
 
-from ..core import _core
-from ..core.movegen import pack_rank_move
+from ..core import playouts as native
+from ..core.movegen import pack_rank_move, rank_moves
 from ..core.moves import BOMB_TYPES, SEQUENCE_TYPES, MoveType, window_start
 from ..core.order import elevated_order
 from ..core.packed import (
@@ -44,6 +44,7 @@ from ..core.packed import (
     DealState,
     cards_of_bits,
     size_of_bits,
+    spend_cards,
     word_counts,
     word_key,
     word_size,
@@ -85,7 +86,7 @@ FEATURES: tuple[str, ...] = (
 #: The weights of a policy: one for each feature when leading, then one each when responding.
 WEIGHTS = 2 * len(FEATURES)
 #: The hidden units of each half (leading, responding) of a policy with a hidden layer.
-HIDDEN: int = _core.HIDDEN
+HIDDEN: int = native.HIDDEN
 #: The weights of a policy with a hidden layer: the :data:`WEIGHTS`, then for the leading
 #: and the responding half each unit's inputs (one per feature), its bias and its output.
 NET_WEIGHTS = WEIGHTS + 2 * HIDDEN * (len(FEATURES) + 2)
@@ -252,7 +253,7 @@ def _bomb_class(word: int) -> int:
 
 
 def _moves(hand: int, level: int, beat: int) -> list[int]:
-    return [int(w) for w in _core.rank_moves(cards_of_bits(hand).counts, level + 2, beat)]
+    return [int(w) for w in rank_moves(cards_of_bits(hand).counts, level + 2, beat)]
 
 
 def _naturals(hand: int, level: int) -> list[int]:
@@ -312,7 +313,7 @@ class _Context:
         self.four = [c >= 4 for c in self.count]
         small, big = (self.hand >> 104) & 3, (self.hand >> 106) & 3
         self.joker_bomb = small == 2 and big == 2
-        self.smart = int(_core.smart_move(state)[0])
+        self.smart = int(native.smart_move(state)[0])
         self.opp_top, self.partner_top = [-1] * 3, [-1] * 3
         for s in range(4):
             if s != seat and holding[s]:
@@ -321,7 +322,7 @@ class _Context:
                     into[n] = max(into[n], top)
 
     def last_but_one(self, word: int) -> bool:
-        spent = _core.spend_cards(cards_of_bits(self.hand).counts, self.level + 2, word)
+        spent = spend_cards(cards_of_bits(self.hand).counts, self.level + 2, word)
         rest = self.hand - spent
         n = size_of_bits(rest)
         if n and not any(word_size(m) == n for m in _moves(rest, self.level, PASS_WORD)):
@@ -382,11 +383,11 @@ def _features(c: _Context, word: int) -> list[float]:
 def reference_features(state: DealState, word: int) -> list[float]:
     """The features of a legal rank-level move in a deal state, placed in the leading or
     the responding half (:data:`WEIGHTS` numbers): the plain-Python version of
-    ``_core.move_features``.
+    :func:`guandan.core.playouts.move_features`.
 
     >>> from guandan import Deal
     >>> state = Deal.new(seed=5, level=2).native_state()
-    >>> word = int(_core.rank_moves(Deal.new(seed=5, level=2).hands[state.turn].counts, 2, PASS_WORD)[0])
+    >>> word = int(rank_moves(Deal.new(seed=5, level=2).hands[state.turn].counts, 2, PASS_WORD)[0])
     >>> f = reference_features(state, word); len(f) == WEIGHTS, f[len(FEATURES):] == [0.0] * len(FEATURES)
     (True, True)
     """
@@ -397,7 +398,7 @@ def reference_features(state: DealState, word: int) -> list[float]:
 
 
 def reference_move(state: DealState, weights: Any) -> int:
-    """The move the learned policy plays (the plain-Python version of ``_core.learned_move``):
+    """The move the learned policy plays (the plain-Python version of :func:`guandan.core.playouts.learned_move`):
     a move that plays out the hand, the weakest such, non-bombs first; else the legal move of
     the highest score, the first on ties (scores summed in float32, as the core does; with
     the hidden layer when ``weights`` has :data:`NET_WEIGHTS` numbers)."""
@@ -442,7 +443,7 @@ def reference_move(state: DealState, weights: Any) -> int:
 
 def reference_belief(observation: Observation, hands: Any, weights: Any, miss: float, events: int) -> float:
     """How likely the other seats' plays were under the learned policy if the four hands of
-    now were ``hands`` (packed): the plain-Python version of ``_core.policy_belief`` (the
+    now were ``hands`` (packed): the plain-Python version of :func:`guandan.core.search.policy_belief` (the
     search's policy weighting of sampled deals, ``mc:policy_weight=``). The deal is replayed
     in the game layer from the start of play, each seat holding its hand of now and every
     card it has played since, the first play's seat leading; at each of the other seats'
@@ -454,7 +455,7 @@ def reference_belief(observation: Observation, hands: Any, weights: Any, miss: f
     >>> deal = Deal.new(seed=3, level=2, leader=0)
     >>> w = load_weights()
     >>> for _ in range(8):
-    ...     deal.play_canonical(int(_core.learned_move(deal.native_state(), w)[0]))
+    ...     deal.play_canonical(int(native.learned_move(deal.native_state(), w)[0]))
     >>> reference_belief(deal.observation(0), [bits_of_cards(h) for h in deal.hands], w, 0.5, 16)
     1.0
     """

@@ -30,12 +30,11 @@ candidates or more; a tribute or return card plays whole sampled deals, at most 
 most 256 deals) and gives the same choices for the same seed whatever ``threads``;
 ``think_ms=T`` stops starting rollouts T milliseconds after the decision began (an
 anytime answer: the best candidate so far; the decision returns within T ms plus the
-rollouts under way, a fraction of a millisecond each, and the making of the answer, under
-a millisecond); with both, whichever comes first. The
+rollouts under way and the making of the answer); with both, whichever comes first. The
 default is ``rollouts=2000`` of the learned policy, which costs 2.4 times the smart
-policy's instructions a rollout: 1.1 times as long a decision on average as 4,000 smart
-rollouts, 1.35 times at the 99th percentile (those took 37 ms and 74 ms on one core of the
-development machine). ``threads=`` runs the rollouts on that many native threads without the GIL;
+policy's instructions a rollout (its decisions' times against 4,000 smart rollouts, and the
+time a rollout and an answer take, are measured in ``benchmarks/README.md``, "Timings
+that were in the docstrings"). ``threads=`` runs the rollouts on that many native threads without the GIL;
 the default, 1, starts none: that bot belongs in ``simulate``'s process pool, one per core.
 
 **A cost cap.** A rollout from full hands plays many more plies, each weighing many more
@@ -74,9 +73,10 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ..core import _core
+from ..core import playouts as native
+from ..core import search as native_search
 from ..core.cards import Cards, card_rank
-from ..core.movegen import canonical_move, flush_keeping_move, pack_rank_move, straight_flushes
+from ..core.movegen import canonical_move, flush_keeping_move, pack_rank_move, rank_moves, straight_flushes
 from ..core.moves import BOMB_TYPES, SEQUENCE_TYPES, Move, window_start
 from ..core.order import elevated_order
 from ..core.packed import (
@@ -295,16 +295,16 @@ class MonteCarloAgent:
             isinstance(think_ms, bool) or not isinstance(think_ms, (int, float)) or not 0 < think_ms <= 1e9
         ):
             raise GuandanError(f"think_ms must be a number > 0 (milliseconds), got {describe(think_ms)}")
-        _int_option(threads, "threads", 1, _core.MAX_THREADS)
-        _int_option(candidates, "candidates", 1, _core.MAX_RANK_MOVES)
+        _int_option(threads, "threads", 1, native_search.MAX_THREADS)
+        _int_option(candidates, "candidates", 1, native_search.MAX_RANK_MOVES)
         _int_option(tries, "tries", 1, 4096)
         _int_option(solve_cards, "solve_cards", 0, 108)
         _int_option(solve_nodes, "solve_nodes", 1, 2**40)
         _int_option(solve_cost, "solve_cost", 1, 1_000_000)
         _int_option(policy_events, "policy_events", 0, 1 << 16)
-        _int_option(tree_moves, "tree_moves", 0, _core.TREE_MAX_MOVES)
+        _int_option(tree_moves, "tree_moves", 0, native_search.TREE_MAX_MOVES)
         _int_option(tree_visits, "tree_visits", 1, 1 << 30)
-        _int_option(tree_nodes, "tree_nodes", 1, _core.TREE_MAX_NODES)
+        _int_option(tree_nodes, "tree_nodes", 1, native_search.TREE_MAX_NODES)
         if isinstance(tree_c, bool) or not isinstance(tree_c, (int, float)) or not 0 <= tree_c <= 1e6:
             raise GuandanError(f"tree_c must be a number 0..1e6, got {describe(tree_c)}")
         weighting = (
@@ -406,7 +406,7 @@ class MonteCarloAgent:
         state = public_state(
             int(observation.level), observation.seat, observation.to_beat, observation.history, observation.finish_order
         )
-        words = _core.search_candidates(info, state, self.candidates)
+        words = native_search.search_candidates(info, state, self.candidates)
         # the cards a choice spends: those that keep the hand's straight flushes
         spend = flush_keeping_move if straight_flushes(hand, observation.level) else canonical_move
         if len(words) == 1:
@@ -419,7 +419,7 @@ class MonteCarloAgent:
         # tree_c is in levels (their spread: 6): scaled to the objective's spread
         spread = max(payoffs) - min(payoffs) if payoffs is not None else 2 if self.objective == "wins" else 6
         rollouts = self._budget(observation) or 0
-        stats, done = _core.search(
+        stats, done = native_search.search(
             info, state, words, rollouts, self._seconds_left(start), self.threads, self.policy, seed,
             self.tries, self.pass_weight, self.bomb_weight, objective, observation.ruleset.promotion,
             self.solve_cards, self.solve_nodes, self.solve_cost, self._weights, self.policy_weight, self.policy_events,
@@ -442,7 +442,7 @@ class MonteCarloAgent:
         budget = rollouts if rollouts is not None else MAX_CARD_WORLDS * len(cards)
         worlds = max(1, min(budget // len(cards), MAX_CARD_WORLDS))
         flows = _CardFlows(observation)
-        deals = _core.sample_deals(flows.infoset, worlds, seed)
+        deals = native_search.sample_deals(flows.infoset, worlds, seed)
         deadline = None if self.think_ms is None else start + self.think_ms / 1000
         side = observation.seat & 1
         promotion = self._promotion(observation)
@@ -455,7 +455,8 @@ class MonteCarloAgent:
             setup = flows.world(rng)
             for i, card in enumerate(cards):
                 state = flows.start_state(list(hands), card, setup)
-                orders[w, i] = _core.rollouts(state, 1, self.policy, seed=(seed + w) & MASK64, weights=self._weights)[0]
+                rollout = native.rollouts(state, 1, self.policy, seed=(seed + w) & MASK64, weights=self._weights)
+                orders[w, i] = rollout[0]
             done += 1
         scores = side_scores(orders[:done].reshape(-1, 4), side, promotion, self._payoffs(observation))
         totals = scores.reshape(done, len(cards)).sum(axis=0)
@@ -620,7 +621,7 @@ class BasicMonteCarloAgent:
         level = int(observation.level)
         to_beat = observation.to_beat
         beat = PASS_WORD if to_beat is None else pack_rank_move(to_beat.move.to_rank())
-        words = [int(w) for w in _core.rank_moves(observation.hand_counts, level, beat)]
+        words = [int(w) for w in rank_moves(observation.hand_counts, level, beat)]
         words.sort(key=lambda w: _weakness(w, level))
         if len(words) > self.candidates:
             keep = words[: self.candidates]
@@ -630,7 +631,7 @@ class BasicMonteCarloAgent:
         if len(words) == 1:
             return canonical_move(words[0], observation.hand, observation.level)
         states = [self._state(observation, determinize(observation, self._rng)) for _ in range(self.determinizations)]
-        orders = _core.evaluate(states, words, self.playouts, self.policy, self._rng.next_u64())
+        orders = native.evaluate(states, words, self.playouts, self.policy, self._rng.next_u64())
         result = side_scores(orders.reshape(-1, 4), observation.seat & 1, observation.ruleset.promotion)
         result = result.reshape(len(states), len(words), -1)
         best = int(np.argmax(result.mean(axis=(0, 2))))

@@ -60,13 +60,18 @@ __all__ = [
     "iter_legal_moves",
     "legal_mask",
     "action_indices",
+    "rank_mask",
     "lead_beats",
 ]
 
 #: Every rank-level move of any position at any level, sorted by packed word (2,213 words).
 ACTION_SPACE: np.ndarray = _core.ACTION_SPACE
 
+#: The index in :data:`ACTION_SPACE` of each rank-level word of an array (``intp``).
 action_indices = _core.action_indices
+#: Mark one position's legal rank-level moves (a packed hand, the level, the word to beat) in
+#: an ``int8`` or ``uint8`` array of ``len(ACTION_SPACE)``, zeroed first; returns how many.
+rank_mask = _core.rank_mask
 
 
 #: A Python or numpy integer (never a bool).

@@ -31,3 +31,5 @@ cdef extern from "gd_play.h" nogil:
     gd_move gd_choose(const gd_deal *d, int policy, gd_rng *rng)
     int gd_playout(gd_deal *d, int policy, gd_rng *rng)
     int64_t gd_perft(const gd_deal *d, int depth)
+    int gd_deal_score(const gd_deal *d, int side, const uint8_t *promotion)
+    int gd_deal_won(const gd_deal *d, int side)

@@ -83,8 +83,6 @@ cdef extern from "gd_search.h" nogil:
     int gd_rollout_seats(gd_deal *d, const uint8_t *policies, const gd_linear *const *lins, gd_rng *rng)
     void gd_move_features(const gd_deal *d, gd_move m, float *out)
     gd_move gd_learned_move(const gd_deal *d, const gd_linear *lin)
-    int gd_deal_score(const gd_deal *d, int side, const uint8_t *promotion)
-    int gd_deal_won(const gd_deal *d, int side)
     int gd_infoset_check(const gd_infoset *s)
     const char *gd_infoset_error(int code)
     void gd_sample_deal(const gd_infoset *s, gd_rng *rng, gd_cards *hands)

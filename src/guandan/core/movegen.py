@@ -25,6 +25,16 @@ packed form.
 True
 >>> hex(pack_rank_move(move.to_rank()))
 '0x6110000000002210'
+
+:func:`rank_moves` and :func:`packed_card_moves` are the generator's arrays of packed words
+themselves, for the layers that keep positions packed:
+
+>>> from guandan.core.packed import PASS_WORD, bits_of_cards, hand_words
+>>> words = rank_moves(hand.counts, 2, PASS_WORD)
+>>> len(words), int(words[0]) == pack_rank_move(legal_moves(hand, 2, granularity="rank")[0])
+(18, True)
+>>> packed_card_moves(*hand_words(bits_of_cards(hand)), 2).shape
+(22, 2)
 """
 
 from __future__ import annotations
@@ -53,7 +63,17 @@ __all__ = [
     "flush_keeping_move",
     "straight_flushes",
     "check_granularity",
+    "rank_moves",
+    "packed_card_moves",
 ]
+
+#: The rank-level moves of one position as packed words (``uint64 (k,)``, the pass last when
+#: responding): a hand's counts, the level, the rank-level word to beat (the pass to lead).
+#: The native core's own function (a deal asks it every action).
+rank_moves = _core.rank_moves
+#: The card-level moves of one position as rows of two words (``uint64 (k, 2)``) from a packed
+#: hand's two words ``lo, hi``, the level and the word to beat. The native core's own function.
+packed_card_moves = _core.packed_card_moves
 
 Granularity = Literal["card", "rank"]
 

@@ -30,6 +30,16 @@ reads the header and checks every constant here against it):
 >>> bits = bits_of_cards(Cards.parse("S3 S3 HR"))
 >>> cards_of_bits(bits), size_of_bits(bits), hand_words(bits) == (0b10 << 8, 1 << 42)
 (Cards('S3 S3 HR'), 3, True)
+
+The native core converts between the forms too (the conversions a deal makes every action):
+
+>>> hand = bits_of_cards(Cards.parse("S3 S3 C3 H2 D9"))
+>>> word = 0x3110000000000020                  # triple 3: two natural threes and a wild, at level 2
+>>> lo, hi = canonical_words(hand, 2, PASS_WORD, word)     # the cards it spends, as a card-level move
+>>> Cards(unpack_cards(lo, hi & MASK52)), card_to_rank(lo, hi, 2) == word
+(Cards('H2 S3 S3'), True)
+>>> spend_cards(Cards.parse("S3 S3 C3 H2 D9").counts, 2, word) == lo
+True
 """
 
 from __future__ import annotations
@@ -85,6 +95,10 @@ __all__ = [
     "is_card_move",
     "is_rank_move",
     "declarations",
+    "unpack_cards",
+    "card_to_rank",
+    "canonical_words",
+    "spend_cards",
 ]
 
 # -- the fields of a move word ----------------------------------------------------------------------
@@ -111,6 +125,19 @@ MAX_MOVE_SIZE = 10
 HAND_SIZE = 27
 
 _SINGLE, _PAIR, _FULL_HOUSE, _STRAIGHT_FLUSH, _JOKER_BOMB = 1, 2, 4, 9, 10
+
+# -- conversions made by the native core (its own functions: a deal calls them every action) ----
+
+#: The count vector (54 ``bytes``) of a packed hand's two words ``lo, hi``.
+unpack_cards = _core.unpack_cards
+#: The rank-level word of a card-level move ``lo, hi`` at a level (its cards' counts by rank
+#: and its declaration).
+card_to_rank = _core.card_to_rank
+#: The card-level move ``(lo, hi)`` that plays a rank-level word from a packed hand facing a
+#: play to beat, its cards spent canonically; :class:`~guandan.IllegalMoveError` unless legal.
+canonical_words = _core.canonical_words
+#: The cards a rank-level word spends from a hand's counts at a level, canonically, packed.
+spend_cards = _core.spend_cards
 
 
 def word_type(word: int) -> int:

@@ -13,6 +13,12 @@ do not promise that across versions.
 [2, 4, 2, 4, 4]
 >>> derive_seed(7, 0) != derive_seed(7, 1)
 True
+
+:func:`rng_draws` makes a run of ``below`` draws natively (a deal's shuffle is 108 of them):
+
+>>> rng = SplitMix64(2026)
+>>> rng_draws(2026, [6, 6, 6]) == [rng.below(6) for _ in range(3)]
+True
 """
 
 from __future__ import annotations
@@ -21,8 +27,9 @@ from collections.abc import MutableSequence
 from typing import TypeVar
 
 from ..errors import GuandanError
+from . import _core
 
-__all__ = ["SplitMix64", "derive_seed", "MASK64"]
+__all__ = ["SplitMix64", "derive_seed", "MASK64", "rng_draws"]
 
 MASK64 = (1 << 64) - 1
 _GAMMA = 0x9E3779B97F4A7C15
@@ -90,3 +97,8 @@ def derive_seed(seed: int, *path: int) -> int:
     for index in path:
         z = _mix((z ^ _mix((index + _GAMMA) & MASK64)) & MASK64)
     return z
+
+
+#: ``[SplitMix64(seed).below(b) for b in bounds]`` (one generator, drawn in order), made by
+#: the native core's copy of the generator: the same numbers, faster (a deal's shuffle).
+rng_draws = _core.rng_draws

@@ -55,9 +55,8 @@ from typing import Any, overload
 
 import numpy as np
 
-from ..core import _core
 from ..core.cards import NUM_FACES, Cards, CardsLike, Rank, as_cards, card_name, parse_level, wild_card
-from ..core.movegen import MoveList, check_granularity, pack_move, pack_rank_move
+from ..core.movegen import MoveList, check_granularity, pack_move, pack_rank_move, packed_card_moves, rank_moves
 from ..core.moves import AnyMove, Move, MoveType, RankMove
 from ..core.notation import declaration, sort_moves  # noqa: F401  (sort_moves: used by the examples)
 from ..core.order import beats
@@ -68,12 +67,15 @@ from ..core.packed import (
     PASS_WORD,
     DealState,
     bits_of_cards,
+    canonical_words,
+    card_to_rank,
     cards_of_bits,
     hand_words,
     move_bits,
     size_of_bits,
+    unpack_cards,
 )
-from ..core.rng import SplitMix64
+from ..core.rng import SplitMix64, rng_draws
 from ..errors import GuandanError, IllegalMoveError, InvalidCardsError, InvalidMoveError, describe
 from .history import History, Phase, Play, decode_move
 from .observation import Observation
@@ -83,6 +85,7 @@ from .scoring import DealResult
 __all__ = [
     "Deal",
     "deal_hands",
+    "dealt_hand",
     "shuffled_deck",
     "opening_position",
     "opening_leader",
@@ -143,7 +146,7 @@ def shuffled_deck(seed: int) -> tuple[list[int], int]:
         SplitMix64(seed)  # raises the error of a bad seed
     # SplitMix64(seed).shuffle(deck) then .below(108), with the generator's draws made natively
     # (the same numbers: tests/game/test_deal.py)
-    draws = _core.rng_draws(seed, _SHUFFLE_BOUNDS)
+    draws = rng_draws(seed, _SHUFFLE_BOUNDS)
     deck = list(_DECK)
     for i, j in zip(range(107, 0, -1), draws):
         deck[i], deck[j] = deck[j], deck[i]
@@ -157,12 +160,17 @@ def deal_hands(seed: int) -> tuple[Cards, Cards, Cards, Cards]:
     D2 S3 D3 H4 H5 C5 H6 C6
     """
     deck, _ = shuffled_deck(seed)
-    return tuple(_dealt_hand(deck, i) for i in range(4))  # type: ignore[return-value]
+    return tuple(dealt_hand(deck, i) for i in range(4))  # type: ignore[return-value]
 
 
-def _dealt_hand(deck: Sequence[int], seat: int) -> Cards:
+def dealt_hand(deck: Sequence[int], seat: int) -> Cards:
     """The hand dealt to ``seat`` from a deck of :func:`shuffled_deck` (``deck[27 seat : 27 seat + 27]``;
-    the deck is a permutation of the double deck, so no face appears more than twice)."""
+    the deck is a permutation of the double deck, so no face appears more than twice).
+
+    >>> deck, _ = shuffled_deck(0)
+    >>> dealt_hand(deck, 0) == deal_hands(0)[0], len(dealt_hand(deck, 3))
+    (True, 27)
+    """
     counts = bytearray(NUM_FACES)
     for face in deck[27 * seat : 27 * seat + 27]:
         counts[face] += 1
@@ -401,7 +409,7 @@ class Deal:
         (True, True)
         """
         deck, position = shuffled_deck(seed)
-        hands = [_dealt_hand(deck, i) for i in range(4)]
+        hands = [dealt_hand(deck, i) for i in range(4)]
         holder, opening_card = opening_leader(hands, position)
         return cls(
             hands,
@@ -566,7 +574,7 @@ class Deal:
             if self._over:
                 return MoveList(np.empty(0, dtype=np.uint64), self._level, "rank")
             h = self._hands[self._turn]  # type: ignore[index]
-            arr = _core.rank_moves(_core.unpack_cards(*hand_words(h)), self._lvl, self._beat)
+            arr = rank_moves(unpack_cards(*hand_words(h)), self._lvl, self._beat)
             arr.flags.writeable = False
             return MoveList(arr, self._level, "rank")
         check_granularity(granularity)  # neither: raises the error naming it
@@ -577,7 +585,7 @@ class Deal:
             arr = np.empty((0, 2), dtype=np.uint64)
         else:
             h = self._hands[self._turn]  # type: ignore[index]
-            arr = _core.packed_card_moves(*hand_words(h), self._lvl, self._beat)
+            arr = packed_card_moves(*hand_words(h), self._lvl, self._beat)
             if not self._ruleset.plain_straight_flush:
                 straight = (arr[:, 1] >> np.uint64(60)) == MoveType.STRAIGHT
                 if straight.any():
@@ -682,7 +690,7 @@ class Deal:
         """
         if self._over:
             raise IllegalMoveError("the deal is over", reason="deal_over")
-        lo, hi = _core.canonical_words(self._hands[self._turn], self._lvl, self._beat, word)  # type: ignore[index]
+        lo, hi = canonical_words(self._hands[self._turn], self._lvl, self._beat, word)  # type: ignore[index]
         if hi == _PASS_HI and self._last < 0:
             raise IllegalMoveError(f"seat {self._turn} leads and cannot pass", reason="leads_cannot_pass",
                                    seat=self._turn)  # fmt: skip
@@ -764,7 +772,7 @@ class Deal:
             return 0, _PASS_HI
         word = pack_rank_move(move)
         for lo, hi in self.legal_moves().array:
-            if _core.card_to_rank(int(lo), int(hi), self._lvl) == word:
+            if card_to_rank(int(lo), int(hi), self._lvl) == word:
                 return int(lo), int(hi)
         raise IllegalMoveError(
             f"{move} is not a legal move of seat {self._turn} here", reason="not_legal", seat=self._turn, move=move
@@ -809,7 +817,7 @@ class Deal:
         self._hands[seat] -= bits
         counts[seat] -= size_of_bits(bits)
         self._last = seat
-        self._beat = _core.card_to_rank(lo, hi, self._lvl)
+        self._beat = card_to_rank(lo, hi, self._lvl)
         self._beat_lo = lo
         self._beat_hi = hi
         self._passes = 0

@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core import _core
+from ..core import encode as native
 from ..core.cards import NUM_FACES, Cards, CardsLike, as_cards
 from ..core.packed import MASK52, bits_of_words, cards_of_bits
 from ..errors import GuandanError, describe
@@ -58,12 +58,12 @@ __all__ = [
 ]
 
 #: The sizes: a state (513), an action's card vector (54), a row (567), the wild flags (12).
-STATE_SIZE: int = _core.STATE_SIZE
-ACTION_SIZE: int = _core.ACTION_SIZE
-ROW_SIZE: int = _core.ROW_SIZE
-WILD_FLAGS: int = _core.WILD_FLAGS
+STATE_SIZE: int = native.STATE_SIZE
+ACTION_SIZE: int = native.ACTION_SIZE
+ROW_SIZE: int = native.ROW_SIZE
+WILD_FLAGS: int = native.WILD_FLAGS
 #: ``VECTOR_INDEX[face]``: the card-vector index of an engine face (0..53).
-VECTOR_INDEX: tuple[int, ...] = _core.VECTOR_INDEX
+VECTOR_INDEX: tuple[int, ...] = native.VECTOR_INDEX
 
 _VECTOR_SUIT = (1, 0, 2, 3)  # the card-vector suit of the engine's suits S, H, C, D
 
@@ -119,7 +119,7 @@ def encode_state(observation: Observation) -> np.ndarray:
     ((513,), 27.0)
     """
     obs = _check_observation(observation)
-    return _core.encode_state(*_native_args(obs))
+    return native.encode_state(*_native_args(obs))
 
 
 def encode_rows(observation: Observation) -> np.ndarray:
@@ -134,7 +134,7 @@ def encode_rows(observation: Observation) -> np.ndarray:
     """
     obs = _check_observation(observation)
     moves = _legal_array(obs)
-    return _core.encode_rows(*_native_args(obs), moves)
+    return native.encode_rows(*_native_args(obs), moves)
 
 
 def encode_actions(moves: np.ndarray) -> np.ndarray:
@@ -147,7 +147,7 @@ def encode_actions(moves: np.ndarray) -> np.ndarray:
     >>> [sorted(np.flatnonzero(v).tolist()) for v in vectors]
     [[14], [2]]
     """
-    return _core.encode_actions(moves)
+    return native.encode_actions(moves)
 
 
 # -- the plain-Python reference --------------------------------------------------------------------
@@ -327,6 +327,6 @@ def history_tokens(
         who = array[:, 0].astype(np.int64)
         seats[:n] = (who - obs.seat) % 4 if relative else who
         moves = np.ascontiguousarray(array[:, 1:])
-        cards[:n] = _core.encode_actions(moves)
+        cards[:n] = native.encode_actions(moves)
     return seats, cards, len(plays)
 

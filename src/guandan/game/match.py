@@ -64,66 +64,14 @@ from ..core.moves import Move, RankMove
 from ..core.packed import bits_of_cards, cards_of_bits, face_bit, size_of_bits
 from ..core.rng import derive_seed
 from ..errors import GuandanError, IllegalMoveError, InvalidCardsError, describe
-from .deal import Deal, _dealt_hand, check_seat, opening_leader, shuffled_deck
+from .deal import Deal, check_seat, dealt_hand, opening_leader, shuffled_deck
 from .history import History, Phase, Play, Return, Tribute
 from .observation import Observation
 from .rules import Ruleset, get_ruleset
-from .scoring import DealResult, promote
+from .scoring import DealResult, settle
 from .tribute import resists, return_choices, settle_tributes, tribute_choices, tribute_payers
 
-__all__ = ["Match", "MatchStart", "DealLog", "DealSummary", "Settlement", "settle"]
-
-
-@dataclass(frozen=True, slots=True)
-class Settlement:
-    """What a deal's result did to a match: both sides' ``levels`` and ``failures`` (failed
-    deals at their own A) after it, whether the winner ``passed`` A (won the match), and the
-    side ``demoted`` to 2 (``None``: none)."""
-
-    levels: tuple[Rank, Rank]
-    failures: tuple[int, int]
-    passed: bool
-    demoted: int | None
-
-
-def settle(
-    levels: tuple[Rank, Rank],
-    level_side: int | None,
-    failures: tuple[int, int],
-    winner: int,
-    place: int,
-    ruleset: Ruleset,
-) -> Settlement:
-    """A deal's result applied to a match (rules §7): the deal was played at the level of
-    ``level_side`` (``None``: the first deal, at level 2), the side ``winner`` won it with
-    its partner in ``place`` (2, 3 or 4). A side at A passes by winning a deal at its own A
-    with its partner in one of the ruleset's ``pass_a_places``; any other deal at its own A
-    is a failure, and ``failed_a_limit`` failures drop it back to 2. The one home of the
-    rule: :class:`Match` settles its deals with it.
-
-    >>> from guandan.game.rules import COMPETITIVE_2022 as rules
-    >>> settle((Rank.ACE, Rank.TEN), 0, (0, 0), 0, 4, rules)
-    Settlement(levels=(<Rank.ACE: 14>, <Rank.TEN: 10>), failures=(1, 0), passed=False, demoted=None)
-    >>> settle((Rank.ACE, Rank.TEN), 0, (0, 0), 0, 3, rules).passed
-    True
-    """
-    new = [levels[0], levels[1]]
-    fails = [failures[0], failures[1]]
-    level_now = levels[level_side if level_side is not None else 0]
-    at_own_a = level_now == Rank.ACE and level_side is not None
-    passed = at_own_a and level_side == winner and place in ruleset.pass_a_places
-    demoted = None
-    if not passed:
-        new[winner] = promote(new[winner], ruleset.gain(place))
-        if at_own_a:  # a deal at its own A that it did not pass
-            assert level_side is not None
-            fails[level_side] += 1
-            limit = ruleset.failed_a_limit
-            if limit is not None and fails[level_side] >= limit:
-                new[level_side] = Rank.TWO
-                fails[level_side] = 0
-                demoted = level_side
-    return Settlement((new[0], new[1]), (fails[0], fails[1]), passed, demoted)
+__all__ = ["Match", "MatchStart", "DealLog", "DealSummary"]
 
 
 @dataclass(frozen=True)
@@ -341,7 +289,7 @@ class Match:
         if offset < len(self._start.hands):
             dealt = list(self._start.hands[offset])  # checked by _given_hands
         else:
-            dealt = [_dealt_hand(deck, i) for i in range(4)]
+            dealt = [dealt_hand(deck, i) for i in range(4)]
         self._dealt = tuple(dealt)
         self._hands = [bits_of_cards(h) for h in dealt]
         self._level_now = self._levels[self._level_side if self._level_side is not None else 0]

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from typing import Literal
 
-from ..core import _core
 from ..core.cards import Cards, Rank
+from ..core.playouts import perft as native_perft
 from ..core.reference import generate_moves
 from ..core.rng import SplitMix64
 from ..errors import GuandanError, describe
@@ -74,7 +74,7 @@ def perft(deal: Deal, depth: int, implementation: Implementation = "native") -> 
     if implementation == "native":
         if deal.is_over:
             return 1 if depth == 0 else 0
-        return int(_core.perft(deal.native_state(), depth))
+        return int(native_perft(deal.native_state(), depth))
     if implementation == "reference":
         return _reference(deal.copy(), depth)
     raise GuandanError(f"implementation must be 'native' or 'reference', got {describe(implementation)}")

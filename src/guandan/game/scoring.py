@@ -3,7 +3,8 @@
 The one place where a finish order becomes levels: :class:`DealResult` (the finish order
 and what follows from it), :func:`promote` (a level raised, stopping at A) and
 :func:`side_scores` (many finish orders scored for a side under a ruleset's promotion, as
-the search bots score their rollouts). A ruleset's ``promotion`` says how many levels a
+the search bots score their rollouts), and :func:`settle` (a deal's result applied to a
+match's levels: promotion, the A gate, failures at A). A ruleset's ``promotion`` says how many levels a
 win is worth (:meth:`~guandan.game.rules.Ruleset.gain`); the competitive rules' 3, 2, 1,
 Nanjing's 3, 2, 0 (a 1st-and-4th win gains nothing).
 
@@ -26,8 +27,9 @@ import numpy as np
 
 from ..core.cards import Rank, parse_level
 from ..errors import GuandanError, describe
+from .rules import Ruleset
 
-__all__ = ["DealResult", "promote", "side_scores", "DEFAULT_PROMOTION"]
+__all__ = ["DealResult", "promote", "side_scores", "DEFAULT_PROMOTION", "Settlement", "settle"]
 
 #: The competitive rules' levels for a win with the partner 2nd, 3rd, 4th.
 DEFAULT_PROMOTION: tuple[int, int, int] = (3, 2, 1)
@@ -145,3 +147,55 @@ def side_scores(
     gain = np.asarray(promotion, dtype=np.float64)[partner_index - 1]
     scores: np.ndarray = np.where(won, gain, -gain) + 0.0  # + 0.0: no negative zero
     return scores
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    """What a deal's result did to a match: both sides' ``levels`` and ``failures`` (failed
+    deals at their own A) after it, whether the winner ``passed`` A (won the match), and the
+    side ``demoted`` to 2 (``None``: none)."""
+
+    levels: tuple[Rank, Rank]
+    failures: tuple[int, int]
+    passed: bool
+    demoted: int | None
+
+
+def settle(
+    levels: tuple[Rank, Rank],
+    level_side: int | None,
+    failures: tuple[int, int],
+    winner: int,
+    place: int,
+    ruleset: Ruleset,
+) -> Settlement:
+    """A deal's result applied to a match (rules §7): the deal was played at the level of
+    ``level_side`` (``None``: the first deal, at level 2), the side ``winner`` won it with
+    its partner in ``place`` (2, 3 or 4). A side at A passes by winning a deal at its own A
+    with its partner in one of the ruleset's ``pass_a_places``; any other deal at its own A
+    is a failure, and ``failed_a_limit`` failures drop it back to 2. The one home of the
+    rule: :class:`~guandan.game.match.Match` settles its deals with it.
+
+    >>> from guandan.game.rules import COMPETITIVE_2022 as rules
+    >>> settle((Rank.ACE, Rank.TEN), 0, (0, 0), 0, 4, rules)
+    Settlement(levels=(<Rank.ACE: 14>, <Rank.TEN: 10>), failures=(1, 0), passed=False, demoted=None)
+    >>> settle((Rank.ACE, Rank.TEN), 0, (0, 0), 0, 3, rules).passed
+    True
+    """
+    new = [levels[0], levels[1]]
+    fails = [failures[0], failures[1]]
+    level_now = levels[level_side if level_side is not None else 0]
+    at_own_a = level_now == Rank.ACE and level_side is not None
+    passed = at_own_a and level_side == winner and place in ruleset.pass_a_places
+    demoted = None
+    if not passed:
+        new[winner] = promote(new[winner], ruleset.gain(place))
+        if at_own_a:  # a deal at its own A that it did not pass
+            assert level_side is not None
+            fails[level_side] += 1
+            limit = ruleset.failed_a_limit
+            if limit is not None and fails[level_side] >= limit:
+                new[level_side] = Rank.TWO
+                fails[level_side] = 0
+                demoted = level_side
+    return Settlement((new[0], new[1]), (fails[0], fails[1]), passed, demoted)

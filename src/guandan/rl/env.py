@@ -57,9 +57,9 @@ except ImportError as error:  # pragma: no cover
         "guandan.rl.env needs pettingzoo and gymnasium: pip install 'guandan[rl]'"
     ) from error
 
-from ..core import _core
-from ..core.batch import ACTION_SPACE
+from ..core.batch import ACTION_SPACE, rank_mask
 from ..core.cards import NUM_FACES, card_name, parse_level
+from ..core.encode import Record
 from ..core.movegen import canonical_move
 from ..core.moves import Move
 from ..core.packed import cards_of_bits
@@ -147,7 +147,7 @@ class GuandanEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types
         self.state: Deal | Match | None = None
         self._masks: dict[int, Any] = {}  # this step's masks by seat, and its native state (-1)
         self._over = False
-        self._record = _core.Record()  # the current deal's public record, play by play
+        self._record = Record()  # the current deal's public record, play by play
         self._record_of: Deal | None = None
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -197,7 +197,7 @@ class GuandanEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types
             phase = state.phase
             if phase is Phase.PLAY:
                 native = self._native()
-                _core.rank_mask(native.hands[seat], native.level, native.beat, mask[:CARD_ACTIONS])
+                rank_mask(native.hands[seat], native.level, native.beat, mask[:CARD_ACTIONS])
             else:
                 cards = state.observation(seat).legal_actions
                 mask[[CARD_ACTIONS + int(c) for c in cards]] = 1

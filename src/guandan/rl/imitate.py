@@ -8,7 +8,7 @@ more a rollout's result says about a candidate. This module makes the learned on
    high budget; at each decision in play with two candidates or more, the whole deal (the
    four hands: the simulator knows them) and every candidate with its searched value.
 2. **Fit** (:func:`fit_policy`): the linear score ``w · f(move)`` over the move features of
-   the native core (``_core.move_features``), regressed by softmax (conditional logit) on
+   the native core (``playouts.move_features``), regressed by softmax (conditional logit) on
    the search's choice among the legal moves, with an L2 penalty; plain numpy (Newton
    steps), deterministic.
 3. **Improvement by play** (:func:`improve`): an evolution strategy over the weights, each
@@ -57,8 +57,8 @@ from ..bots.rollout_policy import (
     policy_file,
 )
 from ..bots.search import MonteCarloAgent
-from ..core import _core
-from ..core.movegen import pack_rank_move
+from ..core import playouts
+from ..core.movegen import pack_rank_move, rank_moves
 from ..core.moves import Move
 from ..core.packed import PASS_WORD, DealState, cards_of_bits, size_of_bits, word_size
 from ..core.rng import SplitMix64
@@ -202,7 +202,7 @@ def read_positions(paths: Sequence[str]) -> list[dict[str, Any]]:
 
 def position_rows(row: dict[str, Any]) -> tuple[np.ndarray, int] | None:
     """A position's design matrix for the fit: the features of every legal rank-level move
-    (``float32 (k, WEIGHTS)``, ``_core.move_features``) and the index of the search's choice;
+    (``float32 (k, WEIGHTS)``, ``playouts.move_features``) and the index of the search's choice;
     ``None`` when the policy does not score it (a move plays out the whole hand).
 
     >>> from guandan.bots.rollout_policy import WEIGHTS
@@ -212,12 +212,12 @@ def position_rows(row: dict[str, Any]) -> tuple[np.ndarray, int] | None:
     """
     state = state_of_row(row)
     hand = state.hands[state.turn]
-    words = [int(w) for w in _core.rank_moves(cards_of_bits(hand).counts, state.level, state.beat)]
+    words = [int(w) for w in rank_moves(cards_of_bits(hand).counts, state.level, state.beat)]
     mine = size_of_bits(hand)
     if any(w != PASS_WORD and word_size(w) == mine for w in words):
         return None
     chosen = int(row["words"][0], 16)
-    return _core.move_features(state, words), words.index(chosen)
+    return playouts.move_features(state, words), words.index(chosen)
 
 
 def _design(rows: Sequence[dict[str, Any]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -323,7 +323,7 @@ def agreement(rows: Sequence[dict[str, Any]], weights: np.ndarray | None) -> flo
         if position_rows(row) is None:
             continue
         state = state_of_row(row)
-        move = _core.smart_move(state)[0] if weights is None else _core.learned_move(state, weights)[0]
+        move = playouts.smart_move(state)[0] if weights is None else playouts.learned_move(state, weights)[0]
         same += int(move) == int(row["words"][0], 16)
         total += 1
     return same / total if total else 0.0
@@ -394,7 +394,7 @@ def duel(
     wins = 0
     for i, state in enumerate(states if states is not None else _duel_states(first, deals)):
         for side in (0, 1):
-            first_out = int(_core.rollouts(state, 1, seats[side], seed=i, seat_weights=per_seat[side])[0][0])
+            first_out = int(playouts.rollouts(state, 1, seats[side], seed=i, seat_weights=per_seat[side])[0][0])
             wins += first_out % 2 == side
     return wins
 

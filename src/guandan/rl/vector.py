@@ -50,11 +50,12 @@ from typing import Any, Literal, NamedTuple
 
 import numpy as np
 
-from ..core import _core
-from ..core.batch import ACTION_SPACE
+from ..core.batch import ACTION_SPACE, action_indices
 from ..core.movegen import canonical_move, spent_move
 from ..core.packed import cards_of_bits
+from ..core.playouts import choose
 from ..core.rng import SplitMix64, derive_seed
+from ..core.tables import NativeTables
 from ..errors import GuandanError, IllegalMoveError, describe
 from ..game.deal import Deal
 from ..game.encoding import ACTION_SIZE, ROW_SIZE, STATE_SIZE, encode_actions, encode_state
@@ -164,7 +165,7 @@ class VecTables:
         self.objective = "wins" if wins else "levels"
         self.seed = seed
         deals, pol = table_seeds(seed, n)
-        self._native = _core.NativeTables(n, deals, pol, lvl, pols, rules.promotion, wins)
+        self._native = NativeTables(n, deals, pol, lvl, pols, rules.promotion, wins)
         self.seats = np.zeros(n, dtype=np.int8)
         self.mask: np.ndarray | None = np.zeros((n, len(ACTION_SPACE)), dtype=np.bool_) if mode != "rows" else None
         self.states: np.ndarray | None = np.zeros((n, STATE_SIZE), dtype=np.float32) if mode != "mask" else None
@@ -358,7 +359,7 @@ class PyTables:
             if policy == "external":
                 return ended
             seed = self._policy_rngs[i].next_u64()
-            word, spent = _core.choose(deal.native_state(), "random" if policy == "random" else "greedy", seed)
+            word, spent = choose(deal.native_state(), "random" if policy == "random" else "greedy", seed)
             deal.play(spent_move(word, spent, deal.level))
 
     def _observe(self) -> None:
@@ -367,7 +368,7 @@ class PyTables:
         if self.observe != "rows":
             self.mask = np.zeros((n, len(ACTION_SPACE)), dtype=np.bool_)
             for i, deal in enumerate(self.deals):
-                self.mask[i, _core.action_indices(deal.legal_moves("rank").array)] = True
+                self.mask[i, action_indices(deal.legal_moves("rank").array)] = True
         else:
             self.mask = None
         if self.observe != "mask":

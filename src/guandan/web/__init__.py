@@ -10,7 +10,8 @@ every game record the package writes (``guandan web``, ``guandan serve --web``).
   package), served with their content types;
 * :mod:`~guandan.web.server` — :class:`~guandan.web.server.WebServer`, the platform server
   that also serves the page (its bots' protocol unchanged), and
-  :func:`~guandan.web.server.run_web`, a table of in-process bots and one seat for a person.
+  :class:`~guandan.web.server.WebGame`, a table of bots and one seat for a person (in a
+  thread of its own: :func:`~guandan.web.server.start_web`).
 
 The page is a client of the platform protocol like any bot: it speaks the same WebSocket
 JSON at ``/game/{name}``.

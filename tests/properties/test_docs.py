@@ -189,6 +189,37 @@ def test_every_combination_type_and_every_ruleset_is_documented():
         assert f"`{name}`" in RULES_TEXT, name
 
 
+# -- install lines ---------------------------------------------------------------------------------
+
+SOURCES = sorted((ROOT / "src" / "guandan").rglob("*.py")) + sorted((ROOT / "src" / "guandan").rglob("*.pyx"))
+_INSTALL = re.compile(r"pip install[^\n`]*")
+
+
+def _install_lines(path: pathlib.Path) -> list[str]:
+    return _INSTALL.findall(path.read_text(encoding="utf-8"))
+
+
+def test_install_lines_are_found():
+    lines = [line for path in PAGES + [README] + SOURCES for line in _install_lines(path)]
+    assert len(lines) >= 10 and any('".[rl]"' in line for line in lines)
+
+
+def test_every_install_line_installs_the_checkout_with_an_extra_it_has():
+    """``pip install "guandan[rl]"`` would fetch another project of that name from the package
+    index: an install line of the docs, the README or a message of the package names the
+    checkout, ``.`` or ``".[extra]"``, with an extra pyproject.toml declares."""
+    extras = set(tomllib.loads(PYPROJECT.read_text(encoding="utf-8"))["project"]["optional-dependencies"])
+    wrong = []
+    for path in PAGES + [README] + SOURCES:
+        for line in _install_lines(path):
+            named = {e for found in re.findall(r"""\.\[([\w,-]+)\]""", line) for e in found.split(",")}
+            if re.search(r"guandan\[", line) or not named <= extras:
+                wrong.append(f"{path.relative_to(ROOT)}: {line}")
+        if re.search(r"\bguandan\[\w", path.read_text(encoding="utf-8")):
+            wrong.append(f"{path.relative_to(ROOT)} names guandan[...]")
+    assert not wrong
+
+
 # -- README, LICENSE ------------------------------------------------------------------------------
 
 

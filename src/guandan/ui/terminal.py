@@ -208,9 +208,9 @@ def play_match(
         say("Interrupted: the match is left unfinished.")
         _write_record(record, match, say)
         return INTERRUPTED
-    _write_record(record, match, say)
     winner = "You and your partner win" if match.winner == seat % 2 else "The opponents win"
     say(f"{winner} the match ({match.end_reason}) after {len(match.results)} deals.")
+    _write_record(record, match, say)  # the result first, then where the record of it is
     return 0
 
 

@@ -65,7 +65,8 @@ def load_session(model: str, threads: int = 1) -> Any:
         import onnxruntime as ort
     except ImportError:
         raise ModelError(
-            "the onnx agent needs onnxruntime: pip install '.[onnx]' from the guandan checkout (or pip install onnxruntime)"
+            "the onnx agent needs onnxruntime: pip install '.[onnx]' from the guandan checkout"
+            " (or pip install onnxruntime)"
         ) from None
     options = ort.SessionOptions()
     options.intra_op_num_threads = threads

@@ -16,6 +16,10 @@ A deal and a match, played by agents, recorded and replayed:
 (<Phase.PLAY: 2>, (<Rank.TWO: 2>, <Rank.TWO: 2>))
 """
 
+# first, before the slow imports: in the guandan command, Ctrl-C while it loads ends it quietly
+from .ui.interrupt import LOADING_QUIETLY as _LOADING_QUIETLY  # noqa: F401
+
+# isort: split
 from importlib.metadata import version as _version
 
 from .bots.agents import Agent, GreedyAgent, RandomAgent

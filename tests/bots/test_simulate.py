@@ -279,7 +279,8 @@ def test_cli_simulate_plot_without_matplotlib_fails_at_once(monkeypatch, capsys,
         monkeypatch.setitem(sys.modules, name, None)  # what an import finds when it is not installed
     status = main(["simulate", "1000", "--quiet", "--plot", str(tmp_path / "runs.png")])
     err = capsys.readouterr().err
-    assert status == 2 and err == "guandan: error: --plot needs matplotlib: pip install 'guandan[plot]'\n"
+    assert status == 2
+    assert err == "guandan: error: --plot needs matplotlib: pip install '.[plot]' from the guandan checkout\n"
 
 
 def test_cli_simulate_runs_a_bot_from_the_current_directory_on_two_workers(monkeypatch, capsys, tmp_path):

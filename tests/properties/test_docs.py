@@ -17,10 +17,12 @@ declaration :func:`guandan.classify` gives, as ``str(move)``, one a line — or 
 Transcript blocks start with ``$ guandan …``: each command's output follows it.
 """
 
+import ast
 import doctest
 import pathlib
 import re
 import shlex
+import sys
 import tomllib
 
 import pytest
@@ -187,6 +189,77 @@ def test_every_combination_type_and_every_ruleset_is_documented():
             assert f"| `{move_type.label}` |" in RULES_TEXT, move_type.label
     for name in RULESETS:
         assert f"`{name}`" in RULES_TEXT, name
+
+
+# -- install lines ---------------------------------------------------------------------------------
+
+SOURCES = sorted((ROOT / "src" / "guandan").rglob("*.py")) + sorted((ROOT / "src" / "guandan").rglob("*.pyx"))
+_INSTALL = re.compile(r"pip install[^\n`]*")
+
+
+def _install_lines(path: pathlib.Path) -> list[str]:
+    return _INSTALL.findall(path.read_text(encoding="utf-8"))
+
+
+def test_install_lines_are_found():
+    lines = [line for path in PAGES + [README] + SOURCES for line in _install_lines(path)]
+    assert len(lines) >= 10 and any('".[rl]"' in line for line in lines)
+
+
+def test_every_install_line_installs_the_checkout_with_an_extra_it_has():
+    """``pip install "guandan[rl]"`` would fetch another project of that name from the package
+    index: an install line of the docs, the README or a message of the package names the
+    checkout, ``.`` or ``".[extra]"``, with an extra pyproject.toml declares."""
+    extras = set(tomllib.loads(PYPROJECT.read_text(encoding="utf-8"))["project"]["optional-dependencies"])
+    wrong = []
+    for path in PAGES + [README] + SOURCES:
+        for line in _install_lines(path):
+            named = {e for found in re.findall(r"""\.\[([\w,-]+)\]""", line) for e in found.split(",")}
+            if re.search(r"guandan\[", line) or not named <= extras:
+                wrong.append(f"{path.relative_to(ROOT)}: {line}")
+        if re.search(r"\bguandan\[\w", path.read_text(encoding="utf-8")):
+            wrong.append(f"{path.relative_to(ROOT)} names guandan[...]")
+    assert not wrong
+
+
+def _requirement_name(requirement: str) -> str:
+    return re.sub(r"[-_.]+", "-", re.split(r"[<>=!~;\[ ]", requirement, maxsplit=1)[0]).lower()
+
+
+def _top_level_imports(path: pathlib.Path) -> set[str]:
+    """The packages a module imports when it is imported (its top level and the ``try`` there)."""
+    names: set[str] = set()
+    statements = list(ast.parse(path.read_text(encoding="utf-8")).body)
+    while statements:
+        node = statements.pop()
+        if isinstance(node, ast.Try):
+            statements += node.body
+        elif isinstance(node, ast.Import):
+            names |= {alias.name.partition(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module.partition(".")[0])
+    return names - set(sys.stdlib_module_names) - {"guandan", "__future__"}
+
+
+def test_the_docs_extra_alone_holds_every_package_the_reference_imports():
+    """``pip install ".[docs]"`` alone builds the API reference: every third-party package a
+    module of docs/api/ imports when autodoc imports it is a dependency or in the docs extra."""
+    project = tomllib.loads(PYPROJECT.read_text(encoding="utf-8"))["project"]
+    installed = {_requirement_name(r) for r in project["dependencies"] + project["optional-dependencies"]["docs"]}
+    modules = [m for page in sorted((DOCS / "api").glob("*.rst"))
+               for m in re.findall(r"^\.\. automodule:: (\S+)$", page.read_text(encoding="utf-8"), re.MULTILINE)]
+    assert "guandan.rl.env" in modules and len(modules) >= 30
+    needed: dict[str, str] = {}
+    for module in modules:
+        base = ROOT / "src" / pathlib.Path(*module.split("."))
+        sources = [p for p in (base.with_suffix(".py"), base / "__init__.py", base.with_suffix(".pyx")) if p.exists()]
+        assert sources, module
+        if sources[0].suffix == ".py":
+            for name in _top_level_imports(sources[0]):  # each named as its distribution
+                needed.setdefault(_requirement_name(name), module)
+    assert {"numpy", "gymnasium", "pettingzoo"} <= set(needed)
+    missing = {name: module for name, module in needed.items() if name not in installed}
+    assert not missing, f"imported by the reference's modules, not in the docs extra: {missing}"
 
 
 # -- README, LICENSE ------------------------------------------------------------------------------

@@ -122,15 +122,15 @@ def test_an_illegal_action_in_a_record_fails_naming_the_action_and_its_index():
     data = roundtrip(record(deal))
     bad = copy.deepcopy(data)
     bad["actions"][4]["seat"] = (bad["actions"][4]["seat"] + 1) % 4
-    with pytest.raises(RecordError, match=r"action 4 .*not seat"):
+    with pytest.raises(RecordError, match=r"action 5 .*not seat"):
         replay(bad)
     bad = copy.deepcopy(data)
     bad["actions"][0] = {"seat": data["actions"][0]["seat"], "type": "pass", "key": None, "size": 0, "suit": None}
-    with pytest.raises(RecordError, match=r"action 0 .*cannot pass"):
+    with pytest.raises(RecordError, match=r"action 1 .*cannot pass"):
         replay(bad)
     bad = copy.deepcopy(data)
     bad["actions"][1]["cards"] = ["HR", "HR", "SB", "SB"] if data["actions"][1]["type"] != "joker_bomb" else ["S3"]
-    with pytest.raises(RecordError, match=r"action 1 "):
+    with pytest.raises(RecordError, match=r"action 2 "):
         replay(bad)
 
 
@@ -139,7 +139,7 @@ def test_an_action_inconsistent_with_itself_fails():
     data = roundtrip(record(deal))
     i = next(i for i, a in enumerate(data["actions"]) if a["type"] != "pass")
     data["actions"][i]["size"] += 1
-    with pytest.raises(RecordError, match=rf"action {i} .*'size'"):
+    with pytest.raises(RecordError, match=rf"action {i + 1} .*'size'"):
         replay(data)
 
 
@@ -162,7 +162,7 @@ def test_a_bad_tribute_in_a_match_record_fails_naming_deal_and_action():
     match.pay_tribute("DA")
     data = roundtrip(record(match))
     data["deals"][0]["actions"][0]["card"] = "S8"
-    with pytest.raises(RecordError, match=r"deal 0 action 0 .*highest card"):
+    with pytest.raises(RecordError, match=r"deal 1 action 1 .*highest card"):
         replay(data)
 
 
@@ -326,17 +326,17 @@ def finished_deal_record():
         (lambda r: {k: v for k, v in r.items() if k != "leader"}, "record field leader is missing"),
         (lambda r: {**r, "actions": None}, "record field actions is a list, got null"),
         (lambda r: {**r, "seed": None, "finished_before": [True]}, "record field finished_before.0 is an int"),
-        (lambda r: {**r, "actions": [None]}, "action 0"),
-        (lambda r: {**r, "actions": [[1, 2]]}, "action 0"),
-        (lambda r: {**r, "actions": [{"seat": 0}]}, "action 0"),
-        (lambda r: {**r, "actions": [{**r["actions"][0], "cards": "S3"}] + r["actions"][1:]}, "action 0"),
-        (lambda r: {**r, "actions": [{**r["actions"][0], "type": 5}] + r["actions"][1:]}, "action 0"),
-        (lambda r: {**r, "actions": [{**r["actions"][0], "seat": 9}] + r["actions"][1:]}, "action 0"),
-        (lambda r: {**r, "actions": [{**r["actions"][0], "seat": True}]}, "action 0 field seat is an int, got true"),
-        (lambda r: {**r, "actions": [{**r["actions"][0], "size": 1.0}]}, "action 0 field size is an int, got 1.0"),
-        (lambda r: {**r, "actions": [{**r["actions"][0], "key": 5}]}, "action 0 field key is a string or null"),
-        (lambda r: {**r, "actions": [{**r["actions"][0], "as": "S3"}]}, "action 0 field as is a list"),
-        (lambda r: {**r, "actions": r["actions"][1:]}, "action 0"),
+        (lambda r: {**r, "actions": [None]}, "action 1"),
+        (lambda r: {**r, "actions": [[1, 2]]}, "action 1"),
+        (lambda r: {**r, "actions": [{"seat": 0}]}, "action 1"),
+        (lambda r: {**r, "actions": [{**r["actions"][0], "cards": "S3"}] + r["actions"][1:]}, "action 1"),
+        (lambda r: {**r, "actions": [{**r["actions"][0], "type": 5}] + r["actions"][1:]}, "action 1"),
+        (lambda r: {**r, "actions": [{**r["actions"][0], "seat": 9}] + r["actions"][1:]}, "action 1"),
+        (lambda r: {**r, "actions": [{**r["actions"][0], "seat": True}]}, "action 1 field seat is an int, got true"),
+        (lambda r: {**r, "actions": [{**r["actions"][0], "size": 1.0}]}, "action 1 field size is an int, got 1.0"),
+        (lambda r: {**r, "actions": [{**r["actions"][0], "key": 5}]}, "action 1 field key is a string or null"),
+        (lambda r: {**r, "actions": [{**r["actions"][0], "as": "S3"}]}, "action 1 field as is a list"),
+        (lambda r: {**r, "actions": r["actions"][1:]}, "action 1"),
         (lambda r: {**r, "actions": r["actions"][:-1]}, "record field"),
         (lambda r: {**r, "over": 1}, "record field over"),
         (lambda r: {**r, "finish_order": [0, 1, 2]}, "record field finish_order"),
@@ -372,14 +372,14 @@ def match_record():
         (lambda r: {**r, "deals": [None] + r["deals"][1:]}, "record field deals.0 is an object, got null"),
         (lambda r: {**r, "deals": [{**r["deals"][0], "actions": None}] + r["deals"][1:]}, "deals.0.actions is a list"),
         (lambda r: {**r, "deals": [{**r["deals"][0], "index": True}] + r["deals"][1:]}, "deals.0.index is an int"),
-        (lambda r: {**r, "deals": [{**r["deals"][0], "index": 7}] + r["deals"][1:]}, "deal number 7"),
+        (lambda r: {**r, "deals": [{**r["deals"][0], "index": 7}] + r["deals"][1:]}, "its index is 7"),
         (lambda r: {**r, "deals": [{**r["deals"][0], "hands": [["S3"]] * 4}] + r["deals"][1:]}, "cannot set up"),
-        (lambda r: {**r, "start": {**r["start"], "hands_given": 0}}, "deal 0: the hands of the record"),
+        (lambda r: {**r, "start": {**r["start"], "hands_given": 0}}, "deal 1: the hands of the record"),
         (
             lambda r: {**r, "deals": [{**r["deals"][0], "actions": [{"seat": 2, "type": "tribute", "card": None}]}]},
-            "deal 0 action 0",
+            "deal 1 action 1",
         ),
-        (lambda r: {**r, "deals": [{**r["deals"][0], "actions": r["deals"][0]["actions"][1:]}]}, "deal 0 action 0"),
+        (lambda r: {**r, "deals": [{**r["deals"][0], "actions": r["deals"][0]["actions"][1:]}]}, "deal 1 action 1"),
         (lambda r: {**r, "winner": 0}, "record field winner"),
     ],
 )

@@ -55,7 +55,7 @@ def test_replay_refuses_a_record_that_does_not_replay(tmp_path, capsys):
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(data))
     assert main(["replay", str(bad)]) == 2
-    assert "bad.json does not replay: deal 0 action 2" in capsys.readouterr().err
+    assert "bad.json does not replay: deal 1 action 3" in capsys.readouterr().err
     (tmp_path / "text.json").write_text("hello")
     assert main(["replay", str(tmp_path / "text.json")]) == 2
     assert "not a record: not JSON" in capsys.readouterr().err

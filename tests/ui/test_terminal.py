@@ -232,3 +232,18 @@ def test_at_a_terminal_ctrl_d_ends_the_match_with_status_0(terminal):
     tail = t.rest()
     assert t.wait() == 0
     assert "(end of input)\nBye." in tail and "Traceback" not in tail
+
+
+@pytest.mark.slow
+def test_a_finished_match_says_its_result_before_where_its_record_is(monkeypatch, tmp_path):
+    """The result is what the person waited for: it comes first, then the record's path."""
+    from guandan import GreedyAgent
+    from guandan.ui import terminal as table
+
+    monkeypatch.setattr(table, "_Person", lambda match, seat, console, hinter: GreedyAgent())
+    out = io.StringIO()
+    path = tmp_path / "mine.json"
+    assert table.play_match(seat=0, seed=3, stdin=io.StringIO(""), stdout=out, record=str(path)) == 0
+    *_, result, where = out.getvalue().splitlines()
+    assert re.fullmatch(r"(You and your partner|The opponents) win the match \(.+\) after \d+ deals\.", result)
+    assert where.startswith(f"The match's record is in {path} ") and path.exists()

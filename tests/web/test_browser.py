@@ -331,7 +331,7 @@ def test_the_page_says_what_went_wrong(tmp_path):
         with chrome() as driver, chrome(390, 844) as second:
             driver.get(running.page_url + "viewer?record=broken.json")
             text = wait_for(lambda: page_state_banner(driver), 20, "the replay's error")
-            assert "broken.json does not replay" in text and "deal 0 action 3" in text
+            assert "broken.json does not replay" in text and "deal 1 action 4" in text
             driver.find_element(By.ID, "file").send_keys(str(tmp_path / "nonsense.json"))
             wait_for(lambda: "not JSON" in page_state_banner(driver), 20, "the file's error")
             assert console_errors(driver) == []

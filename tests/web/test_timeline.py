@@ -97,7 +97,7 @@ def test_a_deal_record_and_an_unfinished_match():
 def test_a_record_that_does_not_replay_is_refused_naming_where():
     data = record(played(7))
     data["deals"][1]["actions"][5]["cards"] = ["SB", "SB", "SB"]
-    with pytest.raises(RecordError, match=r"deal 1 action 5 .*too many copies of SB"):
+    with pytest.raises(RecordError, match=r"deal 2 action 6 .*too many copies of SB"):
         timeline(data)
     with pytest.raises(RecordError, match="a record is a JSON object"):
         timeline([1, 2])

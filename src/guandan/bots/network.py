@@ -14,7 +14,7 @@ elevated order of the deal's level, the lowest face on ties).
 
 The project ships no model: the published weights carry licences of their own (non-commercial
 ones), so users bring their file, or train one (``docs/training.md``). ``onnxruntime`` is
-imported when the first agent is made (the ``onnx`` extra: ``pip install "guandan[onnx]"``).
+imported when the first agent is made (the ``onnx`` extra: ``pip install ".[onnx]"`` from the checkout).
 
 >>> import os, tempfile
 >>> from guandan.game.deal import Deal
@@ -65,7 +65,8 @@ def load_session(model: str, threads: int = 1) -> Any:
         import onnxruntime as ort
     except ImportError:
         raise ModelError(
-            "the onnx agent needs onnxruntime: pip install 'guandan[onnx]' (or pip install onnxruntime)"
+            "the onnx agent needs onnxruntime: pip install '.[onnx]' from the guandan checkout"
+            " (or pip install onnxruntime)"
         ) from None
     options = ort.SessionOptions()
     options.intra_op_num_threads = threads

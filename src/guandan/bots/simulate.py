@@ -407,7 +407,7 @@ def check_plot(path: str, option: str = "--plot") -> None:
     try:
         from matplotlib.backend_bases import FigureCanvasBase
     except ImportError:
-        raise GuandanError(f"{option} needs matplotlib: pip install 'guandan[plot]'") from None
+        raise GuandanError(f"{option} needs matplotlib: pip install '.[plot]' from the guandan checkout") from None
     _check_directory(path, option)
     suffix = os.path.splitext(path)[1].lower().lstrip(".")
     formats = FigureCanvasBase.get_supported_filetypes()

@@ -28,11 +28,12 @@ declared faces). Tribute and return actions are ``{"seat": 3, "type": "tribute",
 
 :func:`replay` checks the type of every field it reads (objects, lists, strings, ints —
 never a bool where an int is meant) before the game sees a value, and raises
-:class:`~guandan.errors.RecordError` naming the field, or the action and its index when an
-action is malformed, illegal where it is replayed, or disagrees with itself (its ``as``
-or ``size``), or the field where the state it reaches differs from what the record says.
-Only errors of :mod:`guandan.errors` raised by the game become a ``RecordError``: any
-other exception is a bug and propagates.
+:class:`~guandan.errors.RecordError` naming the field, or the action and its number
+(deals and actions counted from 1, as ``guandan replay --deal`` counts them; a field's
+path indexes its lists from 0) when an action is malformed, illegal where it is replayed,
+or disagrees with itself (its ``as`` or ``size``), or the field where the state it
+reaches differs from what the record says. Only errors of :mod:`guandan.errors` raised
+by the game become a ``RecordError``: any other exception is a bug and propagates.
 """
 
 from __future__ import annotations
@@ -282,9 +283,21 @@ def _is_text(value: Any, text: str) -> bool:
     return isinstance(value, str) and value == text
 
 
+#: Other JSON objects the package writes, by fields only they have: what to call them.
+_NOT_RECORDS = (
+    ({"games_played", "tables", "wins"}, "the summary of a guandan serve run (summary.json), not a record"),
+    ({"sides", "deals_per_match"}, "the summary of a guandan simulate run (--json), not a record"),
+)
+
+
 def _require(data: Any, fmt: str) -> None:
     if not isinstance(data, dict):
         raise RecordError(f"a record is a JSON object, got {type(data).__name__}")
+    if "format" not in data:
+        for fields, what in _NOT_RECORDS:
+            if fields <= data.keys():
+                raise RecordError(f"{what}: a record has a format, {MATCH_FORMAT} or {DEAL_FORMAT}")
+        raise RecordError(f"not a record: a JSON object with no format (a record's is {MATCH_FORMAT} or {DEAL_FORMAT})")
     if not _is_text(data.get("format"), fmt):
         raise RecordError(f"not a {fmt} record: format {_describe(data.get('format'))}")
     version = data.get("version")
@@ -402,7 +415,7 @@ def _replay_deal(data: Any) -> Deal:
     if seed is not None and list(deal.initial_hands) != hands:
         raise RecordError(f"the hands of the record are not those dealt from seed {seed}")
     for i, action in enumerate(actions):
-        where = f"action {i}"
+        where = f"action {i + 1}"
         obj = _check(action, "dict", where)
         seat = _field(obj, "seat", "int", f"{where} field ")
         try:
@@ -474,14 +487,14 @@ def _replay_match(data: Any) -> Match:
     _require(data, MATCH_FORMAT)
     ruleset = _ruleset_of(data)
     match, deals = _start_match(data, ruleset)
-    for d, deal in enumerate(deals):
-        field = f"record field deals.{d}."
+    for d, deal in enumerate(deals, 1):  # counted from 1 in messages, from 0 in the fields' paths
+        field = f"record field deals.{d - 1}."
         if match.is_over:
             raise RecordError(f"deal {d}: the match is already over")
         index = _field(deal, "index", "int", field)
         actions = _field(deal, "actions", "list", field)
         if match.deal_index != index:
-            raise RecordError(f"deal {d}: the record says deal number {index}, the replay is at {match.deal_index}")
+            raise RecordError(f"deal {d}: its index is {index}, the replay is at index {match.deal_index}")
         try:
             hands = _hands_of(_field(deal, "hands", "list", field), f"{field}hands")
         except RecordError:
@@ -493,7 +506,7 @@ def _replay_match(data: Any) -> Match:
                 f"deal {d}: the hands of the record are not those dealt "
                 f"(seed {derive_seed(match.seed, match.deal_index)})"
             )
-        for i, action in enumerate(actions):
+        for i, action in enumerate(actions, 1):
             where = f"deal {d} action {i}"
             obj = _check(action, "dict", where)
             try:

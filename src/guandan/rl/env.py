@@ -54,7 +54,7 @@ try:
     from pettingzoo import AECEnv
 except ImportError as error:  # pragma: no cover
     raise ImportError(
-        "guandan.rl.env needs pettingzoo and gymnasium: pip install 'guandan[rl]'"
+        "guandan.rl.env needs pettingzoo and gymnasium: pip install '.[rl]' from the guandan checkout"
     ) from error
 
 from ..core.batch import ACTION_SPACE, rank_mask

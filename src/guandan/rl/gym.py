@@ -38,7 +38,7 @@ try:
     from gymnasium.vector import AutoresetMode, VectorEnv
     from gymnasium.vector.utils import batch_space
 except ImportError as error:  # pragma: no cover
-    raise ImportError("guandan.rl.gym needs gymnasium: pip install 'guandan[rl]'") from error
+    raise ImportError("guandan.rl.gym needs gymnasium: pip install '.[rl]' from the guandan checkout") from error
 
 from ..bots.registry import AgentSpec, make_agent
 from ..core.batch import ACTION_SPACE

@@ -240,7 +240,9 @@ class Trainer:
             self.net.to_onnx(os.path.join(self.out, "model.onnx"))
             self.net.to_onnx(os.path.join(self.out, f"model-{self.frames:010d}.onnx"))
         except ImportError:
-            record["onnx"] = "not exported: the onnx package is not installed (pip install 'guandan[rl]')"
+            record["onnx"] = (
+                "not exported: the onnx package is not installed (pip install '.[rl]' from the guandan checkout)"
+            )
         self.seconds["eval"] += time.perf_counter() - t0
         with open(os.path.join(self.out, "log.jsonl"), "a") as log:
             log.write(json.dumps(record) + "\n")

@@ -30,6 +30,7 @@ from ..core.notation import parse_play, sort_moves
 from ..errors import AmbiguousMoveError, GuandanError, InvalidCardsError, printable
 from ..game.rules import get_ruleset
 from ..records.jsonio import moves_to_json
+from . import interrupt
 
 __all__ = ["main", "build_parser"]
 
@@ -376,6 +377,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exit_.code if isinstance(exit_.code, int) else 2
     _importable_current_directory()
     try:
+        interrupt.loaded()  # from here Ctrl-C is a KeyboardInterrupt, caught below
         status: int = args.run(args)
         return status
     except GuandanError as error:  # its message may quote what came from outside: made printable

@@ -55,14 +55,12 @@ from ..game.render import (
 )
 from ..game.rules import get_ruleset
 from ..records.games import record as record_of
+from .interrupt import INTERRUPTED, interrupts_reach_the_main_thread
 
 __all__ = ["play_match"]
 
 #: At most this many legal moves are listed one by one at a turn; more are grouped by type and key.
 SHOW_AT_MOST = 30
-
-#: The exit status after Ctrl-C (128 + SIGINT, as shells report an interrupted command).
-INTERRUPTED = 130
 
 _HELP = """\
 At your turn, type:
@@ -174,7 +172,23 @@ def play_match(
     three bots, two (seats 0 and 2, then seats 1 and 3) or four (the person's seat ignored).
     Raises :class:`~guandan.GuandanError` for a bad seat, bot or ruleset (before anything
     is played).
+
+    A SIGINT (Ctrl-C) ends it at any moment, whichever thread of the process the system gives
+    it to (:func:`guandan.ui.interrupt.interrupts_reach_the_main_thread`).
     """
+    with interrupts_reach_the_main_thread():
+        return _play_match(seat, seed, bots, ruleset, stdin, stdout, record)
+
+
+def _play_match(
+    seat: int,
+    seed: int | None,
+    bots: AgentSpec | Sequence[AgentSpec],
+    ruleset: str,
+    stdin: TextIO | None,
+    stdout: TextIO | None,
+    record: str | None,
+) -> int:
     console = _Console(sys.stdin if stdin is None else stdin, sys.stdout if stdout is None else stdout)
     say = console.say
     if isinstance(seat, bool) or seat not in range(4):
@@ -208,9 +222,9 @@ def play_match(
         say("Interrupted: the match is left unfinished.")
         _write_record(record, match, say)
         return INTERRUPTED
-    _write_record(record, match, say)
     winner = "You and your partner win" if match.winner == seat % 2 else "The opponents win"
     say(f"{winner} the match ({match.end_reason}) after {len(match.results)} deals.")
+    _write_record(record, match, say)  # the result first, then where the record of it is
     return 0
 
 

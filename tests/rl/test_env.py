@@ -203,3 +203,85 @@ def test_every_observation_is_the_reference_encoding_of_the_seats_observation(ki
         obs, reward, termination, truncation, info = e.last()
         e.step(None if termination or truncation else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     assert checked >= 200
+
+
+# -- seeds, privileged information, actions as arrays, errors naming moves -------------------------
+
+
+def _snapshot(e):
+    return e.state.snapshot(), e.agent_selection
+
+
+def test_every_seeded_reset_starts_the_unseeded_stream_again():
+    a, b = GuandanEnv(), GuandanEnv()
+    a.reset(seed=1)
+    a.reset(seed=5)
+    b.reset(seed=5)
+    assert _snapshot(a) == _snapshot(b)
+    a.reset()
+    b.reset()
+    assert _snapshot(a) == _snapshot(b)
+    c = GuandanEnv()
+    c.reset(seed=1)
+    c.reset()
+    assert _snapshot(c) != _snapshot(a)  # the stream is the latest seed's, not the first's
+
+
+def test_numpy_integer_seeds_are_taken_and_seeds_outside_64_bits_refused():
+    a, b = GuandanEnv(), GuandanEnv()
+    a.reset(seed=np.int64(5))
+    b.reset(seed=5)
+    assert _snapshot(a) == _snapshot(b)
+    a.reset(seed=np.uint64(2**64 - 1))
+    b.reset(seed=2**64 - 1)
+    assert _snapshot(a) == _snapshot(b)
+    for bad in (-1, 2**64, 2**70, np.int64(-3), 1.0, True, "5"):
+        with pytest.raises(GuandanError, match=r"a seed is an int in \[0, 2\*\*64\)"):
+            a.reset(seed=bad)
+
+
+def test_the_seed_is_privileged_not_in_what_a_seat_sees():
+    e = GuandanEnv(render_mode="ansi")
+    e.reset(seed=123456789)
+    assert e.privileged_seed() == 123456789
+    assert not hasattr(e, "seed") or not isinstance(e.seed, int)
+    assert "123456789" not in e.render()
+    _play(e, 0)
+    for info in e.infos.values():
+        assert "seed" not in info and 123456789 not in info.values()
+
+
+def test_a_zero_d_integer_array_is_an_action_as_the_space_holds_it():
+    a, b = GuandanEnv(), GuandanEnv()
+    a.reset(seed=6)
+    b.reset(seed=6)
+    rng = np.random.default_rng(1)
+    while a.agents:
+        obs, _, termination, truncation, _ = a.last()
+        if termination or truncation:
+            a.step(None)
+            b.step(None)
+            continue
+        action = np.array(rng.choice(np.flatnonzero(obs["action_mask"])))
+        assert action.shape == () and a.action_space(a.agent_selection).contains(action)
+        a.step(action)
+        b.step(int(action))
+        assert _snapshot(a) == _snapshot(b)
+    e = GuandanEnv()
+    e.reset(seed=1)
+    for bad in (np.array([3]), np.array(3.0), np.array(N_ACTIONS)):  # 1-d, float, out of range
+        with pytest.raises(IllegalMoveError, match="an action is an int"):
+            e.step(bad)
+
+
+def test_an_illegal_action_is_named_by_its_move():
+    from guandan.core.movegen import unpack_rank_move
+
+    e = GuandanEnv(level=7)
+    e.reset(seed=2)
+    mask = e.observe(e.agent_selection)["action_mask"]
+    bad = int(np.flatnonzero(mask[:CARD_ACTIONS] == 0)[-1])
+    name = str(unpack_rank_move(int(ACTION_SPACE[bad]), 7))
+    with pytest.raises(IllegalMoveError) as caught:
+        e.step(bad)
+    assert name in str(caught.value) and "0x" not in str(caught.value)

@@ -86,6 +86,7 @@ from .gd_tables cimport (
     gd_table_play_rank,
     gd_table_rank_legal,
     gd_table_start,
+    gd_table_final_state,
     gd_table_state,
     gd_tables_config,
 )
@@ -2243,6 +2244,26 @@ cdef class NativeTables:
                 gd_table_state(&self.tables[i], &o[i, 0])
                 st[i] = self.tables[i].deal.turn
         self.masked = False  # a step reads what was observed last: the card-level moves, once gathered
+
+    def final_states(self, tables, seat, states):
+        """The 513 state values of ``seat`` at the end of the last deal that ended at each of
+        ``tables`` (``int64 (k,)`` table indices) into ``states`` (``float32 (k, 513)``): the
+        terminal observations of the deals a step ended (zeros at a table where none has)."""
+        if not isinstance(tables, np.ndarray) or tables.ndim != 1:
+            raise _errors().GuandanError(f"tables must be an int64 array of shape (k,), got {_describe(tables)}")
+        _table_array(tables, np.int64, (len(tables),), "tables")
+        cdef Py_ssize_t k = len(tables)
+        _table_array(states, np.float32, (k, GD_STATE_SIZE), "states")
+        cdef int s = _size(seat, "a seat", 0, 3)
+        cdef const int64_t[::1] idx = tables
+        cdef float[:, ::1] o = states
+        cdef Py_ssize_t j
+        for j in range(k):
+            if idx[j] < 0 or idx[j] >= self.n:
+                raise _errors().GuandanError(f"a table index is 0..{self.n - 1}, got {idx[j]}")
+        with nogil:
+            for j in range(k):
+                gd_table_final_state(&self.tables[idx[j]], s, &o[j, 0])
 
     def gather(self, offsets):
         """Gather each table's card-level legal moves (kept by the tables); their offsets into

@@ -185,6 +185,37 @@ def test_other_outputs_are_refused_naming_their_shape(tmp_path):
         OnnxAgent(_published_form(tmp_path / "fixed.onnx", w, out_dims=(4,)))
 
 
+def test_a_network_over_the_legal_rows_plays_the_gym_env_and_the_onnx_agent_alike(tmp_path):
+    pytest.importorskip("gymnasium", reason="the rl extra")
+    pytest.importorskip("pettingzoo", reason="the rl extra")
+    from guandan import GuandanError
+    from guandan.bots.network import load_session
+    from guandan.rl.gym import GuandanGymEnv
+    from guandan.rl.qnet import QNetwork
+
+    path = str(tmp_path / "net.onnx")
+    QNetwork(hidden=(16,), seed=2).to_onnx(path)
+    session, agent = load_session(path), OnnxAgent(path)
+    name = session.get_inputs()[0].name
+    e = GuandanGymEnv(seat=1, opponents="random", legal_rows=True)
+    obs, info = e.reset(seed=5)
+    decisions = 0
+    while True:
+        rows, index = info["legal_rows"], info["legal_index"]
+        q = session.run(None, {name: rows})[0].reshape(-1)
+        observation = e.inner.state.observation(1)
+        q_agent = agent.q_values(observation)  # the agent scores every card-level move
+        assert np.isin(q, q_agent).all() and q.max() <= q_agent.max()
+        obs, reward, terminated, truncated, info = e.step(index[int(np.argmax(q))])
+        decisions += 1
+        if terminated or truncated:
+            assert "legal_rows" not in info
+            break
+    assert decisions > 5
+    with pytest.raises(GuandanError, match="legal_rows is True or False"):
+        GuandanGymEnv(legal_rows=1)
+
+
 SHIPPED = Path(__file__).resolve().parents[2] / "benchmarks" / "models" / "dmc-2h.onnx"
 
 

@@ -285,3 +285,48 @@ def test_an_illegal_action_is_named_by_its_move():
     with pytest.raises(IllegalMoveError) as caught:
         e.step(bad)
     assert name in str(caught.value) and "0x" not in str(caught.value)
+
+
+# -- one action interface: the legal actions' 567-value rows beside the fixed space ----------------
+
+
+@pytest.mark.parametrize("kind", ["deal", "match"])
+def test_the_legal_rows_are_the_moves_each_index_plays_encoded_as_the_onnx_agent_reads_them(kind):
+    from guandan.core.cards import card_name
+    from guandan.game.encoding import card_vector, encode_rows
+
+    e = GuandanEnv(kind=kind, max_deals=2, legal_rows=True)
+    e.reset(seed=11)
+    rng = np.random.default_rng(3)
+    decisions = cards = 0
+    while e.agents and decisions < 150:
+        agent = e.agent_selection
+        obs, _, termination, truncation, info = e.last()
+        if termination or truncation:
+            e.step(None)
+            continue
+        rows, index = info["legal_rows"], info["legal_index"]
+        assert np.array_equal(index, np.flatnonzero(obs["action_mask"]))
+        assert rows.dtype == np.float32 and rows.shape == (len(index), 567)
+        assert (rows[:, :513] == obs["observation"]).all()
+        for other in e.possible_agents:
+            assert other == agent or "legal_rows" not in e.infos[other]
+        seat = int(agent[-1])
+        observation = e.state.observation(seat)
+        if index[0] < CARD_ACTIONS:
+            every = {r.tobytes() for r in encode_rows(observation)}  # what the onnx agent scores
+            for a, row in zip(index, rows):
+                move = e.engine_action(int(a))
+                assert np.array_equal(row[513:], card_vector(move.cards))
+                assert row.tobytes() in every
+        else:
+            cards += 1
+            for a, row in zip(index, rows):
+                assert np.array_equal(row[513:], card_vector(card_name(int(a) - CARD_ACTIONS)))
+        i = int(rng.integers(len(index)))
+        played = e.engine_action(int(index[i]))
+        e.step(int(index[i]))
+        if kind == "deal":
+            assert e.state.history[-1].move == played  # the row's move is the one played
+        decisions += 1
+    assert decisions >= 100 and (kind == "deal" or cards > 0)

@@ -76,7 +76,7 @@ from ..core.packed import cards_of_bits
 from ..core.rng import SplitMix64
 from ..errors import GuandanError, IllegalMoveError, describe
 from ..game.deal import Deal
-from ..game.encoding import STATE_SIZE, encode_state
+from ..game.encoding import ROW_SIZE, STATE_SIZE, card_vector, encode_actions, encode_state
 from ..game.history import Phase
 from ..game.match import Match
 from ..game.render import format_hand, format_move, render_table, seat_name
@@ -130,7 +130,9 @@ class GuandanEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types
     ``kind``: ``"deal"`` (one deal) or ``"match"``; ``level``: a lone deal's level;
     ``ruleset``: the rules (their promotion scores the deals); ``reward``: ``"levels"`` or
     ``"wins"``; ``max_deals``: cut a match after this many deals; ``render_mode``: ``"ansi"``
-    (``render()`` returns the text) or ``"human"`` (prints it).
+    (``render()`` returns the text) or ``"human"`` (prints it); ``legal_rows``: the info of the
+    agent to act also holds ``"legal_rows"`` and ``"legal_index"`` (:meth:`legal_rows`: the
+    network interface of the ``onnx`` agent beside the fixed action space).
     """
 
     metadata = {"render_modes": ["ansi", "human"], "name": "guandan_v0", "is_parallelizable": False}
@@ -144,8 +146,12 @@ class GuandanEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types
         reward: Literal["levels", "wins"] = "levels",
         max_deals: int | None = None,
         render_mode: str | None = None,
+        legal_rows: bool = False,
     ) -> None:
         super().__init__()
+        if not isinstance(legal_rows, bool):
+            raise GuandanError(f"legal_rows is True or False, got {describe(legal_rows)}")
+        self.with_rows = legal_rows
         if kind not in ("deal", "match"):
             raise GuandanError(f"kind is 'deal' or 'match', got {describe(kind)}")
         if reward not in ("levels", "wins"):
@@ -209,6 +215,20 @@ class GuandanEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in AGENTS}
         self._masks = {}
         self.agent_selection = AGENTS[self.state.turn]  # type: ignore[index]
+        self._fill_rows()
+
+    def _fill_rows(self) -> None:
+        """With ``legal_rows``: the info of the agent to act holds its legal rows and their
+        indices (:meth:`legal_rows`), no other agent's does."""
+        if not self.with_rows:
+            return
+        for info in self.infos.values():
+            info.pop("legal_rows", None)
+            info.pop("legal_index", None)
+        if not self._done():
+            agent = self.agent_selection
+            rows, index = self.legal_rows(agent)
+            self.infos[agent]["legal_rows"], self.infos[agent]["legal_index"] = rows, index
 
     def privileged_seed(self) -> int | None:
         """The seed of the deal (or match) being played, ``None`` before the first reset.
@@ -220,6 +240,38 @@ class GuandanEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types
         7
         """
         return self._seed
+
+    def legal_rows(self, agent: str) -> tuple[np.ndarray, np.ndarray]:
+        """The agent's legal actions now as the ``onnx`` agent's network reads them: ``(rows,
+        index)``, ``rows`` ``float32 (k, 567)`` the 567-value rows (:mod:`guandan.game.encoding`:
+        the agent's 513 state values, then the card vector of the move the action plays — its
+        canonical cards; a card action's card) and ``index`` ``int64 (k,)`` each row's action in
+        the fixed space (the set bits of the mask, ascending). A network over the rows chooses
+        ``index[argmax(q(rows))]``, and the same network plays as ``onnx:model=FILE``. Empty
+        (``(0, 567)``, ``(0,)``) when the agent is not to act.
+
+        >>> e = GuandanEnv(); e.reset(seed=3)
+        >>> rows, index = e.legal_rows(e.agent_selection)
+        >>> mask = e.observe(e.agent_selection)["action_mask"]
+        >>> rows.shape == (len(index), 567), bool((index == np.flatnonzero(mask)).all())
+        (True, True)
+        """
+        seat = _seat_of(agent)
+        obs = self.observe(agent)
+        index = np.flatnonzero(obs["action_mask"]).astype(np.int64)
+        rows = np.zeros((len(index), ROW_SIZE), dtype=np.float32)
+        rows[:, :STATE_SIZE] = obs["observation"]
+        if not len(index):
+            return rows, index
+        if index[0] >= CARD_ACTIONS:  # tribute or return: one card each
+            rows[:, STATE_SIZE:] = [card_vector(card_name(int(a) - CARD_ACTIONS)) for a in index]
+            return rows, index
+        native = self._native()
+        hand, level, beat = native.hands[seat], native.level, native.beat
+        moves = np.array([_core.canonical_words(hand, level, beat, int(ACTION_SPACE[a])) for a in index],
+                         dtype=np.uint64)  # fmt: skip
+        rows[:, STATE_SIZE:] = encode_actions(moves)
+        return rows, index
 
     def _turn(self) -> int | None:
         return None if self.state is None or self.state.is_over else self.state.turn
@@ -358,6 +410,7 @@ class GuandanEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types
         self._score()
         if not self._done():
             self.agent_selection = AGENTS[state.turn]  # type: ignore[index]
+        self._fill_rows()
 
     def step_for(self, agent: str, action: int | None) -> None:
         """:meth:`step`, saying whose action it is: an action of an agent not to act raises

@@ -101,7 +101,10 @@ def _opponent_specs(opponents: AgentSpec | Sequence[AgentSpec], seat: int) -> li
 
 class GuandanGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
     """One seat (``seat``) against ``opponents`` (see the module's description); the other
-    arguments are the PettingZoo environment's (:class:`~guandan.rl.env.GuandanEnv`).
+    arguments are the PettingZoo environment's (:class:`~guandan.rl.env.GuandanEnv`). With
+    ``legal_rows``, each info of a decision holds ``"legal_rows"`` (``float32 (k, 567)``) and
+    ``"legal_index"`` (``int64 (k,)``): the learner's legal actions as the ``onnx`` agent's
+    network reads them (:meth:`guandan.rl.env.GuandanEnv.legal_rows`).
 
     >>> env = GuandanGymEnv(seat=2, opponents=["random", "greedy", "random"])
     >>> _ = env.reset(seed=1); env.unwrapped.inner.agent_selection
@@ -121,7 +124,11 @@ class GuandanGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         reward: Literal["levels", "wins"] = "levels",
         max_deals: int | None = None,
         render_mode: str | None = None,
+        legal_rows: bool = False,
     ) -> None:
+        if not isinstance(legal_rows, bool):
+            raise GuandanError(f"legal_rows is True or False, got {describe(legal_rows)}")
+        self.with_rows = legal_rows
         if isinstance(seat, bool) or seat not in (0, 1, 2, 3):
             raise GuandanError(f"seat is a seat 0..3, got {describe(seat)}")
         self.seat = seat
@@ -176,7 +183,12 @@ class GuandanGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
                         for s, spec in enumerate(self.specs)]  # fmt: skip
         self._ready = True
         self._pending = self._others()
-        return self._obs(), {}
+        return self._obs(), self._rows_info({})
+
+    def _rows_info(self, info: dict[str, Any]) -> dict[str, Any]:
+        if self.with_rows and not self.inner._done():
+            info["legal_rows"], info["legal_index"] = self.inner.legal_rows(AGENTS[self.seat])
+        return info
 
     def step(self, action: int | np.integer | np.ndarray) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """Play the learner's action, then the opponents' up to its next turn."""
@@ -192,8 +204,8 @@ class GuandanGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         self._pending = 0.0
         terminated = all(inner.terminations.values())
         truncated = all(inner.truncations.values()) and not terminated
-        info = inner.infos[agent] if terminated or truncated else {}
-        return self._obs(), float(reward), terminated, truncated, dict(info)
+        info = dict(inner.infos[agent]) if terminated or truncated else {}
+        return self._obs(), float(reward), terminated, truncated, self._rows_info(info)
 
     def privileged_seed(self) -> int | None:
         """The seed of the game being played (:meth:`guandan.rl.env.GuandanEnv.privileged_seed`:

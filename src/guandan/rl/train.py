@@ -347,24 +347,45 @@ def main(argv: Sequence[str] | None = None) -> int:
     """The command: ``python -m guandan.rl.train --out DIR [--minutes M | --frames F] ...``."""
     d = TrainConfig()
     p = argparse.ArgumentParser(prog="python -m guandan.rl.train", description=__doc__.split("\n\n")[0])
-    p.add_argument("--out", required=True, help="the run's directory: log.jsonl, checkpoint.npz, model.onnx")
-    p.add_argument("--seed", type=int, default=d.seed)
-    p.add_argument("--tables", type=int, default=d.tables, help="self-play tables stepped together")
-    p.add_argument("--hidden", type=_hidden, default=d.hidden, help="hidden layer widths, e.g. 256,128")
-    p.add_argument("--lr", type=float, default=d.lr)
-    p.add_argument("--batch", type=int, default=d.batch)
-    p.add_argument("--replay", type=int, default=d.replay, help="samples kept for the learner")
-    p.add_argument("--epsilon-start", type=float, default=d.epsilon_start)
-    p.add_argument("--epsilon-end", type=float, default=d.epsilon_end)
-    p.add_argument("--epsilon-frames", type=int, default=d.epsilon_frames)
-    p.add_argument("--level", type=int, default=None, help="every deal's level (default: drawn per deal)")
-    p.add_argument("--objective", choices=("levels", "wins"), default=d.objective)
-    p.add_argument("--frames", type=int, default=None, help="stop after this many decisions")
-    p.add_argument("--minutes", type=float, default=None, help="stop after this much wall time")
-    p.add_argument("--eval-every", type=int, default=d.eval_every, help="frames between evaluations (0: none)")
-    p.add_argument("--eval-deals", type=int, default=d.eval_deals, help="seeded deals per opponent, each played twice")
-    p.add_argument("--eval-seed", type=int, default=d.eval_seed)
-    p.add_argument("--plot", default=None, help="draw the learning curve into this PNG at the end")
+    p.add_argument("--out", required=True,
+                   help="the run's directory (made if missing): config.json, log.jsonl, checkpoint.npz, model.onnx "
+                        "and model-<frames>.onnx at each evaluation (required; no default)")  # fmt: skip
+    p.add_argument("--seed", type=int, default=d.seed,
+                   help=f"the run's seed: the same seed, the same run (default {d.seed})")  # fmt: skip
+    p.add_argument("--tables", type=int, default=d.tables,
+                   help=f"self-play tables stepped together (default {d.tables})")  # fmt: skip
+    p.add_argument("--hidden", type=_hidden, default=d.hidden,
+                   help=f"the hidden layers' widths, comma-separated (default "
+                        f"{','.join(map(str, d.hidden))})")  # fmt: skip
+    p.add_argument("--lr", type=float, default=d.lr, help=f"Adam's learning rate (default {d.lr:g})")
+    p.add_argument("--batch", type=int, default=d.batch,
+                   help=f"samples a learning step; one step per this many new samples (default {d.batch})")  # fmt: skip
+    p.add_argument("--replay", type=int, default=d.replay,
+                   help=f"the latest samples kept for the learner to draw from (default {d.replay})")  # fmt: skip
+    p.add_argument("--epsilon-start", type=float, default=d.epsilon_start,
+                   help=f"the share of actions drawn at random at the start (default {d.epsilon_start:g})")  # fmt: skip
+    p.add_argument("--epsilon-end", type=float, default=d.epsilon_end,
+                   help=f"the share of actions drawn at random in the end (default {d.epsilon_end:g})")  # fmt: skip
+    p.add_argument("--epsilon-frames", type=int, default=d.epsilon_frames,
+                   help=f"frames over which the share falls linearly from start to end "
+                        f"(default {d.epsilon_frames})")  # fmt: skip
+    p.add_argument("--level", type=int, default=None, help="every deal's level 2..14 (default: drawn per deal)")
+    p.add_argument("--objective", choices=("levels", "wins"), default=d.objective,
+                   help=f"a deal's return: the levels its side gains or loses, or +1/-1 "
+                        f"(default {d.objective})")  # fmt: skip
+    p.add_argument("--frames", type=int, default=None,
+                   help="stop after this many frames (decisions); give it or --minutes (default: none)")  # fmt: skip
+    p.add_argument("--minutes", type=float, default=None,
+                   help="stop after this much wall time; give it or --frames (default: none)")  # fmt: skip
+    p.add_argument("--eval-every", type=int, default=d.eval_every,
+                   help=f"frames between evaluations, checkpoints and exports (0: none, only the checkpoint "
+                        f"at the end; default {d.eval_every})")  # fmt: skip
+    p.add_argument("--eval-deals", type=int, default=d.eval_deals,
+                   help=f"seeded deals an evaluation plays against each opponent, each twice, sides swapped "
+                        f"(default {d.eval_deals})")  # fmt: skip
+    p.add_argument("--eval-seed", type=int, default=d.eval_seed,
+                   help=f"the seed of the evaluation's deals (default {d.eval_seed})")  # fmt: skip
+    p.add_argument("--plot", default=None, help="draw the learning curve into this PNG at the end (default: none)")
     a = p.parse_args(argv)
     if a.frames is None and a.minutes is None:
         p.error("give --frames or --minutes")
@@ -375,10 +396,38 @@ def main(argv: Sequence[str] | None = None) -> int:
         eval_deals=a.eval_deals, eval_seed=a.eval_seed,
     )  # fmt: skip
     summary = Trainer(config, a.out).run()
-    print(json.dumps(summary))
     if a.plot:
         plot_curve(os.path.join(a.out, "log.jsonl"), a.plot)
+    print(summary_text(summary, a.out, a.plot))
     return 0
+
+
+def summary_text(summary: dict[str, Any], out: str, plot: str | None = None) -> str:
+    """What a run did and what it wrote where, as the command prints it at its end.
+
+    >>> print(summary_text({"frames": 1500, "deals": 20, "updates": 2, "wall": 90.0}, "/no/such/dir"))
+    trained 1,500 frames (20 deals, 2 learning steps) in 1.5 minutes; wrote nothing to /no/such/dir
+    """
+    head = (f"trained {summary['frames']:,} frames ({summary['deals']:,} deals, {summary['updates']:,} learning steps) "
+            f"in {summary['wall'] / 60:.1f} minutes")  # fmt: skip
+    what = {
+        "config.json": "the options",
+        "log.jsonl": "the evaluations, a line each",
+        "checkpoint.npz": "the network's weights",
+        "model.onnx": "the network for onnx:model=FILE",
+    }
+    written = [f"  {os.path.join(out, name)}: {text}" for name, text in what.items()
+               if os.path.isfile(os.path.join(out, name))]  # fmt: skip
+    names = os.listdir(out) if os.path.isdir(out) else []
+    exports = [f for f in names if f.startswith("model-") and f.endswith(".onnx")]
+    if exports:
+        where = os.path.join(out, "model-<frames>.onnx")
+        written.append(f"  {where}: the network at each evaluation ({len(exports)} files)")
+    if plot and os.path.isfile(plot):
+        written.append(f"  {plot}: the learning curve")
+    if not written:
+        return f"{head}; wrote nothing to {out}"
+    return head + "; wrote\n" + "\n".join(written)
 
 
 if __name__ == "__main__":

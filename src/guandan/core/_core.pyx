@@ -2217,6 +2217,22 @@ cdef class NativeTables:
                 gd_table_start(&self.tables[i], &self.config, d[i], p[i])
         self.masked = self.gathered = False
 
+    def dump(self):
+        """Every table's whole state (its deal, record, generators, counters) as bytes, for a
+        checkpoint: :meth:`load` of them on tables of the same count and configuration, in the
+        same build, goes on exactly where these are."""
+        return bytes((<char *>self.tables)[:self.n * sizeof(gd_table)])
+
+    def load(self, data):
+        """Set every table's state from :meth:`dump`'s bytes (then observe before stepping)."""
+        if not isinstance(data, bytes) or len(data) != self.n * sizeof(gd_table):
+            raise _errors().GuandanError(
+                f"table states are the {self.n * sizeof(gd_table)} bytes dump() gives for {self.n} tables, "
+                f"got {_describe(data)}")
+        cdef const char *src = data
+        memcpy(self.tables, src, self.n * sizeof(gd_table))
+        self.masked = self.gathered = False
+
     def observe_mask(self, mask, seats):
         """Each table's decision: its legal-move mask over the action space into ``mask``
         (``bool (n, 2213)``) and the seat to act into ``seats`` (``int8 (n,)``)."""

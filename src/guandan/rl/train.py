@@ -49,7 +49,7 @@ from ..game.encoding import ACTION_SIZE, STATE_SIZE
 from .qnet import Adam, QNetwork
 from .vector import VecTables
 
-__all__ = ["TrainConfig", "Trainer", "evaluate", "choose_actions", "plot_curve", "main"]
+__all__ = ["TrainConfig", "Trainer", "evaluate", "choose_actions", "pick_actions", "plot_curve", "main", "summary_text"]
 
 
 @dataclass
@@ -90,9 +90,24 @@ def choose_actions(
     """
     n = len(offsets) - 1
     total = int(offsets[-1])
+    which = np.repeat(np.arange(n), np.diff(offsets))
+    return pick_actions(net.q_factored(states, actions[:total], which), offsets, epsilon, rng)
+
+
+def pick_actions(
+    q: np.ndarray, offsets: np.ndarray, epsilon: float = 0.0, rng: np.random.Generator | None = None
+) -> np.ndarray:
+    """Each table's action from the Q-values of all tables' legal moves (``q``, table ``i``'s
+    ``q[offsets[i]:offsets[i + 1]]``): the highest (the first of equals), or with probability
+    ``epsilon`` a uniform one (``rng``).
+
+    >>> pick_actions(np.array([0.5, 2.0, 2.0, -1.0]), np.array([0, 3, 4])).tolist()
+    [1, 0]
+    """
+    n = len(offsets) - 1
+    total = int(offsets[-1])
     counts = np.diff(offsets)
     which = np.repeat(np.arange(n), counts)
-    q = net.q_factored(states, actions[:total], which)
     starts = offsets[:-1]
     best = np.maximum.reduceat(q, starts)
     first = np.where(q == best[which], np.arange(total), total)

@@ -4,18 +4,30 @@ torch."""
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
 
 import numpy as np
 import pytest
 
-torch = pytest.importorskip("torch", reason="the train extra (pip install torch==2.13.0)")
+if importlib.util.find_spec("torch") is None:
+    pytest.skip("the train extra (pip install torch==2.13.0)", allow_module_level=True)
 
-from guandan import Deal  # noqa: E402
+# All slow: importing torch alone takes seconds, so the quick subset never imports it.
+pytestmark = pytest.mark.slow
+
+from guandan import Deal, GuandanError  # noqa: E402
 from guandan.game.encoding import encode_rows  # noqa: E402
-from guandan.rl.torch_train import TorchQNet, TorchTrainer  # noqa: E402
 from guandan.rl.train import TrainConfig  # noqa: E402
+
+
+def _torch():
+    import torch
+
+    from guandan.rl import torch_train
+
+    return torch, torch_train.TorchQNet, torch_train.TorchTrainer
 
 
 def _config(frames):
@@ -23,12 +35,12 @@ def _config(frames):
                        epsilon_frames=500)  # fmt: skip
 
 
-@pytest.mark.slow
 def test_the_onnx_export_and_torch_agree_on_the_same_rows_and_the_onnx_agent_plays_it(tmp_path):
     pytest.importorskip("onnx")
     pytest.importorskip("onnxruntime")
     from guandan.bots.network import OnnxAgent, load_session
 
+    _, _, TorchTrainer = _torch()
     trainer = TorchTrainer(_config(600), str(tmp_path / "run"), device="cpu")
     trainer.run()
     assert trainer.updates > 0
@@ -47,8 +59,8 @@ def test_the_onnx_export_and_torch_agree_on_the_same_rows_and_the_onnx_agent_pla
         deal.play(agent.act(obs))
 
 
-@pytest.mark.slow
 def test_a_run_stopped_and_resumed_makes_the_weights_of_a_run_never_stopped(tmp_path):
+    torch, _, TorchTrainer = _torch()
     whole = TorchTrainer(_config(1200), str(tmp_path / "whole"), device="cpu")
     whole.run()
     first = TorchTrainer(_config(600), str(tmp_path / "parts"), device="cpu")
@@ -68,11 +80,10 @@ def test_a_run_stopped_and_resumed_makes_the_weights_of_a_run_never_stopped(tmp_
 
 
 def test_the_network_is_the_mlp_of_its_widths_and_bad_options_are_named():
+    torch, TorchQNet, TorchTrainer = _torch()
     net = TorchQNet((16, 8), seed=1)
     assert [tuple(p.shape) for p in net.parameters()] == [(16, 567), (16,), (8, 16), (8,), (1, 8), (1,)]
     assert all(torch.equal(a, b) for a, b in zip(net.parameters(), TorchQNet((16, 8), seed=1).parameters()))
-    from guandan import GuandanError
-
     with pytest.raises(GuandanError, match="hidden"):
         TorchQNet((0,))
     with pytest.raises(GuandanError, match="device"):
@@ -81,7 +92,6 @@ def test_the_network_is_the_mlp_of_its_widths_and_bad_options_are_named():
         TorchTrainer.resume("/no/such/run")
 
 
-@pytest.mark.slow
 def test_the_package_and_the_numpy_trainer_import_without_torch():
     code = ("import sys; sys.modules['torch'] = None; import guandan, guandan.rl.train, guandan.rl.env; "
             "print('torch' in sys.modules and sys.modules['torch'] is None)")  # fmt: skip

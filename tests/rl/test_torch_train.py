@@ -97,3 +97,25 @@ def test_the_package_and_the_numpy_trainer_import_without_torch():
             "print('torch' in sys.modules and sys.modules['torch'] is None)")  # fmt: skip
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "True"
+
+
+def test_the_command_on_torch_goes_on_from_its_checkpoint_when_run_again(tmp_path, capsys):
+    pytest.importorskip("onnx")
+    import json
+
+    from guandan.rl.train import main
+
+    args = ["--out", str(tmp_path), "--backend", "torch", "--device", "cpu", "--tables", "4", "--hidden", "8",
+            "--batch", "32", "--eval-every", "400", "--eval-deals", "2"]  # fmt: skip
+    assert main([*args, "--frames", "600"]) == 0
+    out = capsys.readouterr()
+    assert f"{tmp_path / 'checkpoint.pt'}: the whole run" in out.out and f"{tmp_path / 'model.onnx'}" in out.out
+    assert main([*args, "--frames", "1000"]) == 0
+    assert "going on from" in capsys.readouterr().err
+    records = [json.loads(line) for line in open(tmp_path / "log.jsonl")]
+    frames = [r["frames"] for r in records]
+    assert frames == sorted(frames) and frames[-1] >= 1000 and len(records) >= 3
+    assert records[-1]["vs_greedy"]["n"] == 4 and records[-1]["wall"] >= records[0]["wall"]
+    with pytest.raises(SystemExit) as stopped:
+        main(["--out", str(tmp_path / "x"), "--backend", "torch", "--device", "nowhere", "--frames", "10"])
+    assert stopped.value.code == 2

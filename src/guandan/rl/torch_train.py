@@ -20,14 +20,21 @@ stopped (on the same machine and build: the tables' states are native bytes).
 567)`` float32, output ``q`` ``(n, 1)``), the form the ``onnx:`` agent plays
 (:class:`guandan.bots.network.OnnxAgent`), whose inference stays on onnxruntime alone.
 
+Every checkpoint also evaluates the network as :mod:`guandan.rl.train` does (``log.jsonl``)
+and exports ``model.onnx`` and ``model-<frames>.onnx``. The command is ``python -m
+guandan.rl.train --backend torch --out DIR ...``: run again on the same ``DIR`` it goes on from
+the checkpoint.
+
 Importing this module needs torch (``pip install torch==2.13.0`` for the CPU build, then
 ``pip install "guandan[train]"``); the rest of the package does not.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import time
+from collections.abc import Callable
 from dataclasses import asdict
 from typing import Any
 
@@ -44,7 +51,7 @@ except ImportError as error:  # pragma: no cover
 from ..errors import GuandanError, describe
 from ..game.encoding import ACTION_SIZE, ROW_SIZE, STATE_SIZE
 from .qnet import QNetwork
-from .train import TrainConfig, pick_actions
+from .train import TrainConfig, _eval_line, evaluate, pick_actions
 from .vector import VecTables
 
 __all__ = ["TorchQNet", "TorchTrainer"]
@@ -124,6 +131,12 @@ class TorchTrainer:
         self.r_size = self.r_next = 0
         self.frames = self.deals = self.updates = self.fresh = 0
         self.losses: list[float] = []
+        self.started = time.perf_counter()
+        self.wall_before = 0.0  # the wall time of the run before its latest resume
+
+    def wall(self) -> float:
+        """Seconds the run has trained, across resumes."""
+        return self.wall_before + time.perf_counter() - self.started
 
     # -- acting and learning -------------------------------------------------------------------
 
@@ -185,9 +198,10 @@ class TorchTrainer:
         self.updates += 1
         self.losses.append(float(loss.detach()))
 
-    def run(self) -> dict[str, Any]:
-        """Train until ``frames`` (or ``minutes``) is reached; a checkpoint every ``eval_every``
-        frames and at the end; the summary."""
+    def run(self, progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+        """Train until ``frames`` (or ``minutes`` of this call) is reached; a checkpoint
+        (:meth:`checkpoint`) every ``eval_every`` frames and at the end; the summary.
+        ``progress`` is told each checkpoint's line."""
         c = self.config
         start = time.perf_counter()
         next_checkpoint = (self.frames // c.eval_every + 1) * c.eval_every if c.eval_every else None
@@ -195,11 +209,50 @@ class TorchTrainer:
                    or (c.minutes is not None and time.perf_counter() - start >= 60 * c.minutes)):  # fmt: skip
             self.step()
             if next_checkpoint is not None and self.frames >= next_checkpoint:
-                self.save()
+                record = self.checkpoint()
+                if progress:
+                    progress(_eval_line(record))
                 next_checkpoint += c.eval_every
-        self.save()
+        if c.eval_every:
+            record = self.checkpoint()
+            if progress:
+                progress(_eval_line(record))
+        else:
+            self.save()
         return {"frames": self.frames, "deals": self.deals, "updates": self.updates,
                 "wall": time.perf_counter() - start}  # fmt: skip
+
+    def qnetwork(self) -> QNetwork:
+        """The network's weights as the numpy :class:`~guandan.rl.qnet.QNetwork` (for the
+        evaluation and the export)."""
+        linears = [m for m in self.net.layers if isinstance(m, nn.Linear)]
+        qnet = QNetwork(self.net.hidden, seed=0)
+        qnet.params = [a for m in linears for a in (m.weight.detach().cpu().numpy().T.copy(),
+                                                    m.bias.detach().cpu().numpy().copy())]  # fmt: skip
+        return qnet
+
+    def checkpoint(self) -> dict[str, Any]:
+        """Evaluate (as :mod:`guandan.rl.train` does: ``eval_deals`` seeded deals against
+        ``random`` and ``greedy``, sides swapped), save the checkpoint, export ``model.onnx``
+        and ``model-<frames>.onnx``, append the record to ``log.jsonl``; the record."""
+        c = self.config
+        record: dict[str, Any] = {
+            "wall": round(self.wall(), 2), "frames": self.frames, "deals": self.deals, "updates": self.updates,
+            "loss": float(np.mean(self.losses[-200:])) if self.losses else None, "epsilon": round(self.epsilon(), 4),
+        }  # fmt: skip
+        if c.eval_deals:
+            qnet = self.qnetwork()
+            for opponent in ("random", "greedy"):
+                record["vs_" + opponent] = evaluate(qnet, opponent, c.eval_deals, c.eval_seed)
+        self.save()
+        try:
+            self.export(os.path.join(self.out, "model.onnx"))
+            self.export(os.path.join(self.out, f"model-{self.frames:010d}.onnx"))
+        except ImportError:
+            record["onnx"] = "not exported: the onnx package is not installed (pip install 'guandan[train]')"
+        with open(os.path.join(self.out, "log.jsonl"), "a") as log:
+            log.write(json.dumps(record) + "\n")
+        return record
 
     # -- checkpoints, export --------------------------------------------------------------------
 
@@ -216,7 +269,8 @@ class TorchTrainer:
             "pending": [[(s.tobytes(), a.tobytes(), seat) for s, a, seat in p] for p in self.pending],
             "replay": {"states": self.r_states[:n].copy(), "actions": self.r_actions[:n].copy(),
                        "targets": self.r_targets[:n].copy(), "next": self.r_next},  # fmt: skip
-            "counters": {"frames": self.frames, "deals": self.deals, "updates": self.updates, "fresh": self.fresh},
+            "counters": {"frames": self.frames, "deals": self.deals, "updates": self.updates, "fresh": self.fresh,
+                         "wall": self.wall()},  # fmt: skip
             "losses": list(self.losses),
         }
 
@@ -252,14 +306,11 @@ class TorchTrainer:
         counters = s["counters"]
         t.frames, t.deals, t.updates, t.fresh = (counters[k] for k in ("frames", "deals", "updates", "fresh"))
         t.losses = list(s["losses"])
+        t.wall_before = float(counters.get("wall", 0.0))
         return t
 
     def export(self, path: str) -> None:
         """Write the network as ONNX for the ``onnx:`` agent: input ``rows`` ``(n, 567)``,
         output ``q`` ``(n, 1)``, ``n`` free (the weights written by the exporter of
         :class:`~guandan.rl.qnet.QNetwork`, the graph the numpy trainer's models have)."""
-        linears = [m for m in self.net.layers if isinstance(m, nn.Linear)]
-        qnet = QNetwork(self.net.hidden, seed=0)
-        qnet.params = [a for m in linears for a in (m.weight.detach().cpu().numpy().T.copy(),
-                                                    m.bias.detach().cpu().numpy().copy())]  # fmt: skip
-        qnet.to_onnx(path)
+        self.qnetwork().to_onnx(path)

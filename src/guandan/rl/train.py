@@ -401,6 +401,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--eval-seed", type=int, default=d.eval_seed,
                    help=f"the seed of the evaluation's deals (default {d.eval_seed})")  # fmt: skip
     p.add_argument("--plot", default=None, help="draw the learning curve into this PNG at the end (default: none)")
+    p.add_argument("--backend", choices=("numpy", "torch"), default="numpy",
+                   help="the learner: this module's numpy network, or torch (guandan.rl.torch_train, the train extra), "
+                        "whose run in --out goes on from its checkpoint when the same command is run again "
+                        "(default numpy)")  # fmt: skip
+    p.add_argument("--device", default="auto",
+                   help="with --backend torch: auto (CUDA when present), cpu, cuda:0... (default auto)")  # fmt: skip
     a = p.parse_args(argv)
     if a.frames is None and a.minutes is None:
         p.error("give --frames or --minutes")
@@ -410,11 +416,35 @@ def main(argv: Sequence[str] | None = None) -> int:
         level=a.level, objective=a.objective, frames=a.frames, minutes=a.minutes, eval_every=a.eval_every,
         eval_deals=a.eval_deals, eval_seed=a.eval_seed,
     )  # fmt: skip
-    summary = Trainer(config, a.out).run()
+    if a.backend == "torch":
+        summary = _torch_run(config, a.out, a.device, p)
+    else:
+        summary = Trainer(config, a.out).run()
     if a.plot:
         plot_curve(os.path.join(a.out, "log.jsonl"), a.plot)
     print(summary_text(summary, a.out, a.plot))
     return 0
+
+
+def _torch_run(config: TrainConfig, out: str, device: str, parser: argparse.ArgumentParser) -> dict[str, Any]:
+    """A run on torch: a new one, or the one checkpointed in ``out`` going on (to the command's
+    --frames / --minutes; its other options are the checkpoint's)."""
+    try:
+        from .torch_train import CHECKPOINT, TorchTrainer
+    except ImportError as error:
+        parser.error(str(error))
+    try:
+        if os.path.isfile(os.path.join(out, CHECKPOINT)):
+            trainer = TorchTrainer.resume(out, device)
+            trainer.config.frames, trainer.config.minutes = config.frames, config.minutes
+            print(f"going on from {os.path.join(out, CHECKPOINT)} at {trainer.frames:,} frames", file=sys.stderr)
+        else:
+            trainer = TorchTrainer(config, out, device)
+            with open(os.path.join(out, "config.json"), "w") as f:
+                json.dump(asdict(config), f, indent=1)
+    except GuandanError as error:
+        parser.error(str(error))
+    return trainer.run(progress=lambda line: print(line, file=sys.stderr, flush=True))
 
 
 def summary_text(summary: dict[str, Any], out: str, plot: str | None = None) -> str:
@@ -429,6 +459,7 @@ def summary_text(summary: dict[str, Any], out: str, plot: str | None = None) -> 
         "config.json": "the options",
         "log.jsonl": "the evaluations, a line each",
         "checkpoint.npz": "the network's weights",
+        "checkpoint.pt": "the whole run, to go on from (torch)",
         "model.onnx": "the network for onnx:model=FILE",
     }
     written = [f"  {os.path.join(out, name)}: {text}" for name, text in what.items()

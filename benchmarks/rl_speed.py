@@ -17,7 +17,10 @@ speed measured in the same run for comparison.
 * vectorized tables, rows: ``observe="rows"`` (the 513 state values, the card vectors of every
   legal card-level move), uniform actions; decisions per second and rows per second;
 * trainer: ``guandan.rl.train.Trainer`` (the default network, 64 tables) for a fixed number
-  of frames, its frames per second and the split between the engine and the network.
+  of frames, its frames per second and the split between the engine and the network;
+* torch: the torch learner (``guandan.rl.torch_train.TorchTrainer``, the same network and
+  tables, the CPU, one thread) for the same frames, its frames per second (``--only torch``;
+  not in the default set unless named: it needs the ``train`` extra).
 """
 
 from __future__ import annotations
@@ -126,7 +129,23 @@ def trainer(frames: int) -> dict[str, float]:
     return {"fps": summary["frames"] / wall, **{k: v / wall for k, v in s.items() if k != "eval"}}
 
 
-MEASURES = ("game", "aec", "mask", "rows", "trainer")
+MEASURES = ("game", "aec", "mask", "rows", "trainer", "torch")
+
+
+def torch_trainer(frames: int) -> float:
+    """The torch learner (``guandan.rl.torch_train``, the default network, 64 tables, the CPU, one
+    thread): frames per second."""
+    import torch
+
+    from guandan.rl.torch_train import TorchTrainer
+    from guandan.rl.train import TrainConfig
+
+    torch.set_num_threads(1)
+    with tempfile.TemporaryDirectory() as out:
+        t = TorchTrainer(TrainConfig(frames=frames, eval_every=0), out, device="cpu")
+        start = time.perf_counter()
+        summary = t.run()
+        return float(summary["frames"]) / (time.perf_counter() - start)
 
 
 def main() -> None:
@@ -134,8 +153,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0, help="seconds per measure (default 5)")
     parser.add_argument("--tables", type=int, default=256, help="tables of the vectorized measures (default 256)")
     parser.add_argument("--frames", type=int, default=200_000, help="the trainer's frames (default 200000)")
-    parser.add_argument("--only", default=",".join(MEASURES),
-                        help=f"the measures to run, comma-separated (default all: {','.join(MEASURES)}; "
+    parser.add_argument("--only", default=",".join(MEASURES[:-1]),
+                        help=f"the measures to run, comma-separated, of {','.join(MEASURES)} (default all but torch; "
                              "aec runs game too, for its ratio)")  # fmt: skip
     a = parser.parse_args()
     only = set(a.only.split(","))
@@ -165,6 +184,8 @@ def main() -> None:
         split = f"engine {100 * t['engine']:.0f}%, network (acting) {100 * t['network']:.0f}%"
         print(f"trainer (256-128 network, 64 tables): {t['fps']:,.0f} frames/s; of its time: {split}, "
               f"learning {100 * t['learn']:.0f}%")  # fmt: skip
+    if "torch" in only:
+        print(f"torch trainer (256-128 network, 64 tables, CPU, one thread): {torch_trainer(a.frames):,.0f} frames/s")
 
 
 if __name__ == "__main__":

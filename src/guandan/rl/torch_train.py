@@ -147,6 +147,28 @@ class TorchTrainer:
         q: np.ndarray = out.reshape(-1).cpu().numpy()
         return q
 
+    def q_factored(self, states: np.ndarray, actions: np.ndarray, which: np.ndarray) -> np.ndarray:
+        """The Q-values of rows given factored (row ``j`` is ``[states[which[j]], actions[j]]``),
+        the first layer split as :meth:`guandan.rl.qnet.QNetwork.q_factored` splits it: the
+        state's share once a state. Equal to :meth:`q_rows` of the rows up to float rounding.
+
+        >>> t = TorchTrainer.__new__(TorchTrainer); t.net, t.device = TorchQNet((8,), seed=0), torch.device("cpu")
+        >>> states, actions = np.ones((2, 513), np.float32), np.eye(54, dtype=np.float32)[:3]
+        >>> rows = np.concatenate([states[[0, 1, 1]], actions], axis=1)
+        >>> bool(np.allclose(t.q_factored(states, actions, np.array([0, 1, 1])), t.q_rows(rows), atol=1e-5))
+        True
+        """
+        first = self.net.layers[0]
+        assert isinstance(first, nn.Linear)
+        with torch.no_grad():
+            s = torch.from_numpy(np.ascontiguousarray(states, dtype=np.float32)).to(self.device)
+            a = torch.from_numpy(np.ascontiguousarray(actions, dtype=np.float32)).to(self.device)
+            w, rows_state = first.weight, torch.from_numpy(which).to(self.device)
+            h = a @ w[:, STATE_SIZE:].T + (s @ w[:, :STATE_SIZE].T + first.bias)[rows_state]
+            out = self.net.layers[1:](h)
+        q: np.ndarray = out.reshape(-1).cpu().numpy()
+        return q
+
     def epsilon(self) -> float:
         """The exploration rate now (linear from ``epsilon_start`` to ``epsilon_end``)."""
         c = self.config
@@ -159,8 +181,8 @@ class TorchTrainer:
         assert t.offsets is not None and t.actions is not None and t.states is not None
         total = int(t.offsets[-1])
         which = np.repeat(np.arange(t.n), np.diff(t.offsets))
-        rows = np.concatenate([t.states[which], t.actions[:total]], axis=1)
-        choice = pick_actions(self.q_rows(rows), t.offsets, self.epsilon(), self.rng)
+        q = self.q_factored(t.states, t.actions[:total], which)
+        choice = pick_actions(q, t.offsets, self.epsilon(), self.rng)
         chosen = t.actions[t.offsets[:-1] + choice].astype(np.int8)
         states = t.states.astype(np.int8)
         seats = t.seats.tolist()

@@ -5,7 +5,9 @@ a shared machine varies; instruction counts do not):
         python benchmarks/rl_instructions.py KIND STEPS
 
 KIND: ``mask`` (64 tables, masks, actions drawn in the core), ``rows`` (64 tables, 567-value
-rows), ``aec`` (the AEC environment, random legal actions), ``game`` (greedy deals through
+rows), ``aec`` (the AEC environment, random legal actions), ``game-rank`` (the game layer
+making the ``aec`` kind's decisions: a uniformly drawn rank-level legal move played
+canonically, no observation made — like for like with ``aec``), ``game`` (greedy deals through
 the game layer, ``STEPS`` actions at least). Run with ``STEPS`` 0 for the baseline (import,
 set-up) and subtract: the difference over the steps is the cost of one.
 """
@@ -42,6 +44,20 @@ def main() -> None:
                 continue
             legal = np.flatnonzero(obs["action_mask"])
             env.step(int(legal[int(rng.integers(len(legal)))]))
+            done += 1
+    elif kind == "game-rank":
+        from guandan import Deal
+
+        rng = np.random.default_rng(0)
+        done, seed = 0, 0
+        deal = Deal.new(seed, 2)
+        while done < steps:
+            if deal.is_over:
+                seed += 1
+                deal = Deal.new(seed, 2)
+                continue
+            words = deal.legal_moves("rank").array
+            deal.play_canonical(int(words[int(rng.integers(len(words)))]))
             done += 1
     elif kind == "game":
         from guandan import Deal, make_agents

@@ -99,6 +99,8 @@ static void settle(gd_table *t, const gd_tables_config *c, float *rewards, int8_
         for (int s = 0; s < 4; s++)
             if (!((placed >> s) & 1u)) finish[3] = (int8_t)s;
     }
+    t->final_deal = t->deal;
+    t->final_record = t->record;
     new_deal(t, c);
 }
 
@@ -182,4 +184,15 @@ void gd_table_state(const gd_table *t, float *out) {
     uint8_t counts[4];
     for (int s = 0; s < 4; s++) counts[s] = (uint8_t)gd_card_total(&d->hands[s]);
     gd_encode_state(&d->hands[d->turn], d->turn, &t->record, counts, d->level, d->level, d->level, out);
+}
+
+void gd_table_final_state(const gd_table *t, int seat, float *out) {
+    if (!t->final_deal.over) { /* no deal has ended since the start (gd_table_start zeroes it) */
+        memset(out, 0, GD_STATE_SIZE * sizeof *out);
+        return;
+    }
+    const gd_deal *d = &t->final_deal;
+    uint8_t counts[4];
+    for (int s = 0; s < 4; s++) counts[s] = (uint8_t)gd_card_total(&d->hands[s]);
+    gd_encode_state(&d->hands[seat], seat, &t->final_record, counts, d->level, d->level, d->level, out);
 }

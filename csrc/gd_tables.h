@@ -40,6 +40,8 @@ typedef struct gd_table {
     uint32_t plies;          /* plies of the current deal */
     uint32_t dealt;          /* deals dealt at this table so far */
     uint64_t legal[GD_SPACE_WORDS]; /* the current decision's rank-level legal moves, as bits */
+    gd_deal final_deal;      /* the last deal that ended, as it ended (its record below) */
+    gd_record final_record;
 } gd_table;
 
 /* Deal a seed as guandan.Deal.new(seed, level) does: the hands and the leader. */
@@ -78,6 +80,9 @@ size_t gd_table_card_moves(const gd_table *t, uint64_t *out, size_t cap);
 
 /* The 513 state values of the seat to act (outside a match: both sides at the deal's level). */
 void gd_table_state(const gd_table *t, float *out);
+/* The 513 state values of `seat` at the end of the last deal that ended at the table (its
+ * terminal observation; zeros if none has ended). */
+void gd_table_final_state(const gd_table *t, int seat, float *out);
 
 #ifdef __cplusplus
 }

@@ -133,6 +133,89 @@ def test_the_agent_pickles_and_copies_without_its_session(tmp_path):
         assert np.array_equal(other.q_values(obs), agent.q_values(obs))
 
 
+def _published_form(path, weights, input_name="input", out_dims=("n",), extra_outputs=0):
+    """The tiny network as the published files give theirs: its own input name and a flat
+    ``(n,)`` output (a Reshape after the last layer); ``out_dims`` the declared output shape."""
+    w1, b1, w2, b2 = weights
+    nodes = [
+        helper.make_node("MatMul", [input_name, "w1"], ["h"]),
+        helper.make_node("Add", ["h", "b1"], ["hb"]),
+        helper.make_node("Relu", ["hb"], ["r"]),
+        helper.make_node("MatMul", ["r", "w2"], ["o"]),
+        helper.make_node("Add", ["o", "b2"], ["q2"]),
+        helper.make_node("Reshape", ["q2", "flat"], ["q"]),
+    ]
+    inits = [numpy_helper.from_array(a, n) for a, n in zip(weights, ("w1", "b1", "w2", "b2"))]
+    inits.append(numpy_helper.from_array(np.array([-1] + [1] * (len(out_dims) - 1), np.int64), "flat"))
+    outs = [helper.make_tensor_value_info("q", TensorProto.FLOAT, list(out_dims))]
+    for k in range(extra_outputs):
+        nodes.append(helper.make_node("Identity", ["q"], [f"q{k}"]))
+        outs.append(helper.make_tensor_value_info(f"q{k}", TensorProto.FLOAT, list(out_dims)))
+    ins = [helper.make_tensor_value_info(input_name, TensorProto.FLOAT, ["batch", 567])]
+    graph = helper.make_graph(nodes, "published", ins, outs, inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    model.ir_version = 8
+    onnx.save(model, str(path))
+    return str(path)
+
+
+def test_a_network_with_a_flat_output_and_its_own_input_name_plays_as_published(tmp_path):
+    weights = _weights(7)
+    flat = OnnxAgent(_published_form(tmp_path / "flat.onnx", weights, input_name="obs_and_action"))
+    column = OnnxAgent(_model(tmp_path / "column.onnx", weights))
+    undeclared = OnnxAgent(_published_form(tmp_path / "undeclared.onnx", weights, out_dims=(None,)))
+    deal = Deal.new(seed=9, level=3)
+    while not deal.is_over:
+        obs = deal.observation(deal.turn)
+        q = _numpy_q(weights, encode_rows(obs))
+        for agent in (flat, undeclared):
+            assert agent.q_values(obs).shape == q.shape
+            assert np.allclose(agent.q_values(obs), column.q_values(obs), rtol=1e-5, atol=1e-5)
+        assert flat.act(obs) == column.act(obs)
+        deal.play(column.act(obs))
+
+
+def test_other_outputs_are_refused_naming_their_shape(tmp_path):
+    w = _weights(8)
+    with pytest.raises(ModelError, match=r"output of shape \(n, 1\), \(n, 1\); a Q-network gives one output"):
+        OnnxAgent(_published_form(tmp_path / "two.onnx", w, out_dims=("n", 1), extra_outputs=1))
+    with pytest.raises(ModelError, match=r"output of shape \(n, 1, 1\)"):
+        OnnxAgent(_published_form(tmp_path / "rank3.onnx", w, out_dims=("n", 1, 1)))
+    with pytest.raises(ModelError, match=r"output of shape \(4,\); a Q-network gives one output, \(n, 1\) or \(n,\)"):
+        OnnxAgent(_published_form(tmp_path / "fixed.onnx", w, out_dims=(4,)))
+
+
+def test_a_network_over_the_legal_rows_plays_the_gym_env_and_the_onnx_agent_alike(tmp_path):
+    pytest.importorskip("gymnasium", reason="the rl extra")
+    pytest.importorskip("pettingzoo", reason="the rl extra")
+    from guandan import GuandanError
+    from guandan.bots.network import load_session
+    from guandan.rl.gym import GuandanGymEnv
+    from guandan.rl.qnet import QNetwork
+
+    path = str(tmp_path / "net.onnx")
+    QNetwork(hidden=(16,), seed=2).to_onnx(path)
+    session, agent = load_session(path), OnnxAgent(path)
+    name = session.get_inputs()[0].name
+    e = GuandanGymEnv(seat=1, opponents="random", legal_rows=True)
+    obs, info = e.reset(seed=5)
+    decisions = 0
+    while True:
+        rows, index = info["legal_rows"], info["legal_index"]
+        q = session.run(None, {name: rows})[0].reshape(-1)
+        observation = e.inner.state.observation(1)
+        q_agent = agent.q_values(observation)  # the agent scores every card-level move
+        assert np.isin(q, q_agent).all() and q.max() <= q_agent.max()
+        obs, reward, terminated, truncated, info = e.step(index[int(np.argmax(q))])
+        decisions += 1
+        if terminated or truncated:
+            assert "legal_rows" not in info
+            break
+    assert decisions > 5
+    with pytest.raises(GuandanError, match="legal_rows is True or False"):
+        GuandanGymEnv(legal_rows=1)
+
+
 SHIPPED = Path(__file__).resolve().parents[2] / "benchmarks" / "models" / "dmc-2h.onnx"
 
 

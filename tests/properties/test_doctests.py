@@ -30,12 +30,18 @@ def test_the_walk_finds_every_layer_and_the_compiled_core():
     assert "guandan.core._core" in MODULES and "guandan.platform.server" in MODULES
 
 
-#: Modules whose examples play whole games over sockets, or serve the browser table: a second or more.
-SLOW_MODULES = {"guandan.platform.local", "guandan.web.server"}
+#: Modules whose examples play whole games over sockets, serve the browser table or train on torch:
+#: a second or more.
+SLOW_MODULES = {"guandan.platform.local", "guandan.web.server", "guandan.rl.torch_train"}
+#: Modules of an optional extra that is not a test dependency, with the package they need: skipped
+#: without it (``guandan.rl.torch_train``: torch, the ``train`` extra, installed pinned by .ci/run).
+OPTIONAL_MODULES = {"guandan.rl.torch_train": "torch"}
 
 
 @pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n in SLOW_MODULES else n for n in MODULES])
 def test_docstring_examples_run(name):
+    if name in OPTIONAL_MODULES:
+        pytest.importorskip(OPTIONAL_MODULES[name], reason=f"{name} needs an optional extra")
     module = importlib.import_module(name)
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert result.failed == 0, f"{result.failed} doctest failure(s) in {name}"

@@ -203,3 +203,130 @@ def test_every_observation_is_the_reference_encoding_of_the_seats_observation(ki
         obs, reward, termination, truncation, info = e.last()
         e.step(None if termination or truncation else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     assert checked >= 200
+
+
+# -- seeds, privileged information, actions as arrays, errors naming moves -------------------------
+
+
+def _snapshot(e):
+    return e.state.snapshot(), e.agent_selection
+
+
+def test_every_seeded_reset_starts_the_unseeded_stream_again():
+    a, b = GuandanEnv(), GuandanEnv()
+    a.reset(seed=1)
+    a.reset(seed=5)
+    b.reset(seed=5)
+    assert _snapshot(a) == _snapshot(b)
+    a.reset()
+    b.reset()
+    assert _snapshot(a) == _snapshot(b)
+    c = GuandanEnv()
+    c.reset(seed=1)
+    c.reset()
+    assert _snapshot(c) != _snapshot(a)  # the stream is the latest seed's, not the first's
+
+
+def test_numpy_integer_seeds_are_taken_and_seeds_outside_64_bits_refused():
+    a, b = GuandanEnv(), GuandanEnv()
+    a.reset(seed=np.int64(5))
+    b.reset(seed=5)
+    assert _snapshot(a) == _snapshot(b)
+    a.reset(seed=np.uint64(2**64 - 1))
+    b.reset(seed=2**64 - 1)
+    assert _snapshot(a) == _snapshot(b)
+    for bad in (-1, 2**64, 2**70, np.int64(-3), 1.0, True, "5"):
+        with pytest.raises(GuandanError, match=r"a seed is an int in \[0, 2\*\*64\)"):
+            a.reset(seed=bad)
+
+
+def test_the_seed_is_privileged_not_in_what_a_seat_sees():
+    e = GuandanEnv(render_mode="ansi")
+    e.reset(seed=123456789)
+    assert e.privileged_seed() == 123456789
+    assert not hasattr(e, "seed") or not isinstance(e.seed, int)
+    assert "123456789" not in e.render()
+    _play(e, 0)
+    for info in e.infos.values():
+        assert "seed" not in info and 123456789 not in info.values()
+
+
+def test_a_zero_d_integer_array_is_an_action_as_the_space_holds_it():
+    a, b = GuandanEnv(), GuandanEnv()
+    a.reset(seed=6)
+    b.reset(seed=6)
+    rng = np.random.default_rng(1)
+    while a.agents:
+        obs, _, termination, truncation, _ = a.last()
+        if termination or truncation:
+            a.step(None)
+            b.step(None)
+            continue
+        action = np.array(rng.choice(np.flatnonzero(obs["action_mask"])))
+        assert action.shape == () and a.action_space(a.agent_selection).contains(action)
+        a.step(action)
+        b.step(int(action))
+        assert _snapshot(a) == _snapshot(b)
+    e = GuandanEnv()
+    e.reset(seed=1)
+    for bad in (np.array([3]), np.array(3.0), np.array(N_ACTIONS)):  # 1-d, float, out of range
+        with pytest.raises(IllegalMoveError, match="an action is an int"):
+            e.step(bad)
+
+
+def test_an_illegal_action_is_named_by_its_move():
+    from guandan.core.movegen import unpack_rank_move
+
+    e = GuandanEnv(level=7)
+    e.reset(seed=2)
+    mask = e.observe(e.agent_selection)["action_mask"]
+    bad = int(np.flatnonzero(mask[:CARD_ACTIONS] == 0)[-1])
+    name = str(unpack_rank_move(int(ACTION_SPACE[bad]), 7))
+    with pytest.raises(IllegalMoveError) as caught:
+        e.step(bad)
+    assert name in str(caught.value) and "0x" not in str(caught.value)
+
+
+# -- one action interface: the legal actions' 567-value rows beside the fixed space ----------------
+
+
+@pytest.mark.parametrize("kind", ["deal", "match"])
+def test_the_legal_rows_are_the_moves_each_index_plays_encoded_as_the_onnx_agent_reads_them(kind):
+    from guandan.core.cards import card_name
+    from guandan.game.encoding import card_vector, encode_rows
+
+    e = GuandanEnv(kind=kind, max_deals=2, legal_rows=True)
+    e.reset(seed=11)
+    rng = np.random.default_rng(3)
+    decisions = cards = 0
+    while e.agents and decisions < 150:
+        agent = e.agent_selection
+        obs, _, termination, truncation, info = e.last()
+        if termination or truncation:
+            e.step(None)
+            continue
+        rows, index = info["legal_rows"], info["legal_index"]
+        assert np.array_equal(index, np.flatnonzero(obs["action_mask"]))
+        assert rows.dtype == np.float32 and rows.shape == (len(index), 567)
+        assert (rows[:, :513] == obs["observation"]).all()
+        for other in e.possible_agents:
+            assert other == agent or "legal_rows" not in e.infos[other]
+        seat = int(agent[-1])
+        observation = e.state.observation(seat)
+        if index[0] < CARD_ACTIONS:
+            every = {r.tobytes() for r in encode_rows(observation)}  # what the onnx agent scores
+            for a, row in zip(index, rows):
+                move = e.engine_action(int(a))
+                assert np.array_equal(row[513:], card_vector(move.cards))
+                assert row.tobytes() in every
+        else:
+            cards += 1
+            for a, row in zip(index, rows):
+                assert np.array_equal(row[513:], card_vector(card_name(int(a) - CARD_ACTIONS)))
+        i = int(rng.integers(len(index)))
+        played = e.engine_action(int(index[i]))
+        e.step(int(index[i]))
+        if kind == "deal":
+            assert e.state.history[-1].move == played  # the row's move is the one played
+        decisions += 1
+    assert decisions >= 100 and (kind == "deal" or cards > 0)

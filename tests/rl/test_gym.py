@@ -69,10 +69,10 @@ def test_the_single_agent_view_refuses_bad_actions_and_steps_after_the_end():
 
 
 def test_the_vector_env_steps_the_tables_and_resets_finished_ones_in_the_same_step():
-    envs = TablesVectorEnv(6, opponents="random", seats=(1, 3), seed=3)
+    envs = TablesVectorEnv(6, opponents="random", seat=1, seed=3)
     obs, infos = envs.reset(seed=3)
     assert obs["observation"].shape == (6, 513) and obs["action_mask"].dtype == np.int8
-    assert set(infos["seat"].tolist()) <= {1, 3}
+    assert set(infos["seat"].tolist()) == {1}
     ended = 0
     for _ in range(400):
         actions = envs.action_space.sample()
@@ -83,8 +83,69 @@ def test_the_vector_env_steps_the_tables_and_resets_finished_ones_in_the_same_st
             first = infos["finish_order"][i, 0]
             assert (rewards[i] > 0) == (first & 1 == 1)
         ended += int(terminations.sum())
-    assert ended > 3
-    with pytest.raises(GuandanError, match="one side"):
-        TablesVectorEnv(2, seats=(0, 1))
+    assert ended > 2
+    with pytest.raises(GuandanError, match="one trajectory is one seat"):
+        TablesVectorEnv(2, seat=(0, 2))
     with pytest.raises(IllegalMoveError):
         envs.step(np.full(6, len(ACTION_SPACE) + 1))
+
+
+def _gym_trace(env, seeds):
+    out = []
+    for seed in seeds:
+        obs, info = env.reset(seed=seed) if seed != "none" else env.reset()
+        out.append((env.inner.state.snapshot(), obs["observation"].tobytes(), sorted(info)))
+    return out
+
+
+def test_the_single_agent_view_reseeds_at_every_seeded_reset_and_takes_numpy_seeds():
+    a, b = GuandanGymEnv(opponents="random"), GuandanGymEnv(opponents="random")
+    assert _gym_trace(a, [1, 5, "none"])[1:] == _gym_trace(b, [5, "none"])
+    assert _gym_trace(a, [np.int64(9), "none"]) == _gym_trace(b, [9, "none"])
+    for bad in (-1, 2**64, 2.0):
+        with pytest.raises(GuandanError, match="a seed is an int in"):
+            a.reset(seed=bad)
+
+
+def test_the_single_agent_view_keeps_the_seed_out_of_its_infos():
+    e = GuandanGymEnv(opponents="greedy")
+    obs, info = e.reset(seed=987654321)
+    assert "seed" not in info and e.privileged_seed() == 987654321
+    while True:
+        obs, r, terminated, truncated, info = e.step(np.array(e.action_space.sample()))  # a 0-d array action
+        assert "seed" not in info and 987654321 not in info.values()
+        if terminated or truncated:
+            break
+
+
+def test_the_vector_env_keeps_one_seat_a_trajectory_and_gives_the_final_observations():
+    from guandan.rl.vector import PyTables
+
+    envs = TablesVectorEnv(5, seat=2, opponents="greedy", partner="random", seed=4)
+    ref = PyTables(5, seed=4, policies=("random", "greedy", "external", "greedy"), observe="state+mask")
+    obs, infos = envs.reset()
+    assert np.array_equal(obs["observation"], ref.states)
+    ended = 0
+    for _ in range(120):
+        actions = envs.action_space.sample()
+        obs, rewards, terminations, truncations, infos = envs.step(actions)
+        ref_rewards, ref_ended, ref_finish = ref.step(actions)
+        assert (infos["seat"] == 2).all() and (ref.seats == 2).all()
+        assert np.array_equal(obs["observation"], ref.states)
+        if not terminations.any():
+            assert "final_obs" not in infos and "final_info" not in infos
+            continue
+        done = np.flatnonzero(terminations)
+        assert np.array_equal(infos["_final_obs"], terminations) and np.array_equal(infos["_final_info"], terminations)
+        terminal = ref.final_states(done, 2)
+        for j, i in enumerate(done):
+            final = infos["final_obs"][i]
+            assert np.array_equal(final["observation"], terminal[j])  # the seat's state as the deal ended
+            assert not final["action_mask"].any()
+            assert envs.single_observation_space.contains(final)
+            assert np.array_equal(infos["final_info"]["finish_order"][i], ref_finish[i])
+        assert all(infos["final_obs"][i] is None for i in np.flatnonzero(~terminations))
+        assert np.array_equal(rewards, ref_rewards[:, 2])
+        ended += len(done)
+    assert ended > 2
+

@@ -4,6 +4,7 @@ a few seconds of deep Monte Carlo training: seeded, checkpointed, exported, plot
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -53,6 +54,48 @@ def test_the_command_trains_and_refuses_a_run_without_a_budget(tmp_path, capsys)
     pytest.importorskip("onnx")
     assert main(["--out", str(tmp_path), "--frames", "300", "--tables", "4", "--hidden", "8", "--batch", "32",
                  "--eval-every", "0"]) == 0  # fmt: skip
-    assert json.loads(capsys.readouterr().out.strip().splitlines()[-1])["frames"] >= 300
+    out = capsys.readouterr().out
+    assert re.match(r"trained [\d,]+ frames", out) and f"{tmp_path / 'checkpoint.npz'}: the network's weights" in out
     with pytest.raises(SystemExit):
         main(["--out", str(tmp_path)])
+
+
+def _options_of(help_text):
+    """Each option of an argparse help text with its description (the lines up to the next)."""
+    options, current = {}, None
+    for line in help_text.split("options:", 1)[1].splitlines():
+        m = re.match(r"^  (-\w, )?(--[\w-]+|[a-z]\w*)\b", line)
+        if m:
+            current = m.group(2)
+            options[current] = line[m.end() :]
+        elif current and line.startswith("     "):
+            options[current] += " " + line.strip()
+    return {k: " ".join(v.split()) for k, v in options.items() if k not in ("--help", "-h")}
+
+
+@pytest.mark.parametrize("command", [["guandan.rl.train"], ["guandan.rl.imitate", "positions"],
+                                     ["guandan.rl.imitate", "fit"], ["guandan.rl.imitate", "improve"]])  # fmt: skip
+def test_every_option_of_the_learning_commands_says_what_it_is_and_its_default(command, capsys):
+    import importlib
+
+    module = importlib.import_module(command[0])
+    with pytest.raises(SystemExit) as stopped:
+        module.main([*command[1:], "--help"])
+    assert stopped.value.code == 0
+    options = _options_of(capsys.readouterr().out)
+    assert len(options) >= 4
+    for name, text in options.items():
+        assert "default" in text and len(text.split()) >= 4, f"{' '.join(command)} {name}: {text!r}"
+
+
+def test_the_summary_says_what_was_written_where(tmp_path):
+    from guandan.rl.train import summary_text
+
+    for name in ("config.json", "log.jsonl", "checkpoint.npz", "model.onnx", "model-0000000100.onnx"):
+        (tmp_path / name).write_text("x")
+    text = summary_text({"frames": 2000, "deals": 30, "updates": 3, "wall": 30.0}, str(tmp_path))
+    assert text.startswith("trained 2,000 frames (30 deals, 3 learning steps) in 0.5 minutes; wrote")
+    for name in ("config.json", "log.jsonl", "checkpoint.npz", "model.onnx"):
+        assert f"{tmp_path / name}: " in text
+    assert "model-<frames>.onnx: the network at each evaluation (1 files)" in text
+    assert "{" not in text  # not a raw dict

@@ -165,3 +165,44 @@ def test_arrays_of_the_wrong_shape_or_dtype_handed_to_the_native_tables_raise():
         native.restart(np.zeros(3, dtype=np.uint64), np.zeros(2, dtype=np.uint64))
     with pytest.raises(GuandanError, match="states"):
         native.observe_states(np.zeros((2, 512), dtype=np.float32), tables.seats)
+
+
+@pytest.mark.parametrize(
+    "policies", [("external", "greedy", "external", "greedy"), ("random", "external", "greedy", "random")]
+)
+def test_final_states_are_each_seats_state_as_its_deal_ended_table_for_table(policies):
+    native, ref = VecTables(6, seed=8, policies=policies), PyTables(6, seed=8, policies=policies)
+    assert not native.final_states(range(6), 0).any()  # no deal has ended yet
+    ended = 0
+    for k in range(150):
+        actions = native.random_actions(k)
+        _, e, _ = native.step(actions)
+        ref.step(actions)
+        done = np.flatnonzero(e)
+        for seat in range(4):
+            assert np.array_equal(native.final_states(done, seat), ref.final_states(done, seat))
+        ended += len(done)
+    assert ended > 10
+    with pytest.raises(GuandanError, match="a seat is an int"):
+        native.final_states([0], 4)
+    with pytest.raises(GuandanError, match="a table index"):
+        native.final_states([6], 0)
+
+
+@pytest.mark.parametrize("observe", ["mask", "rows"])
+def test_tables_restored_from_their_state_go_on_exactly_as_the_originals(observe):
+    a = VecTables(5, seed=2, observe=observe, policies=("external", "greedy", "external", "random"))
+    for k in range(30):
+        a.step(a.random_actions(k))
+    state = a.get_state()
+    b = VecTables(5, seed=99, observe=observe, policies=("external", "greedy", "external", "random"))
+    b.set_state(state)
+    for k in range(30, 90):
+        ra, ea, fa = (x.copy() for x in a.step(a.random_actions(k)))
+        rb, eb, fb = b.step(b.random_actions(k))
+        assert np.array_equal(ra, rb) and np.array_equal(ea, eb) and np.array_equal(fa, fb)
+        assert [a.table(i) for i in range(5)] == [b.table(i) for i in range(5)]
+    with pytest.raises(GuandanError, match="a state of 3 tables"):
+        VecTables(3).set_state(state)
+    with pytest.raises(GuandanError, match="bytes dump"):
+        b._native.load(state["tables"][:-1])

@@ -2,10 +2,11 @@
 
 The network scores every legal card-level action of a decision in one call: input ``(n, 567)``
 float32, one row per legal action (:func:`guandan.game.encoding.encode_rows`: the seat's state
-and the action's card vector), output ``(n, 1)`` Q-values; the agent plays the action of the
-highest (the first of equals). This is the form of the published Guandan networks of the
-field (DanZero and its re-trainings) and of the networks :mod:`guandan.rl.train` exports, so
-any of them plays wherever an agent spec is taken: ``guandan simulate --agents
+and the action's card vector), output ``(n, 1)`` or ``(n,)`` Q-values (the input and output
+named anything); the agent plays the action of the highest (the first of equals). This is
+the form of the published Guandan networks of the field (DanZero and its re-trainings, whose
+output is ``(n,)``) and of the networks :mod:`guandan.rl.train` exports, so any of them plays
+wherever an agent spec is taken: ``guandan simulate --agents
 onnx:model=bot.onnx,greedy``, ``guandan play``, ``guandan connect``.
 
 Tribute and return are not scored by the network; the agent plays the fixed rule the
@@ -47,7 +48,8 @@ __all__ = ["OnnxAgent", "load_session"]
 
 def load_session(model: str, threads: int = 1) -> Any:
     """An onnxruntime session of a Q-network file, its input and output checked: one float
-    input of shape ``(n, 567)`` and a float output of shape ``(n, 1)`` (``n`` free). Raises
+    input of shape ``(n, 567)`` and one float output of shape ``(n, 1)`` or ``(n,)`` (``n``
+    free; any names). Raises
     :class:`~guandan.ModelError` naming what is wrong.
 
     >>> load_session("/no/such/model.onnx")
@@ -89,14 +91,26 @@ def load_session(model: str, threads: int = 1) -> Any:
         raise ModelError(f"{where} has a fixed batch of {shape[0]} rows; a decision has any number (n, {ROW_SIZE})")
     if inputs[0].type != "tensor(float)":
         raise ModelError(f"{where} takes {inputs[0].type}; the rows are float32 (tensor(float))")
-    if not outputs or len(outputs[0].shape) != 2 or outputs[0].shape[1] != 1:
-        out_shape = _shape(outputs[0].shape) if outputs else "none"
-        raise ModelError(f"{where} has output of shape {out_shape}; a Q-network gives (n, 1)")
+    if len(outputs) != 1 or not _q_shape(outputs[0].shape):
+        out_shape = ", ".join(_shape(o.shape) for o in outputs) if outputs else "none"
+        raise ModelError(f"{where} has output of shape {out_shape}; a Q-network gives one output, (n, 1) or (n,)")
+    if outputs[0].type != "tensor(float)":
+        raise ModelError(f"{where} gives {outputs[0].type}; a Q-network gives float32 values (tensor(float))")
     return session
 
 
+def _q_shape(shape: Any) -> bool:
+    """Whether a declared output shape is a Q-network's: ``(n, 1)`` or ``(n,)``, ``n`` free."""
+    if not isinstance(shape, (list, tuple)) or len(shape) not in (1, 2):
+        return False
+    if isinstance(shape[0], int) and shape[0] != -1:
+        return False
+    return len(shape) == 1 or shape[1] == 1
+
+
 def _shape(shape: Any) -> str:
-    return "(" + ", ".join(str(d) if d is not None else "?" for d in shape) + ")"
+    dims = [str(d) if d is not None else "?" for d in shape]
+    return "(" + ", ".join(dims) + ("," if len(dims) == 1 else "") + ")"
 
 
 class OnnxAgent:
@@ -139,12 +153,12 @@ class OnnxAgent:
         """
         rows = encode_rows(observation)
         out = self._session.run(None, {self._input: rows})[0]
-        if not isinstance(out, np.ndarray) or out.shape != (len(rows), 1):
+        if not isinstance(out, np.ndarray) or out.shape not in ((len(rows), 1), (len(rows),)):
             raise ModelError(
                 f"model {os.path.basename(self.model)!r} gave {describe(out)} for {len(rows)} rows; "
-                f"a Q-network gives ({len(rows)}, 1)"
+                f"a Q-network gives ({len(rows)}, 1) or ({len(rows)},)"
             )
-        return out[:, 0]
+        return out.reshape(len(rows))
 
     def choose(self, observation: Observation) -> int:
         """The index of the chosen move in ``observation.legal_actions`` (play phase)."""

@@ -86,6 +86,7 @@ from .gd_tables cimport (
     gd_table_play_rank,
     gd_table_rank_legal,
     gd_table_start,
+    gd_table_final_state,
     gd_table_state,
     gd_tables_config,
 )

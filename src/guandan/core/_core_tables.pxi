@@ -91,6 +91,22 @@ cdef class NativeTables:
                 gd_table_start(&self.tables[i], &self.config, d[i], p[i])
         self.masked = self.gathered = False
 
+    def dump(self):
+        """Every table's whole state (its deal, record, generators, counters) as bytes, for a
+        checkpoint: :meth:`load` of them on tables of the same count and configuration, in the
+        same build, goes on exactly where these are."""
+        return bytes((<char *>self.tables)[:self.n * sizeof(gd_table)])
+
+    def load(self, data):
+        """Set every table's state from :meth:`dump`'s bytes (then observe before stepping)."""
+        if not isinstance(data, bytes) or len(data) != self.n * sizeof(gd_table):
+            raise _errors().GuandanError(
+                f"table states are the {self.n * sizeof(gd_table)} bytes dump() gives for {self.n} tables, "
+                f"got {_describe(data)}")
+        cdef const char *src = data
+        memcpy(self.tables, src, self.n * sizeof(gd_table))
+        self.masked = self.gathered = False
+
     def observe_mask(self, mask, seats):
         """Each table's decision: its legal-move mask over the action space into ``mask``
         (``bool (n, 2213)``) and the seat to act into ``seats`` (``int8 (n,)``)."""
@@ -118,6 +134,26 @@ cdef class NativeTables:
                 gd_table_state(&self.tables[i], &o[i, 0])
                 st[i] = self.tables[i].deal.turn
         self.masked = False  # a step reads what was observed last: the card-level moves, once gathered
+
+    def final_states(self, tables, seat, states):
+        """The 513 state values of ``seat`` at the end of the last deal that ended at each of
+        ``tables`` (``int64 (k,)`` table indices) into ``states`` (``float32 (k, 513)``): the
+        terminal observations of the deals a step ended (zeros at a table where none has)."""
+        if not isinstance(tables, np.ndarray) or tables.ndim != 1:
+            raise _errors().GuandanError(f"tables must be an int64 array of shape (k,), got {_describe(tables)}")
+        _table_array(tables, np.int64, (len(tables),), "tables")
+        cdef Py_ssize_t k = len(tables)
+        _table_array(states, np.float32, (k, GD_STATE_SIZE), "states")
+        cdef int s = _size(seat, "a seat", 0, 3)
+        cdef const int64_t[::1] idx = tables
+        cdef float[:, ::1] o = states
+        cdef Py_ssize_t j
+        for j in range(k):
+            if idx[j] < 0 or idx[j] >= self.n:
+                raise _errors().GuandanError(f"a table index is 0..{self.n - 1}, got {idx[j]}")
+        with nogil:
+            for j in range(k):
+                gd_table_final_state(&self.tables[idx[j]], s, &o[j, 0])
 
     def gather(self, offsets):
         """Gather each table's card-level legal moves (kept by the tables); their offsets into

@@ -39,3 +39,4 @@ cdef extern from "gd_tables.h" nogil:
     void gd_table_mask(gd_table *t, const gd_tables_config *c, uint8_t *out)
     size_t gd_table_card_moves(const gd_table *t, uint64_t *out, size_t cap)
     void gd_table_state(const gd_table *t, float *out)
+    void gd_table_final_state(const gd_table *t, int seat, float *out)

@@ -28,12 +28,22 @@ gains (+) or its opponents gain (−) in the deal under the ruleset's promotion
 (truncation).
 
 **Seeds.** ``reset(seed=s)`` plays the deal :meth:`guandan.Deal.new` deals from ``s`` (a match:
-``Match(seed=s)``): the same seed, the same game on every platform. Without a seed, the next
-of a :class:`~guandan.core.rng.SplitMix64` stream seeded at the first reset.
+``Match(seed=s)``): the same seed, the same game on every platform. ``s`` is an int or a numpy
+integer in ``[0, 2**64)`` (another value raises :class:`~guandan.GuandanError`, none is
+wrapped). Without a seed, the next of a :class:`~guandan.core.rng.SplitMix64` stream started
+at ``s`` by the latest seeded reset (at 0 if none was): ``reset(seed=1); reset(seed=5);
+reset()`` plays what ``reset(seed=5); reset()`` plays.
 
-**Bad input**: an action that is not an int, out of range, masked out, or given for an agent
-not to act, and a step after the end, raise :class:`~guandan.IllegalMoveError` (the
-environment is left as it was).
+**Privileged information.** A seat sees only ``observe``/``last`` (and ``render``, its own
+view). The seed deals every hand, so it is not in any observation, info or rendering; it is
+read with :meth:`GuandanEnv.privileged_seed` (for logs and replays), and the attribute
+``state`` is the whole game (the :class:`~guandan.Deal` or :class:`~guandan.Match`): both are
+for the trainer's bookkeeping, never an agent's input.
+
+**Bad input**: an action that is not an integer (an int, a numpy integer or a 0-d integer
+array, as the action space holds), out of range, masked out (the error names its move in
+Guandan notation), or given for an agent not to act, and a step after the end, raise
+:class:`~guandan.IllegalMoveError` (the environment is left as it was).
 
 >>> env = GuandanEnv()
 >>> env.reset(seed=3)
@@ -60,20 +70,21 @@ except ImportError as error:  # pragma: no cover
 from ..core.batch import ACTION_SPACE, rank_mask
 from ..core.cards import NUM_FACES, card_name, parse_level
 from ..core.encode import Record
-from ..core.movegen import canonical_move
+from ..core.movegen import canonical_move, unpack_rank_move
 from ..core.moves import Move
-from ..core.packed import cards_of_bits
+from ..core.packed import canonical_words, cards_of_bits
 from ..core.rng import SplitMix64
 from ..errors import GuandanError, IllegalMoveError, describe
 from ..game.deal import Deal
-from ..game.encoding import STATE_SIZE, encode_state
+from ..game.encoding import ROW_SIZE, STATE_SIZE, card_vector, encode_actions, encode_state
 from ..game.history import Phase
 from ..game.match import Match
 from ..game.render import format_hand, format_move, render_table, seat_name
 from ..game.rules import Ruleset, get_ruleset
 from ..game.scoring import side_scores
+from .vector import check_seed
 
-__all__ = ["GuandanEnv", "env", "raw_env", "action_move", "CARD_ACTIONS", "N_ACTIONS", "AGENTS"]
+__all__ = ["GuandanEnv", "env", "raw_env", "action_move", "action_index", "CARD_ACTIONS", "N_ACTIONS", "AGENTS"]
 
 #: The first card action: ``CARD_ACTIONS + face`` pays or returns the card ``face``.
 CARD_ACTIONS = len(ACTION_SPACE)
@@ -81,6 +92,20 @@ CARD_ACTIONS = len(ACTION_SPACE)
 N_ACTIONS = CARD_ACTIONS + NUM_FACES
 #: The agents' names, seat by seat.
 AGENTS = tuple(f"seat_{s}" for s in range(4))
+
+
+def action_index(action: object, n: int = N_ACTIONS) -> int | None:
+    """An action given as an int, a numpy integer or a 0-d integer array (what a Gymnasium
+    ``Discrete`` space holds) as an int in ``0..n-1``; ``None`` for anything else.
+
+    >>> action_index(np.array(7)), action_index(np.int64(3)), action_index(True), action_index(N_ACTIONS)
+    (7, 3, None, None)
+    """
+    if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+        action = action[()]
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)) or not 0 <= action < n:
+        return None
+    return int(action)
 
 
 def action_move(action: int, hand: Any, level: int) -> Move | int:
@@ -91,11 +116,12 @@ def action_move(action: int, hand: Any, level: int) -> Move | int:
     pass
     (None, 53)
     """
-    if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or not 0 <= action < N_ACTIONS:
+    a = action_index(action)
+    if a is None:
         raise IllegalMoveError(f"an action is an int 0..{N_ACTIONS - 1}, got {describe(action)}", reason="bad_index")
-    if action >= CARD_ACTIONS:
-        return int(action) - CARD_ACTIONS
-    return canonical_move(int(ACTION_SPACE[action]), hand, level)
+    if a >= CARD_ACTIONS:
+        return a - CARD_ACTIONS
+    return canonical_move(int(ACTION_SPACE[a]), hand, level)
 
 
 class GuandanEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types
@@ -104,7 +130,9 @@ class GuandanEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types
     ``kind``: ``"deal"`` (one deal) or ``"match"``; ``level``: a lone deal's level;
     ``ruleset``: the rules (their promotion scores the deals); ``reward``: ``"levels"`` or
     ``"wins"``; ``max_deals``: cut a match after this many deals; ``render_mode``: ``"ansi"``
-    (``render()`` returns the text) or ``"human"`` (prints it).
+    (``render()`` returns the text) or ``"human"`` (prints it); ``legal_rows``: the info of the
+    agent to act also holds ``"legal_rows"`` and ``"legal_index"`` (:meth:`legal_rows`: the
+    network interface of the ``onnx`` agent beside the fixed action space).
     """
 
     metadata = {"render_modes": ["ansi", "human"], "name": "guandan_v0", "is_parallelizable": False}
@@ -118,8 +146,12 @@ class GuandanEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types
         reward: Literal["levels", "wins"] = "levels",
         max_deals: int | None = None,
         render_mode: str | None = None,
+        legal_rows: bool = False,
     ) -> None:
         super().__init__()
+        if not isinstance(legal_rows, bool):
+            raise GuandanError(f"legal_rows is True or False, got {describe(legal_rows)}")
+        self.with_rows = legal_rows
         if kind not in ("deal", "match"):
             raise GuandanError(f"kind is 'deal' or 'match', got {describe(kind)}")
         if reward not in ("levels", "wins"):
@@ -144,6 +176,7 @@ class GuandanEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types
         self.observation_spaces = {a: spaces.Dict({"observation": box, "action_mask": mask}) for a in AGENTS}
         self.action_spaces = {a: spaces.Discrete(N_ACTIONS) for a in AGENTS}
         self._seeds: SplitMix64 | None = None
+        self._seed: int | None = None
         self.state: Deal | Match | None = None
         self._masks: dict[int, Any] = {}  # this step's masks by seat, and its native state (-1)
         self._over = False
@@ -160,15 +193,14 @@ class GuandanEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new deal (or match) from ``seed`` (see the module's description)."""
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise GuandanError(f"a seed is an int or None, got {describe(seed)}")
+        seed = check_seed(seed, optional=True)
         if seed is None:
             if self._seeds is None:
                 self._seeds = SplitMix64(0)
             seed = self._seeds.next_u64()
-        elif self._seeds is None:
+        else:  # every seeded reset starts the stream again: what follows depends on this seed alone
             self._seeds = SplitMix64(seed)
-        self.seed = seed
+        self._seed = seed
         if self.kind == "deal":
             self.state = Deal.new(seed, self.level, ruleset=self.ruleset)
         else:
@@ -183,6 +215,63 @@ class GuandanEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in AGENTS}
         self._masks = {}
         self.agent_selection = AGENTS[self.state.turn]  # type: ignore[index]
+        self._fill_rows()
+
+    def _fill_rows(self) -> None:
+        """With ``legal_rows``: the info of the agent to act holds its legal rows and their
+        indices (:meth:`legal_rows`), no other agent's does."""
+        if not self.with_rows:
+            return
+        for info in self.infos.values():
+            info.pop("legal_rows", None)
+            info.pop("legal_index", None)
+        if not self._done():
+            agent = self.agent_selection
+            rows, index = self.legal_rows(agent)
+            self.infos[agent]["legal_rows"], self.infos[agent]["legal_index"] = rows, index
+
+    def privileged_seed(self) -> int | None:
+        """The seed of the deal (or match) being played, ``None`` before the first reset.
+
+        **Privileged**: the seed deals every hand, so it is the whole game, not what a seat
+        sees; it is kept out of observations, infos and the rendering (for logs and replays).
+
+        >>> e = GuandanEnv(); e.reset(seed=7); e.privileged_seed()
+        7
+        """
+        return self._seed
+
+    def legal_rows(self, agent: str) -> tuple[np.ndarray, np.ndarray]:
+        """The agent's legal actions now as the ``onnx`` agent's network reads them: ``(rows,
+        index)``, ``rows`` ``float32 (k, 567)`` the 567-value rows (:mod:`guandan.game.encoding`:
+        the agent's 513 state values, then the card vector of the move the action plays — its
+        canonical cards; a card action's card) and ``index`` ``int64 (k,)`` each row's action in
+        the fixed space (the set bits of the mask, ascending). A network over the rows chooses
+        ``index[argmax(q(rows))]``, and the same network plays as ``onnx:model=FILE``. Empty
+        (``(0, 567)``, ``(0,)``) when the agent is not to act.
+
+        >>> e = GuandanEnv(); e.reset(seed=3)
+        >>> rows, index = e.legal_rows(e.agent_selection)
+        >>> mask = e.observe(e.agent_selection)["action_mask"]
+        >>> rows.shape == (len(index), 567), bool((index == np.flatnonzero(mask)).all())
+        (True, True)
+        """
+        seat = _seat_of(agent)
+        obs = self.observe(agent)
+        index = np.flatnonzero(obs["action_mask"]).astype(np.int64)
+        rows = np.zeros((len(index), ROW_SIZE), dtype=np.float32)
+        rows[:, :STATE_SIZE] = obs["observation"]
+        if not len(index):
+            return rows, index
+        if index[0] >= CARD_ACTIONS:  # tribute or return: one card each
+            rows[:, STATE_SIZE:] = [card_vector(card_name(int(a) - CARD_ACTIONS)) for a in index]
+            return rows, index
+        native = self._native()
+        hand, level, beat = native.hands[seat], native.level, native.beat
+        moves = np.array([canonical_words(hand, level, beat, int(ACTION_SPACE[a])) for a in index],
+                         dtype=np.uint64)  # fmt: skip
+        rows[:, STATE_SIZE:] = encode_actions(moves)
+        return rows, index
 
     def _turn(self) -> int | None:
         return None if self.state is None or self.state.is_over else self.state.turn
@@ -260,22 +349,28 @@ class GuandanEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types
         if not self.agents:
             raise IllegalMoveError("the game is over: reset the environment", reason="game_over")
         seat = _seat_of(agent)
-        if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or not 0 <= action < N_ACTIONS:
-            raise IllegalMoveError(
-                f"{agent}: an action is an int 0..{N_ACTIONS - 1}, got {describe(action)}",
-                reason="bad_index", seat=seat, got=action,
-            )
-        a = int(action)
-        if not self._mask(seat)[a]:
-            raise IllegalMoveError(
-                f"{agent}: action {a} ({_action_text(a, self.state)}) is not legal now (its mask bit is 0)",
-                reason="not_legal", seat=seat, got=a,
-            )
+        a = self._legal_index(seat, action)
         self._cumulative_rewards[agent] = 0.0
         self._apply_index(seat, a)
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def _legal_index(self, seat: int, action: object) -> int:
+        """A legal action index of ``seat`` now, from an int, a numpy integer or a 0-d integer
+        array (all in the action space); anything else raises :class:`~guandan.IllegalMoveError`
+        naming the action (its move in Guandan notation)."""
+        agent = AGENTS[seat]
+        a = action_index(action)
+        if a is None:
+            raise IllegalMoveError(f"{agent}: an action is an int 0..{N_ACTIONS - 1}, got {describe(action)}",
+                                   reason="bad_index", seat=seat, got=action)  # fmt: skip
+        if not self._mask(seat)[a]:
+            raise IllegalMoveError(
+                f"{agent}: action {a} ({_action_text(a, self.state)}) is not legal now (its mask bit is 0)",
+                reason="not_legal", seat=seat, got=a,
+            )
+        return a
 
     def engine_action(self, a: int) -> Move | int:
         """The engine's action for a legal action index of the seat to act: the canonical move
@@ -315,6 +410,7 @@ class GuandanEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types
         self._score()
         if not self._done():
             self.agent_selection = AGENTS[state.turn]  # type: ignore[index]
+        self._fill_rows()
 
     def step_for(self, agent: str, action: int | None) -> None:
         """:meth:`step`, saying whose action it is: an action of an agent not to act raises
@@ -404,7 +500,7 @@ class GuandanEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types
             if state.is_over:
                 return f"The match is over: side {state.winner} won ({state.end_reason})."
             return render_table(state, viewer)
-        lines = [f"Deal (seed {self.seed}) at level {state.level.label}"]
+        lines = [f"Deal at level {state.level.label}"]
         if state.is_over:
             lines.append(f"Over: finish order {state.finish_order}")
             return "\n".join(lines)
@@ -435,8 +531,9 @@ def _seat_of(agent: str) -> int:
 def _action_text(a: int, state: Any) -> str:
     if a >= CARD_ACTIONS:
         return f"card {card_name(a - CARD_ACTIONS)}"
-    word = int(ACTION_SPACE[a])
-    return f"rank-level move 0x{word:016x}"
+    deal = state if isinstance(state, Deal) else getattr(state, "deal", None)
+    level = deal.level if deal is not None else 2
+    return str(unpack_rank_move(int(ACTION_SPACE[a]), level))
 
 
 def raw_env(**kwargs: Any) -> GuandanEnv:

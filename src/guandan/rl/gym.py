@@ -8,10 +8,11 @@ vectorized tables as a Gymnasium ``VectorEnv``.
   :func:`guandan.bots.registry.make_agent`), made from the episode's seed so that a seeded
   reset replays the same game.
 * :class:`TablesVectorEnv`: ``num_envs`` tables stepped in the C core
-  (:class:`~guandan.rl.vector.VecTables`), the learner's seats against built-in ``random``
-  or ``greedy`` seats, rank-level actions (``Discrete(2213)``: :data:`~guandan.core.batch.ACTION_SPACE`)
-  with masks, a finished deal reset in the same step (its reward and ``terminations[i]``
-  reported with the next deal's first observation).
+  (:class:`~guandan.rl.vector.VecTables`), the learner's seat (one seat: one trajectory is
+  one seat) with built-in ``random`` or ``greedy`` seats, rank-level actions
+  (``Discrete(2213)``: :data:`~guandan.core.batch.ACTION_SPACE`) with masks, a finished deal
+  reset in the same step (its reward and ``terminations[i]`` reported with the next deal's
+  first observation, its terminal observation in ``infos["final_obs"]``).
 
 Both draw ``action_space.sample()`` among the legal actions of the decision now (the space
 knows the mask; ``sample(mask=...)`` as usual too), so a random agent is
@@ -47,7 +48,7 @@ from ..errors import GuandanError, IllegalMoveError, describe
 from ..game.encoding import STATE_SIZE
 from ..game.rules import Ruleset
 from .env import AGENTS, N_ACTIONS, GuandanEnv
-from .vector import VecTables
+from .vector import VecTables, check_seed
 
 __all__ = ["GuandanGymEnv", "TablesVectorEnv", "MaskedDiscrete"]
 
@@ -74,8 +75,8 @@ class MaskedDiscrete(spaces.Discrete):
         self._for_seed: int | None = None
 
     def seed(self, seed: Any = None) -> Any:
-        self._for_seed = seed if isinstance(seed, int) and not isinstance(seed, bool) else None
-        return super().seed(seed)
+        self._for_seed = None if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) else int(seed)
+        return super().seed(self._for_seed if self._for_seed is not None else seed)
 
     def sample(self, mask: Any = None, probability: Any = None) -> np.int64:
         if mask is None and probability is None:
@@ -100,7 +101,10 @@ def _opponent_specs(opponents: AgentSpec | Sequence[AgentSpec], seat: int) -> li
 
 class GuandanGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
     """One seat (``seat``) against ``opponents`` (see the module's description); the other
-    arguments are the PettingZoo environment's (:class:`~guandan.rl.env.GuandanEnv`).
+    arguments are the PettingZoo environment's (:class:`~guandan.rl.env.GuandanEnv`). With
+    ``legal_rows``, each info of a decision holds ``"legal_rows"`` (``float32 (k, 567)``) and
+    ``"legal_index"`` (``int64 (k,)``): the learner's legal actions as the ``onnx`` agent's
+    network reads them (:meth:`guandan.rl.env.GuandanEnv.legal_rows`).
 
     >>> env = GuandanGymEnv(seat=2, opponents=["random", "greedy", "random"])
     >>> _ = env.reset(seed=1); env.unwrapped.inner.agent_selection
@@ -120,7 +124,11 @@ class GuandanGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         reward: Literal["levels", "wins"] = "levels",
         max_deals: int | None = None,
         render_mode: str | None = None,
+        legal_rows: bool = False,
     ) -> None:
+        if not isinstance(legal_rows, bool):
+            raise GuandanError(f"legal_rows is True or False, got {describe(legal_rows)}")
+        self.with_rows = legal_rows
         if isinstance(seat, bool) or seat not in (0, 1, 2, 3):
             raise GuandanError(f"seat is a seat 0..3, got {describe(seat)}")
         self.seat = seat
@@ -167,6 +175,7 @@ class GuandanGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
         """A new deal (or match) from ``seed``; the opponents act up to the learner's turn."""
+        seed = check_seed(seed, optional=True)
         super().reset(seed=seed)
         game_seed = int(self.np_random.integers(0, 2**63)) if seed is None else seed
         self.inner.reset(seed=game_seed)
@@ -174,9 +183,14 @@ class GuandanGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
                         for s, spec in enumerate(self.specs)]  # fmt: skip
         self._ready = True
         self._pending = self._others()
-        return self._obs(), {"seed": game_seed}
+        return self._obs(), self._rows_info({})
 
-    def step(self, action: int | np.int64) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+    def _rows_info(self, info: dict[str, Any]) -> dict[str, Any]:
+        if self.with_rows and not self.inner._done():
+            info["legal_rows"], info["legal_index"] = self.inner.legal_rows(AGENTS[self.seat])
+        return info
+
+    def step(self, action: int | np.integer | np.ndarray) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """Play the learner's action, then the opponents' up to its next turn."""
         inner = self.inner
         if not self._ready:
@@ -184,19 +198,23 @@ class GuandanGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         if inner._done():
             raise IllegalMoveError("the game is over: reset the environment", reason="game_over")
         agent = AGENTS[self.seat]
-        if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or not 0 <= action < N_ACTIONS:
-            raise IllegalMoveError(f"{agent}: an action is an int 0..{N_ACTIONS - 1}, got {describe(action)}",
-                                   reason="bad_index", seat=self.seat, got=action)  # fmt: skip
-        if not inner._mask(self.seat)[int(action)]:
-            raise IllegalMoveError(f"{agent}: action {int(action)} is not legal now (its mask bit is 0)",
-                                   reason="not_legal", seat=self.seat, got=int(action))  # fmt: skip
-        inner._apply_index(self.seat, int(action))
+        a = inner._legal_index(self.seat, action)
+        inner._apply_index(self.seat, a)
         reward = self._pending + inner.rewards[agent] + self._others()
         self._pending = 0.0
         terminated = all(inner.terminations.values())
         truncated = all(inner.truncations.values()) and not terminated
-        info = inner.infos[agent] if terminated or truncated else {}
-        return self._obs(), float(reward), terminated, truncated, dict(info)
+        info = dict(inner.infos[agent]) if terminated or truncated else {}
+        return self._obs(), float(reward), terminated, truncated, self._rows_info(info)
+
+    def privileged_seed(self) -> int | None:
+        """The seed of the game being played (:meth:`guandan.rl.env.GuandanEnv.privileged_seed`:
+        it deals every hand, so it is never in an observation or info).
+
+        >>> env = GuandanGymEnv(); _ = env.reset(seed=6); env.privileged_seed()
+        6
+        """
+        return self.inner.privileged_seed()
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions now, ``bool (2267,)`` (the method maskable learners ask for).
@@ -220,9 +238,20 @@ class GuandanGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
 
 class TablesVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):
     """``num_envs`` vectorized tables as a Gymnasium ``VectorEnv`` (see the module's
-    description): the learner's ``seats`` (of one side) against built-in ``opponents``
-    (``"random"`` or ``"greedy"``); observations ``{"observation": float32 (n, 513),
-    "action_mask": int8 (n, 2213)}``; rewards the learner's side's, at each deal's end.
+    description): the learner plays ``seat`` at every table, its partner and the opponents are
+    built-in policies (``partner``, ``opponents``: ``"random"`` or ``"greedy"``; the partner
+    plays as the opponents unless given). Observations ``{"observation": float32 (n, 513),
+    "action_mask": int8 (n, 2213)}``, every one the learner's seat's: **one trajectory is one
+    seat** (for both seats of a side in one learner, step :class:`~guandan.rl.vector.VecTables`
+    with both seats the caller's: its ``seats`` say whose decision each row is). Rewards the
+    learner's side's, at each deal's end.
+
+    A finished deal is reset in the same step (Gymnasium's ``SAME_STEP`` autoreset): the
+    observation returned is the next deal's first; ``infos["final_obs"]`` (an object array,
+    ``None`` where no deal ended) holds the learner's terminal observation of the deal that
+    ended (its state values as the deal ended, an all-zero mask) and ``infos["final_info"]``
+    its info (``finish_order``), each with its ``_final_obs`` / ``_final_info`` mask, as
+    Gymnasium's own vector environments give them.
 
     >>> envs = TablesVectorEnv(3, opponents="random")
     >>> obs, infos = envs.reset(seed=0)
@@ -237,24 +266,28 @@ class TablesVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):
         self,
         num_envs: int,
         *,
-        seats: Sequence[int] = (0, 2),
+        seat: int = 0,
         opponents: Literal["random", "greedy"] = "greedy",
+        partner: Literal["random", "greedy"] | None = None,
         level: int | None = 2,
         ruleset: Ruleset | str | None = None,
         objective: Literal["levels", "wins"] = "levels",
         seed: int = 0,
     ) -> None:
-        if isinstance(seats, (str, bytes)) or not isinstance(seats, Sequence) or not seats or not all(
-            s in (0, 1, 2, 3) and not isinstance(s, bool) for s in seats
-        ) or len({s & 1 for s in seats}) != 1 or len(set(seats)) != len(seats):
-            raise GuandanError(f"seats are the learner's seats, of one side, got {describe(seats)}")
+        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or seat not in (0, 1, 2, 3):
+            raise GuandanError(f"seat is the learner's seat 0..3 (one trajectory is one seat), got {describe(seat)}")
         if opponents not in ("random", "greedy"):
             raise GuandanError(f"opponents are 'random' or 'greedy' (played in the core), got {describe(opponents)}")
-        policies = tuple("external" if s in seats else opponents for s in range(4))
-        self.tables = VecTables(num_envs, seed=seed, observe="state+mask", level=level, policies=policies,
-                                ruleset=ruleset, objective=objective)  # fmt: skip
+        if partner is None:
+            partner = opponents
+        if partner not in ("random", "greedy"):
+            raise GuandanError(f"partner is 'random', 'greedy' or None (as the opponents), got {describe(partner)}")
+        seat = int(seat)
+        policies = tuple("external" if s == seat else partner if s == seat ^ 2 else opponents for s in range(4))
+        self.tables = VecTables(num_envs, seed=check_seed(seed), observe="state+mask", level=level,
+                                policies=policies, ruleset=ruleset, objective=objective)  # fmt: skip
         self.num_envs = num_envs
-        self.side = seats[0] & 1
+        self.seat = seat
         box = spaces.Box(low=-1.0, high=2.0, shape=(STATE_SIZE,), dtype=np.float32)
         mask = spaces.Box(low=0, high=1, shape=(len(ACTION_SPACE),), dtype=np.int8)
         self.single_observation_space = spaces.Dict({"observation": box, "action_mask": mask})
@@ -269,19 +302,32 @@ class TablesVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
         """Start every table again (from ``seed``, else the tables' own)."""
-        self.tables.reset(seed)
+        self.tables.reset(check_seed(seed, optional=True))
         return self._obs(), {"seat": self.tables.seats.copy()}
 
     def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """One action a table (indices of the action space), the built-in seats after."""
         rewards, ended, finish = self.tables.step(np.asarray(actions))
-        seat = 0 if self.side == 0 else 1
+        terminations = ended > 0
+        infos: dict[str, Any] = {"seat": self.tables.seats.copy(), "finish_order": finish.copy(),
+                                 "deals_ended": ended.copy()}  # fmt: skip
+        if terminations.any():
+            done = np.flatnonzero(terminations)
+            states = self.tables.final_states(done, self.seat)
+            final_obs = np.full(self.num_envs, None, dtype=object)
+            for j, i in enumerate(done):
+                final_obs[i] = {"observation": states[j], "action_mask": np.zeros(len(ACTION_SPACE), dtype=np.int8)}
+            order = np.full((self.num_envs, 4), -1, dtype=np.int8)
+            order[done] = finish[done]
+            infos["final_obs"], infos["_final_obs"] = final_obs, terminations.copy()
+            infos["final_info"] = {"finish_order": order, "_finish_order": terminations.copy()}
+            infos["_final_info"] = terminations.copy()
         return (
             self._obs(),
-            rewards[:, seat].copy(),
-            ended > 0,
+            rewards[:, self.seat].copy(),
+            terminations,
             np.zeros(self.num_envs, dtype=bool),
-            {"seat": self.tables.seats.copy(), "finish_order": finish.copy(), "deals_ended": ended.copy()},
+            infos,
         )
 
 

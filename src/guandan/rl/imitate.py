@@ -639,13 +639,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--candidates", type=int, default=32, help="mc's candidates (default 32)")
     p.add_argument("--policy", default="smart", help="mc's rollout policy (default smart; learned: a next iteration)")
     p.add_argument("--weights", help="with --policy learned: the policy file to score with (default: the package's)")
-    p.add_argument("--out", required=True, help="the JSON-lines file to write")
-    p.add_argument("--quiet", action="store_true", help="no progress lines")
+    p.add_argument("--out", required=True, help="the JSON-lines file to write (required; no default)")
+    p.add_argument("--quiet", action="store_true", help="no progress lines (default: progress lines on stderr)")
     f = sub.add_parser("fit", help="fit the learned rollout policy to position files")
-    f.add_argument("positions", nargs="+", help="JSON-lines files written by 'positions'")
+    f.add_argument("positions", nargs="+", help="JSON-lines files written by 'positions' (one or more; no default)")
     f.add_argument("--l2", type=float, default=1.0, help="the L2 penalty (default 1.0)")
     f.add_argument("--steps", type=int, default=30, help="Newton steps (default 30)")
-    f.add_argument("--prior", help="a policy file: penalize the distance to its weights, not to zero")
+    f.add_argument("--prior", help="a policy file: penalize the distance to its weights, not to zero (default: none, "
+                   "the distance to zero)")  # fmt: skip
     f.add_argument(
         "--features",
         default="all",
@@ -661,7 +662,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--made-by",
         action="append",
         default=[],
-        help="how the positions were made (a command; repeatable), kept in the file",
+        help="how the positions were made (a command; repeatable), kept in the file (default: none)",
     )
     f.add_argument(
         "--duel-deals",
@@ -670,10 +671,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="held-out deals to measure the policy against smart and greedy (default 1000)",
     )
     f.add_argument("--out", help="the weights file to write (default: the package's)")
-    f.add_argument("--quiet", action="store_true", help="no progress lines")
+    f.add_argument("--quiet", action="store_true", help="no progress lines (default: progress lines on stderr)")
     i = sub.add_parser("improve", help="improve a fitted policy by playing (an evolution strategy)")
-    i.add_argument("--weights", required=True, help="the policy file to start from (written by 'fit')")
-    i.add_argument("--generations", type=int, default=30, help="default 30")
+    i.add_argument("--weights", required=True,
+                   help="the policy file to start from, written by 'fit' (required; no default)")  # fmt: skip
+    i.add_argument("--generations", type=int, default=30, help="generations of the evolution strategy (default 30)")
     i.add_argument("--population", type=int, default=8, help="directions a generation (default 8)")
     i.add_argument("--sigma", type=float, default=0.3, help="the directions' scale (default 0.3)")
     i.add_argument("--alpha", type=float, default=0.5, help="the step (default 0.5)")
@@ -689,17 +691,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     i.add_argument(
         "--add-features",
         default="",
-        help="features to learn besides those the --weights file names (comma-separated; they start at 0)",
+        help="features to learn besides those the --weights file names (comma-separated; they start at 0; "
+        "default: none)",
     )
     i.add_argument(
         "--hidden",
         type=int,
         metavar="SEED",
         help=f"add a hidden layer ({HIDDEN} units a half, inputs drawn from SEED, outputs 0) to the linear "
-        "--weights and learn it too",
+        "--weights and learn it too (default: none, the policy as it is)",
     )
     i.add_argument("--out", help="the weights file to write (default: the package's)")
-    i.add_argument("--quiet", action="store_true", help="no progress lines")
+    i.add_argument("--quiet", action="store_true", help="no progress lines (default: progress lines on stderr)")
     args = parser.parse_args(argv)
     if args.command == "fit":
         args.features_spec = args.features

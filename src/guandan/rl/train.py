@@ -49,7 +49,7 @@ from ..game.encoding import ACTION_SIZE, STATE_SIZE
 from .qnet import Adam, QNetwork
 from .vector import VecTables
 
-__all__ = ["TrainConfig", "Trainer", "evaluate", "choose_actions", "plot_curve", "main"]
+__all__ = ["TrainConfig", "Trainer", "evaluate", "choose_actions", "pick_actions", "plot_curve", "main", "summary_text"]
 
 
 @dataclass
@@ -90,9 +90,24 @@ def choose_actions(
     """
     n = len(offsets) - 1
     total = int(offsets[-1])
+    which = np.repeat(np.arange(n), np.diff(offsets))
+    return pick_actions(net.q_factored(states, actions[:total], which), offsets, epsilon, rng)
+
+
+def pick_actions(
+    q: np.ndarray, offsets: np.ndarray, epsilon: float = 0.0, rng: np.random.Generator | None = None
+) -> np.ndarray:
+    """Each table's action from the Q-values of all tables' legal moves (``q``, table ``i``'s
+    ``q[offsets[i]:offsets[i + 1]]``): the highest (the first of equals), or with probability
+    ``epsilon`` a uniform one (``rng``).
+
+    >>> pick_actions(np.array([0.5, 2.0, 2.0, -1.0]), np.array([0, 3, 4])).tolist()
+    [1, 0]
+    """
+    n = len(offsets) - 1
+    total = int(offsets[-1])
     counts = np.diff(offsets)
     which = np.repeat(np.arange(n), counts)
-    q = net.q_factored(states, actions[:total], which)
     starts = offsets[:-1]
     best = np.maximum.reduceat(q, starts)
     first = np.where(q == best[which], np.arange(total), total)
@@ -349,24 +364,51 @@ def main(argv: Sequence[str] | None = None) -> int:
     """The command: ``python -m guandan.rl.train --out DIR [--minutes M | --frames F] ...``."""
     d = TrainConfig()
     p = argparse.ArgumentParser(prog="python -m guandan.rl.train", description=__doc__.split("\n\n")[0])
-    p.add_argument("--out", required=True, help="the run's directory: log.jsonl, checkpoint.npz, model.onnx")
-    p.add_argument("--seed", type=int, default=d.seed)
-    p.add_argument("--tables", type=int, default=d.tables, help="self-play tables stepped together")
-    p.add_argument("--hidden", type=_hidden, default=d.hidden, help="hidden layer widths, e.g. 256,128")
-    p.add_argument("--lr", type=float, default=d.lr)
-    p.add_argument("--batch", type=int, default=d.batch)
-    p.add_argument("--replay", type=int, default=d.replay, help="samples kept for the learner")
-    p.add_argument("--epsilon-start", type=float, default=d.epsilon_start)
-    p.add_argument("--epsilon-end", type=float, default=d.epsilon_end)
-    p.add_argument("--epsilon-frames", type=int, default=d.epsilon_frames)
-    p.add_argument("--level", type=int, default=None, help="every deal's level (default: drawn per deal)")
-    p.add_argument("--objective", choices=("levels", "wins"), default=d.objective)
-    p.add_argument("--frames", type=int, default=None, help="stop after this many decisions")
-    p.add_argument("--minutes", type=float, default=None, help="stop after this much wall time")
-    p.add_argument("--eval-every", type=int, default=d.eval_every, help="frames between evaluations (0: none)")
-    p.add_argument("--eval-deals", type=int, default=d.eval_deals, help="seeded deals per opponent, each played twice")
-    p.add_argument("--eval-seed", type=int, default=d.eval_seed)
-    p.add_argument("--plot", default=None, help="draw the learning curve into this PNG at the end")
+    p.add_argument("--out", required=True,
+                   help="the run's directory (made if missing): config.json, log.jsonl, checkpoint.npz, model.onnx "
+                        "and model-<frames>.onnx at each evaluation (required; no default)")  # fmt: skip
+    p.add_argument("--seed", type=int, default=d.seed,
+                   help=f"the run's seed: the same seed, the same run (default {d.seed})")  # fmt: skip
+    p.add_argument("--tables", type=int, default=d.tables,
+                   help=f"self-play tables stepped together (default {d.tables})")  # fmt: skip
+    p.add_argument("--hidden", type=_hidden, default=d.hidden,
+                   help=f"the hidden layers' widths, comma-separated (default "
+                        f"{','.join(map(str, d.hidden))})")  # fmt: skip
+    p.add_argument("--lr", type=float, default=d.lr, help=f"Adam's learning rate (default {d.lr:g})")
+    p.add_argument("--batch", type=int, default=d.batch,
+                   help=f"samples a learning step; one step per this many new samples (default {d.batch})")  # fmt: skip
+    p.add_argument("--replay", type=int, default=d.replay,
+                   help=f"the latest samples kept for the learner to draw from (default {d.replay})")  # fmt: skip
+    p.add_argument("--epsilon-start", type=float, default=d.epsilon_start,
+                   help=f"the share of actions drawn at random at the start (default {d.epsilon_start:g})")  # fmt: skip
+    p.add_argument("--epsilon-end", type=float, default=d.epsilon_end,
+                   help=f"the share of actions drawn at random in the end (default {d.epsilon_end:g})")  # fmt: skip
+    p.add_argument("--epsilon-frames", type=int, default=d.epsilon_frames,
+                   help=f"frames over which the share falls linearly from start to end "
+                        f"(default {d.epsilon_frames})")  # fmt: skip
+    p.add_argument("--level", type=int, default=None, help="every deal's level 2..14 (default: drawn per deal)")
+    p.add_argument("--objective", choices=("levels", "wins"), default=d.objective,
+                   help=f"a deal's return: the levels its side gains or loses, or +1/-1 "
+                        f"(default {d.objective})")  # fmt: skip
+    p.add_argument("--frames", type=int, default=None,
+                   help="stop after this many frames (decisions); give it or --minutes (default: none)")  # fmt: skip
+    p.add_argument("--minutes", type=float, default=None,
+                   help="stop after this much wall time; give it or --frames (default: none)")  # fmt: skip
+    p.add_argument("--eval-every", type=int, default=d.eval_every,
+                   help=f"frames between evaluations, checkpoints and exports (0: none, only the checkpoint "
+                        f"at the end; default {d.eval_every})")  # fmt: skip
+    p.add_argument("--eval-deals", type=int, default=d.eval_deals,
+                   help=f"seeded deals an evaluation plays against each opponent, each twice, sides swapped "
+                        f"(default {d.eval_deals})")  # fmt: skip
+    p.add_argument("--eval-seed", type=int, default=d.eval_seed,
+                   help=f"the seed of the evaluation's deals (default {d.eval_seed})")  # fmt: skip
+    p.add_argument("--plot", default=None, help="draw the learning curve into this PNG at the end (default: none)")
+    p.add_argument("--backend", choices=("numpy", "torch"), default="numpy",
+                   help="the learner: this module's numpy network, or torch (guandan.rl.torch_train, the train extra), "
+                        "whose run in --out goes on from its checkpoint when the same command is run again "
+                        "(default numpy)")  # fmt: skip
+    p.add_argument("--device", default="auto",
+                   help="with --backend torch: auto (CUDA when present), cpu, cuda:0... (default auto)")  # fmt: skip
     a = p.parse_args(argv)
     if a.frames is None and a.minutes is None:
         p.error("give --frames or --minutes")
@@ -376,11 +418,64 @@ def main(argv: Sequence[str] | None = None) -> int:
         level=a.level, objective=a.objective, frames=a.frames, minutes=a.minutes, eval_every=a.eval_every,
         eval_deals=a.eval_deals, eval_seed=a.eval_seed,
     )  # fmt: skip
-    summary = Trainer(config, a.out).run()
-    print(json.dumps(summary))
+    if a.backend == "torch":
+        summary = _torch_run(config, a.out, a.device, p)
+    else:
+        summary = Trainer(config, a.out).run()
     if a.plot:
         plot_curve(os.path.join(a.out, "log.jsonl"), a.plot)
+    print(summary_text(summary, a.out, a.plot))
     return 0
+
+
+def _torch_run(config: TrainConfig, out: str, device: str, parser: argparse.ArgumentParser) -> dict[str, Any]:
+    """A run on torch: a new one, or the one checkpointed in ``out`` going on (to the command's
+    --frames / --minutes; its other options are the checkpoint's)."""
+    try:
+        from .torch_train import CHECKPOINT, TorchTrainer
+    except ImportError as error:
+        parser.error(str(error))
+    try:
+        if os.path.isfile(os.path.join(out, CHECKPOINT)):
+            trainer = TorchTrainer.resume(out, device)
+            trainer.config.frames, trainer.config.minutes = config.frames, config.minutes
+            print(f"going on from {os.path.join(out, CHECKPOINT)} at {trainer.frames:,} frames", file=sys.stderr)
+        else:
+            trainer = TorchTrainer(config, out, device)
+            with open(os.path.join(out, "config.json"), "w") as f:
+                json.dump(asdict(config), f, indent=1)
+    except GuandanError as error:
+        parser.error(str(error))
+    return trainer.run(progress=lambda line: print(line, file=sys.stderr, flush=True))
+
+
+def summary_text(summary: dict[str, Any], out: str, plot: str | None = None) -> str:
+    """What a run did and what it wrote where, as the command prints it at its end.
+
+    >>> print(summary_text({"frames": 1500, "deals": 20, "updates": 2, "wall": 90.0}, "/no/such/dir"))
+    trained 1,500 frames (20 deals, 2 learning steps) in 1.5 minutes; wrote nothing to /no/such/dir
+    """
+    head = (f"trained {summary['frames']:,} frames ({summary['deals']:,} deals, {summary['updates']:,} learning steps) "
+            f"in {summary['wall'] / 60:.1f} minutes")  # fmt: skip
+    what = {
+        "config.json": "the options",
+        "log.jsonl": "the evaluations, a line each",
+        "checkpoint.npz": "the network's weights",
+        "checkpoint.pt": "the whole run, to go on from (torch)",
+        "model.onnx": "the network for onnx:model=FILE",
+    }
+    written = [f"  {os.path.join(out, name)}: {text}" for name, text in what.items()
+               if os.path.isfile(os.path.join(out, name))]  # fmt: skip
+    names = os.listdir(out) if os.path.isdir(out) else []
+    exports = [f for f in names if f.startswith("model-") and f.endswith(".onnx")]
+    if exports:
+        where = os.path.join(out, "model-<frames>.onnx")
+        written.append(f"  {where}: the network at each evaluation ({len(exports)} files)")
+    if plot and os.path.isfile(plot):
+        written.append(f"  {plot}: the learning curve")
+    if not written:
+        return f"{head}; wrote nothing to {out}"
+    return head + "; wrote\n" + "\n".join(written)
 
 
 if __name__ == "__main__":

@@ -46,7 +46,7 @@ finish a deal and its successor's first plies) and the finish order of the last 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal, NamedTuple, overload
 
 import numpy as np
 
@@ -62,7 +62,7 @@ from ..game.encoding import ACTION_SIZE, ROW_SIZE, STATE_SIZE, encode_actions, e
 from ..game.rules import Ruleset, get_ruleset
 from ..game.scoring import side_scores
 
-__all__ = ["VecTables", "PyTables", "TableInfo", "Observe", "table_seeds"]
+__all__ = ["VecTables", "PyTables", "TableInfo", "Observe", "table_seeds", "check_seed"]
 
 Observe = Literal["mask", "state+mask", "rows"]
 _OBSERVE = ("mask", "state+mask", "rows")
@@ -80,6 +80,32 @@ class TableInfo(NamedTuple):
     state: tuple[Any, ...]
 
 
+@overload
+def check_seed(seed: object) -> int: ...
+@overload
+def check_seed(seed: object, optional: bool) -> int | None: ...
+def check_seed(seed: object, optional: bool = False) -> int | None:
+    """A seed of the learning environments as an ``int`` in ``[0, 2**64)``: a Python or numpy
+    integer (``None`` too when ``optional``); anything else, a bool or an integer out of that
+    range (it would be wrapped silently), raises :class:`~guandan.GuandanError`.
+
+    >>> check_seed(np.int64(5)), check_seed(None, optional=True)
+    (5, None)
+    >>> check_seed(-1)
+    Traceback (most recent call last):
+    ...
+    guandan.errors.GuandanError: a seed is an int in [0, 2**64), got -1
+    """
+    if seed is None and optional:
+        return None
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+        what = "an int in [0, 2**64) or None" if optional else "an int in [0, 2**64)"
+        raise GuandanError(f"a seed is {what}, got {describe(seed)}")
+    if not 0 <= int(seed) < 1 << 64:
+        raise GuandanError(f"a seed is an int in [0, 2**64), got {describe(int(seed))}")
+    return int(seed)
+
+
 def table_seeds(seed: int, n: int) -> tuple[np.ndarray, np.ndarray]:
     """The starting states of the two generators of ``n`` tables (deal seeds, built-in policies).
 
@@ -87,8 +113,7 @@ def table_seeds(seed: int, n: int) -> tuple[np.ndarray, np.ndarray]:
     >>> int(deals[1]) == derive_seed(0, 1, 0), int(policies[0]) == derive_seed(0, 0, 1)
     (True, True)
     """
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise GuandanError(f"a seed is an int, got {describe(seed)}")
+    seed = check_seed(seed)
     deals = np.array([derive_seed(seed, i, 0) for i in range(n)], dtype=np.uint64)
     policies = np.array([derive_seed(seed, i, 1) for i in range(n)], dtype=np.uint64)
     return deals, policies
@@ -99,8 +124,7 @@ def _options(
 ) -> tuple[int, int, str, int | None, tuple[str, ...], Ruleset, bool]:
     if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 1 << 24:
         raise GuandanError(f"the number of tables is an int 1..2**24, got {describe(n)}")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise GuandanError(f"a seed is an int, got {describe(seed)}")
+    seed = check_seed(seed)
     if observe not in _OBSERVE:
         raise GuandanError(f"observe is one of {', '.join(_OBSERVE)}, got {describe(observe)}")
     if level is not None and (isinstance(level, bool) or not isinstance(level, int) or not 2 <= level <= 14):
@@ -198,9 +222,8 @@ class VecTables:
         >>> bool((tables.mask == first).all())
         True
         """
+        seed = check_seed(seed, optional=True)
         if seed is not None:
-            if isinstance(seed, bool) or not isinstance(seed, int):
-                raise GuandanError(f"a seed is an int or None, got {describe(seed)}")
             self.seed = seed
         self._native.restart(*table_seeds(self.seed, self.n))
         self._observe()
@@ -270,6 +293,42 @@ class VecTables:
         moves: np.ndarray = self._native.moves(_table_index(i, self.n))
         return moves
 
+    def get_state(self) -> dict[str, Any]:
+        """The tables' whole state for a checkpoint (their native states as bytes, the seed):
+        :meth:`set_state` on tables made with the same arguments, in the same build, goes on
+        exactly from there.
+
+        >>> a, b = VecTables(2, seed=1), VecTables(2, seed=9)
+        >>> _ = a.step(a.random_actions(0)); b.set_state(a.get_state())
+        >>> _ = a.step(a.random_actions(1)); _ = b.step(b.random_actions(1))
+        >>> bool((a.mask == b.mask).all()), a.table(0) == b.table(0)
+        (True, True)
+        """
+        return {"tables": self._native.dump(), "seed": self.seed, "n": self.n}
+
+    def set_state(self, state: dict[str, Any]) -> None:
+        """Go on from :meth:`get_state`'s state (then observe, as after a step)."""
+        if not isinstance(state, dict) or state.get("n") != self.n or not isinstance(state.get("tables"), bytes):
+            raise GuandanError(f"a state of {self.n} tables from get_state(), got {describe(state)}")
+        self._native.load(state["tables"])
+        self.seed = check_seed(state.get("seed"))
+        self._observe()
+
+    def final_states(self, tables: np.ndarray | Sequence[int], seat: int) -> np.ndarray:
+        """The 513 state values of ``seat`` at the end of the last deal that ended at each of
+        ``tables`` (table indices): the terminal observations of the deals a step ended
+        (``float32 (k, 513)``; zeros at a table where no deal has ended).
+
+        >>> tables = VecTables(2, seed=1)
+        >>> tables.final_states([0, 1], seat=0).shape
+        (2, 513)
+        """
+        idx = np.array([_table_index(i, self.n) for i in tables], dtype=np.int64)
+        seat = _seat_index(seat)
+        out = np.zeros((len(idx), STATE_SIZE), dtype=np.float32)
+        self._native.final_states(idx, seat, out)
+        return out
+
     def table(self, i: int) -> TableInfo:
         """Table ``i`` now (:class:`TableInfo`).
 
@@ -278,6 +337,12 @@ class VecTables:
         True
         """
         return TableInfo(*self._native.table(_table_index(i, self.n)))
+
+
+def _seat_index(seat: object) -> int:
+    if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= int(seat) <= 3:
+        raise GuandanError(f"a seat is an int 0..3, got {describe(seat)}")
+    return int(seat)
 
 
 def _table_index(i: object, n: int) -> int:
@@ -318,11 +383,13 @@ class PyTables:
 
     def reset(self, seed: int | None = None) -> None:
         """Start every table again (from ``seed``, or the tables' own seed)."""
+        seed = check_seed(seed, optional=True)
         if seed is not None:
             self.seed = seed
         self._deal_rngs = [SplitMix64(derive_seed(self.seed, i, 0)) for i in range(self.n)]
         self._policy_rngs = [SplitMix64(derive_seed(self.seed, i, 1)) for i in range(self.n)]
         self.deals = [self._new_deal(i) for i in range(self.n)]
+        self.final_deals: list[Deal | None] = [None] * self.n
         self.dealt = [1] * self.n
         self.seeds_now = [d.seed for d in self.deals]
         rewards = np.zeros((self.n, 4), dtype=np.float32)
@@ -351,6 +418,7 @@ class PyTables:
                     won = (s & 1) == winner
                     rewards[i, s] += (1.0 if won else -1.0) if self.objective == "wins" else gains[s & 1]
                 finish[i] = row[0]
+                self.final_deals[i] = deal
                 self.deals[i] = self._new_deal(i)
                 self.dealt[i] += 1
                 ended += 1
@@ -414,6 +482,16 @@ class PyTables:
         deal = self.deals[_table_index(i, self.n)]
         assert deal.seed is not None
         return TableInfo(deal.seed, int(deal.level), self.dealt[i], deal.ply, deal.native_state())
+
+    def final_states(self, tables: np.ndarray | Sequence[int], seat: int) -> np.ndarray:
+        """As :meth:`VecTables.final_states`."""
+        seat = _seat_index(seat)
+        out = np.zeros((len(tables), STATE_SIZE), dtype=np.float32)
+        for j, i in enumerate(tables):
+            deal = self.final_deals[_table_index(i, self.n)]
+            if deal is not None:
+                out[j] = encode_state(deal.observation(seat))
+        return out
 
     def rows(self, i: int) -> np.ndarray:
         """As :meth:`VecTables.rows`."""

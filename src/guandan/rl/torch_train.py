@@ -1,0 +1,338 @@
+"""Deep Monte Carlo training on torch (the ``train`` extra): the trainer of
+:mod:`guandan.rl.train` with its network, loss and optimiser from torch, no hand-written
+gradients, and checkpoints a stopped run resumes from exactly.
+
+The method is :mod:`guandan.rl.train`'s: self-play actors at ``tables`` vectorized tables
+(:class:`~guandan.rl.vector.VecTables`, the four seats the learner's) score every legal
+card-level action of each decision and play the best, or with probability epsilon a uniformly
+drawn one; each decision's 567-value row is regressed (mean squared error, ``torch.optim.Adam``)
+on its deal's return for the seat that made it. The network (:class:`TorchQNet`) is an MLP
+``567 -> hidden... -> 1`` (ReLU) on the CPU, or on a CUDA device when one is present
+(``device="auto"``).
+
+**Checkpoints** (``checkpoint.pt``) hold everything a run is: the weights, the optimiser's
+state, the replay, the decisions waiting for their deal's end, the tables' states, the random
+generators (numpy's and torch's) and the counters. ``TorchTrainer.resume(out)`` goes on from
+one, and a run stopped at a checkpoint and resumed makes the same weights as one never
+stopped (on the same machine and build: the tables' states are native bytes).
+
+**Export**: :meth:`TorchTrainer.export` writes the network as ONNX (input ``rows`` ``(n,
+567)`` float32, output ``q`` ``(n, 1)``), the form the ``onnx:`` agent plays
+(:class:`guandan.bots.network.OnnxAgent`), whose inference stays on onnxruntime alone.
+
+Every checkpoint also evaluates the network as :mod:`guandan.rl.train` does (``log.jsonl``)
+and exports ``model.onnx`` and ``model-<frames>.onnx``. The command is ``python -m
+guandan.rl.train --backend torch --out DIR ...``: run again on the same ``DIR`` it goes on from
+the checkpoint.
+
+Importing this module needs torch (``pip install torch==2.13.0`` for the CPU build, then
+``pip install "guandan[train]"``); the rest of the package does not.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable
+from dataclasses import asdict
+from typing import Any
+
+import numpy as np
+
+try:
+    import torch
+    from torch import nn
+except ImportError as error:  # pragma: no cover
+    raise ImportError(
+        "guandan.rl.torch_train needs torch: pip install torch==2.13.0 (the CPU build), then 'guandan[train]'"
+    ) from error
+
+from ..errors import GuandanError, describe
+from ..game.encoding import ACTION_SIZE, ROW_SIZE, STATE_SIZE
+from .qnet import QNetwork
+from .train import TrainConfig, _eval_line, evaluate, pick_actions
+from .vector import VecTables
+
+__all__ = ["TorchQNet", "TorchTrainer"]
+
+CHECKPOINT = "checkpoint.pt"
+
+
+class TorchQNet(nn.Module):
+    """The Q-network: an MLP ``567 -> hidden... -> 1`` with ReLU; ``forward(rows)`` gives
+    ``(n, 1)`` Q-values.
+
+    >>> net = TorchQNet((8,), seed=0)
+    >>> tuple(net(torch.zeros(3, 567)).shape)
+    (3, 1)
+    """
+
+    def __init__(self, hidden: tuple[int, ...] = (256, 128), seed: int = 0) -> None:
+        super().__init__()
+        if not hidden or not all(isinstance(h, int) and not isinstance(h, bool) and h >= 1 for h in hidden):
+            raise GuandanError(f"hidden is a sequence of layer widths >= 1, got {describe(hidden)}")
+        generator = torch.Generator().manual_seed(int(seed))
+        sizes = [ROW_SIZE, *hidden, 1]
+        layers: list[nn.Module] = []
+        for k, (a, b) in enumerate(zip(sizes[:-1], sizes[1:])):
+            linear = nn.Linear(a, b)
+            with torch.no_grad():  # He initialisation from the seed, biases 0
+                linear.weight.copy_(torch.randn(b, a, generator=generator) * (2.0 / a) ** 0.5)
+                linear.bias.zero_()
+            layers.append(linear)
+            if k < len(sizes) - 2:
+                layers.append(nn.ReLU())
+        self.layers = nn.Sequential(*layers)
+        self.hidden = tuple(hidden)
+
+    def forward(self, rows: torch.Tensor) -> torch.Tensor:
+        out: torch.Tensor = self.layers(rows)
+        return out
+
+
+def _device(name: str) -> torch.device:
+    if name == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    try:
+        return torch.device(name)
+    except RuntimeError:
+        raise GuandanError(f"device is 'auto', 'cpu' or a torch device like 'cuda:0', got {describe(name)}") from None
+
+
+class TorchTrainer:
+    """A deep Monte Carlo run on torch writing to ``out`` (see the module's description);
+    ``device``: ``"auto"`` (CUDA when present), ``"cpu"``, ``"cuda:0"``...
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as out:
+    ...     t = TorchTrainer(TrainConfig(tables=8, hidden=(8,), batch=32, frames=1500, eval_every=0), out)
+    ...     summary = t.run()
+    >>> summary["frames"] >= 1500, summary["deals"] > 0, summary["updates"] > 0
+    (True, True, True)
+    """
+
+    def __init__(self, config: TrainConfig, out: str, device: str = "auto") -> None:
+        if not isinstance(config, TrainConfig):
+            raise GuandanError(f"a TrainConfig, got {describe(config)}")
+        self.config = c = config
+        self.out = out
+        os.makedirs(out, exist_ok=True)
+        self.device = _device(device)
+        torch.manual_seed(c.seed)
+        self.net = TorchQNet(c.hidden, seed=c.seed).to(self.device)
+        self.opt = torch.optim.Adam(self.net.parameters(), lr=c.lr)
+        self.rng = np.random.default_rng([c.seed, 1])
+        self.tables = VecTables(c.tables, seed=c.seed, observe="rows", level=c.level, objective=c.objective)  # type: ignore[arg-type]
+        self.pending: list[list[tuple[np.ndarray, np.ndarray, int]]] = [[] for _ in range(c.tables)]
+        self.r_states = np.zeros((c.replay, STATE_SIZE), dtype=np.int8)
+        self.r_actions = np.zeros((c.replay, ACTION_SIZE), dtype=np.int8)
+        self.r_targets = np.zeros(c.replay, dtype=np.float32)
+        self.r_size = self.r_next = 0
+        self.frames = self.deals = self.updates = self.fresh = 0
+        self.losses: list[float] = []
+        self.started = time.perf_counter()
+        self.wall_before = 0.0  # the wall time of the run before its latest resume
+
+    def wall(self) -> float:
+        """Seconds the run has trained, across resumes."""
+        return self.wall_before + time.perf_counter() - self.started
+
+    # -- acting and learning -------------------------------------------------------------------
+
+    def q_rows(self, rows: np.ndarray) -> np.ndarray:
+        """The network's Q-values of rows ``(n, 567)``: ``float32 (n,)``."""
+        with torch.no_grad():
+            out = self.net(torch.from_numpy(np.ascontiguousarray(rows, dtype=np.float32)).to(self.device))
+        q: np.ndarray = out.reshape(-1).cpu().numpy()
+        return q
+
+    def q_factored(self, states: np.ndarray, actions: np.ndarray, which: np.ndarray) -> np.ndarray:
+        """The Q-values of rows given factored (row ``j`` is ``[states[which[j]], actions[j]]``),
+        the first layer split as :meth:`guandan.rl.qnet.QNetwork.q_factored` splits it: the
+        state's share once a state. Equal to :meth:`q_rows` of the rows up to float rounding.
+
+        >>> t = TorchTrainer.__new__(TorchTrainer); t.net, t.device = TorchQNet((8,), seed=0), torch.device("cpu")
+        >>> states, actions = np.ones((2, 513), np.float32), np.eye(54, dtype=np.float32)[:3]
+        >>> rows = np.concatenate([states[[0, 1, 1]], actions], axis=1)
+        >>> bool(np.allclose(t.q_factored(states, actions, np.array([0, 1, 1])), t.q_rows(rows), atol=1e-5))
+        True
+        """
+        first = self.net.layers[0]
+        assert isinstance(first, nn.Linear)
+        with torch.no_grad():
+            s = torch.from_numpy(np.ascontiguousarray(states, dtype=np.float32)).to(self.device)
+            a = torch.from_numpy(np.ascontiguousarray(actions, dtype=np.float32)).to(self.device)
+            w, rows_state = first.weight, torch.from_numpy(which).to(self.device)
+            h = a @ w[:, STATE_SIZE:].T + (s @ w[:, :STATE_SIZE].T + first.bias)[rows_state]
+            out = self.net.layers[1:](h)
+        q: np.ndarray = out.reshape(-1).cpu().numpy()
+        return q
+
+    def epsilon(self) -> float:
+        """The exploration rate now (linear from ``epsilon_start`` to ``epsilon_end``)."""
+        c = self.config
+        f = min(1.0, self.frames / max(1, c.epsilon_frames))
+        return c.epsilon_start + f * (c.epsilon_end - c.epsilon_start)
+
+    def step(self) -> None:
+        """One actor step at every table, then the learning steps the new samples allow."""
+        t = self.tables
+        assert t.offsets is not None and t.actions is not None and t.states is not None
+        total = int(t.offsets[-1])
+        which = np.repeat(np.arange(t.n), np.diff(t.offsets))
+        q = self.q_factored(t.states, t.actions[:total], which)
+        choice = pick_actions(q, t.offsets, self.epsilon(), self.rng)
+        chosen = t.actions[t.offsets[:-1] + choice].astype(np.int8)
+        states = t.states.astype(np.int8)
+        seats = t.seats.tolist()
+        for i in range(t.n):
+            self.pending[i].append((states[i], chosen[i], seats[i]))
+        rewards, ended, _ = t.step(choice)
+        self.frames += t.n
+        for i in np.flatnonzero(ended).tolist():
+            records, self.pending[i] = self.pending[i], []
+            self._store(np.stack([r[0] for r in records]), np.stack([r[1] for r in records]),
+                        np.array([rewards[i, r[2]] for r in records], dtype=np.float32))  # fmt: skip
+            self.deals += 1
+        batch = self.config.batch
+        while self.fresh >= batch and self.r_size >= batch:
+            self.fresh -= batch
+            self._update(batch)
+
+    def _store(self, states: np.ndarray, actions: np.ndarray, targets: np.ndarray) -> None:
+        cap = self.config.replay
+        idx = (self.r_next + np.arange(len(targets))) % cap
+        self.r_states[idx], self.r_actions[idx], self.r_targets[idx] = states, actions, targets
+        self.r_next = (self.r_next + len(targets)) % cap
+        self.r_size = min(cap, self.r_size + len(targets))
+        self.fresh += len(targets)
+
+    def _update(self, batch: int) -> None:
+        idx = self.rng.integers(0, self.r_size, batch)
+        rows = np.concatenate([self.r_states[idx], self.r_actions[idx]], axis=1).astype(np.float32)
+        x = torch.from_numpy(rows).to(self.device)
+        y = torch.from_numpy(self.r_targets[idx]).to(self.device)
+        loss = nn.functional.mse_loss(self.net(x).reshape(-1), y)
+        self.opt.zero_grad()
+        loss.backward()  # type: ignore[no-untyped-call]
+        self.opt.step()
+        self.updates += 1
+        self.losses.append(float(loss.detach()))
+
+    def run(self, progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+        """Train until ``frames`` (or ``minutes`` of this call) is reached; a checkpoint
+        (:meth:`checkpoint`) every ``eval_every`` frames and at the end; the summary.
+        ``progress`` is told each checkpoint's line."""
+        c = self.config
+        start = time.perf_counter()
+        next_checkpoint = (self.frames // c.eval_every + 1) * c.eval_every if c.eval_every else None
+        while not ((c.frames is not None and self.frames >= c.frames)
+                   or (c.minutes is not None and time.perf_counter() - start >= 60 * c.minutes)):  # fmt: skip
+            self.step()
+            if next_checkpoint is not None and self.frames >= next_checkpoint:
+                record = self.checkpoint()
+                if progress:
+                    progress(_eval_line(record))
+                next_checkpoint += c.eval_every
+        if c.eval_every:
+            record = self.checkpoint()
+            if progress:
+                progress(_eval_line(record))
+        else:
+            self.save()
+        return {"frames": self.frames, "deals": self.deals, "updates": self.updates,
+                "wall": time.perf_counter() - start}  # fmt: skip
+
+    def qnetwork(self) -> QNetwork:
+        """The network's weights as the numpy :class:`~guandan.rl.qnet.QNetwork` (for the
+        evaluation and the export)."""
+        linears = [m for m in self.net.layers if isinstance(m, nn.Linear)]
+        qnet = QNetwork(self.net.hidden, seed=0)
+        qnet.params = [a for m in linears for a in (m.weight.detach().cpu().numpy().T.copy(),
+                                                    m.bias.detach().cpu().numpy().copy())]  # fmt: skip
+        return qnet
+
+    def checkpoint(self) -> dict[str, Any]:
+        """Evaluate (as :mod:`guandan.rl.train` does: ``eval_deals`` seeded deals against
+        ``random`` and ``greedy``, sides swapped), save the checkpoint, export ``model.onnx``
+        and ``model-<frames>.onnx``, append the record to ``log.jsonl``; the record."""
+        c = self.config
+        record: dict[str, Any] = {
+            "wall": round(self.wall(), 2), "frames": self.frames, "deals": self.deals, "updates": self.updates,
+            "loss": float(np.mean(self.losses[-200:])) if self.losses else None, "epsilon": round(self.epsilon(), 4),
+        }  # fmt: skip
+        if c.eval_deals:
+            qnet = self.qnetwork()
+            for opponent in ("random", "greedy"):
+                record["vs_" + opponent] = evaluate(qnet, opponent, c.eval_deals, c.eval_seed)
+        self.save()
+        try:
+            self.export(os.path.join(self.out, "model.onnx"))
+            self.export(os.path.join(self.out, f"model-{self.frames:010d}.onnx"))
+        except ImportError:
+            record["onnx"] = "not exported: the onnx package is not installed (pip install 'guandan[train]')"
+        with open(os.path.join(self.out, "log.jsonl"), "a") as log:
+            log.write(json.dumps(record) + "\n")
+        return record
+
+    # -- checkpoints, export --------------------------------------------------------------------
+
+    def state(self) -> dict[str, Any]:
+        """Everything the run is (see the module's description), for :meth:`save`."""
+        n = self.r_size
+        return {
+            "config": asdict(self.config),
+            "net": self.net.state_dict(),
+            "opt": self.opt.state_dict(),
+            "numpy_rng": self.rng.bit_generator.state,
+            "torch_rng": torch.get_rng_state(),
+            "tables": self.tables.get_state(),
+            "pending": [[(s.tobytes(), a.tobytes(), seat) for s, a, seat in p] for p in self.pending],
+            "replay": {"states": self.r_states[:n].copy(), "actions": self.r_actions[:n].copy(),
+                       "targets": self.r_targets[:n].copy(), "next": self.r_next},  # fmt: skip
+            "counters": {"frames": self.frames, "deals": self.deals, "updates": self.updates, "fresh": self.fresh,
+                         "wall": self.wall()},  # fmt: skip
+            "losses": list(self.losses),
+        }
+
+    def save(self) -> str:
+        """Write the checkpoint (``out/checkpoint.pt``, replaced whole); its path."""
+        path = os.path.join(self.out, CHECKPOINT)
+        torch.save(self.state(), path + ".tmp")
+        os.replace(path + ".tmp", path)
+        return path
+
+    @classmethod
+    def resume(cls, out: str, device: str = "auto", frames: int | None = None) -> TorchTrainer:
+        """The run checkpointed in ``out``, ready to go on (``frames``: a new frame budget)."""
+        path = os.path.join(out, CHECKPOINT)
+        if not os.path.isfile(path):
+            raise GuandanError(f"no checkpoint to resume at {path!r}")
+        s = torch.load(path, weights_only=False)
+        config = TrainConfig(**{**s["config"], "hidden": tuple(s["config"]["hidden"])})
+        if frames is not None:
+            config.frames = frames
+        t = cls(config, out, device)
+        t.net.load_state_dict(s["net"])
+        t.opt.load_state_dict(s["opt"])
+        t.rng.bit_generator.state = s["numpy_rng"]
+        torch.set_rng_state(s["torch_rng"])
+        t.tables.set_state(s["tables"])
+        t.pending = [[(np.frombuffer(a, np.int8).copy(), np.frombuffer(b, np.int8).copy(), seat) for a, b, seat in p]
+                     for p in s["pending"]]  # fmt: skip
+        r = s["replay"]
+        n = len(r["targets"])
+        t.r_states[:n], t.r_actions[:n], t.r_targets[:n] = r["states"], r["actions"], r["targets"]
+        t.r_size, t.r_next = n, r["next"]
+        counters = s["counters"]
+        t.frames, t.deals, t.updates, t.fresh = (counters[k] for k in ("frames", "deals", "updates", "fresh"))
+        t.losses = list(s["losses"])
+        t.wall_before = float(counters.get("wall", 0.0))
+        return t
+
+    def export(self, path: str) -> None:
+        """Write the network as ONNX for the ``onnx:`` agent: input ``rows`` ``(n, 567)``,
+        output ``q`` ``(n, 1)``, ``n`` free (the weights written by the exporter of
+        :class:`~guandan.rl.qnet.QNetwork`, the graph the numpy trainer's models have)."""
+        self.qnetwork().to_onnx(path)

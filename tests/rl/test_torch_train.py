@@ -1,0 +1,121 @@
+"""The torch learner: its ONNX export against torch on the same rows (and played by the onnx
+agent), a stopped and resumed run against one never stopped, and the package importing without
+torch."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+if importlib.util.find_spec("torch") is None:
+    pytest.skip("the train extra (pip install torch==2.13.0)", allow_module_level=True)
+
+# All slow: importing torch alone takes seconds, so the quick subset never imports it.
+pytestmark = pytest.mark.slow
+
+from guandan import Deal, GuandanError  # noqa: E402
+from guandan.game.encoding import encode_rows  # noqa: E402
+from guandan.rl.train import TrainConfig  # noqa: E402
+
+
+def _torch():
+    import torch
+
+    from guandan.rl import torch_train
+
+    return torch, torch_train.TorchQNet, torch_train.TorchTrainer
+
+
+def _config(frames):
+    return TrainConfig(seed=5, tables=4, hidden=(16, 8), batch=32, replay=4000, frames=frames, eval_every=0,
+                       epsilon_frames=500)  # fmt: skip
+
+
+def test_the_onnx_export_and_torch_agree_on_the_same_rows_and_the_onnx_agent_plays_it(tmp_path):
+    pytest.importorskip("onnx")
+    pytest.importorskip("onnxruntime")
+    from guandan.bots.network import OnnxAgent, load_session
+
+    _, _, TorchTrainer = _torch()
+    trainer = TorchTrainer(_config(600), str(tmp_path / "run"), device="cpu")
+    trainer.run()
+    assert trainer.updates > 0
+    path = str(tmp_path / "net.onnx")
+    trainer.export(path)
+    session = load_session(path)
+    agent = OnnxAgent(path)
+    deal = Deal.new(seed=4, level=6)
+    for _ in range(12):
+        obs = deal.observation(deal.turn)
+        rows = encode_rows(obs)
+        expected = trainer.q_rows(rows)
+        got = session.run(None, {session.get_inputs()[0].name: rows})[0].reshape(-1)
+        assert np.allclose(got, expected, rtol=1e-5, atol=1e-5)
+        assert np.allclose(agent.q_values(obs), expected, rtol=1e-5, atol=1e-5)
+        deal.play(agent.act(obs))
+
+
+def test_a_run_stopped_and_resumed_makes_the_weights_of_a_run_never_stopped(tmp_path):
+    torch, _, TorchTrainer = _torch()
+    whole = TorchTrainer(_config(1200), str(tmp_path / "whole"), device="cpu")
+    whole.run()
+    first = TorchTrainer(_config(600), str(tmp_path / "parts"), device="cpu")
+    first.run()
+    del first
+    resumed = TorchTrainer.resume(str(tmp_path / "parts"), device="cpu", frames=1200)
+    assert resumed.frames >= 600
+    resumed.run()
+    assert (resumed.frames, resumed.deals, resumed.updates) == (whole.frames, whole.deals, whole.updates)
+    assert whole.updates > 10
+    for a, b in zip(whole.net.state_dict().values(), resumed.net.state_dict().values()):
+        assert torch.equal(a, b)
+    assert resumed.losses == whole.losses
+    other = TorchTrainer(TrainConfig(**{**_config(1200).__dict__, "seed": 6}), str(tmp_path / "other"), device="cpu")
+    other.run()
+    assert not all(torch.equal(a, b) for a, b in zip(whole.net.state_dict().values(), other.net.state_dict().values()))
+
+
+def test_the_network_is_the_mlp_of_its_widths_and_bad_options_are_named():
+    torch, TorchQNet, TorchTrainer = _torch()
+    net = TorchQNet((16, 8), seed=1)
+    assert [tuple(p.shape) for p in net.parameters()] == [(16, 567), (16,), (8, 16), (8,), (1, 8), (1,)]
+    assert all(torch.equal(a, b) for a, b in zip(net.parameters(), TorchQNet((16, 8), seed=1).parameters()))
+    with pytest.raises(GuandanError, match="hidden"):
+        TorchQNet((0,))
+    with pytest.raises(GuandanError, match="device"):
+        TorchTrainer(_config(10), "/tmp/unused-torch-run", device="nowhere")
+    with pytest.raises(GuandanError, match="no checkpoint"):
+        TorchTrainer.resume("/no/such/run")
+
+
+def test_the_package_and_the_numpy_trainer_import_without_torch():
+    code = ("import sys; sys.modules['torch'] = None; import guandan, guandan.rl.train, guandan.rl.env; "
+            "print('torch' in sys.modules and sys.modules['torch'] is None)")  # fmt: skip
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "True"
+
+
+def test_the_command_on_torch_goes_on_from_its_checkpoint_when_run_again(tmp_path, capsys):
+    pytest.importorskip("onnx")
+    import json
+
+    from guandan.rl.train import main
+
+    args = ["--out", str(tmp_path), "--backend", "torch", "--device", "cpu", "--tables", "4", "--hidden", "8",
+            "--batch", "32", "--eval-every", "400", "--eval-deals", "2"]  # fmt: skip
+    assert main([*args, "--frames", "600"]) == 0
+    out = capsys.readouterr()
+    assert f"{tmp_path / 'checkpoint.pt'}: the whole run" in out.out and f"{tmp_path / 'model.onnx'}" in out.out
+    assert main([*args, "--frames", "1000"]) == 0
+    assert "going on from" in capsys.readouterr().err
+    records = [json.loads(line) for line in open(tmp_path / "log.jsonl")]
+    frames = [r["frames"] for r in records]
+    assert frames == sorted(frames) and frames[-1] >= 1000 and len(records) >= 3
+    assert records[-1]["vs_greedy"]["n"] == 4 and records[-1]["wall"] >= records[0]["wall"]
+    with pytest.raises(SystemExit) as stopped:
+        main(["--out", str(tmp_path / "x"), "--backend", "torch", "--device", "nowhere", "--frames", "10"])
+    assert stopped.value.code == 2

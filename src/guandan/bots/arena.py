@@ -165,7 +165,7 @@ def _default_ruleset(kind: Kind) -> str:
 def _check_kind(kind: object) -> Kind:
     if kind not in ("deals", "games"):
         raise GuandanError(f"kind must be 'deals' or 'games', got {describe(kind)}")
-    return kind  # type: ignore[return-value]
+    return kind
 
 
 def _check_count(name: str, value: object, low: int = 1) -> int:
@@ -670,7 +670,8 @@ class Tournament:
         width = max([4] + [len(r["bot"]) for r in s["bots"]])
         lines = [f"{len(self.bots)} bots, {s['pairs']} pairs ({s['deals']} deals), seed {self.seed}, {self.ruleset}; "
                  f"Elo by maximum likelihood, {s['anchor']} at 0, 95% intervals",
-                 "", f"{'rank':>4}  {'bot':{width}}  {'Elo':>6}  {'95% interval':>15}  {'pairs':>6}  {'score':>6}"]  # fmt: skip
+                 "", f"{'rank':>4}  {'bot':{width}}  {'Elo':>6}  {'95% interval':>15}  {'pairs':>6}  "
+                 f"{'score':>6}"]  # fmt: skip
         order = sorted(range(len(s["bots"])), key=lambda i: -s["bots"][i]["elo"])
         for rank, i in enumerate(order, 1):
             r = s["bots"][i]

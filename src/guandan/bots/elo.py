@@ -46,6 +46,7 @@ from ..errors import GuandanError, describe
 __all__ = [
     "PAIR_SCORES",
     "Z95",
+    "MAX_ELO",
     "elo_of_score",
     "score_of_elo",
     "sprt_bounds",
@@ -57,12 +58,16 @@ __all__ = [
     "Ratings",
     "fit_ratings",
     "check_sprt",
+    "pair_distribution",
+    "simulate_sprt",
 ]
 
 #: The scores of a pair's outcomes: 0, 1 or 2 of its two deals (or games) won.
 PAIR_SCORES: tuple[float, float, float] = (0.0, 0.5, 1.0)
 #: The normal quantile of a two-sided 95% interval.
 Z95 = 1.959963984540054
+#: The largest Elo difference a test takes (a score of 0.999).
+MAX_ELO = 1200
 #: The count given to an outcome never seen, so that the likelihoods stay finite (as fishtest does).
 _EMPTY = 1e-3
 
@@ -88,12 +93,12 @@ def score_of_elo(elo: float) -> float:
     >>> score_of_elo(0), round(score_of_elo(-200), 4)
     (0.5, 0.2403)
     """
-    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+    return 1.0 / (1.0 + math.pow(10.0, min(300.0, max(-300.0, -elo / 400.0))))
 
 
 def check_sprt(elo0: float, elo1: float, alpha: float, beta: float) -> None:
     """Raise :class:`~guandan.GuandanError` unless the test's settings make sense:
-    ``elo0 < elo1``, ``alpha`` and ``beta`` in (0, 1) and ``alpha + beta < 1``.
+    ``elo0 < elo1`` (within ±:data:`MAX_ELO`), ``alpha`` and ``beta`` in (0, 1) and ``alpha + beta < 1``.
 
     >>> check_sprt(5, 0, 0.05, 0.05)
     Traceback (most recent call last):
@@ -103,6 +108,8 @@ def check_sprt(elo0: float, elo1: float, alpha: float, beta: float) -> None:
     for name, value in (("ELO0", elo0), ("ELO1", elo1)):
         if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
             raise GuandanError(f"--sprt ELO0,ELO1: {name} is a number, got {describe(value)}")
+        if abs(value) > MAX_ELO:
+            raise GuandanError(f"--sprt ELO0,ELO1: {name} is between -{MAX_ELO} and {MAX_ELO}, got {value:g}")
     if not elo0 < elo1:
         raise GuandanError(f"--sprt ELO0,ELO1: ELO0 must be below ELO1, got {elo0:g},{elo1:g}")
     for name, value in (("--alpha", alpha), ("--beta", beta)):
@@ -125,20 +132,48 @@ def sprt_bounds(alpha: float, beta: float) -> tuple[float, float]:
 
 def _constrained(p: np.ndarray, a: np.ndarray, s: float) -> np.ndarray:
     """The distribution of greatest likelihood for the frequencies ``p`` (rows, over the
-    outcomes ``a``) whose mean is ``s``: ``p_i / (1 + λ (a_i - s))``, ``λ`` found by bisection
-    (the mean of that distribution falls as ``λ`` grows)."""
+    outcomes ``a``) whose mean is ``s``: ``p_i / (1 + λ (a_i - s))``, ``λ`` the root of
+    ``Σ p_i (a_i - s) / (1 + λ (a_i - s))``, which falls as ``λ`` grows: Newton's steps kept
+    inside a bracket that shrinks around the root (halved when a step would leave it)."""
     d = a - s  # (K,)
     low = np.full(p.shape[:-1], -1.0 / (a.max() - s))
     high = np.full(p.shape[:-1], 1.0 / (s - a.min()))
-    for _ in range(100):  # the bracket halves every step: 100 reach the float's precision
-        mid = (low + high) / 2
-        f = (p * d / (1.0 + mid[..., None] * d)).sum(axis=-1)
-        up = f > 0
-        low = np.where(up, mid, low)
-        high = np.where(up, high, mid)
-    lam = (low + high) / 2
+    if len(a) == 3:  # three outcomes: the root of a quadratic (the sum times its denominators)
+        return p / (1.0 + _root3(p, d, low, high)[..., None] * d)
+    lam = np.zeros(p.shape[:-1])
+    for _ in range(200):
+        term = d / (1.0 + lam[..., None] * d)
+        f = (p * term).sum(axis=-1)
+        slope = -(p * term * term).sum(axis=-1)
+        low = np.where(f > 0, lam, low)
+        high = np.where(f > 0, high, lam)
+        step = lam - f / slope
+        inside = (step > low) & (step < high)
+        new = np.where(inside, step, (low + high) / 2)
+        if np.all(np.abs(new - lam) <= 1e-13 * (1 + np.abs(lam))):
+            lam = new
+            break
+        lam = new
     q: np.ndarray = p / (1.0 + lam[..., None] * d)
-    return q / q.sum(axis=-1, keepdims=True)
+    result: np.ndarray = q / q.sum(axis=-1, keepdims=True)
+    return result
+
+
+def _root3(p: np.ndarray, d: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
+    """The root in (low, high) of ``Σ p_i d_i / (1 + λ d_i)`` for three outcomes: times the
+    three denominators (positive there) it is ``A λ² + B λ + C`` with ``A = d0 d1 d2`` (the
+    ``p`` sum to 1), ``B = Σ p_i d_i (d_j + d_k)``, ``C = Σ p_i d_i``; its roots are ``q/A``
+    and ``C/q`` with ``q = -(B + sign(B) √(B² - 4AC))/2`` (no cancellation), one of them in the bracket."""
+    d0, d1, d2 = (float(x) for x in d)
+    a2 = d0 * d1 * d2
+    b1 = p[..., 0] * d0 * (d1 + d2) + p[..., 1] * d1 * (d0 + d2) + p[..., 2] * d2 * (d0 + d1)
+    c0 = (p * d).sum(axis=-1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        q = -(b1 + np.where(b1 >= 0, 1.0, -1.0) * np.sqrt(np.maximum(b1 * b1 - 4 * a2 * c0, 0.0))) / 2
+        first = q / a2 if a2 != 0 else np.full(q.shape, np.inf)
+        second = np.where(q != 0, c0 / np.where(q != 0, q, 1.0), 0.0)
+    root: np.ndarray = np.where((second > low) & (second < high), second, first)
+    return root
 
 
 def llr_array(counts: Any, elo0: float, elo1: float, scores: Sequence[float] = PAIR_SCORES) -> np.ndarray:
@@ -263,7 +298,7 @@ class Ratings:
 
 def _expected(r: np.ndarray, i: int, j: int) -> float:
     """Bot ``i``'s expected score against bot ``j`` at ratings ``r``."""
-    return 1.0 / (1.0 + 10.0 ** ((float(r[j]) - float(r[i])) / 400.0))
+    return 1.0 / (1.0 + math.pow(10.0, (float(r[j]) - float(r[i])) / 400.0))
 
 
 def _derivatives(
@@ -347,3 +382,71 @@ def fit_ratings(
             half = Z95 * math.sqrt(max(0.0, float(cov[i, i])))
             ci[k] = (float(r[k]) - half, float(r[k]) + half)
     return Ratings([float(x) for x in r], ci, anchor, dispersion)
+
+
+def pair_distribution(elo: float, drawn: float = 0.4) -> tuple[float, float, float]:
+    """Synthetic pairs of a known strength: the chances of a pair of 0, 1 and 2 deals won
+    whose mean score is ``score_of_elo(elo)``, a share ``drawn`` of the pairs split 1-1.
+
+    >>> [round(x, 3) for x in pair_distribution(100)]
+    [0.16, 0.4, 0.44]
+    """
+    s = score_of_elo(elo)
+    win, loss = s - drawn / 2, 1 - s - drawn / 2
+    if not (0 <= drawn <= 1 and win >= 0 and loss >= 0):
+        raise GuandanError(f"no pairs of Elo {elo:g} split 1-1 a share {drawn:g} of the time")
+    return (loss, drawn, win)
+
+
+def simulate_sprt(
+    elo: float,
+    elo0: float,
+    elo1: float,
+    alpha: float = 0.05,
+    beta: float = 0.05,
+    *,
+    runs: int = 1000,
+    max_pairs: int = 20000,
+    drawn: float = 0.4,
+    seed: int = 0,
+) -> dict[str, Any]:
+    """Run the SPRT ``runs`` times on synthetic pairs of Elo ``elo`` (:func:`pair_distribution`)
+    and say how it ended: the shares of runs that ended at ``H1``, ``H0`` and ``inconclusive``
+    (at ``max_pairs``), and the pairs a run took (``mean_pairs``, ``median_pairs``,
+    ``p90_pairs``). What a choice of bounds costs, and the test's error rates, measured.
+
+    >>> r = simulate_sprt(100, 0, 100, runs=200, seed=1)
+    >>> r["H1"] > 0.9, 20 < r["mean_pairs"] < 80
+    (True, True)
+    """
+    check_sprt(elo0, elo1, alpha, beta)
+    low, high = sprt_bounds(alpha, beta)
+    rng = np.random.default_rng(seed)
+    chances = np.asarray(pair_distribution(elo, drawn))
+    counts = np.zeros((runs, 3))
+    active = np.ones(runs, dtype=bool)
+    ended = np.full(runs, max_pairs)
+    verdict = np.zeros(runs, dtype=int)  # 1: H1, -1: H0, 0: inconclusive
+    for step in range(1, max_pairs + 1):
+        live = np.flatnonzero(active)
+        if live.size == 0:
+            break
+        outcome = rng.choice(3, size=live.size, p=chances)
+        counts[live, outcome] += 1
+        value = llr_array(counts[live], elo0, elo1)
+        up, down = value >= high, value <= low
+        verdict[live[up]] = 1
+        verdict[live[down]] = -1
+        stop = live[up | down]
+        ended[stop] = step
+        active[stop] = False
+    return {
+        "elo": elo,
+        "runs": runs,
+        "H1": float(np.mean(verdict == 1)),
+        "H0": float(np.mean(verdict == -1)),
+        "inconclusive": float(np.mean(verdict == 0)),
+        "mean_pairs": float(ended.mean()),
+        "median_pairs": float(np.median(ended)),
+        "p90_pairs": float(np.percentile(ended, 90)),
+    }

@@ -69,6 +69,7 @@ __all__ = [
     "pairings",
     "ratio_interval",
     "FORMAT",
+    "from_log",
 ]
 
 Kind = Literal["deals", "games"]
@@ -80,6 +81,11 @@ GAME_PAIR_SCORES: tuple[float, ...] = (0.0, 0.25, 0.5, 0.75, 1.0)
 
 def _scores(kind: Kind) -> tuple[float, ...]:
     return PAIR_SCORES if kind == "deals" else GAME_PAIR_SCORES
+
+
+def _outcome(scores: tuple[float, ...], score: float) -> int:
+    """The index of a pair's score among the outcomes."""
+    return min(range(len(scores)), key=lambda i: abs(scores[i] - score))
 
 
 @dataclass(frozen=True)
@@ -197,6 +203,7 @@ class ArenaLog:
         self.path = path
         self.header = {"format": FORMAT, **header}
         self.results: dict[tuple[int, int, int], PairResult] = {}
+        _check_writable(path)
         if os.path.exists(path) and os.path.getsize(path) > 0:
             found, results, keep = ArenaLog._read(path)
             mine = {k: self.header[k] for k in ("bots", "kind", "seed", "ruleset")}
@@ -213,7 +220,6 @@ class ArenaLog:
                     f.truncate(keep)  # a line cut short by a kill
             self._file = open(path, "a", encoding="utf-8")  # noqa: SIM115 - closed by close()
         else:
-            _check_writable(path)
             self._file = open(path, "w", encoding="utf-8")  # noqa: SIM115 - closed by close()
             self._write(self.header)
 
@@ -385,6 +391,7 @@ class HeadToHead:
     beta: float = 0.05
     past: int = 0  #: pairs finished past the decision (logged, not counted)
     history: list[float] = field(default_factory=list)  #: the log-likelihood ratio after each pair
+    _counts: list[int] = field(default_factory=list, repr=False)
 
     @property
     def pairs(self) -> int:
@@ -403,11 +410,35 @@ class HeadToHead:
 
     def counts(self) -> list[int]:
         """How many pairs scored each pair score (0, ½, 1 for deals; 0, ¼, ..., 1 for games)."""
+        if len(self._counts) != len(_scores(self.kind)):
+            self._counts = [0] * len(_scores(self.kind))
+        return list(self._counts)
+
+    def count(
+        self,
+        known: dict[tuple[int, int, int], PairResult],
+        total: int,
+        decide: bool,
+        progress: Callable[[HeadToHead], None] | None = None,
+    ) -> bool:
+        """Count the next pairs in order while ``known`` holds them, up to ``total``; ``True``
+        once the run is over (``total`` counted, or with ``decide`` the test decided)."""
         scores = _scores(self.kind)
-        counts = [0] * len(scores)
-        for r in self.results:
-            counts[min(range(len(scores)), key=lambda i: abs(scores[i] - r.score))] += 1
-        return counts
+        self.counts()
+        bounds = self.bounds
+        if decide and bounds is not None and self.history and sprt_result(self.history[-1], bounds):
+            return True  # decided already: no pair after the decision counts
+        while self.pairs < total and (0, 1, self.pairs) in known:
+            result = known[(0, 1, self.pairs)]
+            self.results.append(result)
+            self._counts[_outcome(scores, result.score)] += 1
+            if self.sprt is not None:
+                self.history.append(llr(self._counts, self.sprt[0], self.sprt[1], scores))
+            if progress is not None:
+                progress(self)
+            if decide and bounds is not None and sprt_result(self.history[-1], bounds):
+                return True
+        return self.pairs >= total
 
     @property
     def bounds(self) -> tuple[float, float] | None:
@@ -438,7 +469,9 @@ class HeadToHead:
         """Everything as JSON values: ``result``, ``llr``, ``bounds``, ``pairs``, ``deals``,
         ``wins`` (deals won by the first bot), ``elo``, ``elo_ci``, ``score``, ``score_ci``,
         ``win_rate`` and ``win_rate_ci`` (deals won), ``levels_per_deal`` and its interval,
-        ``pair_counts`` (pairs by score), and for games ``games``, ``games_won``, ``games_drawn``."""
+        ``pair_counts`` (pairs by score), and for games ``games``, ``games_won``, ``games_drawn``.
+        The same whatever the workers (the pairs other workers finished past a decision, which
+        depend on them, are :attr:`past`, not here)."""
         estimate = self.estimate()
         rate = ratio_interval([sum(r.won) for r in self.results], [sum(r.deals) for r in self.results])
         levels = ratio_interval([sum(r.levels) for r in self.results], [sum(r.deals) for r in self.results])
@@ -452,7 +485,7 @@ class HeadToHead:
             "score": estimate.score, "score_ci": list(estimate.score_ci),
             "win_rate": rate[0], "win_rate_ci": [max(0.0, rate[1]), min(1.0, rate[2])],
             "levels_per_deal": levels[0], "levels_per_deal_ci": [levels[1], levels[2]],
-            "pair_counts": self.counts(), "pair_scores": list(_scores(self.kind)), "past_decision": self.past,
+            "pair_counts": self.counts(), "pair_scores": list(_scores(self.kind)),
         }  # fmt: skip
         if self.kind == "games":
             points = [p for r in self.results for p in r.points]
@@ -503,6 +536,50 @@ class HeadToHead:
         if self.past:
             lines.append(f"({self.past} more pairs finished past the decision: logged, not counted)")
         return "\n".join(lines)
+
+    def plot(self, path: str) -> None:
+        """Draw the run to ``path`` (needs matplotlib): the log-likelihood ratio after each pair
+        against the test's bounds, and the Elo with its 95% interval as the pairs come."""
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        import numpy as np
+
+        scores = np.array([r.score for r in self.results], dtype=float)
+        n = np.arange(1, len(scores) + 1)
+        mean = np.cumsum(scores) / n
+        spread = np.sqrt(np.maximum(np.cumsum(scores * scores) / n - mean * mean, 0.0) / n)
+        low, high = np.clip(mean - Z95 * spread, 0.0, 1.0), np.clip(mean + Z95 * spread, 0.0, 1.0)
+
+        def elo(s: np.ndarray) -> np.ndarray:
+            clipped = np.clip(s, 1e-3, 1 - 1e-3)  # drawn at ±1200 at most
+            out: np.ndarray = 400 * np.log10(clipped / (1 - clipped))
+            return out
+
+        panels = 2 if self.sprt is not None else 1
+        fig, axes = plt.subplots(1, panels, figsize=(5.5 * panels, 4), squeeze=False)
+        ax = axes[0][0]
+        ax.plot(n, elo(mean), label="Elo")
+        ax.fill_between(n, elo(low), elo(high), alpha=0.25, label="95% interval")
+        ax.axhline(0, color="grey", lw=0.8, ls="--")
+        ax.set_xlabel("pairs")
+        ax.set_ylabel(f"Elo of {self.bots[0]}")
+        ax.set_title(f"{self.bots[0]} against {self.bots[1]}")
+        ax.legend(loc="best")
+        if self.sprt is not None:
+            bounds = sprt_bounds(self.alpha, self.beta)
+            ax = axes[0][1]
+            ax.plot(n, self.history[: len(n)], label="LLR")
+            ax.axhline(bounds[1], color="green", lw=0.8, ls="--", label=f"H1 (Elo {self.sprt[1]:g})")
+            ax.axhline(bounds[0], color="red", lw=0.8, ls="--", label=f"H0 (Elo {self.sprt[0]:g})")
+            ax.set_xlabel("pairs")
+            ax.set_ylabel("log-likelihood ratio")
+            ax.set_title(f"SPRT: {self.result}")
+            ax.legend(loc="best")
+        fig.tight_layout()
+        fig.savefig(path, dpi=110)
+        plt.close(fig)
 
 
 def _elo_text(x: float) -> str:
@@ -560,34 +637,19 @@ def head_to_head(
     log = _open_log(out, names, kind, seed, rules, {"sprt": list(sprt) if sprt else None, "alpha": alpha,
                                                     "beta": beta, "pairs": pairs, "max_pairs": max_pairs})  # fmt: skip
     known = dict(log.results) if log is not None else {}
-    counts = [0] * len(_scores(kind))
-    scores = _scores(kind)
-
-    def advance() -> bool:
-        """Count the next pairs in order while they are known; True once the test decides."""
-        while run.pairs < total and (0, 1, run.pairs) in known:
-            result = known[(0, 1, run.pairs)]
-            run.results.append(result)
-            counts[min(range(len(scores)), key=lambda i: abs(scores[i] - result.score))] += 1
-            if sprt is not None:
-                run.history.append(llr(counts, sprt[0], sprt[1], scores))
-            if progress is not None:
-                progress(run)
-            if sprt is not None and pairs is None and sprt_result(run.history[-1], sprt_bounds(alpha, beta)):
-                return True
-        return run.pairs >= total
+    decide = sprt is not None and pairs is None
 
     def finished(result: PairResult) -> bool:
         known[(result.a, result.b, result.pair)] = result
         if log is not None:
             log.add(result)
-        return advance()
+        return run.count(known, total, decide, progress)
 
     try:
-        if not advance():
+        if not run.count(known, total, decide, progress):
             _play(kind, [(0, 1, i) for i in range(total)], seed, [a, b], rules, known, finished, workers, executor,
                   chunk)  # fmt: skip
-            advance()
+            run.count(known, total, decide, progress)
     finally:
         if log is not None:
             log.close()
@@ -758,3 +820,42 @@ def tournament(
             log.close()
     anchor = 0 if gauntlet is None else gauntlet
     return Tournament(names, kind, seed, rules, anchor, [known[t] for t in tasks])
+
+
+# -- a run's state from its log ----------------------------------------------------------------
+
+
+def from_log(path: str) -> HeadToHead | Tournament:
+    """The state of the run logged in ``path`` (:class:`ArenaLog`), read with the options of
+    its last start: a head-to-head run's pairs counted so far (in order, up to a decision), or
+    a tournament's pairs finished so far. Raises :class:`~guandan.GuandanError` for a file
+    that is not an arena log.
+
+    >>> import tempfile, os
+    >>> path = os.path.join(tempfile.mkdtemp(), "run.jsonl")
+    >>> _ = head_to_head("greedy", "random", sprt=(0, 100), seed=1, workers=1, out=path)
+    >>> run = from_log(path); run.result, run.pairs
+    ('H1', 12)
+    """
+    header, results, runs = ArenaLog.read(path)
+    try:
+        bots = [str(b) for b in header["bots"]]
+        kind = _check_kind(header["kind"])
+        seed, ruleset = int(header["seed"]), str(header["ruleset"])
+    except (KeyError, TypeError, ValueError, GuandanError):
+        raise GuandanError(f"{path!r}: the arena log's first line does not name its run") from None
+    options = runs[-1] if runs else {}
+    known = {(r.a, r.b, r.pair): r for r in results}
+    if "gauntlet" in options or len(bots) != 2 or "sprt" not in options:
+        gauntlet = options.get("gauntlet")
+        anchor = gauntlet if isinstance(gauntlet, int) and 0 <= gauntlet < len(bots) else 0
+        return Tournament(bots, kind, seed, ruleset, anchor, sorted(results, key=lambda r: (r.a, r.b, r.pair)))
+    sprt = options.get("sprt")
+    test = (float(sprt[0]), float(sprt[1])) if isinstance(sprt, list) and len(sprt) == 2 else None
+    run = HeadToHead(bots, kind, seed, ruleset, [], test, float(options.get("alpha", 0.05)),
+                     float(options.get("beta", 0.05)))  # fmt: skip
+    pairs = options.get("pairs")
+    total = int(pairs) if pairs is not None else int(options.get("max_pairs", 20000))
+    run.count(known, total, test is not None and pairs is None)
+    run.past = sum(1 for (x, y, i) in known if (x, y) == (0, 1) and i >= run.pairs)
+    return run

@@ -390,6 +390,7 @@ class HeadToHead:
     alpha: float = 0.05
     beta: float = 0.05
     past: int = 0  #: pairs finished past the decision (logged, not counted)
+    target: int | None = None  #: the pairs the run plays at most (``pairs``, or the test's ``max_pairs``)
     history: list[float] = field(default_factory=list)  #: the log-likelihood ratio after each pair
     _counts: list[int] = field(default_factory=list, repr=False)
 
@@ -441,6 +442,15 @@ class HeadToHead:
         return self.pairs >= total
 
     @property
+    def complete(self) -> bool:
+        """Whether the run is over: the test decided, or every pair of it was counted (a run
+        read from the log of an interrupted one is not)."""
+        if self.sprt is not None and self.history and self.bounds is not None:
+            if sprt_result(self.history[-1], self.bounds) and (self.target is None or self.pairs <= self.target):
+                return True
+        return self.target is None or self.pairs >= self.target
+
+    @property
     def bounds(self) -> tuple[float, float] | None:
         """The SPRT's bounds, ``None`` without a test."""
         return sprt_bounds(self.alpha, self.beta) if self.sprt is not None else None
@@ -485,7 +495,7 @@ class HeadToHead:
             "score": estimate.score, "score_ci": list(estimate.score_ci),
             "win_rate": rate[0], "win_rate_ci": [max(0.0, rate[1]), min(1.0, rate[2])],
             "levels_per_deal": levels[0], "levels_per_deal_ci": [levels[1], levels[2]],
-            "pair_counts": self.counts(), "pair_scores": list(_scores(self.kind)),
+            "pair_counts": self.counts(), "pair_scores": list(_scores(self.kind)), "complete": self.complete,
         }  # fmt: skip
         if self.kind == "games":
             points = [p for r in self.results for p in r.points]
@@ -517,14 +527,19 @@ class HeadToHead:
         unit = "deal" if self.kind == "deals" else "game"
         lines = [f"{a} against {b}: {self.pairs} pairs of {unit}s (each {unit} twice, the sides swapped), "
                  f"seed {self.seed}, {self.ruleset}"]  # fmt: skip
+        if not self.complete:
+            lines[0] += f"; unfinished: {self.pairs} of {self.target} pairs so far"
         if self.sprt is not None:
             low, high = s["bounds"]
             lines.append(f"SPRT elo0={self.sprt[0]:g} elo1={self.sprt[1]:g} alpha={self.alpha:g} beta={self.beta:g}: "
                          f"{s['result']} (LLR {s['llr']:+.2f}, bounds [{low:.2f}, {high:.2f}])")  # fmt: skip
         e = self.estimate()
-        names = ["lost both", "won one", "won both"] if self.kind == "deals" else ["0", "¼", "½", "¾", "1"]
-        counts = ", ".join(f"{n} {c}" for n, c in zip(names, self.counts()))
-        lines.append(f"pairs: {counts}")
+        if self.kind == "deals":
+            counts = ", ".join(f"{n} {c}" for n, c in zip(["lost both", "won one", "won both"], self.counts()))
+            lines.append(f"pairs: {counts}")
+        else:
+            counts = ", ".join(str(c) for c in self.counts())
+            lines.append(f"pairs scoring 0, ¼, ½, ¾, 1 (a game won 1, drawn ½, the pair halved): {counts}")
         lines.append(f"Elo {_elo_text(e.elo)} [{_elo_text(e.elo_ci[0])}, {_elo_text(e.elo_ci[1])}] (95%, from the "
                      f"pairs' variance); score {e.score:.3f} [{e.score_ci[0]:.3f}, {e.score_ci[1]:.3f}]")  # fmt: skip
         rate, ci = s["win_rate"], s["win_rate_ci"]
@@ -633,7 +648,7 @@ def head_to_head(
     chunk = _check_count("chunk", chunk) if chunk is not None else 1
     total = pairs if pairs is not None else max_pairs
     names = [agent_name(a), agent_name(b)]
-    run = HeadToHead(names, kind, seed, rules, [], sprt, alpha, beta)
+    run = HeadToHead(names, kind, seed, rules, [], sprt, alpha, beta, target=total)
     log = _open_log(out, names, kind, seed, rules, {"sprt": list(sprt) if sprt else None, "alpha": alpha,
                                                     "beta": beta, "pairs": pairs, "max_pairs": max_pairs})  # fmt: skip
     known = dict(log.results) if log is not None else {}
@@ -856,6 +871,7 @@ def from_log(path: str) -> HeadToHead | Tournament:
                      float(options.get("beta", 0.05)))  # fmt: skip
     pairs = options.get("pairs")
     total = int(pairs) if pairs is not None else int(options.get("max_pairs", 20000))
+    run.target = total
     run.count(known, total, test is not None and pairs is None)
     run.past = sum(1 for (x, y, i) in known if (x, y) == (0, 1) and i >= run.pairs)
     return run

@@ -40,7 +40,7 @@ from typing import Any, Literal
 
 from ..core.rng import derive_seed
 from ..errors import GuandanError, describe
-from ..game.rules import get_ruleset
+from ..game.rules import Ruleset, get_ruleset
 from .elo import (
     PAIR_SCORES,
     Z95,
@@ -70,9 +70,16 @@ __all__ = [
     "ratio_interval",
     "FORMAT",
     "from_log",
+    "kind_ruleset",
+    "COMMAND",
+    "Player",
 ]
 
 Kind = Literal["deals", "games"]
+#: The prefix of a bot started as a command (:mod:`guandan.platform.seated` seats it at a server).
+COMMAND = "cmd:"
+#: Plays pairs ``(a, b, pair)`` of a run: ``player(kind, tasks, run_seed, specs, ruleset)`` (:func:`play_pairs`).
+Player = Callable[[Any, Sequence[tuple[int, int, int]], int, Sequence[AgentSpec], str], list["PairResult"]]
 #: The first line of an arena log names its format.
 FORMAT = "guandan-arena"
 #: The scores of a pair of whole games: each won (1), drawn (½) or lost, the pair halved.
@@ -140,7 +147,12 @@ def play_pair(
 ) -> PairResult:
     """Play pair ``pair`` of a run seeded ``run_seed`` between bots ``specs[a]`` and
     ``specs[b]``: its deal (or game) with ``a`` at seats 0 and 2, then with ``a`` at 1 and 3."""
-    rules = get_ruleset(ruleset if ruleset is not None else _default_ruleset(kind)).name
+    if any(isinstance(s, str) and s.strip().startswith(COMMAND) for s in (specs[a], specs[b])):
+        raise GuandanError(
+            f"a bot started as a command ({COMMAND}...) plays through a server: give "
+            "player=guandan.platform.seated.play_pairs_served (guandan arena does)"
+        )
+    rules = kind_ruleset(kind, ruleset).name
     deals, won, levels, points = [], [], [], []
     for side, order in ((0, [specs[a], specs[b]]), (1, [specs[b], specs[a]])):
         rows = run_task("deal" if kind == "deals" else "match", pair, run_seed, seat_specs(order), rules)
@@ -166,6 +178,16 @@ def play_pairs(
 def _default_ruleset(kind: Kind) -> str:
     """Deals at level 2 under the project's default rules; whole games under the platform's."""
     return "competitive_2022" if kind == "deals" else "platform"
+
+
+def kind_ruleset(kind: str, ruleset: str | None) -> Ruleset:
+    """The rules of a run: ``ruleset``, or by default ``competitive_2022`` for deals and
+    ``platform`` for whole games.
+
+    >>> kind_ruleset("games", None).name, kind_ruleset("deals", "nanjing").name
+    ('platform', 'nanjing')
+    """
+    return get_ruleset(ruleset if ruleset is not None else _default_ruleset(_check_kind(kind)))
 
 
 def _check_kind(kind: object) -> Kind:
@@ -309,13 +331,14 @@ def _play(
     workers: int,
     executor: Executor | None,
     chunk: int,
+    player: Player,
 ) -> None:
     """Play the tasks not in ``known`` and give each result to ``finished`` (in task order
     in this process; in any order with workers), until ``finished`` says the run is decided."""
     todo = [t for t in tasks if t not in known]
     if executor is None and workers <= 1:
         for task in todo:
-            if finished(play_pair(kind, task[2], run_seed, specs, ruleset, task[0], task[1])):
+            if finished(player(kind, [task], run_seed, specs, ruleset)[0]):
                 return
         return
     own = executor is None
@@ -328,7 +351,7 @@ def _play(
     try:
         while position < len(chunks) or pending:
             while position < len(chunks) and len(pending) < ahead:
-                pending.add(pool.submit(play_pairs, kind, chunks[position], run_seed, specs, ruleset))
+                pending.add(pool.submit(player, kind, chunks[position], run_seed, specs, ruleset))
                 position += 1
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
@@ -369,8 +392,12 @@ def _settings(bots: Sequence[AgentSpec], kind: object, seed: object, ruleset: st
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise GuandanError(f"seed must be an int, got {describe(seed)}")
     for spec in bots:
+        if isinstance(spec, str) and spec.strip().startswith(COMMAND):
+            if not spec.strip()[len(COMMAND) :].strip():
+                raise GuandanError(f"bot {describe(spec)}: no command after {COMMAND}")
+            continue  # a program: its server seats it (guandan.platform.seated checks the rest)
         make_agents([spec], 0)  # a bad spec, or a bad option, is refused before any pair
-    return kind, get_ruleset(ruleset if ruleset is not None else _default_ruleset(kind)).name
+    return kind, kind_ruleset(kind, ruleset).name
 
 
 # -- head to head -----------------------------------------------------------------------------
@@ -622,6 +649,7 @@ def head_to_head(
     chunk: int | None = None,
     out: str | None = None,
     progress: Callable[[HeadToHead], None] | None = None,
+    player: Player | None = None,
 ) -> HeadToHead:
     """Bot ``a`` against bot ``b`` on seeded pairs.
 
@@ -634,7 +662,9 @@ def head_to_head(
     ``platform``). ``workers`` processes (default: every core; 1 plays in this process), or
     any ``executor`` (a Dask cluster's ``get_executor()``); the result is the same.
     ``out``: the log (:class:`ArenaLog`): pairs already in it are not played again.
-    ``progress``: called with the run so far after each pair counted.
+    ``progress``: called with the run so far after each pair counted. ``player``: what plays
+    the pairs (default :func:`play_pairs`, in-process agents;
+    :func:`guandan.platform.seated.play_pairs_served` seats programs at a server).
     """
     kind, rules = _settings([a, b], kind, seed, ruleset)
     if sprt is None and pairs is None:
@@ -663,7 +693,7 @@ def head_to_head(
     try:
         if not run.count(known, total, decide, progress):
             _play(kind, [(0, 1, i) for i in range(total)], seed, [a, b], rules, known, finished, workers, executor,
-                  chunk)  # fmt: skip
+                  chunk, player or play_pairs)  # fmt: skip
             run.count(known, total, decide, progress)
     finally:
         if log is not None:
@@ -794,6 +824,7 @@ def tournament(
     chunk: int | None = None,
     out: str | None = None,
     progress: Callable[[int, int], None] | None = None,
+    player: Player | None = None,
 ) -> Tournament:
     """``pairs`` pairs of every pairing of ``bots`` (a round robin), or of bot ``gauntlet``
     against each other one, all on the same seeded pairs; ratings anchored at the first bot
@@ -829,7 +860,7 @@ def tournament(
         return False
 
     try:
-        _play(kind, tasks, seed, list(bots), rules, known, finished, workers, executor, chunk)
+        _play(kind, tasks, seed, list(bots), rules, known, finished, workers, executor, chunk, player or play_pairs)
     finally:
         if log is not None:
             log.close()

@@ -34,6 +34,11 @@ Head to head (two bots), one of:
 Many bots: --round-robin (every pairing) or --gauntlet BOT (BOT against each other one),
   --pairs N each, then ratings by maximum likelihood (the first bot, or BOT, at 0).
 
+A bot may be a program that speaks the AI competition's protocol: "cmd:COMMAND", its
+{url} (and {port}, {seed}) filled in; then every pair is played at a platform server,
+seat by seat in connection order (the deals are the server's, not those of the in-process
+pairs), e.g. "cmd:python mybot.py {url}" or "cmd:guandan connect {url} --agent greedy".
+
 --out FILE logs every finished pair (JSON Lines); the same command again continues the
 run from it, and --report FILE prints its state. Exit status 0 when the run ends (at H0,
 H1 or inconclusive alike), 2 for bad input.
@@ -44,6 +49,7 @@ examples:
   guandan arena greedy greedy:bomb_threshold=3 --pairs 500 --json
   guandan arena mc greedy random --round-robin --pairs 100 --plot ratings.png
   guandan arena mybot:Bot greedy --games --sprt -20,20 --dask tcp://scheduler:8786
+  guandan arena "cmd:python mybot.py {url}" greedy --games --pairs 10
   guandan arena --report mc.jsonl
 """
 
@@ -148,6 +154,13 @@ def run(args: argparse.Namespace) -> int:
         options["workers"] = args.workers or max(1, len(client.scheduler_info().get("workers", {})))
     else:
         options["workers"] = args.workers
+    from ..platform.seated import check_command, is_command, play_pairs_served
+
+    commands = [b for b in bots if is_command(b)]
+    for spec in commands:
+        check_command(spec)
+    if commands:
+        options["player"] = play_pairs_served  # programs play at a platform server, and so do the others
     live = _Live(not args.quiet and sys.stderr.isatty())
     try:
         result: arena.HeadToHead | arena.Tournament

@@ -54,7 +54,7 @@ from .elo import (
     sprt_result,
 )
 from .registry import AgentSpec, agent_name, make_agents, seat_specs
-from .simulate import run_task
+from .simulate import _stop_workers, run_task
 
 __all__ = [
     "Kind",
@@ -360,6 +360,10 @@ def _play(
                         for other in pending:
                             other.cancel()
                         return
+    except KeyboardInterrupt:
+        if own:
+            _stop_workers(pool)  # the pairs queued to them are not played; those logged stay
+        raise
     finally:
         if own:
             pool.shutdown(wait=True, cancel_futures=True)

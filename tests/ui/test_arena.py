@@ -22,6 +22,15 @@ def test_sprt_head_to_head_prints_the_decision(capsys):
     assert "deals won by greedy" in out
 
 
+def test_negative_elo_bounds_are_a_value(capsys):
+    data = _json(capsys, ["arena", "greedy", "random", "--sprt", "-20,20", "--max-pairs", "1", "--workers", "1",
+                          "--json"])  # fmt: skip
+    assert data["sprt"]["elo0"] == -20 and data["sprt"]["elo1"] == 20
+    data = _json(capsys, ["arena", "greedy", "random", "--sprt", "-20.5,-3", "--max-pairs", "1", "--workers", "1",
+                          "--json"])  # fmt: skip
+    assert (data["sprt"]["elo0"], data["sprt"]["elo1"]) == (-20.5, -3)
+
+
 def test_json_has_the_result_and_the_statistics(capsys):
     data = _json(capsys, ["arena", "greedy", "random", "--sprt", "0,100", "--workers", "1", "--seed", "2", "--json"])
     assert data["result"] == "H1" and data["llr"] >= data["bounds"][1]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import time
 from typing import Any
@@ -65,6 +66,9 @@ def add_parser(commands: Any) -> None:
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    # "--sprt -20,20": a negative pair of Elo differences is a value, not an option (argparse's
+    # own rule knows only single negative numbers)
+    p._negative_number_matcher = re.compile(r"^-\d+$|^-\d*\.\d+$|^-\d*\.?\d*,-?\d*\.?\d*$")
     p.add_argument("bots", nargs="*", metavar="BOT", help="agent specs: greedy, mc:rollouts=400, mybot:Bot, ...")
     p.add_argument("--sprt", metavar="ELO0,ELO1", help="the sequential test's hypotheses, e.g. 0,50")
     p.add_argument("--alpha", type=float, default=0.05, help="the test's type I error rate (default 0.05)")

@@ -30,7 +30,6 @@ from ..core.notation import parse_play, sort_moves
 from ..errors import AmbiguousMoveError, GuandanError, InvalidCardsError, printable
 from ..game.rules import get_ruleset
 from ..records.jsonio import moves_to_json
-from .arena import add_parser as add_arena_parser
 
 __all__ = ["main", "build_parser"]
 
@@ -221,7 +220,9 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument("--quiet", action="store_true", help="no progress bar")
     simulate.set_defaults(run=_run_simulate)
 
-    add_arena_parser(commands)  # guandan arena: its arguments and its run are in guandan.ui.arena
+    from .arena import add_parser as add_arena_parser  # guandan arena: its arguments and its run are there
+
+    add_arena_parser(commands)
 
     serve = commands.add_parser(
         "serve",

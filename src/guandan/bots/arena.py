@@ -54,7 +54,7 @@ from .elo import (
     sprt_result,
 )
 from .registry import AgentSpec, agent_name, make_agents, seat_specs
-from .simulate import _stop_workers, run_task
+from .simulate import _check_directory, _stop_workers, run_task
 
 __all__ = [
     "Kind",
@@ -225,7 +225,7 @@ class ArenaLog:
         self.path = path
         self.header = {"format": FORMAT, **header}
         self.results: dict[tuple[int, int, int], PairResult] = {}
-        _check_writable(path)
+        _check_directory(path, "--out")
         if os.path.exists(path) and os.path.getsize(path) > 0:
             found, results, keep = ArenaLog._read(path)
             mine = {k: self.header[k] for k in ("bots", "kind", "seed", "ruleset")}
@@ -305,16 +305,6 @@ class ArenaLog:
     def close(self) -> None:
         """Close the file."""
         self._file.close()
-
-
-def _check_writable(path: str) -> None:
-    directory = os.path.dirname(path) or "."
-    if os.path.isdir(path):
-        raise GuandanError(f"--out: {path!r} is a directory, not a file")
-    if not os.path.isdir(directory):
-        raise GuandanError(f"--out: no directory {directory!r} to write {os.path.basename(path)!r} in")
-    if not os.access(directory, os.W_OK):
-        raise GuandanError(f"--out: cannot write in the directory {directory!r}")
 
 
 # -- playing the pairs ------------------------------------------------------------------------

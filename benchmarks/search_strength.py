@@ -4,8 +4,11 @@ Plays ``guandan.bots.simulate`` runs — exactly what ``guandan simulate N [--de
 --seed S`` plays — and prints the share of deals (and matches) side A won with its 95%
 Wilson interval and the mean levels per deal. ``--swap`` plays every deal (or match) a
 second time with the sides exchanged (the same cards, A now in seats 1 and 3: a
-*duplicate* run, which cancels the luck of the cards when comparing two bots). ``--out``
-appends one JSON line per run (for ``--plot``); progress goes to stderr.
+*duplicate* run, which cancels the luck of the cards when comparing two bots): that is a run
+of ``guandan arena A B --pairs N --seed S`` (``--games --ruleset competitive_2022`` for
+matches), which plays it, and its intervals are the arena's, from the pairs' variance, with
+the Elo difference. ``--out`` appends one JSON line per run (for ``--plot``); progress goes
+to stderr.
 
     python benchmarks/search_strength.py mc:rollouts=4000 greedy --deals 400 --seed 9001
     python benchmarks/search_strength.py mc:rollouts=4000 mc-basic --deals 200 --swap
@@ -20,6 +23,7 @@ import math
 import sys
 import time
 
+from guandan.bots.arena import head_to_head
 from guandan.bots.simulate import simulate
 
 
@@ -46,9 +50,9 @@ def run(a: str, b: str, n: int, kind: str, seed: int, swap: bool, workers: int |
     def progress(done: int, total: int) -> None:
         print(f"\r  {a} vs {b}: {done}/{total}", end="", file=sys.stderr, flush=True)
 
-    runs = [(0, simulate(n, [a, b], seed=seed, kind=kind, workers=workers, progress=progress))]
     if swap:
-        runs.append((1, simulate(n, [b, a], seed=seed, kind=kind, workers=workers, progress=progress)))
+        return paired(a, b, n, kind, seed, workers, begin)
+    runs = [(0, simulate(n, [a, b], seed=seed, kind=kind, workers=workers, progress=progress))]
     print(file=sys.stderr)
     won = deals = 0
     levels = 0.0
@@ -73,9 +77,36 @@ def run(a: str, b: str, n: int, kind: str, seed: int, swap: bool, workers: int |
     return result
 
 
+def paired(a: str, b: str, n: int, kind: str, seed: int, workers: int | None, begin: float) -> dict:
+    """A duplicate run: ``guandan arena A B --pairs N --seed S`` (pairs of matches under the
+    default rules for ``kind="match"``); the intervals from the pairs' variance."""
+
+    def progress(run) -> None:
+        print(f"\r  {a} vs {b}: {run.pairs}/{n} pairs", end="", file=sys.stderr, flush=True)
+
+    run = head_to_head(a, b, pairs=n, kind="deals" if kind == "deal" else "games", seed=seed,
+                       ruleset="competitive_2022", workers=workers, progress=progress)  # fmt: skip
+    print(file=sys.stderr)
+    s = run.summary()
+    result = {
+        "a": a, "b": b, "kind": kind, "n": n, "seed": seed, "swap": True,
+        "deals": s["deals"], "deals_won": s["wins"], "win_rate": s["win_rate"], "ci95": s["win_rate_ci"],
+        "interval": "pairs", "elo": s["elo"], "elo_ci": s["elo_ci"],
+        "levels_per_deal": s["levels_per_deal"], "seconds": time.perf_counter() - begin,
+    }  # fmt: skip
+    if kind == "match":
+        won = s["games_won"] + 0.5 * s["games_drawn"]
+        result.update(matches=s["games"], matches_won=s["games_won"], match_rate=won / max(s["games"], 1),
+                      match_ci95=s["score_ci"])  # fmt: skip
+    return result
+
+
 def show(r: dict) -> None:
     line = (f"{r['a']} vs {r['b']}: {r['deals_won']}/{r['deals']} deals won by {r['a']} = {r['win_rate']:.1%} "
             f"[{r['ci95'][0]:.1%}, {r['ci95'][1]:.1%}], {r['levels_per_deal']:+.2f} levels a deal")
+    if r.get("elo_ci"):
+        low, elo, high = (f"{x:+.0f}" if x is not None else "inf" for x in (r["elo_ci"][0], r["elo"], r["elo_ci"][1]))
+        line += f" (pairs' interval), Elo {elo} [{low}, {high}]"
     if "matches" in r:
         line += (f"; matches {r['matches_won']}/{r['matches']} = {r['match_rate']:.1%} "
                  f"[{r['match_ci95'][0]:.1%}, {r['match_ci95'][1]:.1%}]")

@@ -221,6 +221,10 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument("--quiet", action="store_true", help="no progress bar")
     simulate.set_defaults(run=_run_simulate)
 
+    from .arena import add_parser as add_arena_parser  # guandan arena: its arguments and its run are there
+
+    add_arena_parser(commands)
+
     serve = commands.add_parser(
         "serve",
         help="host the AI-competition platform's game server for WebSocket bots",

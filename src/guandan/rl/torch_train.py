@@ -26,7 +26,7 @@ guandan.rl.train --backend torch --out DIR ...``: run again on the same ``DIR`` 
 the checkpoint.
 
 Importing this module needs torch (``pip install torch==2.13.0`` for the CPU build, then
-``pip install "guandan[train]"``); the rest of the package does not.
+``pip install ".[train]"`` from the checkout); the rest of the package does not.
 """
 
 from __future__ import annotations
@@ -45,7 +45,8 @@ try:
     from torch import nn
 except ImportError as error:  # pragma: no cover
     raise ImportError(
-        "guandan.rl.torch_train needs torch: pip install torch==2.13.0 (the CPU build), then 'guandan[train]'"
+        "guandan.rl.torch_train needs torch: pip install torch==2.13.0 (the CPU build), "
+        "then '.[train]' from the guandan checkout"
     ) from error
 
 from ..errors import GuandanError, describe
@@ -271,7 +272,8 @@ class TorchTrainer:
             self.export(os.path.join(self.out, "model.onnx"))
             self.export(os.path.join(self.out, f"model-{self.frames:010d}.onnx"))
         except ImportError:
-            record["onnx"] = "not exported: the onnx package is not installed (pip install 'guandan[train]')"
+            record["onnx"] = ("not exported: the onnx package is not installed "
+                              "(pip install '.[train]' from the guandan checkout)")
         with open(os.path.join(self.out, "log.jsonl"), "a") as log:
             log.write(json.dumps(record) + "\n")
         return record

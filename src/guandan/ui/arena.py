@@ -187,7 +187,8 @@ def _dask(address: str) -> Any:
     try:
         import distributed  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
-        raise GuandanError("--dask needs the distributed package: pip install 'guandan[dask]'") from None
+        raise GuandanError(
+            "--dask needs the distributed package: pip install '.[dask]' from the guandan checkout") from None
     try:
         return distributed.Client(address, timeout=30)  # type: ignore[no-untyped-call,unused-ignore]
     except (OSError, TimeoutError, ValueError) as error:

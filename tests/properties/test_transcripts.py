@@ -241,8 +241,8 @@ def test_every_transcript_is_found_and_either_run_here_or_marked():
 
 def test_few_transcripts_are_not_run_here():
     marked = [t for t in ALL if t.mark]
-    assert len([t for t in marked if t.mark and t.mark[0] == "not run"]) <= 4, [t.id for t in marked]
-    assert len(marked) <= 5 and all(t.mark and t.mark[1].strip() for t in marked)
+    assert len([t for t in marked if t.mark and t.mark[0] == "not run"]) <= 5, [t.id for t in marked]
+    assert len(marked) <= 6 and all(t.mark and t.mark[1].strip() for t in marked)
     for t in marked:
         if t.mark and t.mark[0].startswith("run by "):
             assert (ROOT / t.mark[0].removeprefix("run by ")).exists(), t.id

@@ -51,8 +51,8 @@ except ImportError as error:  # pragma: no cover
 
 from ..errors import GuandanError, describe
 from ..game.encoding import ACTION_SIZE, ROW_SIZE, STATE_SIZE
+from .dmc import TrainConfig, _eval_line, evaluate, pick_actions
 from .qnet import QNetwork
-from .train import TrainConfig, _eval_line, evaluate, pick_actions
 from .vector import VecTables
 
 __all__ = ["TorchQNet", "TorchTrainer"]

@@ -1,0 +1,125 @@
+"""What the deep Monte Carlo learners share, on numpy or on torch: a run's options
+(:class:`TrainConfig`), choosing each table's action from Q-values (:func:`choose_actions`,
+:func:`pick_actions`) and the evaluation against the built-in bots (:func:`evaluate`).
+
+:mod:`guandan.rl.train` (numpy) and :mod:`guandan.rl.torch_train` (torch) both build on it.
+
+>>> TrainConfig(seed=3).tables
+64
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..bots.simulate import wilson_interval
+from .qnet import QNetwork
+from .vector import VecTables
+
+__all__ = ["TrainConfig", "choose_actions", "pick_actions", "evaluate"]
+
+
+@dataclass
+class TrainConfig:
+    """The options of a training run (their meaning: ``python -m guandan.rl.train --help``)."""
+
+    seed: int = 0
+    tables: int = 64
+    hidden: tuple[int, ...] = (256, 128)
+    lr: float = 5e-4
+    batch: int = 512
+    replay: int = 200_000
+    epsilon_start: float = 0.2
+    epsilon_end: float = 0.02
+    epsilon_frames: int = 2_000_000
+    level: int | None = None
+    objective: str = "levels"
+    frames: int | None = None
+    minutes: float | None = None
+    eval_every: int = 1_000_000
+    eval_deals: int = 100
+    eval_seed: int = 2026
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def choose_actions(
+    net: QNetwork, states: np.ndarray, actions: np.ndarray, offsets: np.ndarray,
+    epsilon: float = 0.0, rng: np.random.Generator | None = None,
+) -> np.ndarray:  # fmt: skip
+    """Each table's action (an index into its legal moves): the highest Q (the first of
+    equals), or with probability ``epsilon`` a uniform one (``rng``).
+
+    >>> net = QNetwork(hidden=(4,), seed=0)
+    >>> tables = VecTables(3, seed=1, observe="rows")
+    >>> a = choose_actions(net, tables.states, tables.actions, tables.offsets)
+    >>> bool(((0 <= a) & (a < np.diff(tables.offsets))).all())
+    True
+    """
+    n = len(offsets) - 1
+    total = int(offsets[-1])
+    which = np.repeat(np.arange(n), np.diff(offsets))
+    return pick_actions(net.q_factored(states, actions[:total], which), offsets, epsilon, rng)
+
+
+def pick_actions(
+    q: np.ndarray, offsets: np.ndarray, epsilon: float = 0.0, rng: np.random.Generator | None = None
+) -> np.ndarray:
+    """Each table's action from the Q-values of all tables' legal moves (``q``, table ``i``'s
+    ``q[offsets[i]:offsets[i + 1]]``): the highest (the first of equals), or with probability
+    ``epsilon`` a uniform one (``rng``).
+
+    >>> pick_actions(np.array([0.5, 2.0, 2.0, -1.0]), np.array([0, 3, 4])).tolist()
+    [1, 0]
+    """
+    n = len(offsets) - 1
+    total = int(offsets[-1])
+    counts = np.diff(offsets)
+    which = np.repeat(np.arange(n), counts)
+    starts = offsets[:-1]
+    best = np.maximum.reduceat(q, starts)
+    first = np.where(q == best[which], np.arange(total), total)
+    choice = np.minimum.reduceat(first, starts) - starts
+    if epsilon > 0 and rng is not None:
+        explore = rng.random(n) < epsilon
+        uniform = (rng.random(n) * counts).astype(np.int64)
+        choice = np.where(explore, uniform, choice)
+    return choice.astype(np.int64)  # type: ignore[no-any-return]
+
+
+def evaluate(net: QNetwork, opponent: str, deals: int, seed: int) -> dict[str, Any]:
+    """Deals won by the greedy network against a built-in ``opponent`` (``"random"`` or
+    ``"greedy"``) over ``deals`` seeded deals played twice with sides swapped: ``{"won", "n",
+    "rate", "lo", "hi"}`` (95% Wilson interval).
+
+    >>> result = evaluate(QNetwork(hidden=(4,), seed=0), "random", 2, seed=1)
+    >>> result["n"], 0 <= result["won"] <= 4
+    (4, True)
+    """
+    won = 0
+    for side in (0, 1):
+        policies = tuple("external" if (s & 1) == side else opponent for s in range(4))
+        tables = VecTables(deals, seed=seed, observe="rows", level=None, policies=policies, objective="wins")
+        done = np.zeros(deals, dtype=bool)
+        while not done.all():
+            assert tables.states is not None and tables.actions is not None and tables.offsets is not None
+            a = choose_actions(net, tables.states, tables.actions, tables.offsets)
+            rewards, ended, _ = tables.step(a)
+            fresh = (ended > 0) & ~done
+            won += int((rewards[fresh, side] > 0).sum())
+            done |= fresh
+    n = 2 * deals
+    lo, hi = wilson_interval(won, n)
+    return {"won": won, "n": n, "rate": won / n, "lo": lo, "hi": hi}
+
+
+
+def _eval_line(record: dict[str, Any]) -> str:
+    parts = [f"[{record['wall'] / 60:6.1f} min] eval at {record['frames']:,} frames:"]
+    for opponent in ("random", "greedy"):
+        r = record.get("vs_" + opponent)
+        if r:
+            parts.append(f"vs {opponent} {r['won']}/{r['n']} = {r['rate']:.3f} [{r['lo']:.3f}, {r['hi']:.3f}]")
+    return " ".join(parts)

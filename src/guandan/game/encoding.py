@@ -36,6 +36,10 @@ import numpy as np
 
 from ..core import encode as native
 from ..core.cards import NUM_FACES, Cards, CardsLike, as_cards
+
+# The sizes (a state 513, a card vector 54, a row 567, the wild flags 12) and ``VECTOR_INDEX[face]``,
+# the card-vector index of an engine face: the core's own, handed on.
+from ..core.encode import ACTION_SIZE, ROW_SIZE, STATE_SIZE, VECTOR_INDEX, WILD_FLAGS
 from ..core.packed import MASK52, bits_of_words, cards_of_bits
 from ..errors import GuandanError, describe
 from .observation import Observation
@@ -57,13 +61,6 @@ __all__ = [
     "reference_rows",
 ]
 
-#: The sizes: a state (513), an action's card vector (54), a row (567), the wild flags (12).
-STATE_SIZE: int = native.STATE_SIZE
-ACTION_SIZE: int = native.ACTION_SIZE
-ROW_SIZE: int = native.ROW_SIZE
-WILD_FLAGS: int = native.WILD_FLAGS
-#: ``VECTOR_INDEX[face]``: the card-vector index of an engine face (0..53).
-VECTOR_INDEX: tuple[int, ...] = native.VECTOR_INDEX
 
 _VECTOR_SUIT = (1, 0, 2, 3)  # the card-vector suit of the engine's suits S, H, C, D
 

@@ -537,8 +537,8 @@ examples:
 
 With --web the same port also serves the page: a person opens http://HOST:PORT/ in a
 browser and takes the next free seat, next to the bots that connected (seats follow
-connection order: start the page first for seat 0). Any guandan web page can also join
-this table: open it with ?server=ws://HOST:PORT/game/.
+connection order: start the page first for seat 0). The page joins only the server that
+served it: a page of another server is refused (same origin only; see --allow-origin).
 """
 
 

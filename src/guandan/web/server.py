@@ -7,8 +7,8 @@ of in-process bots and a seat for a person at the browser.
 codes, HTTP 404 and 503) that also answers, over plain HTTP on the same port:
 
 =====================  ==================================================================
-``/``                  the table: a person plays a seat (``?server=ws://…/game/`` to sit
-                       at another server's table, ``?name=…`` the name it connects with)
+``/``                  the table: a person plays a seat (``?name=…`` the name it connects
+                       with)
 ``/viewer``            the replay viewer (``?record=NAME`` opens a record of the records
                        directory)
 ``/status.json``       the tables (state, seats taken, games), the ruleset, the person's seat

@@ -96,19 +96,15 @@ function banner(text, kind = "error") {
 // -- the connection -----------------------------------------------------------------------------
 
 function tableUrl() {
+  // The page's own server only: the Content-Security-Policy (connect-src 'self') and the
+  // server's same-origin rule refuse any other.
   const name = param("name") || "you";
-  let base = param("server");
-  if (!base) base = `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}/game/`;
-  if (/\/game\/?$/.test(base)) base = base.replace(/\/game\/?$/, "/game/") + encodeURIComponent(name);
-  return base + (base.includes("?") ? "&" : "?") + "page=1";
+  const base = `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}/game/`;
+  return `${base}${encodeURIComponent(name)}?page=1`;
 }
 
-async function explainFailure(url) {
+async function explainFailure() {
   const status = await serverStatus();
-  if (param("server")) {
-    banner(`Could not join the table at ${url}: is a server running there, with a seat free?`);
-    return;
-  }
   if (status === null) {
     banner("The server does not answer: it has stopped. Start it again (guandan web) and reload this page.");
     return;
@@ -144,7 +140,7 @@ function connect() {
     state.act = null;
     render();
     if (!opened) {
-      explainFailure(url);
+      explainFailure();
       return;
     }
     if (state.finished && (event.code === 1000 || event.code === 1005)) {
@@ -799,7 +795,7 @@ async function main() {
   document.addEventListener("keydown", onKey);
   const status = await serverStatus();
   state.status = status;
-  if (status && !param("server")) {
+  if (status) {
     if (Array.isArray(status.promotion)) state.promotion = status.promotion;
     const table = status.tables && status.tables[0];
     if (table && table.labels) state.labels = table.labels;

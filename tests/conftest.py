@@ -9,6 +9,8 @@ that costs some 5 s of every run, a tenth of the quick subset. The suite caches 
 a run that takes such a test without the mark names it at the end ("tests of a second or
 more without @pytest.mark.slow"), timed in CPU seconds of the test and the processes it
 waited for (so that a loaded machine does not flag quick tests). A report, not a failure.
+The quick subset must also stay under a minute in all, so the heaviest tests under a second
+are marked too when it needs it (the tests of half a second or more on a loaded machine).
 """
 
 from __future__ import annotations

@@ -72,6 +72,7 @@ def test_a_bot_against_itself_draws_every_pair():
     assert summary["win_rate"] == 0.5
 
 
+@pytest.mark.slow
 def test_fixed_runs_report_win_rate_and_levels_with_intervals():
     run = head_to_head("greedy", "random", pairs=8, seed=6, workers=1)
     s = run.summary()

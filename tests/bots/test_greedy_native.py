@@ -50,6 +50,7 @@ def test_native_greedy_chooses_as_the_numpy_scan_in_seeded_deals(threshold):
     assert len(set(seen)) > 50  # many different indices chosen, not always the first or the pass
 
 
+@pytest.mark.slow
 def test_native_greedy_chooses_as_the_numpy_scan_in_matches():
     seen = []
     for seed in range(3):

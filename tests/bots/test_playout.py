@@ -113,6 +113,7 @@ def test_evaluate_plays_each_candidate_in_each_state():
         _core.evaluate([deal.native_state()], [pack_rank_move(classify("SB SB HR HR", 2)[0].to_rank())])
 
 
+@pytest.mark.slow
 def test_the_search_bot_plays_legal_deterministic_games():
     def game(seed):
         deal = Deal.new(seed=seed, level=3)

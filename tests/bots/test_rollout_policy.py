@@ -63,6 +63,7 @@ def check_features(seeds):
     return moves
 
 
+@pytest.mark.slow
 def test_the_native_features_are_the_reference_features():
     assert check_features(range(2)) > 500
 
@@ -81,6 +82,7 @@ def check_choices(seeds, weights):
     return checked
 
 
+@pytest.mark.slow
 def test_the_learned_move_is_the_reference_choice_under_random_and_shipped_weights():
     rng = np.random.default_rng(3)
     shipped = load_weights()
@@ -100,6 +102,7 @@ def random_net(rng, scale=1.0):
     return rng.normal(size=NET_WEIGHTS) * scale
 
 
+@pytest.mark.slow
 def test_the_learned_move_with_a_hidden_layer_is_the_reference_choice():
     rng = np.random.default_rng(5)
     assert check_choices(range(2), lambda i: random_net(rng, 1 + i % 3)) > 100
@@ -361,6 +364,7 @@ def check_beliefs(seeds, every, events):
     return checked
 
 
+@pytest.mark.slow
 def test_the_native_belief_is_the_reference_belief():
     """On sampled deals behind positions of random and greedy play, the policy's belief is
     its plain-Python version's, exactly; and it tells deals apart (not always 1)."""

@@ -105,6 +105,7 @@ TREES = (
 )
 
 
+@pytest.mark.slow
 def test_the_search_with_and_without_its_tree_is_its_plain_python_version():
     compared, chose = check_against_reference([3], 9, 120, TREES)
     assert compared == 3 and chose > 10  # the tree's nodes chose, many times
@@ -129,6 +130,7 @@ def test_the_reference_doors_play_a_move_canonically_and_list_a_deals_candidates
     check(lambda: _core.deal_play(state[:3], int(words[0])), InvalidMoveError, "a deal state is")
 
 
+@pytest.mark.slow
 def test_the_tree_changes_what_the_playouts_find_and_not_with_the_threads():
     info, state, _ = door_case()
     words = _core.search_candidates(info, state, 12)
@@ -177,6 +179,7 @@ def test_a_rollout_budget_gives_the_same_choices_for_the_same_seed_whatever_the_
             assert summary(MonteCarloAgent(seed=6, rollouts=600).analyze(obs)) != one
 
 
+@pytest.mark.slow
 def test_deals_weighted_by_the_policy_give_the_same_choices_whatever_the_threads():
     """With the policy's belief (integer fixed-point weights) the means do not depend on which
     thread played which deal; the weighting changes the values, not the rollouts played."""
@@ -203,6 +206,7 @@ def test_a_seeded_game_is_replayed_move_for_move():
     assert game() == game()
 
 
+@pytest.mark.slow
 def test_the_rollout_budget_is_played_exactly():
     for obs in observations(range(6), 9):
         for budget in (1, 7, 100, 1000):
@@ -254,6 +258,7 @@ def test_a_cost_cap_gives_the_same_choices_whatever_the_threads_and_caps_the_car
     assert result.rollouts == 2 * (affordable_rollouts(2, left) // 2)  # the same deals for both cards
 
 
+@pytest.mark.slow
 def test_successive_halving_gives_the_survivors_more_rollouts():
     obs = observations([4], 0)[0]  # a full-hand lead: 32 candidates
     result = MonteCarloAgent(seed=1, rollouts=3200).analyze(obs)
@@ -355,6 +360,7 @@ def consistent(obs, hands):
     return True
 
 
+@pytest.mark.slow
 def test_weighted_samples_are_consistent_deals():
     rng = SplitMix64(4)
     seen = 0
@@ -437,6 +443,7 @@ def test_deal_weights_count_what_the_play_reveals():
     assert _core.deal_weight(info, fewer, bomb_weight=0.5) == 1.0
 
 
+@pytest.mark.slow
 def test_a_tribute_payers_cards_above_its_tribute_go_to_the_other_seats():
     match = Match(seed=13, levels=(5, 9), previous=(1, 0, 3, 2))  # seat 2 pays seat 1 an ace, at level 9
     greedy = GreedyAgent()

@@ -54,6 +54,7 @@ def test_a_dask_cluster_gives_the_same_results(reference_run):
     assert run.rows == reference_run.rows
 
 
+@pytest.mark.slow
 def test_different_seeds_give_different_runs(reference_run):
     other = simulate(12, "greedy,random,greedy,random", seed=6, kind="match", workers=1)
     assert other.rows != reference_run.rows
@@ -204,6 +205,7 @@ def test_the_example_bot_of_the_readme_runs_by_import_path_on_two_workers(monkey
     assert one.rows == two.rows and one.agents == ["mybot:LongestBot", "greedy"] * 2
 
 
+@pytest.mark.slow
 def test_classes_are_seeded_per_seat_as_the_registered_names_are(reference_run):
     by_class = simulate(12, [GreedyAgent, RandomAgent], seed=5, kind="match", workers=2, chunk=3)
     assert by_class.rows == reference_run.rows  # same agents, seeds and names ("greedy", "random")

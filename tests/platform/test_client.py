@@ -71,6 +71,7 @@ def test_every_rebuilt_observation_is_the_engines_and_the_games_are_those_played
 # -- tolerance ------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_unknown_fields_and_stages_are_ignored_and_the_answers_are_the_same(caplog, seats):
     plain = answers(PlatformClient("greedy"), seats[0])
     noisy = []
@@ -87,6 +88,7 @@ def test_unknown_fields_and_stages_are_ignored_and_the_answers_are_the_same(capl
     assert any("unknown kind" in r.getMessage() for r in caplog.records)
 
 
+@pytest.mark.slow
 def test_missing_and_out_of_order_notifications_still_get_valid_answers(seats):
     rng = random.Random(7)
     for seat in range(4):

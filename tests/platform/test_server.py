@@ -256,6 +256,7 @@ def test_other_paths_get_404_and_a_full_server_503():
     assert [s.name for s in result.tables[0].seats] == [f"bot {i}" for i in range(4)]  # the name, URL-decoded
 
 
+@pytest.mark.slow
 def test_a_seat_left_before_the_start_goes_to_the_next_bot():
     async def run():
         async with PlatformServer(port=0, seed=1, ruleset="platform+cap1") as server:

@@ -63,6 +63,7 @@ def test_the_records_digest_tells_games_apart():
     assert sparring._digest(games) != sparring._digest(changed)
 
 
+@pytest.mark.slow
 def test_kept_records_replay_and_tally_like_the_run(tmp_path, capsys):
     kept, again = tmp_path / "kept", tmp_path / "again"
     assert sparring.main(["greedy", "random", "--games", "2", "--seed", "5", "--keep-records", str(kept)]) == 0
@@ -83,6 +84,7 @@ def test_kept_records_replay_and_tally_like_the_run(tmp_path, capsys):
     assert json.loads((again / "games.json").read_text(encoding="utf-8")) == index  # a seeded run replays
 
 
+@pytest.mark.slow
 def test_the_survey_of_kept_games_counts_their_deals_and_the_straight_flushes_broken(tmp_path, capsys):
     kept = tmp_path / "kept"
     sparring.main(["greedy", "random", "--games", "8", "--seed", "5", "--keep-records", str(kept)])

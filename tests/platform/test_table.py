@@ -86,6 +86,7 @@ def test_the_games_follow_the_seed():
     assert a.matches[0].seed == a.game_seed(0) != c.game_seed(0)
 
 
+@pytest.mark.slow
 def test_the_messages_come_in_the_documented_order():
     table = seated(PlatformTable(games=1, seed=2, ruleset="platform+cap2"))
     log = []
@@ -220,6 +221,7 @@ def test_an_answer_from_a_seat_not_asked_is_refused():
     assert table.match.deal.history == ()
 
 
+@pytest.mark.slow
 def test_messages_before_the_start_and_after_the_end_are_refused():
     table = PlatformTable(seed=1, ruleset="platform+cap1")
     table.join("a")

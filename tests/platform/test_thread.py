@@ -15,6 +15,7 @@ from guandan.platform import start_server
 LIMIT = 90  # seconds: no test waits longer for the server
 
 
+@pytest.mark.slow
 def test_the_server_in_a_thread_for_synchronous_code():
     with start_server(port=0, seed=6, ruleset="platform+cap1") as running:
         reports = asyncio.run(asyncio.wait_for(run_bots(running.url, 4), LIMIT))

@@ -241,6 +241,7 @@ def _top_level_imports(path: pathlib.Path) -> set[str]:
     return names - set(sys.stdlib_module_names) - {"guandan", "__future__"}
 
 
+@pytest.mark.slow
 def test_the_docs_extra_alone_holds_every_package_the_reference_imports():
     """``pip install ".[docs]"`` alone builds the API reference: every third-party package a
     module of docs/api/ imports when autodoc imports it is a dependency or in the docs extra."""

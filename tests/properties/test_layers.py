@@ -144,6 +144,7 @@ def package_graph() -> dict[str, set[str]]:
     return graph(package_dir())
 
 
+@pytest.mark.slow
 def test_no_modules_import_one_another_in_a_circle():
     assert circles(package_graph()) == []
 

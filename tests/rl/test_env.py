@@ -186,6 +186,7 @@ def test_bad_steps_raise_naming_the_problem_and_change_nothing():
 
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["deal", "match"])
 def test_every_observation_is_the_reference_encoding_of_the_seats_observation(kind):
     from guandan.game.encoding import reference_state

@@ -50,6 +50,7 @@ def rows():
     return list(expert_positions(2, first=7, rollouts=150))
 
 
+@pytest.mark.slow
 def test_positions_are_seeded_and_hold_the_deal_and_the_searched_candidates(rows):
     assert rows == list(expert_positions(2, first=7, rollouts=150))
     assert {r["seed"] for r in rows} == {7, 8}
@@ -67,6 +68,7 @@ def test_positions_are_seeded_and_hold_the_deal_and_the_searched_candidates(rows
         assert len(row["values"]) == len(words) == len(row["rollouts"])
 
 
+@pytest.mark.slow
 def test_a_next_iterations_positions_search_with_the_weights_of_a_policy_file(tmp_path):
     """``policy="learned"`` scores with the package's weights, or a file's: the file of the
     package's weights gives the same rows, another file other searches."""
@@ -80,6 +82,7 @@ def test_a_next_iterations_positions_search_with_the_weights_of_a_policy_file(tm
     assert shipped != list(expert_positions(1, first=4, rollouts=60, policy="learned", weights=str(other)))
 
 
+@pytest.mark.slow
 def test_a_fit_with_a_prior_stays_near_it_as_its_penalty_grows(rows):
     """``prior``: the penalty is the distance to the prior's weights; a heavy one keeps the
     fit at the prior, a light one lets it move towards the search's choices."""
@@ -104,6 +107,7 @@ def test_a_fit_to_the_smart_policys_choices_plays_the_smart_policys_moves(rows):
     assert np.array_equal(w, fit_policy(relabelled, l2=0.01, steps=20)[0])
 
 
+@pytest.mark.slow
 def test_the_fit_raises_the_likelihood_of_the_searchs_choices(rows):
     _, none = fit_policy(rows, steps=0)
     w, info = fit_policy(rows, steps=10)
@@ -161,6 +165,7 @@ def test_an_improvement_with_a_hidden_layer_moves_the_units_that_read_its_featur
     check(lambda: with_hidden(start), GuandanError, f"added to {WEIGHTS} linear weights")
 
 
+@pytest.mark.slow
 def test_a_fit_and_an_improvement_learn_only_the_features_they_are_given(rows):
     start = load_weights()
     start[feature_dims(["opp_over", "pass_jiefeng"])] = 0.5
@@ -184,6 +189,7 @@ def test_a_fit_and_an_improvement_learn_only_the_features_they_are_given(rows):
     assert not x[kept].any()
 
 
+@pytest.mark.slow
 def test_the_commands_write_positions_and_a_policy_that_loads(tmp_path):
     pos = tmp_path / "pos.jsonl"
     assert (

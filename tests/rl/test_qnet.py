@@ -31,6 +31,7 @@ def test_backpropagation_matches_finite_differences():
             assert abs((up - down) / 2e-6 - grads[k][idx]) < 1e-5 * max(1.0, abs(grads[k][idx]))
 
 
+@pytest.mark.slow
 def test_adam_fits_a_small_regression():
     net = QNetwork(hidden=(16,), seed=0)
     opt = Adam(net.params, lr=1e-3)

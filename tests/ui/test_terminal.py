@@ -119,6 +119,7 @@ def test_a_short_form_that_names_nothing_playable_is_explained(monkeypatch, caps
     assert "Not understood: bad rank 'W'" in out
 
 
+@pytest.mark.slow
 def test_hint_shows_the_search_bots_three_best_moves_with_their_values(monkeypatch, capsys):
     _, out, _ = play(monkeypatch, capsys, "hint\nquit\n", "--seed", "3")
     lines = out.split("Your play> hint\n")[1].splitlines()

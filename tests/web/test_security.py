@@ -87,6 +87,7 @@ def test_a_foreign_origin_is_refused_on_every_socket_of_the_page_before_any_mess
     assert own == 101 and none == 101
 
 
+@pytest.mark.slow
 def test_a_foreign_host_is_refused_on_every_route_and_upgrade(tmp_path):
     write_record(tmp_path)
 

@@ -151,8 +151,20 @@ class OnnxAgent:
         >>> OnnxAgent(path).q_values(obs).shape == (len(obs.legal_actions),)
         True
         """
-        rows = encode_rows(observation)
-        out = self._session.run(None, {self._input: rows})[0]
+        return self.values(encode_rows(observation))
+
+    def values(self, rows: np.ndarray) -> np.ndarray:
+        """The network's value of each 567-value row (``float32 (n, 567)``): ``float32 (n,)``.
+
+        >>> import os, tempfile
+        >>> from guandan.rl.qnet import QNetwork
+        >>> path = os.path.join(tempfile.mkdtemp(), "tiny.onnx"); QNetwork(hidden=(4,), seed=1).to_onnx(path)
+        >>> OnnxAgent(path).values(np.zeros((3, 567), dtype=np.float32)).shape
+        (3,)
+        """
+        if not isinstance(rows, np.ndarray) or rows.ndim != 2 or rows.shape[1] != ROW_SIZE:
+            raise GuandanError(f"rows are an array (n, {ROW_SIZE}), got {describe(rows)}")
+        out = self._session.run(None, {self._input: np.ascontiguousarray(rows, dtype=np.float32)})[0]
         if not isinstance(out, np.ndarray) or out.shape not in ((len(rows), 1), (len(rows),)):
             raise ModelError(
                 f"model {os.path.basename(self.model)!r} gave {describe(out)} for {len(rows)} rows; "

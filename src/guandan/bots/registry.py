@@ -53,6 +53,7 @@ from typing import Any, TypeAlias, cast
 from ..core.rng import derive_seed
 from ..errors import GuandanError, describe
 from .agents import Agent, GreedyAgent, RandomAgent
+from .guided import GuidedSearchAgent
 from .network import OnnxAgent
 from .search import BasicMonteCarloAgent, MonteCarloAgent
 
@@ -76,13 +77,15 @@ AgentSpec: TypeAlias = str | AgentFactory | Agent
 
 #: The agents by name: a factory taking a seed (``mc``: :class:`guandan.bots.search.MonteCarloAgent`, the
 #: search bot; ``mc-basic``: :class:`guandan.bots.search.BasicMonteCarloAgent`, the previous one;
-#: ``onnx``: :class:`guandan.bots.network.OnnxAgent`, an ONNX Q-network, ``onnx:model=PATH``).
+#: ``onnx``: :class:`guandan.bots.network.OnnxAgent`, an ONNX Q-network, ``onnx:model=PATH``; ``mc-net``:
+#: :class:`guandan.bots.guided.GuidedSearchAgent`, the search with a network's values, ``mc-net:model=PATH``).
 AGENTS: dict[str, AgentFactory] = {
     "random": RandomAgent,
     "greedy": GreedyAgent,
     "mc": MonteCarloAgent,
     "mc-basic": BasicMonteCarloAgent,
     "onnx": OnnxAgent,
+    "mc-net": GuidedSearchAgent,
 }
 
 _INT = re.compile(r"[+-]?\d+\Z")

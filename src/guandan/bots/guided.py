@@ -1,0 +1,135 @@
+"""The search bot with a network's judgement: ``mc-net``, :class:`GuidedSearchAgent`.
+
+``mc`` judges each candidate move by the mean of its rollouts, a noisy number: a candidate
+that successive halving dropped early has had a few dozen. A network taught by the search's
+own values (its value of every candidate, :mod:`guandan.rl.expert`) carries what the search
+found at many positions like this one. :class:`GuidedSearchAgent` asks both and ranks the
+candidates by their blend, the network's value standing in as ``prior`` rollouts::
+
+    value = (rollouts * mean + prior * q) / (rollouts + prior)
+
+so a candidate the search judged at length keeps its mean, and one it judged briefly leans
+on the network. The network reads the 567-value rows of the candidates only (the
+:mod:`~guandan.bots.network` agent's input: a Q-network in ONNX, output ``(n, 1)`` or
+``(n,)``) and must give values in the search's unit, the levels its side gains (+3 .. -3
+under the competitive rules), as a network taught by the search does. The tribute and
+return are the search's alone.
+
+The search keeps every option of ``mc`` (``rollouts``, ``think_ms``, ``threads``, ...),
+given beside ``model`` and ``prior``: ``mc-net:model=net.onnx:prior=200:rollouts=2000``.
+
+>>> import os, tempfile
+>>> from guandan import Deal
+>>> from guandan.rl.qnet import QNetwork
+>>> path = os.path.join(tempfile.mkdtemp(), "tiny.onnx"); QNetwork(hidden=(4,), seed=1).to_onnx(path)
+>>> agent = GuidedSearchAgent(model=path, prior=50, seed=1, rollouts=400)
+>>> result = agent.analyze(Deal.new(seed=2, level=2, leader=0).observation(0))
+>>> result.rollouts, result.best is result.choices[0].action
+(400, True)
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+import time
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+from ..core.moves import Move
+from ..errors import GuandanError, describe
+from ..game.encoding import encode_actions, encode_state
+from ..game.history import Phase
+from ..game.observation import Observation
+from .network import OnnxAgent
+from .search import MonteCarloAgent, SearchResult
+
+__all__ = ["GuidedSearchAgent", "blend"]
+
+
+def blend(means: np.ndarray, rollouts: np.ndarray, q: np.ndarray, prior: float) -> np.ndarray:
+    """Each candidate's search mean and network value weighed together, the network as
+    ``prior`` rollouts.
+
+    >>> blend(np.array([1.0, 0.0]), np.array([100, 0]), np.array([0.0, 0.5]), 100.0).tolist()
+    [0.5, 0.5]
+    """
+    values: np.ndarray = (rollouts * means + prior * q) / np.maximum(rollouts + prior, 1e-12)
+    return values
+
+
+class GuidedSearchAgent:
+    """``mc`` with its candidates ranked by the blend of their rollouts' mean and a
+    network's value (see the module's description). ``model``: the ONNX Q-network;
+    ``prior``: the rollouts the network's value counts for (0: the search alone); every
+    other keyword is an option of :class:`~guandan.bots.search.MonteCarloAgent`.
+
+    >>> import os, tempfile
+    >>> from guandan.rl.qnet import QNetwork
+    >>> path = os.path.join(tempfile.mkdtemp(), "tiny.onnx"); QNetwork(hidden=(4,), seed=1).to_onnx(path)
+    >>> agent = GuidedSearchAgent(model=path, prior=100, rollouts=400)
+    >>> agent.prior, agent.search.rollouts, os.path.basename(agent.network.model)
+    (100.0, 400, 'tiny.onnx')
+    """
+
+    name = "mc-net"
+
+    def __init__(self, model: str, prior: float = 100.0, seed: int = 0, **search: Any) -> None:
+        if isinstance(prior, bool) or not isinstance(prior, (int, float)) or not prior >= 0:
+            raise GuandanError(f"prior is a number of rollouts >= 0, got {describe(prior)}")
+        known = inspect.signature(MonteCarloAgent).parameters
+        unknown = sorted(set(search) - set(known))
+        if unknown:
+            raise GuandanError(
+                f"mc-net has no option {unknown[0]!r}: model, prior, and the options of mc "
+                f"({', '.join(k for k in known if k != 'seed')})"
+            )
+        self.prior = float(prior)
+        self.network = OnnxAgent(model)
+        self.search = MonteCarloAgent(seed=seed, **search)
+
+    def __repr__(self) -> str:
+        return (
+            f"GuidedSearchAgent(model={os.path.basename(self.network.model)!r}, prior={self.prior}, "
+            f"search={self.search!r})"
+        )
+
+    def q_values(self, observation: Observation, moves: list[Move]) -> np.ndarray:
+        """The network's value of each of ``moves`` (legal actions of the observation)."""
+        legal = observation.legal_actions
+        index = {move: i for i, move in enumerate(legal)}
+        try:
+            rows_of = [index[move] for move in moves]
+        except KeyError as error:
+            raise GuandanError(f"{error.args[0]} is not a legal action of the observation") from None
+        actions = encode_actions(np.ascontiguousarray(legal.array[rows_of]))
+        state = encode_state(observation)
+        rows = np.hstack([np.broadcast_to(state, (len(moves), state.shape[0])), actions]).astype(np.float32)
+        return self.network.values(rows)
+
+    def analyze(self, observation: Observation) -> SearchResult:
+        """The search's result with its choices ranked by the blend (their ``value`` the
+        blended one); the tribute and return as the search found them."""
+        result = self.search.analyze(observation)
+        start = time.perf_counter()
+        if observation.phase != Phase.PLAY or len(result.choices) < 2 or self.prior == 0:
+            return result
+        moves = [c.action for c in result.choices]
+        assert all(isinstance(m, Move) for m in moves)
+        q = self.q_values(observation, moves)  # type: ignore[arg-type]
+        means = np.array([c.value for c in result.choices])
+        counts = np.array([c.rollouts for c in result.choices], dtype=np.float64)
+        values = blend(means, counts, q, self.prior)
+        order = np.argsort(-values, kind="stable")
+        choices = tuple(replace(result.choices[i], value=float(values[i])) for i in order)
+        return SearchResult(choices, result.rollouts, result.seconds + (time.perf_counter() - start))
+
+    def act(self, observation: Observation) -> Move | int:
+        """The action of the blend in play; the search's in the tribute and return."""
+        legal = observation.legal_actions
+        if len(legal) == 1:
+            only: Move | int = legal[0]
+            return only
+        return self.analyze(observation).best

@@ -1,0 +1,98 @@
+"""``mc-net``: the search's candidates ranked by the blend of their rollouts' mean and a
+network's value. With no prior it is the search; with an overwhelming one it is the network's
+order of the search's candidates; the network reads the same rows for a candidate as the
+``onnx`` agent does for that legal action; bad options are refused by name."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from guandan import Deal, Match
+from guandan.bots.guided import GuidedSearchAgent, blend
+from guandan.bots.network import OnnxAgent
+from guandan.bots.registry import make_agent
+from guandan.bots.search import MonteCarloAgent
+from guandan.errors import GuandanError, ModelError
+from guandan.game.history import Phase
+from guandan.rl.qnet import QNetwork
+
+
+@pytest.fixture(scope="module")
+def model(tmp_path_factory):
+    path = str(tmp_path_factory.mktemp("net") / "tiny.onnx")
+    QNetwork(hidden=(8,), seed=3).to_onnx(path)
+    return path
+
+
+def lead(seed=2):
+    return Deal.new(seed=seed, level=2, leader=0).observation(0)
+
+
+def test_blend_weighs_the_network_as_prior_rollouts():
+    means, counts, q = np.array([1.0, -1.0, 0.5]), np.array([300.0, 10.0, 0.0]), np.array([-1.0, 1.0, 2.0])
+    assert blend(means, counts, q, 0.0).tolist()[:2] == [1.0, -1.0]
+    assert blend(means, counts, q, 100.0).tolist() == pytest.approx([(300 - 100) / 400, (-10 + 100) / 110, 2.0])
+
+
+def test_with_no_prior_it_is_the_search_and_with_an_overwhelming_one_the_networks_order(model):
+    obs = lead()
+    search = MonteCarloAgent(seed=4, rollouts=300).analyze(obs)
+    alone = GuidedSearchAgent(model=model, prior=0, seed=4, rollouts=300).analyze(obs)
+    assert [(c.action, c.value, c.rollouts) for c in alone.choices] == \
+        [(c.action, c.value, c.rollouts) for c in search.choices]
+    led = GuidedSearchAgent(model=model, prior=1e9, seed=4, rollouts=300)
+    result = led.analyze(obs)
+    assert set(c.action for c in result.choices) == set(c.action for c in search.choices)
+    q = led.q_values(obs, [c.action for c in result.choices])
+    assert np.all(np.diff(q) <= 1e-6)  # best first by the network
+    assert [c.value for c in result.choices] == pytest.approx(q.tolist(), abs=1e-5)
+    assert result.rollouts == search.rollouts == 300
+
+
+def test_a_candidates_row_is_the_onnx_agents_row_of_that_legal_action(model):
+    obs = lead(5)
+    agent = GuidedSearchAgent(model=model, seed=1, rollouts=200)
+    moves = [c.action for c in agent.search.analyze(obs).choices]
+    every = OnnxAgent(model).q_values(obs)
+    index = {m: i for i, m in enumerate(obs.legal_actions)}
+    assert agent.q_values(obs, moves) == pytest.approx(every[[index[m] for m in moves]], abs=1e-6)
+    other = next(m for m in lead(9).legal_actions if m not in index)  # legal in another deal only
+    with pytest.raises(GuandanError, match="is not a legal action"):
+        agent.q_values(obs, [moves[0], other])
+
+
+def test_the_same_seed_gives_the_same_choices_and_the_spec_makes_it(model):
+    obs = lead(7)
+    one = make_agent(f"mc-net:model={model}:prior=50:rollouts=200", seed=3)
+    two = make_agent(f"mc-net:model={model}:prior=50:rollouts=200", seed=3)
+    assert isinstance(one, GuidedSearchAgent) and one.prior == 50 and one.search.rollouts == 200
+    assert one.act(obs) == two.act(obs)
+
+
+def test_the_tribute_is_the_searchs(model):
+    match = Match(seed=3, levels=(5, 9), previous=(1, 0, 3, 2), hands=[["S3 HR", "D4 HR", "S8 SA DA C7 D7 S2", "C5"]])
+    obs = match.observation(match.turn)
+    assert obs.phase == Phase.TRIBUTE
+    guided = GuidedSearchAgent(model=model, prior=1e9, seed=1, rollouts=100).analyze(obs)
+    search = MonteCarloAgent(seed=1, rollouts=100).analyze(obs)
+    assert (guided.choices, guided.rollouts) == (search.choices, search.rollouts)
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (dict(prior=-1), "prior is a number of rollouts >= 0"),
+        (dict(prior="much"), "prior is a number of rollouts >= 0"),
+        (dict(prior=True), "prior is a number of rollouts >= 0"),
+        (dict(roll_outs=5), "mc-net has no option 'roll_outs'"),
+    ],
+)
+def test_bad_options_are_refused_by_name(model, options, message):
+    with pytest.raises(GuandanError, match=message):
+        GuidedSearchAgent(model=model, **options)
+
+
+def test_a_missing_model_is_refused(tmp_path):
+    with pytest.raises(ModelError, match="no model file"):
+        GuidedSearchAgent(model=str(tmp_path / "none.onnx"))

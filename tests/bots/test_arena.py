@@ -170,6 +170,21 @@ def test_a_round_robin_and_a_gauntlet_rate_the_bots(tmp_path):
     check(lambda: tournament(bots, pairs=2, gauntlet=5, workers=1), GuandanError, "gauntlet")
 
 
+def test_results_are_the_same_whatever_the_executor_and_the_chunk():
+    """Pairs sent to an executor (threads here, as a Dask cluster's executor would take them),
+    a few a task: the decision, the pairs counted and the statistics are those of one worker."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    one = head_to_head("greedy", "random", sprt=(0, 300), seed=10, workers=1)
+    fixed = head_to_head("greedy", "greedy:bomb_threshold=2", pairs=6, seed=11, workers=1)
+    with ThreadPoolExecutor(2) as pool:
+        run = head_to_head("greedy", "random", sprt=(0, 300), seed=10, workers=2, executor=pool, chunk=4)
+        assert run.summary() == one.summary() and run.results == one.results
+        run = head_to_head("greedy", "greedy:bomb_threshold=2", pairs=6, seed=11, workers=2, executor=pool, chunk=4)
+        assert run.summary() == fixed.summary()
+    check(lambda: head_to_head("greedy", "random", pairs=2, workers=1, chunk=0), GuandanError, "chunk must be")
+
+
 @pytest.mark.slow
 def test_results_are_the_same_on_one_and_two_workers(tmp_path):
     one = head_to_head("greedy", "random", sprt=(0, 300), seed=10, workers=1)
@@ -177,8 +192,9 @@ def test_results_are_the_same_on_one_and_two_workers(tmp_path):
     assert one.summary() == two.summary() and one.results == two.results
     fixed = [head_to_head("greedy", "greedy:bomb_threshold=2", pairs=24, seed=11, workers=w) for w in (1, 2)]
     assert fixed[0].summary() == fixed[1].summary()
-    rr = [tournament(["greedy", "random", "greedy:bomb_threshold=2"], pairs=4, seed=12, workers=w) for w in (1, 2)]
-    assert rr[0].summary() == rr[1].summary()
+    rr = [tournament(["greedy", "random", "greedy:bomb_threshold=2"], pairs=4, seed=12, workers=w, chunk=c)
+          for w, c in ((1, 1), (2, 1), (2, 3))]  # fmt: skip
+    assert rr[0].summary() == rr[1].summary() == rr[2].summary()
 
 
 @pytest.mark.slow
@@ -192,7 +208,9 @@ def test_a_dask_cluster_gives_the_same_result():
         with distributed.Client(cluster) as client:
             run = head_to_head("greedy", "greedy:bomb_threshold=2", pairs=12, seed=13,
                                executor=client.get_executor(), workers=2)  # fmt: skip
-    assert run.summary() == one.summary()
+            chunked = head_to_head("greedy", "greedy:bomb_threshold=2", pairs=12, seed=13,
+                                   executor=client.get_executor(), workers=2, chunk=5)  # fmt: skip
+    assert run.summary() == one.summary() == chunked.summary()
 
 
 def _pairs_logged(path):

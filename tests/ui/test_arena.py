@@ -66,6 +66,16 @@ def test_round_robin_and_gauntlet_print_ratings(capsys):
 
 
 @pytest.mark.slow
+def test_the_same_result_on_one_and_two_workers_whatever_the_chunk(capsys):
+    argv = ["arena", "greedy", "greedy:bomb_threshold=2", "--pairs", "12", "--seed", "4", "--json"]
+    one = _json(capsys, [*argv, "--workers", "1"])
+    for chunk in ("1", "5"):
+        assert _json(capsys, [*argv, "--workers", "2", "--chunk", chunk]) == one
+    argv = ["arena", "greedy", "random", "--sprt", "0,300", "--seed", "4", "--json"]
+    assert _json(capsys, [*argv, "--workers", "2", "--chunk", "3"]) == _json(capsys, [*argv, "--workers", "1"])
+
+
+@pytest.mark.slow
 def test_plots_are_drawn(capsys, tmp_path):
     h2h, rr = tmp_path / "h2h.png", tmp_path / "rr.svg"
     assert main(["arena", "greedy", "random", "--sprt", "0,100", "--workers", "1", "--plot", str(h2h)]) == 0
@@ -100,6 +110,7 @@ def _refused(capsys, argv, named):
         (["greedy", "random", "--round-robin", "--gauntlet", "greedy", "--pairs", "1"], "not both"),
         (["greedy", "random", "--pairs", "0"], "--pairs must be at least 1"),
         (["greedy", "random", "--pairs", "2", "--workers", "0"], "--workers must be at least 1"),
+        (["greedy", "random", "--pairs", "2", "--chunk", "0"], "--chunk must be at least 1"),
         (["greedy", "random", "--pairs", "2", "--ruleset", "chess"], "unknown ruleset"),
         (["greedy", "random", "--pairs", "2", "--out", "/no/such/dir/run.jsonl"], "no directory"),
         (["greedy", "random", "--pairs", "2", "--plot", "ratings.txt"], "--plot"),

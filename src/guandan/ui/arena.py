@@ -49,7 +49,7 @@ examples:
   guandan arena mc:rollouts=400 greedy --sprt 0,50 --out mc.jsonl --workers 2
   guandan arena greedy greedy:bomb_threshold=3 --pairs 500 --json
   guandan arena mc greedy random --round-robin --pairs 100 --plot ratings.png
-  guandan arena mybot:Bot greedy --games --sprt -20,20 --dask tcp://scheduler:8786
+  guandan arena mybot:Bot greedy --games --sprt -20,20 --dask tcp://scheduler:8786 --chunk 4
   guandan arena "cmd:python mybot.py {url}" greedy --games --pairs 10
   guandan arena --report mc.jsonl
 """
@@ -84,6 +84,9 @@ def add_parser(commands: Any) -> None:
     )
     p.add_argument("--workers", type=int, default=None, help="processes (default: every core; 1: this process)")
     p.add_argument("--dask", metavar="ADDRESS", help="play on the Dask cluster at ADDRESS (tcp://HOST:8786)")
+    p.add_argument(
+        "--chunk", type=int, metavar="N", help="pairs per task sent to a worker or the cluster (default 1); same results"
+    )
     p.add_argument("--out", metavar="FILE", help="log every finished pair to FILE (JSON Lines); continues a run")
     p.add_argument("--report", metavar="FILE", help="print the state of the run logged in FILE, and play nothing")
     p.add_argument("--plot", metavar="FILE.png", help="draw the LLR and Elo (or the ratings) to FILE (.svg, .pdf)")
@@ -140,7 +143,8 @@ def run(args: argparse.Namespace) -> int:
         check_sprt(sprt[0], sprt[1], args.alpha, args.beta)
         if many:
             raise GuandanError("--sprt tests two bots head to head: with many bots give --pairs N")
-    for name, value in (("--pairs", args.pairs), ("--max-pairs", args.max_pairs), ("--workers", args.workers)):
+    for name, value in (("--pairs", args.pairs), ("--max-pairs", args.max_pairs), ("--workers", args.workers),
+                        ("--chunk", args.chunk)):
         if value is not None and value < 1:
             raise GuandanError(f"{name} must be at least 1, got {value}")
     if sprt is None and args.pairs is None:
@@ -150,7 +154,8 @@ def run(args: argparse.Namespace) -> int:
 
         check_plot(args.plot)
     kind = "games" if args.games else "deals"
-    options: dict[str, Any] = {"kind": kind, "seed": args.seed, "ruleset": args.ruleset, "out": args.out}
+    options: dict[str, Any] = {"kind": kind, "seed": args.seed, "ruleset": args.ruleset, "out": args.out,
+                               "chunk": args.chunk}
     client = None
     if args.dask is not None:
         client = _dask(args.dask)

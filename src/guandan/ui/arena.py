@@ -84,9 +84,7 @@ def add_parser(commands: Any) -> None:
     )
     p.add_argument("--workers", type=int, default=None, help="processes (default: every core; 1: this process)")
     p.add_argument("--dask", metavar="ADDRESS", help="play on the Dask cluster at ADDRESS (tcp://HOST:8786)")
-    p.add_argument(
-        "--chunk", type=int, metavar="N", help="pairs per task sent to a worker or the cluster (default 1); same results"
-    )
+    p.add_argument("--chunk", type=int, metavar="N", help="pairs per task sent to a worker or the cluster (default 1)")
     p.add_argument("--out", metavar="FILE", help="log every finished pair to FILE (JSON Lines); continues a run")
     p.add_argument("--report", metavar="FILE", help="print the state of the run logged in FILE, and play nothing")
     p.add_argument("--plot", metavar="FILE.png", help="draw the LLR and Elo (or the ratings) to FILE (.svg, .pdf)")
@@ -143,8 +141,12 @@ def run(args: argparse.Namespace) -> int:
         check_sprt(sprt[0], sprt[1], args.alpha, args.beta)
         if many:
             raise GuandanError("--sprt tests two bots head to head: with many bots give --pairs N")
-    for name, value in (("--pairs", args.pairs), ("--max-pairs", args.max_pairs), ("--workers", args.workers),
-                        ("--chunk", args.chunk)):
+    for name, value in (
+        ("--pairs", args.pairs),
+        ("--max-pairs", args.max_pairs),
+        ("--workers", args.workers),
+        ("--chunk", args.chunk),
+    ):
         if value is not None and value < 1:
             raise GuandanError(f"{name} must be at least 1, got {value}")
     if sprt is None and args.pairs is None:
@@ -154,8 +156,13 @@ def run(args: argparse.Namespace) -> int:
 
         check_plot(args.plot)
     kind = "games" if args.games else "deals"
-    options: dict[str, Any] = {"kind": kind, "seed": args.seed, "ruleset": args.ruleset, "out": args.out,
-                               "chunk": args.chunk}
+    options: dict[str, Any] = {
+        "kind": kind,
+        "seed": args.seed,
+        "ruleset": args.ruleset,
+        "out": args.out,
+        "chunk": args.chunk,
+    }
     client = None
     if args.dask is not None:
         client = _dask(args.dask)
@@ -193,7 +200,8 @@ def _dask(address: str) -> Any:
         import distributed  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
         raise GuandanError(
-            "--dask needs the distributed package: pip install '.[dask]' from the guandan checkout") from None
+            "--dask needs the distributed package: pip install '.[dask]' from the guandan checkout"
+        ) from None
     try:
         return distributed.Client(address, timeout=30)  # type: ignore[no-untyped-call,unused-ignore]
     except (OSError, TimeoutError, ValueError) as error:

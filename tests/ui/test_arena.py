@@ -42,6 +42,14 @@ def test_json_has_the_result_and_the_statistics(capsys):
     assert games["kind"] == "games" and games["ruleset"] == "platform" and games["games"] == 2
 
 
+def test_score_levels_tests_on_the_levels(capsys):
+    data = _json(capsys, ["arena", "greedy", "random", "--sprt", "0,100", "--score", "levels", "--workers", "1",
+                          "--json"])  # fmt: skip
+    assert data["result"] == "H1" and data["scoring"] == "levels" and len(data["pair_counts"]) == 13
+    assert main(["arena", "greedy", "greedy", "--pairs", "3", "--score", "levels", "--workers", "1"]) == 0
+    assert "pairs scored by levels, ½ + (levels won less lost)/12: +0:3" in capsys.readouterr().out
+
+
 def test_the_log_continues_and_the_report_prints_it(capsys, tmp_path):
     out = str(tmp_path / "run.jsonl")
     first = _json(capsys, ["arena", "greedy", "random", "--pairs", "3", "--workers", "1", "--out", out, "--json"])
@@ -111,6 +119,7 @@ def _refused(capsys, argv, named):
         (["greedy", "random", "--pairs", "0"], "--pairs must be at least 1"),
         (["greedy", "random", "--pairs", "2", "--workers", "0"], "--workers must be at least 1"),
         (["greedy", "random", "--pairs", "2", "--chunk", "0"], "--chunk must be at least 1"),
+        (["greedy", "random", "--pairs", "2", "--score", "points"], "--score is wins or levels, got 'points'"),
         (["greedy", "random", "--pairs", "2", "--ruleset", "chess"], "unknown ruleset"),
         (["greedy", "random", "--pairs", "2", "--out", "/no/such/dir/run.jsonl"], "no directory"),
         (["greedy", "random", "--pairs", "2", "--plot", "ratings.txt"], "--plot"),

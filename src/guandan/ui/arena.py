@@ -34,6 +34,9 @@ Head to head (two bots), one of:
   --pairs N          N pairs: Elo and win rate with 95% intervals from the pairs' variance
 Many bots: --round-robin (every pairing) or --gauntlet BOT (BOT against each other one),
   --pairs N each, then ratings by maximum likelihood (the first bot, or BOT, at 0).
+A pair scores the deals (or games) its first bot won, halved: 0, 1/2 or 1; with --score
+levels it scores 1/2 + (its levels a deal won less lost)/6, from 0 to 1 (thirteen outcomes
+for a pair of deals): the test, the Elo and the ratings are then on the levels.
 
 A bot may be a program that speaks the AI competition's protocol: "cmd:COMMAND", its
 {url} (and {port}, {seed}) filled in; then every pair is played at a platform server,
@@ -48,6 +51,7 @@ examples:
   guandan arena greedy random --sprt 0,100                 # seconds
   guandan arena mc:rollouts=400 greedy --sprt 0,50 --out mc.jsonl --workers 2
   guandan arena greedy greedy:bomb_threshold=3 --pairs 500 --json
+  guandan arena greedy greedy:bomb_threshold=3 --sprt 0,20 --score levels
   guandan arena mc greedy random --round-robin --pairs 100 --plot ratings.png
   guandan arena mybot:Bot greedy --games --sprt -20,20 --dask tcp://scheduler:8786 --chunk 4
   guandan arena "cmd:python mybot.py {url}" greedy --games --pairs 10
@@ -76,6 +80,12 @@ def add_parser(commands: Any) -> None:
     p.add_argument("--max-pairs", type=int, default=20000, help="stop the test here, inconclusive (default 20000)")
     p.add_argument("--pairs", type=int, metavar="N", help="a fixed run of N pairs (each pairing's, with many bots)")
     p.add_argument("--games", action="store_true", help="pairs of whole games (default rules: platform)")
+    p.add_argument(
+        "--score",
+        default="wins",
+        metavar="wins|levels",
+        help="what a pair scores: the deals (games) won, or the levels won less lost (default wins)",
+    )
     p.add_argument("--round-robin", action="store_true", help="every pairing of the bots, then ratings")
     p.add_argument("--gauntlet", metavar="BOT", help="BOT against each of the others, then ratings (BOT at 0)")
     p.add_argument("--seed", type=int, default=0, help="the run seed (default 0)")
@@ -156,12 +166,15 @@ def run(args: argparse.Namespace) -> int:
 
         check_plot(args.plot)
     kind = "games" if args.games else "deals"
+    if args.score not in arena.SCORINGS:
+        raise GuandanError(f"--score is wins or levels, got {describe(args.score)}")
     options: dict[str, Any] = {
         "kind": kind,
         "seed": args.seed,
         "ruleset": args.ruleset,
         "out": args.out,
         "chunk": args.chunk,
+        "scoring": args.score,
     }
     client = None
     if args.dask is not None:

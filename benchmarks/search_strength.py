@@ -1,80 +1,42 @@
-"""The search bot's strength: one agent against another over seeded single deals or matches.
+"""The search bot's strength: a front for ``guandan arena``, and the strength-against-budget plot.
 
-Plays ``guandan.bots.simulate`` runs — exactly what ``guandan simulate N [--deals] --agents A,B
---seed S`` plays — and prints the share of deals (and matches) side A won with its 95%
-Wilson interval and the mean levels per deal. ``--swap`` plays every deal (or match) a
-second time with the sides exchanged (the same cards, A now in seats 1 and 3: a
-*duplicate* run, which cancels the luck of the cards when comparing two bots): that is a run
-of ``guandan arena A B --pairs N --seed S`` (``--games --ruleset competitive_2022`` for
-matches), which plays it, and its intervals are the arena's, from the pairs' variance, with
-the Elo difference. ``--out`` appends one JSON line per run (for ``--plot``); progress goes
-to stderr.
+``--deals N`` is ``guandan arena A B --pairs N --seed S`` (N seeded deals, each played twice,
+the sides swapped); ``--matches N`` is ``guandan arena A B --games --ruleset competitive_2022
+--pairs N --seed S`` (N matches, each twice). It runs the arena and prints the deals won by A
+with the arena's 95% interval (from the pairs' variance), the Elo difference and the levels a
+deal; ``--out`` appends one JSON line per run, and ``--plot`` draws the strength-against-budget
+plot from such a file. Progress goes to stderr.
 
-    python benchmarks/search_strength.py mc:rollouts=4000 greedy --deals 400 --seed 9001
-    python benchmarks/search_strength.py mc:rollouts=4000 mc-basic --deals 200 --swap
-    python benchmarks/search_strength.py --plot docs/search-strength.png --out strength.jsonl
+Until this script became a front for the arena, a run without ``--swap`` played one seating
+only (``guandan simulate N --agents A,B --seed S``: A at seats 0 and 2), and the plot is drawn
+from those runs (``benchmarks/search_strength.jsonl``, ``"swap": false``); every run is paired
+now, and ``--swap`` is kept (it changes nothing) so that the paired rows' commands still run.
+
+    python benchmarks/search_strength.py mc:rollouts=4000 mc-basic --deals 200 --seed 9001
+    python benchmarks/search_strength.py mc:rollouts=4000 greedy --matches 10 --seed 9002
+    python benchmarks/search_strength.py --plot docs/search-strength.png --out benchmarks/search_strength.jsonl
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import math
+import shlex
 import sys
 import time
 
 from guandan.bots.arena import head_to_head
-from guandan.bots.simulate import simulate
+from guandan.bots.simulate import wilson_interval
 
 
-def wilson(wins: int, n: int, z: float = 1.959964) -> tuple[float, float]:
-    """The 95% Wilson score interval of a proportion."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
+def wilson(wins: int, n: int) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion (the plot's one-seating runs)."""
+    return wilson_interval(wins, n)
 
 
-def tally(rows: list[dict], a_side: int) -> tuple[int, int, float]:
-    """Deals won by the side playing A, deals, and A's levels gained less the other's."""
-    won = sum(1 for r in rows if r["winner_side"] == a_side)
-    levels = sum(r["levels_gained"] * (1 if r["winner_side"] == a_side else -1) for r in rows)
-    return won, len(rows), levels
-
-
-def run(a: str, b: str, n: int, kind: str, seed: int, swap: bool, workers: int | None) -> dict:
-    begin = time.perf_counter()
-
-    def progress(done: int, total: int) -> None:
-        print(f"\r  {a} vs {b}: {done}/{total}", end="", file=sys.stderr, flush=True)
-
-    if swap:
-        return paired(a, b, n, kind, seed, workers, begin)
-    runs = [(0, simulate(n, [a, b], seed=seed, kind=kind, workers=workers, progress=progress))]
-    print(file=sys.stderr)
-    won = deals = 0
-    levels = 0.0
-    matches_won = matches = 0
-    for a_side, sim in runs:
-        w, d, lv = tally(sim.rows, a_side)
-        won, deals, levels = won + w, deals + d, levels + lv
-        if kind == "match":
-            winners = {r["task"]: r["match_winner"] for r in sim.rows}  # every row of a match names its winner
-            matches_won += sum(1 for x in winners.values() if x == a_side)
-            matches += len(winners)
-    low, high = wilson(won, deals)
-    result = {
-        "a": a, "b": b, "kind": kind, "n": n, "seed": seed, "swap": swap,
-        "deals": deals, "deals_won": won, "win_rate": won / deals if deals else 0.0, "ci95": [low, high],
-        "levels_per_deal": levels / deals if deals else 0.0, "seconds": time.perf_counter() - begin,
-    }
-    if kind == "match":
-        mlow, mhigh = wilson(matches_won, matches)
-        result.update(matches=matches, matches_won=matches_won, match_rate=matches_won / max(matches, 1),
-                      match_ci95=[mlow, mhigh])
-    return result
+def run(a: str, b: str, n: int, kind: str, seed: int, workers: int | None) -> dict:
+    """``n`` pairs of deals (``kind="deal"``) or of matches: the arena's run."""
+    return paired(a, b, n, kind, seed, workers, time.perf_counter())
 
 
 def paired(a: str, b: str, n: int, kind: str, seed: int, workers: int | None, begin: float) -> dict:
@@ -102,14 +64,19 @@ def paired(a: str, b: str, n: int, kind: str, seed: int, workers: int | None, be
 
 
 def show(r: dict) -> None:
-    line = (f"{r['a']} vs {r['b']}: {r['deals_won']}/{r['deals']} deals won by {r['a']} = {r['win_rate']:.1%} "
-            f"[{r['ci95'][0]:.1%}, {r['ci95'][1]:.1%}], {r['levels_per_deal']:+.2f} levels a deal")
+    line = (
+        f"{r['a']} vs {r['b']}: {r['deals_won']}/{r['deals']} deals won by {r['a']} = {r['win_rate']:.1%} "
+        f"[{r['ci95'][0]:.1%}, {r['ci95'][1]:.1%}], {r['levels_per_deal']:+.2f} levels a deal"
+    )
     if r.get("elo_ci"):
-        low, elo, high = (f"{x:+.0f}" if x is not None else "inf" for x in (r["elo_ci"][0], r["elo"], r["elo_ci"][1]))
+        low, elo, high = (f"{x:+.0f}" if x is not None else f"{sign}inf"
+                          for x, sign in ((r["elo_ci"][0], "-"), (r["elo"], "+"), (r["elo_ci"][1], "+")))  # fmt: skip
         line += f" (pairs' interval), Elo {elo} [{low}, {high}]"
     if "matches" in r:
-        line += (f"; matches {r['matches_won']}/{r['matches']} = {r['match_rate']:.1%} "
-                 f"[{r['match_ci95'][0]:.1%}, {r['match_ci95'][1]:.1%}]")
+        line += (
+            f"; matches {r['matches_won']}/{r['matches']} = {r['match_rate']:.1%} "
+            f"[{r['match_ci95'][0]:.1%}, {r['match_ci95'][1]:.1%}]"
+        )
     print(line + f" ({r['seconds']:.0f} s)", flush=True)
 
 
@@ -157,10 +124,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("a", nargs="?", help="side A's agent spec (seats 0 and 2)")
     parser.add_argument("b", nargs="?", help="side B's agent spec (seats 1 and 3)")
-    parser.add_argument("--deals", type=int, default=0, help="single deals at level 2")
-    parser.add_argument("--matches", type=int, default=0, help="whole matches")
+    parser.add_argument("--deals", type=int, default=0, help="pairs of single deals at level 2")
+    parser.add_argument("--matches", type=int, default=0, help="pairs of whole matches (competitive_2022)")
     parser.add_argument("--seed", type=int, default=9001, help="the run seed (default 9001)")
-    parser.add_argument("--swap", action="store_true", help="also play every deal with the sides exchanged")
+    parser.add_argument("--swap", action="store_true", help="every run is paired now: changes nothing")
     parser.add_argument("--workers", type=int, default=None, help="processes (default: every core)")
     parser.add_argument("--out", help="append the result as a JSON line to this file")
     parser.add_argument("--plot", help="draw the strength-against-budget plot from --out's lines to this file")
@@ -168,7 +135,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.a and args.b:
         for kind, n in (("deal", args.deals), ("match", args.matches)):
             if n:
-                result = run(args.a, args.b, n, kind, args.seed, args.swap, args.workers)
+                arena = ["guandan", "arena", args.a, args.b, *(["--games", "--ruleset", "competitive_2022"]
+                         if kind == "match" else []), "--pairs", str(n), "--seed", str(args.seed)]  # fmt: skip
+                print("$ " + shlex.join(arena), flush=True)
+                result = run(args.a, args.b, n, kind, args.seed, args.workers)
                 show(result)
                 if args.out:
                     with open(args.out, "a", encoding="utf-8") as f:

@@ -1,33 +1,29 @@
-"""Strength against sparring partners: any agent spec against the built-in bots, another spec,
-or the AI competition finalists' rule bots, in whole games with the sides swapped.
+"""Strength against sparring partners: a front for ``guandan arena`` in whole games, with the
+AI competition finalists' rule bots at hand, and the games kept for ``kept_records.py``.
 
 Two kinds of opponent:
 
-* **an agent spec** (``greedy``, ``mc-basic``, ``mc:rollouts=40000``, ``mybots:Bot``): played
-  in-process with :func:`guandan.bots.simulate.simulate` under the platform's rules — every
-  match twice, the same seed with the sides exchanged (a duplicate run);
+* **an agent spec** (``greedy``, ``mc-basic``, ``mc:rollouts=40000``, ``mybots:Bot``): ``--games
+  2N`` is ``guandan arena SPEC OPPONENT --games --pairs N --seed S`` (every game twice from
+  one seed, the sides swapped), which it runs and prints;
 * **a field bot** (``field:bot-a``, ``field:bot-b``): the rule bots of two finalists of the
   competition, programs that speak the platform protocol (Python with ``ws4py``). They are
   not part of this repository: ``--field-bots DIR`` names the folder that holds ``bot-a/`` and
-  ``bot-b/``. The script copies them to a temporary folder (their server URL pointed at a free
-  port), makes a virtual environment with ``ws4py`` and ``numpy`` for them (once, in
-  ``--field-venv``), and plays the games through a real ``guandan serve`` process and two
-  ``guandan connect`` processes for the spec, in seat order: the spec at seats 0 and 2 for the
-  first half of the games, at seats 1 and 3 for the second half, the same seeds. Each field
-  bot runs with Python's ``random`` module seeded from the run's seed (the bots draw their
-  random choices from it) and ``PYTHONHASHSEED=0``, so a run can be replayed move for move.
+  ``bot-b/``. The opponent is then the arena's ``cmd:`` bot that ``benchmarks/field_bot.py``
+  starts (a copy of the bot pointed at the arena's server, its random choices seeded, one of
+  its two scripts a seat), under a Python with ``ws4py`` and ``numpy`` (``--field-python``, or
+  a virtual environment made once in ``--field-venv``); every pair is played at a platform
+  server, the spec over the protocol from the arena's process. The ``guandan arena`` command
+  is printed: it replays the run.
 
-It prints the deals and the whole games won by the spec, each with its 95% Wilson interval,
-the levels a deal, a digest of the games' records (for a field bot: two runs of the same seed
-and spec that played the same games print the same digest), and the spec's decision time
-(mean, p99, max: from the ``guandan connect`` results, or measured in-process), and appends
-one JSON line per run to ``--out``. ``--keep-records DIR`` keeps the games: one record a game
-(``game-001.json`` ...; ``guandan replay`` and ``guandan web`` show them) and ``games.json``,
-which names each game's file, the spec's side in it and the deals it won.
+``--keep-records DIR`` (agent specs only) plays the same games in this process and keeps them:
+one record a game (``game-001.json`` ...; ``guandan replay`` and ``guandan web`` show them) and
+``games.json``, which names each game's file, the spec's side in it and the deals it won, with
+a digest of the records (a seeded run replays: the same digest).
 
     python benchmarks/sparring.py mc field:bot-a --games 4 --seed 31 --field-bots DIR
     python benchmarks/sparring.py mc:rollouts=40000 greedy --games 50 --seed 32
-    python benchmarks/sparring.py mc field:bot-b --games 2 --seed 33 --field-bots DIR --keep-records kept
+    python benchmarks/sparring.py mc greedy --games 2 --seed 33 --keep-records kept
 """
 
 from __future__ import annotations
@@ -36,8 +32,7 @@ import argparse
 import hashlib
 import json
 import os
-import shutil
-import socket
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -46,13 +41,16 @@ from pathlib import Path
 from typing import Any
 
 from guandan import Match
+from guandan.bots.arena import head_to_head
 from guandan.bots.loop import play_out
 from guandan.bots.registry import make_agent
 from guandan.bots.simulate import wilson_interval
 from guandan.core.rng import derive_seed
+from guandan.platform.seated import is_command, play_pairs_served
 from guandan.records.games import record, replay
 
 FIELD = {"bot-a": ("client1.py", "client3.py"), "bot-b": ("client_v5_1.py", "client_v5_2.py")}
+#: Where the field bots connect, written in their files (tools/platform_example_clients.py points it elsewhere).
 ORIGINAL_PORT = "127.0.0.1:23456"
 #: How a field bot is started: its script run as ``__main__`` (from its folder, which is on the
 #: import path) after seeding Python's ``random`` module, which is where the bots draw their
@@ -67,12 +65,6 @@ def field_bot_command(python: str, script: str, seed: int) -> tuple[list[str], d
     """The command and environment that start a field bot's ``script`` (run from its folder)
     with its random choices seeded by ``seed``."""
     return [python, "-c", SEEDED_LAUNCH, script, str(seed)], {**os.environ, "PYTHONHASHSEED": "0"}
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 class _Timed:
@@ -164,137 +156,31 @@ def in_process(
     return records, sides, {}, times
 
 
-def _spec_side(summary: Path) -> int | None:
-    """The side the spec's ``guandan connect`` bots (named ``us{seat}``) sat on, from the server's
-    summary; ``None`` when they did not sit as partners."""
-    seats = json.loads(summary.read_text(encoding="utf-8"))["tables"][0]["seats"]
-    ours = {s["seat"] & 1 for s in seats if str(s["name"]).startswith("us")}
-    return ours.pop() if len(ours) == 1 and sum(str(s["name"]).startswith("us") for s in seats) == 2 else None
+def field_spec(python: str, folder: Path, bot: str) -> str:
+    """The arena's ``cmd:`` bot for a field bot: ``benchmarks/field_bot.py`` under ``python``,
+    the bot's folder and its two scripts (one a seat of a side), the arena's URL, seat and seed."""
+    launcher = Path(__file__).resolve().parent / "field_bot.py"
+    words = shlex.join([python, str(launcher), str(folder / bot), ",".join(FIELD[bot])])
+    return f"cmd:{words} --url {{url}} --seat {{seat}} --seed {{seed}}"
 
 
-def field(
-    spec: str, bot: str, games: int, seed: int, field_bots: Path, venv: Path, ruleset: str, timeout: float
-) -> tuple[list[dict[str, Any]], list[int], dict[str, Any], list[float]]:
-    """Whole games on a real server against a field bot: the spec at seats 0, 2, then at 1, 3.
-    The records, the spec's side in each, the ``guandan connect`` processes' decision times
-    (mean and p99 of each), and no in-process times."""
+def field_python(venv: Path) -> str:
+    """A Python with ``ws4py`` and ``numpy`` for the field bots: ``venv``'s, made once."""
     python = venv / "bin" / "python"
     if not python.exists():
         subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
         subprocess.run([str(python), "-m", "pip", "install", "-q", "ws4py", "numpy"], check=True)
-    half = max(1, games // 2)
-    records: list[dict[str, Any]] = []
-    sides: list[int] = []
-    times: list[float] = []
-    client_means: list[float | None] = []
-    client_p99s: list[float | None] = []
-    with tempfile.TemporaryDirectory(prefix="guandan-sparring-") as tmp:
-        for swap in (0, 1):
-            port = _free_port()
-            bots = Path(tmp) / f"bots-{swap}"
-            shutil.copytree(field_bots / bot, bots)
-            for py in bots.glob("*.py"):
-                text = py.read_text(encoding="utf-8", errors="replace")
-                if ORIGINAL_PORT in text:
-                    py.write_text(text.replace(ORIGINAL_PORT, f"127.0.0.1:{port}"), encoding="utf-8")
-            rec = Path(tmp) / f"records-{swap}"
-            server = subprocess.Popen(
-                ["guandan", "serve", "--port", str(port), "--games", str(half), "--seed", str(derive_seed(seed, 0)),
-                 "--ruleset", ruleset, "--records", str(rec), "--quiet"],
-                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-            )  # fmt: skip
-            assert server.stdout is not None
-            server.stdout.readline()  # "Ready for connect."
-            procs = []
-            ours = []
-            files = iter(FIELD[bot])
-            for seat in range(4):
-                if (seat & 1) == swap:
-                    out = Path(tmp) / f"connect-{swap}-{seat}.json"
-                    proc = subprocess.Popen(
-                        ["guandan", "connect", f"ws://127.0.0.1:{port}/game/", "--agent", spec, "--name",
-                         f"us{seat}", "--seed", str(derive_seed(seed, seat)), "--json", "--quiet"],
-                        stdout=out.open("w"), stderr=subprocess.DEVNULL,
-                    )  # fmt: skip
-                    ours.append(out)
-                else:
-                    # the bot's own script, its random module seeded and its hashing fixed: a
-                    # run's seed fixes the field bots' choices too
-                    args, env = field_bot_command(str(python), next(files), derive_seed(seed, 10 + seat))
-                    proc = subprocess.Popen(
-                        args, cwd=bots, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env
-                    )
-                procs.append(proc)
-                # connection order is seat order: a guandan connect process imports the package
-                # first (seconds on a loaded machine); the seating is read back from the summary
-                time.sleep(3.0 if (seat & 1) == swap else 1.0)
-            try:
-                begun = time.monotonic()
-                while server.poll() is None:  # the games written so far, as progress
-                    if time.monotonic() - begun > timeout:
-                        raise subprocess.TimeoutExpired(server.args, timeout)
-                    done = len(list(rec.glob("table0-game*.json"))) if rec.is_dir() else 0
-                    print(f"\r  {spec} vs field:{bot}: half {swap + 1} of 2, {done}/{half} games", end="",
-                          file=sys.stderr, flush=True)  # fmt: skip
-                    time.sleep(2.0)
-                print(file=sys.stderr)
-            finally:
-                for proc in procs:
-                    if proc.poll() is None:
-                        try:
-                            proc.wait(timeout=10)
-                        except subprocess.TimeoutExpired:
-                            proc.kill()
-                server.kill()
-            side = _spec_side(rec / "summary.json")
-            if side is None:
-                print(f"  the seating of half {swap + 1} mixed the bots (see {rec}/summary.json): its games left out",
-                      file=sys.stderr)  # fmt: skip
-                continue
-            for path in sorted(rec.glob("table0-game*.json"), key=lambda p: int(p.stem.split("game")[1])):
-                records.append(json.loads(path.read_text(encoding="utf-8")))
-                sides.append(side)
-            for out in ours:
-                text = out.read_text(encoding="utf-8").strip()
-                if text:
-                    client_means.append(json.loads(text).get("agent_mean_ms"))
-                    client_p99s.append(json.loads(text).get("agent_p99_ms"))
-    # each guandan connect process's mean decision time, and its 99th percentile
-    return records, sides, {"client_mean_ms": client_means, "client_p99_ms": client_p99s}, times
+    return str(python)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        description=__doc__.splitlines()[0], epilog=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("spec", help="the agent measured (an agent spec)")
-    parser.add_argument("opponent", help="an agent spec, or field:bot-a / field:bot-b")
-    parser.add_argument("--games", type=int, default=4, help="whole games, half with each seating (default 4)")
-    parser.add_argument("--seed", type=int, default=1, help="the run's seed (default 1)")
-    parser.add_argument("--ruleset", default="platform", help="the rules (default platform, as the competition)")
-    parser.add_argument("--field-bots", type=Path, default=Path(os.environ.get("GUANDAN_FIELD_BOTS", "field-bots")))
-    parser.add_argument("--field-venv", type=Path, default=Path(tempfile.gettempdir()) / "guandan-field-venv")
-    parser.add_argument("--timeout", type=float, default=3600, help="seconds a half may take (default 3600)")
-    parser.add_argument("--out", help="append the result as a JSON line to this file")
-    parser.add_argument("--keep-records", type=Path, metavar="DIR",
-                        help="write each game's record and an index (games.json) to this folder")  # fmt: skip
-    args = parser.parse_args(argv)
+def kept(args: argparse.Namespace) -> int:
+    """The games played in this process and kept (``--keep-records``), with their tallies."""
     begin = time.perf_counter()
-    if args.opponent.startswith("field:"):
-        bot = args.opponent.split(":", 1)[1]
-        if bot not in FIELD:
-            parser.error(f"unknown field bot {bot!r} (one of {', '.join(FIELD)})")
-        if not (args.field_bots / bot).is_dir():
-            parser.error(f"--field-bots: no {bot}/ in {args.field_bots}")
-        records, sides, extra, times = field(args.spec, bot, args.games, args.seed, args.field_bots,
-                                             args.field_venv, args.ruleset, args.timeout)  # fmt: skip
-    else:
-        records, sides, extra, times = in_process(args.spec, args.opponent, args.games, args.seed, args.ruleset)
+    records, sides, extra, times = in_process(args.spec, args.opponent, args.games, args.seed, args.ruleset)
     tally = {**_tally(records, sides), "records_sha256": _digest(records), **extra}
     per_game = tally.pop("per_game")
-    if args.keep_records:
-        about = {"spec": args.spec, "opponent": args.opponent, "seed": args.seed, "ruleset": args.ruleset}
-        keep_records(args.keep_records, records, per_game, about)
+    about = {"spec": args.spec, "opponent": args.opponent, "seed": args.seed, "ruleset": args.ruleset}
+    keep_records(args.keep_records, records, per_game, about)
     lo, hi = wilson_interval(tally["deals_won"], tally["deals"])
     glo, ghi = wilson_interval(tally["games_won"], tally["games"])
     result = {
@@ -313,15 +199,64 @@ def main(argv: list[str] | None = None) -> int:
     if times:
         print(f"  decisions {len(times)}: mean {result['mean_ms']} ms, p99 {result['p99_ms']} ms,"
               f" max {result['max_ms']} ms")  # fmt: skip
-    if tally.get("client_mean_ms"):
-        print(f"  guandan connect processes' decisions: mean {tally['client_mean_ms']} ms,"
-              f" p99 {tally.get('client_p99_ms')} ms")  # fmt: skip
-    if args.keep_records:
-        print(f"  {len(records)} records kept in {args.keep_records}")
+    print(f"  {len(records)} records kept in {args.keep_records}")
     print(f"  {result['seconds']} s")
     if args.out:
         with open(args.out, "a", encoding="utf-8") as f:
             f.write(json.dumps(result) + "\n")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__.splitlines()[0], epilog=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("spec", help="the agent measured (an agent spec)")
+    parser.add_argument("opponent", help="an agent spec, or field:bot-a / field:bot-b")
+    parser.add_argument("--games", type=int, default=4, help="whole games, half with each seating (default 4)")
+    parser.add_argument("--seed", type=int, default=1, help="the run's seed (default 1)")
+    parser.add_argument("--ruleset", default="platform", help="the rules (default platform, as the competition)")
+    parser.add_argument("--workers", type=int, default=1, help="the arena's processes (default 1)")
+    parser.add_argument("--field-bots", type=Path, default=Path(os.environ.get("GUANDAN_FIELD_BOTS", "field-bots")))
+    parser.add_argument("--field-python", help="a Python with ws4py and numpy for the field bots")
+    parser.add_argument("--field-venv", type=Path, default=Path(tempfile.gettempdir()) / "guandan-field-venv",
+                        help="where to make one when --field-python is not given")  # fmt: skip
+    parser.add_argument("--out", help="append the result as a JSON line to this file")
+    parser.add_argument("--keep-records", type=Path, metavar="DIR",
+                        help="play in this process and keep each game's record and an index (games.json)")  # fmt: skip
+    args = parser.parse_args(argv)
+    opponent = args.opponent
+    if opponent.startswith("field:"):
+        bot = opponent.split(":", 1)[1]
+        if bot not in FIELD:
+            parser.error(f"unknown field bot {bot!r} (one of {', '.join(FIELD)})")
+        if not (args.field_bots / bot).is_dir():
+            parser.error(f"--field-bots: no {bot}/ in {args.field_bots}")
+        if args.keep_records:
+            parser.error("--keep-records keeps games played in this process: an agent spec's, not a field bot's")
+        opponent = field_spec(args.field_python or field_python(args.field_venv), args.field_bots.resolve(), bot)
+    elif args.keep_records:
+        return kept(args)
+    pairs = max(1, args.games // 2)
+    command = ["guandan", "arena", args.spec, opponent, "--games", "--pairs", str(pairs), "--seed", str(args.seed),
+               "--ruleset", args.ruleset, "--workers", str(args.workers)]  # fmt: skip
+    print("$ " + shlex.join(command), flush=True)
+    begin = time.perf_counter()
+    player = play_pairs_served if is_command(opponent) else None
+
+    def progress(run: Any) -> None:
+        print(f"\r  {run.pairs}/{pairs} pairs", end="", file=sys.stderr, flush=True)
+
+    run = head_to_head(args.spec, opponent, pairs=pairs, kind="games", seed=args.seed, ruleset=args.ruleset,
+                       workers=args.workers, player=player, progress=progress)  # fmt: skip
+    print(file=sys.stderr)
+    print(run.format())
+    seconds = round(time.perf_counter() - begin, 1)
+    print(f"  {seconds} s")
+    if args.out:
+        with open(args.out, "a", encoding="utf-8") as f:
+            f.write(json.dumps({"spec": args.spec, "opponent": args.opponent, "command": shlex.join(command),
+                                **run.summary(), "seconds": seconds}) + "\n")  # fmt: skip
     return 0
 
 

@@ -86,6 +86,32 @@ def test_fixed_runs_report_win_rate_and_levels_with_intervals():
     assert tested.pairs == 30 and tested.result == "H1"
 
 
+def test_pairs_scored_by_their_levels():
+    """With scoring="levels" a pair scores ½ + its levels a deal won less lost over 6: the
+    test, the Elo and the counts are on those thirteen outcomes (pairs of deals)."""
+    run = head_to_head("greedy", "random", sprt=(0, 100), seed=3, workers=1, scoring="levels")
+    assert run.result == "H1" and run.pairs <= 40 and run.summary()["scoring"] == "levels"
+    assert len(run.counts()) == 13 and sum(run.counts()) == run.pairs
+    for r in run.results:
+        assert r.level_score == pytest.approx(0.5 + sum(r.levels) / 12)
+        assert run.summary()["pair_scores"][6 + sum(r.levels)] == pytest.approx(r.level_score)
+    assert run.estimate().score == pytest.approx(sum(r.level_score for r in run.results) / run.pairs)
+    same = head_to_head("greedy", "greedy", pairs=10, seed=5, workers=1, scoring="levels")
+    assert same.counts()[6] == 10 and same.summary()["elo"] == 0  # the levels cancel in every pair
+    # the same pairs scored by wins: another statistic, the same deals
+    wins = head_to_head("greedy", "greedy:bomb_threshold=2", pairs=12, seed=6, workers=1)
+    levels = head_to_head("greedy", "greedy:bomb_threshold=2", pairs=12, seed=6, workers=1, scoring="levels")
+    assert wins.results == levels.results and wins.summary()["wins"] == levels.summary()["wins"]
+    assert "pairs scored by levels" in levels.format() and "level Elo" in levels.format()
+    games = head_to_head("greedy", "random", pairs=1, kind="games", seed=2, workers=1, scoring="levels")
+    (r,) = games.results
+    assert len(games.counts()) == 49 and games.counts().index(1) == round(r.level_score * 48)
+    rr = tournament(["greedy", "random", "greedy:bomb_threshold=0"], pairs=2, seed=2, workers=1, scoring="levels")
+    assert rr.summary()["scoring"] == "levels" and rr.ratings().elo[1] < -100
+    check(lambda: head_to_head("greedy", "random", pairs=2, workers=1, scoring="points"), GuandanError,
+          "--score is 'wins' or 'levels'")  # fmt: skip
+
+
 def test_ratio_interval():
     value, low, high = ratio_interval([2, 1, 1, 0], [2, 2, 2, 2])
     assert value == 0.5 and low == pytest.approx(0.5 - 1.959963984540054 * (0.8164965809 / 2) / 2)
@@ -153,6 +179,12 @@ def test_the_report_of_a_log_is_the_runs_result(tmp_path):
     run = head_to_head("greedy", "random", sprt=(0, 100), seed=9, workers=1, out=path)
     state = from_log(path)
     assert state.summary() == run.summary()
+    levels = head_to_head("greedy", "random", sprt=(0, 100), seed=9, workers=1, out=path, scoring="levels")
+    assert from_log(path).summary() == levels.summary() and levels.summary()["scoring"] == "levels"
+    rr = str(tmp_path / "rr.jsonl")
+    many = tournament(["greedy", "random", "greedy:bomb_threshold=0"], pairs=2, seed=2, workers=1, out=rr,
+                      scoring="levels")  # fmt: skip
+    assert from_log(rr).summary() == many.summary()
 
 
 def test_a_round_robin_and_a_gauntlet_rate_the_bots(tmp_path):
@@ -171,6 +203,21 @@ def test_a_round_robin_and_a_gauntlet_rate_the_bots(tmp_path):
     check(lambda: tournament(bots, pairs=2, gauntlet=5, workers=1), GuandanError, "gauntlet")
 
 
+def test_results_are_the_same_whatever_the_executor_and_the_chunk():
+    """Pairs sent to an executor (threads here, as a Dask cluster's executor would take them),
+    a few a task: the decision, the pairs counted and the statistics are those of one worker."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    one = head_to_head("greedy", "random", sprt=(0, 300), seed=10, workers=1)
+    fixed = head_to_head("greedy", "greedy:bomb_threshold=2", pairs=6, seed=11, workers=1)
+    with ThreadPoolExecutor(2) as pool:
+        run = head_to_head("greedy", "random", sprt=(0, 300), seed=10, workers=2, executor=pool, chunk=4)
+        assert run.summary() == one.summary() and run.results == one.results
+        run = head_to_head("greedy", "greedy:bomb_threshold=2", pairs=6, seed=11, workers=2, executor=pool, chunk=4)
+        assert run.summary() == fixed.summary()
+    check(lambda: head_to_head("greedy", "random", pairs=2, workers=1, chunk=0), GuandanError, "chunk must be")
+
+
 @pytest.mark.slow
 def test_results_are_the_same_on_one_and_two_workers(tmp_path):
     one = head_to_head("greedy", "random", sprt=(0, 300), seed=10, workers=1)
@@ -178,8 +225,9 @@ def test_results_are_the_same_on_one_and_two_workers(tmp_path):
     assert one.summary() == two.summary() and one.results == two.results
     fixed = [head_to_head("greedy", "greedy:bomb_threshold=2", pairs=24, seed=11, workers=w) for w in (1, 2)]
     assert fixed[0].summary() == fixed[1].summary()
-    rr = [tournament(["greedy", "random", "greedy:bomb_threshold=2"], pairs=4, seed=12, workers=w) for w in (1, 2)]
-    assert rr[0].summary() == rr[1].summary()
+    rr = [tournament(["greedy", "random", "greedy:bomb_threshold=2"], pairs=4, seed=12, workers=w, chunk=c)
+          for w, c in ((1, 1), (2, 1), (2, 3))]  # fmt: skip
+    assert rr[0].summary() == rr[1].summary() == rr[2].summary()
 
 
 @pytest.mark.slow
@@ -193,7 +241,9 @@ def test_a_dask_cluster_gives_the_same_result():
         with distributed.Client(cluster) as client:
             run = head_to_head("greedy", "greedy:bomb_threshold=2", pairs=12, seed=13,
                                executor=client.get_executor(), workers=2)  # fmt: skip
-    assert run.summary() == one.summary()
+            chunked = head_to_head("greedy", "greedy:bomb_threshold=2", pairs=12, seed=13,
+                                   executor=client.get_executor(), workers=2, chunk=5)  # fmt: skip
+    assert run.summary() == one.summary() == chunked.summary()
 
 
 def _pairs_logged(path):

@@ -12,10 +12,14 @@ from refusals import check
 
 from guandan import GuandanError
 from guandan.bots.elo import (
+    LEVEL_SCORES,
+    PAIR_SCORES,
     Z95,
     check_sprt,
     elo_of_score,
     fit_ratings,
+    level_pair_distribution,
+    level_score,
     llr,
     llr_array,
     pair_distribution,
@@ -24,6 +28,7 @@ from guandan.bots.elo import (
     simulate_sprt,
     sprt_bounds,
     sprt_result,
+    tilted_distribution,
 )
 from guandan.bots.simulate import wilson_interval
 
@@ -111,14 +116,19 @@ def _wilson(k, n):
     return wilson_interval(int(k), int(n))
 
 
-def _check_sprt_errors(elo0, elo1, alpha, beta, runs, seed):
-    """The measured error rates, each with its 95% interval, within the nominal ones."""
-    at_h0 = simulate_sprt(elo0, elo0, elo1, alpha, beta, runs=runs, seed=seed)
-    at_h1 = simulate_sprt(elo1, elo0, elo1, alpha, beta, runs=runs, seed=seed + 1)
+def _check_sprt_errors(elo0, elo1, alpha, beta, runs, seed, levels=False):
+    """The measured error rates, each with its 95% interval, within the nominal ones. Pairs of
+    0, 1 or 2 deals won (:func:`pair_distribution`), or with ``levels`` pairs scored by their
+    levels (:func:`level_pair_distribution`, thirteen outcomes)."""
+    scores = LEVEL_SCORES if levels else PAIR_SCORES
+    chances = level_pair_distribution if levels else pair_distribution
+    at_h0 = simulate_sprt(elo0, elo0, elo1, alpha, beta, runs=runs, seed=seed, scores=scores, chances=chances(elo0))
+    at_h1 = simulate_sprt(elo1, elo0, elo1, alpha, beta, runs=runs, seed=seed + 1, scores=scores,
+                          chances=chances(elo1))  # fmt: skip
     type1 = _wilson(round(at_h0["H1"] * runs), runs)
     type2 = _wilson(round(at_h1["H0"] * runs), runs)
-    print(f"\nSPRT [{elo0}, {elo1}] alpha {alpha} beta {beta}, {runs} runs a hypothesis: type I "
-          f"{at_h0['H1']:.4f} [{type1[0]:.4f}, {type1[1]:.4f}], type II {at_h1['H0']:.4f} "
+    print(f"\nSPRT [{elo0}, {elo1}] alpha {alpha} beta {beta} on {'levels' if levels else 'wins'}, {runs} runs a "
+          f"hypothesis: type I {at_h0['H1']:.4f} [{type1[0]:.4f}, {type1[1]:.4f}], type II {at_h1['H0']:.4f} "
           f"[{type2[0]:.4f}, {type2[1]:.4f}]; pairs a run: at H0 mean {at_h0['mean_pairs']:.1f} "
           f"(median {at_h0['median_pairs']:.0f}), at H1 mean {at_h1['mean_pairs']:.1f} "
           f"(median {at_h1['median_pairs']:.0f})")  # fmt: skip
@@ -127,8 +137,9 @@ def _check_sprt_errors(elo0, elo1, alpha, beta, runs, seed):
     assert at_h0["inconclusive"] == at_h1["inconclusive"] == 0.0
     # the expected stopping time, below the pairs a fixed run of the same error rates needs
     s0, s1 = score_of_elo(elo0), score_of_elo(elo1)
-    loss, drawn, win = pair_distribution((elo0 + elo1) / 2)
-    sd = math.sqrt(win * 0.25 + loss * 0.25)  # a pair's spread at the midpoint
+    middle = np.asarray(chances((elo0 + elo1) / 2))
+    a = np.asarray(scores)
+    sd = math.sqrt(float(middle @ (a - middle @ a) ** 2))  # a pair's spread at the midpoint
     z = {0.05: 1.6448536269514722, 0.1: 1.2815515655446004}
     fixed = ((z[alpha] + z[beta]) * sd / (s1 - s0)) ** 2
     assert at_h0["mean_pairs"] < fixed and at_h1["mean_pairs"] < fixed
@@ -143,6 +154,50 @@ def test_sprt_error_rates_within_nominal_on_synthetic_pairs():
 @pytest.mark.parametrize("elo0, elo1, alpha, beta", [(0, 30, 0.05, 0.05), (-10, 20, 0.05, 0.1), (0, 60, 0.1, 0.05)])
 def test_sprt_error_rates_within_nominal_many_runs(elo0, elo1, alpha, beta):
     _check_sprt_errors(elo0, elo1, alpha, beta, runs=3000, seed=21)
+
+
+def test_sprt_on_level_scores_error_rates_within_nominal():
+    """The test on pairs scored by their levels (thirteen outcomes, not three): the same
+    generalized likelihood ratio, the same guarantees."""
+    _check_sprt_errors(0, 100, 0.05, 0.05, runs=600, seed=12, levels=True)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("elo0, elo1, alpha, beta", [(0, 30, 0.05, 0.05), (-10, 20, 0.05, 0.1), (0, 60, 0.1, 0.05)])
+def test_sprt_on_level_scores_error_rates_within_nominal_many_runs(elo0, elo1, alpha, beta):
+    _check_sprt_errors(elo0, elo1, alpha, beta, runs=2000, seed=22, levels=True)
+
+
+def test_level_scores_and_tilted_distributions():
+    assert LEVEL_SCORES[0] == 0 and LEVEL_SCORES[6] == 0.5 and LEVEL_SCORES[-1] == 1 and len(LEVEL_SCORES) == 13
+    assert [level_score(x, 2) for x in (-6, 0, 6)] == [0.0, 0.5, 1.0]
+    assert level_score(5, 30) == pytest.approx(0.5 + 5 / 30 / 6) and level_score(99, 1) == 1.0
+    check(lambda: level_score(1, 0), GuandanError, "needs its deals")
+    for elo in (-150, 0, 40, 200):
+        chances = level_pair_distribution(elo)
+        assert sum(chances) == pytest.approx(1) and min(chances) > 0
+        assert sum(p * a for p, a in zip(chances, LEVEL_SCORES)) == pytest.approx(score_of_elo(elo))
+    symmetric = level_pair_distribution(0)
+    assert symmetric == pytest.approx(symmetric[::-1])
+    # a tilt of three outcomes with the base's shape: the chances' ratios are geometric in the score
+    loss, drawn, win = tilted_distribution([1, 1, 1], PAIR_SCORES, 100)
+    assert drawn / loss == pytest.approx(win / drawn)
+    check(lambda: tilted_distribution([0, 1, 0], PAIR_SCORES, 50), GuandanError, "no tilt")
+    check(lambda: tilted_distribution([1, 1], PAIR_SCORES, 50), GuandanError, "no tilt")
+    check(lambda: simulate_sprt(0, 0, 50, scores=LEVEL_SCORES), GuandanError, "give the chances")
+    check(lambda: simulate_sprt(0, 0, 50, chances=[0.5, 0.5]), GuandanError, "one per outcome")
+
+
+def test_the_llr_on_many_outcomes_agrees_with_the_normal_approximation():
+    """On thirteen outcomes as on three: many pairs, mean between the hypotheses."""
+    rng = np.random.default_rng(13)
+    counts = rng.multinomial(20000, level_pair_distribution(8))
+    n, a = counts.sum(), np.asarray(LEVEL_SCORES)
+    mean = counts @ a / n
+    var = counts @ (a - mean) ** 2 / n
+    s0, s1 = score_of_elo(0), score_of_elo(15)
+    approx = n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var)
+    assert llr(counts, 0, 15, LEVEL_SCORES) == pytest.approx(approx, rel=0.02, abs=0.05)
 
 
 def test_the_sprt_between_the_hypotheses_stops_either_way_and_takes_longer():

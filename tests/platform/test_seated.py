@@ -28,6 +28,25 @@ def test_a_command_spec_is_split_and_filled_in():
     ]
 
 
+def test_the_seat_is_filled_in_and_a_program_left_running_is_ended(monkeypatch):
+    import subprocess
+    import time
+
+    from guandan.platform import seated
+
+    assert command_line("cmd:bot --seat {seat} --seed {seed}", "ws://h:1/game/x", 1, 5, seat=3) == [
+        "bot", "--seat", "3", "--seed", "5"]  # fmt: skip
+    monkeypatch.setattr(seated, "EXIT_GRACE", 0.2)
+    stubborn = "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); print(flush=True); time.sleep(60)"
+    procs = [subprocess.Popen(["sleep", "60"]), subprocess.Popen([sys.executable, "-c", stubborn],
+                                                                 stdout=subprocess.PIPE)]  # fmt: skip
+    procs[1].stdout.readline()  # its SIGTERM ignored from here on
+    begin = time.monotonic()
+    seated._end(procs)
+    assert [p.returncode for p in procs] == [-15, -9] and time.monotonic() - begin < 5  # asked to end, then killed
+    procs[1].stdout.close()
+
+
 @pytest.mark.parametrize(
     "spec, match",
     [

@@ -42,6 +42,14 @@ def test_json_has_the_result_and_the_statistics(capsys):
     assert games["kind"] == "games" and games["ruleset"] == "platform" and games["games"] == 2
 
 
+def test_score_levels_tests_on_the_levels(capsys):
+    data = _json(capsys, ["arena", "greedy", "random", "--sprt", "0,100", "--score", "levels", "--workers", "1",
+                          "--json"])  # fmt: skip
+    assert data["result"] == "H1" and data["scoring"] == "levels" and len(data["pair_counts"]) == 13
+    assert main(["arena", "greedy", "greedy", "--pairs", "3", "--score", "levels", "--workers", "1"]) == 0
+    assert "pairs scored by levels, ½ + (levels won less lost)/12: +0:3" in capsys.readouterr().out
+
+
 def test_the_log_continues_and_the_report_prints_it(capsys, tmp_path):
     out = str(tmp_path / "run.jsonl")
     first = _json(capsys, ["arena", "greedy", "random", "--pairs", "3", "--workers", "1", "--out", out, "--json"])
@@ -63,6 +71,16 @@ def test_round_robin_and_gauntlet_print_ratings(capsys):
         ("random", "greedy"), ("random", "greedy:bomb_threshold=0")]  # fmt: skip
     data = _json(capsys, ["arena", "greedy", "--gauntlet", "random", "--pairs", "1", "--workers", "1", "--json"])
     assert [b["bot"] for b in data["bots"]] == ["random", "greedy"]
+
+
+@pytest.mark.slow
+def test_the_same_result_on_one_and_two_workers_whatever_the_chunk(capsys):
+    argv = ["arena", "greedy", "greedy:bomb_threshold=2", "--pairs", "12", "--seed", "4", "--json"]
+    one = _json(capsys, [*argv, "--workers", "1"])
+    for chunk in ("1", "5"):
+        assert _json(capsys, [*argv, "--workers", "2", "--chunk", chunk]) == one
+    argv = ["arena", "greedy", "random", "--sprt", "0,300", "--seed", "4", "--json"]
+    assert _json(capsys, [*argv, "--workers", "2", "--chunk", "3"]) == _json(capsys, [*argv, "--workers", "1"])
 
 
 @pytest.mark.slow
@@ -100,6 +118,8 @@ def _refused(capsys, argv, named):
         (["greedy", "random", "--round-robin", "--gauntlet", "greedy", "--pairs", "1"], "not both"),
         (["greedy", "random", "--pairs", "0"], "--pairs must be at least 1"),
         (["greedy", "random", "--pairs", "2", "--workers", "0"], "--workers must be at least 1"),
+        (["greedy", "random", "--pairs", "2", "--chunk", "0"], "--chunk must be at least 1"),
+        (["greedy", "random", "--pairs", "2", "--score", "points"], "--score is wins or levels, got 'points'"),
         (["greedy", "random", "--pairs", "2", "--ruleset", "chess"], "unknown ruleset"),
         (["greedy", "random", "--pairs", "2", "--out", "/no/such/dir/run.jsonl"], "no directory"),
         (["greedy", "random", "--pairs", "2", "--plot", "ratings.txt"], "--plot"),

@@ -42,12 +42,14 @@ from ..core.rng import derive_seed
 from ..errors import GuandanError, describe
 from ..game.rules import Ruleset, get_ruleset
 from .elo import (
+    LEVEL_SCORES,
     PAIR_SCORES,
     Z95,
     PairEstimate,
     Ratings,
     check_sprt,
     fit_ratings,
+    level_score,
     llr,
     pair_estimate,
     sprt_bounds,
@@ -58,6 +60,8 @@ from .simulate import _check_directory, _stop_workers, run_task
 
 __all__ = [
     "Kind",
+    "Scoring",
+    "SCORINGS",
     "PairResult",
     "play_pair",
     "play_pairs",
@@ -76,6 +80,10 @@ __all__ = [
 ]
 
 Kind = Literal["deals", "games"]
+#: What a pair scores: ``"wins"`` (the deals or games it won, halved) or ``"levels"``
+#: (:func:`~guandan.bots.elo.level_score`: ½ + the levels a deal won less lost, over 6).
+Scoring = Literal["wins", "levels"]
+SCORINGS: tuple[str, ...] = ("wins", "levels")
 #: The prefix of a bot started as a command (:mod:`guandan.platform.seated` seats it at a server).
 COMMAND = "cmd:"
 #: Plays pairs ``(a, b, pair)`` of a run: ``player(kind, tasks, run_seed, specs, ruleset)`` (:func:`play_pairs`).
@@ -84,10 +92,26 @@ Player = Callable[[Any, Sequence[tuple[int, int, int]], int, Sequence[AgentSpec]
 FORMAT = "guandan-arena"
 #: The scores of a pair of whole games: each won (1), drawn (½) or lost, the pair halved.
 GAME_PAIR_SCORES: tuple[float, ...] = (0.0, 0.25, 0.5, 0.75, 1.0)
+#: The level scores of a pair of whole games, to the nearest 1/48 (a pair of deals scores
+#: one of :data:`~guandan.bots.elo.LEVEL_SCORES`, multiples of 1/12, exactly).
+GAME_LEVEL_SCORES: tuple[float, ...] = tuple(i / 48 for i in range(49))
 
 
-def _scores(kind: Kind) -> tuple[float, ...]:
+def _scores(kind: Kind, scoring: str = "wins") -> tuple[float, ...]:
+    if scoring == "levels":
+        return LEVEL_SCORES if kind == "deals" else GAME_LEVEL_SCORES
     return PAIR_SCORES if kind == "deals" else GAME_PAIR_SCORES
+
+
+def _value(result: PairResult, scoring: str) -> float:
+    """A pair's score: its wins, or its levels."""
+    return result.level_score if scoring == "levels" else result.score
+
+
+def _check_scoring(scoring: object) -> Scoring:
+    if scoring not in SCORINGS:
+        raise GuandanError(f"--score is 'wins' or 'levels', got {describe(scoring)}")
+    return scoring  # type: ignore[return-value]
 
 
 def _outcome(scores: tuple[float, ...], score: float) -> int:
@@ -119,6 +143,12 @@ class PairResult:
     def score(self) -> float:
         """``a``'s score of the pair: its points over the two halves, halved (0, ¼, ½, ¾ or 1)."""
         return (self.points[0] + self.points[1]) / 2
+
+    @property
+    def level_score(self) -> float:
+        """``a``'s level score of the pair: ½ + its levels a deal won less lost, over 6
+        (:func:`~guandan.bots.elo.level_score`): 0 to 1, ½ when the levels cancel."""
+        return level_score(sum(self.levels), sum(self.deals))
 
     def to_json(self) -> dict[str, Any]:
         """As a log line's object."""
@@ -412,6 +442,7 @@ class HeadToHead:
     beta: float = 0.05
     past: int = 0  #: pairs finished past the decision (logged, not counted)
     target: int | None = None  #: the pairs the run plays at most (``pairs``, or the test's ``max_pairs``)
+    scoring: Scoring = "wins"  #: what a pair scores: its wins, or its levels
     history: list[float] = field(default_factory=list)  #: the log-likelihood ratio after each pair
     _counts: list[int] = field(default_factory=list, repr=False)
 
@@ -431,9 +462,11 @@ class HeadToHead:
         return sum(sum(r.won) for r in self.results)
 
     def counts(self) -> list[int]:
-        """How many pairs scored each pair score (0, ½, 1 for deals; 0, ¼, ..., 1 for games)."""
-        if len(self._counts) != len(_scores(self.kind)):
-            self._counts = [0] * len(_scores(self.kind))
+        """How many pairs scored each pair score (by wins, 0, ½, 1 for deals, 0, ¼, ..., 1 for
+        games; by levels, the thirteen :data:`~guandan.bots.elo.LEVEL_SCORES` for deals, 0 to 1
+        in steps of 1/48 for games)."""
+        if len(self._counts) != len(_scores(self.kind, self.scoring)):
+            self._counts = [0] * len(_scores(self.kind, self.scoring))
         return list(self._counts)
 
     def count(
@@ -445,7 +478,7 @@ class HeadToHead:
     ) -> bool:
         """Count the next pairs in order while ``known`` holds them, up to ``total``; ``True``
         once the run is over (``total`` counted, or with ``decide`` the test decided)."""
-        scores = _scores(self.kind)
+        scores = _scores(self.kind, self.scoring)
         self.counts()
         bounds = self.bounds
         if decide and bounds is not None and self.history and sprt_result(self.history[-1], bounds):
@@ -453,7 +486,7 @@ class HeadToHead:
         while self.pairs < total and (0, 1, self.pairs) in known:
             result = known[(0, 1, self.pairs)]
             self.results.append(result)
-            self._counts[_outcome(scores, result.score)] += 1
+            self._counts[_outcome(scores, _value(result, self.scoring))] += 1
             if self.sprt is not None:
                 self.history.append(llr(self._counts, self.sprt[0], self.sprt[1], scores))
             if progress is not None:
@@ -481,7 +514,7 @@ class HeadToHead:
         """The log-likelihood ratio of the pairs counted, ``None`` without a test."""
         if self.sprt is None:
             return None
-        return llr(self.counts(), self.sprt[0], self.sprt[1], _scores(self.kind))
+        return llr(self.counts(), self.sprt[0], self.sprt[1], _scores(self.kind, self.scoring))
 
     @property
     def result(self) -> str | None:
@@ -494,7 +527,7 @@ class HeadToHead:
 
     def estimate(self) -> PairEstimate:
         """The first bot's score and Elo with their 95% intervals (:func:`~guandan.bots.elo.pair_estimate`)."""
-        return pair_estimate(self.counts(), _scores(self.kind))
+        return pair_estimate(self.counts(), _scores(self.kind, self.scoring))
 
     def summary(self) -> dict[str, Any]:
         """Everything as JSON values: ``result``, ``llr``, ``bounds``, ``pairs``, ``deals``,
@@ -516,7 +549,8 @@ class HeadToHead:
             "score": estimate.score, "score_ci": list(estimate.score_ci),
             "win_rate": rate[0], "win_rate_ci": [max(0.0, rate[1]), min(1.0, rate[2])],
             "levels_per_deal": levels[0], "levels_per_deal_ci": [levels[1], levels[2]],
-            "pair_counts": self.counts(), "pair_scores": list(_scores(self.kind)), "complete": self.complete,
+            "scoring": self.scoring, "pair_counts": self.counts(),
+            "pair_scores": list(_scores(self.kind, self.scoring)), "complete": self.complete,
         }  # fmt: skip
         if self.kind == "games":
             points = [p for r in self.results for p in r.points]
@@ -533,8 +567,8 @@ class HeadToHead:
         """
         e = self.estimate()
         counts = self.counts()
-        tally = "-".join(str(c) for c in reversed(counts))
-        line = (f"pairs {self.pairs} ({self.deals} deals)  score {e.score:.3f} ({tally})  "
+        tally = " (" + "-".join(str(c) for c in reversed(counts)) + ")" if self.scoring == "wins" else " by levels"
+        line = (f"pairs {self.pairs} ({self.deals} deals)  score {e.score:.3f}{tally}  "
                 f"Elo {_elo_text(e.elo)} [{_elo_text(e.elo_ci[0])}, {_elo_text(e.elo_ci[1])}]")  # fmt: skip
         if self.sprt is not None:
             low, high = sprt_bounds(self.alpha, self.beta)
@@ -555,14 +589,23 @@ class HeadToHead:
             lines.append(f"SPRT elo0={self.sprt[0]:g} elo1={self.sprt[1]:g} alpha={self.alpha:g} beta={self.beta:g}: "
                          f"{s['result']} (LLR {s['llr']:+.2f}, bounds [{low:.2f}, {high:.2f}])")  # fmt: skip
         e = self.estimate()
-        if self.kind == "deals":
+        if self.scoring == "levels":
+            levels = [r.levels[0] + r.levels[1] for r in self.results]
+            if self.kind == "deals":
+                counts = " ".join(f"{n:+d}:{c}" for n, c in zip(range(-6, 7), self.counts()) if c)
+                lines.append(f"pairs scored by levels, ½ + (levels won less lost)/12: {counts or 'none'}")
+            else:
+                lines.append(f"pairs scored by levels, ½ + (levels a deal won less lost)/6: levels won less lost "
+                             f"a pair {min(levels, default=0):+d} to {max(levels, default=0):+d}")  # fmt: skip
+        elif self.kind == "deals":
             counts = ", ".join(f"{n} {c}" for n, c in zip(["lost both", "won one", "won both"], self.counts()))
             lines.append(f"pairs: {counts}")
         else:
             counts = ", ".join(str(c) for c in self.counts())
             lines.append(f"pairs scoring 0, ¼, ½, ¾, 1 (a game won 1, drawn ½, the pair halved): {counts}")
-        lines.append(f"Elo {_elo_text(e.elo)} [{_elo_text(e.elo_ci[0])}, {_elo_text(e.elo_ci[1])}] (95%, from the "
-                     f"pairs' variance); score {e.score:.3f} [{e.score_ci[0]:.3f}, {e.score_ci[1]:.3f}]")  # fmt: skip
+        lines.append(f"{'level ' if self.scoring == 'levels' else ''}Elo {_elo_text(e.elo)} [{_elo_text(e.elo_ci[0])}, "
+                     f"{_elo_text(e.elo_ci[1])}] (95%, from the pairs' variance); score {e.score:.3f} "
+                     f"[{e.score_ci[0]:.3f}, {e.score_ci[1]:.3f}]")  # fmt: skip
         rate, ci = s["win_rate"], s["win_rate_ci"]
         lines.append(f"deals won by {a}: {self.wins} of {self.deals}, {rate:.1%} [{ci[0]:.1%}, {ci[1]:.1%}]; "
                      f"levels a deal {s['levels_per_deal']:+.3f} "
@@ -582,7 +625,7 @@ class HeadToHead:
         import matplotlib.pyplot as plt
         import numpy as np
 
-        scores = np.array([r.score for r in self.results], dtype=float)
+        scores = np.array([_value(r, self.scoring) for r in self.results], dtype=float)
         n = np.arange(1, len(scores) + 1)
         mean = np.cumsum(scores) / n
         spread = np.sqrt(np.maximum(np.cumsum(scores * scores) / n - mean * mean, 0.0) / n)
@@ -636,6 +679,7 @@ def head_to_head(
     pairs: int | None = None,
     max_pairs: int = 20000,
     kind: Kind = "deals",
+    scoring: Scoring = "wins",
     seed: int = 0,
     ruleset: str | None = None,
     workers: int | None = None,
@@ -653,7 +697,9 @@ def head_to_head(
     ``"inconclusive"``). With ``pairs=N``: ``N`` pairs (and with ``sprt`` as well, the test
     is read at the end, not used to stop). ``kind``: ``"deals"`` (single deals at level 2,
     default rules ``competitive_2022``) or ``"games"`` (whole games, default rules
-    ``platform``). ``workers`` processes (default: every core; 1 plays in this process), or
+    ``platform``). ``scoring``: what a pair scores, ``"wins"`` (0, 1 or 2 deals or games won,
+    halved) or ``"levels"`` (:attr:`PairResult.level_score`): the test, the Elo and the score
+    are on it. ``workers`` processes (default: every core; 1 plays in this process), or
     any ``executor`` (a Dask cluster's ``get_executor()``); the result is the same.
     ``out``: the log (:class:`ArenaLog`): pairs already in it are not played again.
     ``progress``: called with the run so far after each pair counted. ``player``: what plays
@@ -661,6 +707,7 @@ def head_to_head(
     :func:`guandan.platform.seated.play_pairs_served` seats programs at a server).
     """
     kind, rules = _settings([a, b], kind, seed, ruleset)
+    scoring = _check_scoring(scoring)
     if sprt is None and pairs is None:
         raise GuandanError("give sprt=(elo0, elo1), pairs=N, or both")
     if sprt is not None:
@@ -672,9 +719,10 @@ def head_to_head(
     chunk = _check_count("chunk", chunk) if chunk is not None else 1
     total = pairs if pairs is not None else max_pairs
     names = [agent_name(a), agent_name(b)]
-    run = HeadToHead(names, kind, seed, rules, [], sprt, alpha, beta, target=total)
+    run = HeadToHead(names, kind, seed, rules, [], sprt, alpha, beta, target=total, scoring=scoring)
     log = _open_log(out, names, kind, seed, rules, {"sprt": list(sprt) if sprt else None, "alpha": alpha,
-                                                    "beta": beta, "pairs": pairs, "max_pairs": max_pairs})  # fmt: skip
+                                                    "beta": beta, "pairs": pairs, "max_pairs": max_pairs,
+                                                    "scoring": scoring})  # fmt: skip
     known = dict(log.results) if log is not None else {}
     decide = sprt is not None and pairs is None
 
@@ -732,15 +780,17 @@ class Tournament:
     ruleset: str
     anchor: int
     results: list[PairResult]
+    scoring: Scoring = "wins"  #: what a pair scores: its wins, or its levels
 
     def pairing_results(self) -> list[tuple[int, int, float, float, float]]:
         """Per pairing met: ``(a, b, points, pairs, square)`` (the first bot's pair scores' sum and squares)."""
         table: dict[tuple[int, int], list[float]] = {}
         for r in self.results:
             entry = table.setdefault((r.a, r.b), [0.0, 0.0, 0.0])
-            entry[0] += r.score
+            value = _value(r, self.scoring)
+            entry[0] += value
             entry[1] += 1
-            entry[2] += r.score * r.score
+            entry[2] += value * value
         return [(a, b, p, n, q) for (a, b), (p, n, q) in sorted(table.items())]
 
     def ratings(self) -> Ratings:
@@ -752,7 +802,8 @@ class Tournament:
         ratings = self.ratings()
         played: dict[int, list[float]] = {}
         for r in self.results:
-            for bot, score in ((r.a, r.score), (r.b, 1 - r.score)):
+            value = _value(r, self.scoring)
+            for bot, score in ((r.a, value), (r.b, 1 - value)):
                 played.setdefault(bot, []).append(score)
         rows = []
         for i, name in enumerate(self.bots):
@@ -762,15 +813,17 @@ class Tournament:
         pairs = [{"a": self.bots[a], "b": self.bots[b], "pairs": int(n), "score": p / n if n else None}
                  for a, b, p, n, _q in self.pairing_results()]  # fmt: skip
         return {"bots": rows, "anchor": self.bots[self.anchor], "dispersion": ratings.dispersion,
-                "kind": self.kind, "seed": self.seed, "ruleset": self.ruleset, "pairings": pairs,
-                "pairs": len(self.results), "deals": sum(sum(r.deals) for r in self.results)}  # fmt: skip
+                "kind": self.kind, "seed": self.seed, "ruleset": self.ruleset, "scoring": self.scoring,
+                "pairings": pairs, "pairs": len(self.results),
+                "deals": sum(sum(r.deals) for r in self.results)}  # fmt: skip
 
     def format(self) -> str:
         """The ratings as a table, best first."""
         s = self.summary()
         width = max([4] + [len(r["bot"]) for r in s["bots"]])
         lines = [f"{len(self.bots)} bots, {s['pairs']} pairs ({s['deals']} deals), seed {self.seed}, {self.ruleset}; "
-                 f"Elo by maximum likelihood, {s['anchor']} at 0, 95% intervals",
+                 f"Elo by maximum likelihood{' on level scores' if self.scoring == 'levels' else ''}, "
+                 f"{s['anchor']} at 0, 95% intervals",
                  "", f"{'rank':>4}  {'bot':{width}}  {'Elo':>6}  {'95% interval':>15}  {'pairs':>6}  "
                  f"{'score':>6}"]  # fmt: skip
         order = sorted(range(len(s["bots"])), key=lambda i: -s["bots"][i]["elo"])
@@ -811,6 +864,7 @@ def tournament(
     pairs: int,
     gauntlet: int | None = None,
     kind: Kind = "deals",
+    scoring: Scoring = "wins",
     seed: int = 0,
     ruleset: str | None = None,
     workers: int | None = None,
@@ -830,6 +884,7 @@ def tournament(
     ([0, -381], 9)
     """
     kind, rules = _settings(bots, kind, seed, ruleset)
+    scoring = _check_scoring(scoring)
     if len(bots) < 2:
         raise GuandanError(f"a tournament needs two bots or more, got {len(bots)}")
     _check_count("pairs", pairs)
@@ -839,7 +894,7 @@ def tournament(
     chunk = _check_count("chunk", chunk) if chunk is not None else 1
     names = [agent_name(s) for s in bots]
     tasks = [(a, b, i) for a, b in pairings(len(bots), gauntlet) for i in range(pairs)]
-    log = _open_log(out, names, kind, seed, rules, {"pairs": pairs, "gauntlet": gauntlet})
+    log = _open_log(out, names, kind, seed, rules, {"pairs": pairs, "gauntlet": gauntlet, "scoring": scoring})
     known = {k: v for k, v in (log.results.items() if log is not None else [])}
     done = sum(1 for t in tasks if t in known)
 
@@ -859,7 +914,7 @@ def tournament(
         if log is not None:
             log.close()
     anchor = 0 if gauntlet is None else gauntlet
-    return Tournament(names, kind, seed, rules, anchor, [known[t] for t in tasks])
+    return Tournament(names, kind, seed, rules, anchor, [known[t] for t in tasks], scoring)
 
 
 # -- a run's state from its log ----------------------------------------------------------------
@@ -886,14 +941,15 @@ def from_log(path: str) -> HeadToHead | Tournament:
         raise GuandanError(f"{path!r}: the arena log's first line does not name its run") from None
     options = runs[-1] if runs else {}
     known = {(r.a, r.b, r.pair): r for r in results}
+    scoring: Scoring = "levels" if options.get("scoring") == "levels" else "wins"
     if "gauntlet" in options or len(bots) != 2 or "sprt" not in options:
         gauntlet = options.get("gauntlet")
         anchor = gauntlet if isinstance(gauntlet, int) and 0 <= gauntlet < len(bots) else 0
-        return Tournament(bots, kind, seed, ruleset, anchor, sorted(results, key=lambda r: (r.a, r.b, r.pair)))
+        return Tournament(bots, kind, seed, ruleset, anchor, sorted(results, key=lambda r: (r.a, r.b, r.pair)), scoring)
     sprt = options.get("sprt")
     test = (float(sprt[0]), float(sprt[1])) if isinstance(sprt, list) and len(sprt) == 2 else None
     run = HeadToHead(bots, kind, seed, ruleset, [], test, float(options.get("alpha", 0.05)),
-                     float(options.get("beta", 0.05)))  # fmt: skip
+                     float(options.get("beta", 0.05)), scoring=scoring)  # fmt: skip
     pairs = options.get("pairs")
     total = int(pairs) if pairs is not None else int(options.get("max_pairs", 20000))
     run.target = total

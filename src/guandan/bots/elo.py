@@ -59,11 +59,18 @@ __all__ = [
     "fit_ratings",
     "check_sprt",
     "pair_distribution",
+    "LEVEL_SCORES",
+    "level_score",
+    "tilted_distribution",
+    "level_pair_distribution",
     "simulate_sprt",
 ]
 
 #: The scores of a pair's outcomes: 0, 1 or 2 of its two deals (or games) won.
 PAIR_SCORES: tuple[float, float, float] = (0.0, 0.5, 1.0)
+#: The scores of a pair of deals by its levels: ``½ + L/12`` for ``L`` the first bot's levels
+#: gained less the other's over the pair's two deals (-6 to +6; a deal is won by 1, 2 or 3 levels).
+LEVEL_SCORES: tuple[float, ...] = tuple(i / 12 for i in range(13))
 #: The normal quantile of a two-sided 95% interval.
 Z95 = 1.959963984540054
 #: The largest Elo difference a test takes (a score of 0.999).
@@ -140,21 +147,25 @@ def _constrained(p: np.ndarray, a: np.ndarray, s: float) -> np.ndarray:
     high = np.full(p.shape[:-1], 1.0 / (s - a.min()))
     if len(a) == 3:  # three outcomes: the root of a quadratic (the sum times its denominators)
         return p / (1.0 + _root3(p, d, low, high)[..., None] * d)
-    lam = np.zeros(p.shape[:-1])
+    flat_p = p.reshape(-1, len(a))
+    lam = np.zeros(flat_p.shape[0])
+    lows: np.ndarray = np.full(flat_p.shape[0], -1.0 / (a.max() - s))
+    highs: np.ndarray = np.full(flat_p.shape[0], 1.0 / (s - a.min()))
+    todo = np.arange(flat_p.shape[0])  # the rows not converged yet: most take a few steps, a few many
     for _ in range(200):
-        term = d / (1.0 + lam[..., None] * d)
-        f = (p * term).sum(axis=-1)
-        slope = -(p * term * term).sum(axis=-1)
-        low = np.where(f > 0, lam, low)
-        high = np.where(f > 0, high, lam)
-        step = lam - f / slope
-        inside = (step > low) & (step < high)
-        new = np.where(inside, step, (low + high) / 2)
-        if np.all(np.abs(new - lam) <= 1e-13 * (1 + np.abs(lam))):
-            lam = new
+        if todo.size == 0:
             break
-        lam = new
-    q: np.ndarray = p / (1.0 + lam[..., None] * d)
+        x, pt = lam[todo], flat_p[todo]
+        term = d / (1.0 + x[:, None] * d)
+        f = (pt * term).sum(axis=-1)
+        slope = -(pt * term * term).sum(axis=-1)
+        lo = np.where(f > 0, x, lows[todo])
+        hi = np.where(f > 0, highs[todo], x)
+        step = x - f / slope
+        new = np.where((step >= lo) & (step <= hi), step, (lo + hi) / 2)
+        lows[todo], highs[todo], lam[todo] = lo, hi, np.where(f == 0, x, new)
+        todo = todo[(np.abs(new - x) > 1e-13 * (1 + np.abs(x))) & (np.abs(f) > 1e-15)]
+    q: np.ndarray = p / (1.0 + lam.reshape(p.shape[:-1])[..., None] * d)
     result: np.ndarray = q / q.sum(axis=-1, keepdims=True)
     return result
 
@@ -398,6 +409,69 @@ def pair_distribution(elo: float, drawn: float = 0.4) -> tuple[float, float, flo
     return (loss, drawn, win)
 
 
+def level_score(levels: float, deals: int) -> float:
+    """A pair's level score: ``½ + (levels a deal)/6`` for ``levels`` the first bot's levels
+    gained less the other's over the pair's ``deals`` deals, so 0 when it lost every deal by
+    three levels, 1 when it won every deal by three, ½ when the levels cancel. For a pair of
+    two deals it is one of :data:`LEVEL_SCORES`.
+
+    >>> level_score(3, 2), level_score(-6, 2), level_score(0, 30)
+    (0.75, 0.0, 0.5)
+    """
+    if deals <= 0:
+        raise GuandanError(f"a pair's level score needs its deals, got {describe(deals)}")
+    return min(1.0, max(0.0, 0.5 + levels / deals / 6))
+
+
+def tilted_distribution(base: Sequence[float], scores: Sequence[float], elo: float) -> tuple[float, ...]:
+    """The distribution over the outcomes ``scores`` closest to ``base`` (the exponential
+    tilt ``base_i e^(θ a_i)``) whose mean score is ``score_of_elo(elo)``: synthetic pairs of a
+    known strength with the shape of ``base``.
+
+    >>> [round(x, 3) for x in tilted_distribution([1, 2, 1], PAIR_SCORES, 0)]
+    [0.25, 0.5, 0.25]
+    >>> d = tilted_distribution([1, 2, 1], PAIR_SCORES, 100); round(sum(p * a for p, a in zip(d, PAIR_SCORES)), 4)
+    0.6401
+    """
+    b = np.asarray(base, dtype=float)
+    a = np.asarray(scores, dtype=float)
+    target = score_of_elo(elo)
+    if b.shape != a.shape or (b < 0).any() or b.sum() <= 0 or not a[b > 0].min() < target < a[b > 0].max():
+        raise GuandanError(f"no tilt of {describe(list(base))} over {describe(list(scores))} has Elo {elo:g}")
+    b = b / b.sum()
+
+    def tilt(theta: float) -> np.ndarray:
+        w = b * np.exp(theta * (a - a.mean()))
+        result: np.ndarray = w / w.sum()
+        return result
+
+    low, high = -1.0, 1.0
+    while float(tilt(low) @ a) > target:
+        low *= 2
+    while float(tilt(high) @ a) < target:
+        high *= 2
+    for _ in range(200):
+        middle = (low + high) / 2
+        if float(tilt(middle) @ a) < target:
+            low = middle
+        else:
+            high = middle
+    return tuple(float(x) for x in tilt((low + high) / 2))
+
+
+def level_pair_distribution(elo: float) -> tuple[float, ...]:
+    """Synthetic pairs of deals scored by their levels (:data:`LEVEL_SCORES`) of a known
+    strength: each deal won by 1, 2 or 3 levels (chances ½, 0.3, 0.2) by either side alike,
+    the two deals of a pair independent, tilted to the mean ``score_of_elo(elo)``.
+
+    >>> d = level_pair_distribution(0); len(d), round(d[6], 3), round(d[0], 3)
+    (13, 0.19, 0.01)
+    """
+    one = {-3: 0.1, -2: 0.15, -1: 0.25, 1: 0.25, 2: 0.15, 3: 0.1}
+    base = [sum(p * q for x, p in one.items() for y, q in one.items() if x + y == total) for total in range(-6, 7)]
+    return tilted_distribution(base, LEVEL_SCORES, elo)
+
+
 def simulate_sprt(
     elo: float,
     elo0: float,
@@ -409,11 +483,15 @@ def simulate_sprt(
     max_pairs: int = 20000,
     drawn: float = 0.4,
     seed: int = 0,
+    scores: Sequence[float] = PAIR_SCORES,
+    chances: Sequence[float] | None = None,
 ) -> dict[str, Any]:
-    """Run the SPRT ``runs`` times on synthetic pairs of Elo ``elo`` (:func:`pair_distribution`)
-    and say how it ended: the shares of runs that ended at ``H1``, ``H0`` and ``inconclusive``
-    (at ``max_pairs``), and the pairs a run took (``mean_pairs``, ``median_pairs``,
-    ``p90_pairs``). What a choice of bounds costs, and the test's error rates, measured.
+    """Run the SPRT ``runs`` times on synthetic pairs of Elo ``elo`` (:func:`pair_distribution`;
+    or pairs scoring ``scores[i]`` with the chances ``chances[i]``, whose mean score should be
+    ``score_of_elo(elo)``: :func:`tilted_distribution`) and say how it ended: the shares of
+    runs that ended at ``H1``, ``H0`` and ``inconclusive`` (at ``max_pairs``), and the pairs a
+    run took (``mean_pairs``, ``median_pairs``, ``p90_pairs``). What a choice of bounds
+    costs, and the test's error rates, measured.
 
     >>> r = simulate_sprt(100, 0, 100, runs=200, seed=1)
     >>> r["H1"] > 0.9, 20 < r["mean_pairs"] < 80
@@ -422,8 +500,14 @@ def simulate_sprt(
     check_sprt(elo0, elo1, alpha, beta)
     low, high = sprt_bounds(alpha, beta)
     rng = np.random.default_rng(seed)
-    chances = np.asarray(pair_distribution(elo, drawn))
-    counts = np.zeros((runs, 3))
+    if chances is None:
+        if tuple(scores) != PAIR_SCORES:
+            raise GuandanError("simulate_sprt: give the chances of the outcomes scores")
+        chances = pair_distribution(elo, drawn)
+    p = np.asarray(chances, dtype=float)
+    if p.shape != (len(scores),) or (p < 0).any() or abs(p.sum() - 1) > 1e-9:
+        raise GuandanError(f"simulate_sprt: chances are one per outcome, summing to 1, got {describe(chances)}")
+    counts = np.zeros((runs, len(scores)))
     active = np.ones(runs, dtype=bool)
     ended = np.full(runs, max_pairs)
     verdict = np.zeros(runs, dtype=int)  # 1: H1, -1: H0, 0: inconclusive
@@ -431,9 +515,9 @@ def simulate_sprt(
         live = np.flatnonzero(active)
         if live.size == 0:
             break
-        outcome = rng.choice(3, size=live.size, p=chances)
+        outcome = rng.choice(len(scores), size=live.size, p=p / p.sum())
         counts[live, outcome] += 1
-        value = llr_array(counts[live], elo0, elo1)
+        value = llr_array(counts[live], elo0, elo1, scores)
         up, down = value >= high, value <= low
         verdict[live[up]] = 1
         verdict[live[down]] = -1

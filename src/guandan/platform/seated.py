@@ -4,10 +4,11 @@ the AI competition's protocol, play :mod:`guandan.bots.arena`'s pairs seated at 
 
 A bot started as a command is the spec ``cmd:COMMAND``: the command line (split as a shell
 would, without a shell) with ``{url}`` replaced by the WebSocket URL the bot connects to
-(``ws://127.0.0.1:PORT/game/NAME``), ``{port}`` by the port and ``{seed}`` by the seat's seed;
-the URL is also in the environment, ``GUANDAN_URL``. ``cmd:guandan connect {url} --agent
-greedy --seed {seed}`` is the package's own ``greedy`` as such a program. The other bots of a
-pair (agent specs) play in this process, as ``guandan connect`` would.
+(``ws://127.0.0.1:PORT/game/NAME``), ``{port}`` by the port, ``{seed}`` by the seat's seed and
+``{seat}`` by the seat (0 to 3); the URL is also in the environment, ``GUANDAN_URL``.
+``cmd:guandan connect {url} --agent greedy --seed {seed}`` is the package's own ``greedy`` as
+such a program. The other bots of a pair (agent specs) play in this process, as ``guandan
+connect`` would. A program still running once its game is over is ended.
 
 Each half of a pair is one server on a free port, hosting one table: seat ``k`` connects
 ``k``-th (the next bot starts once the previous one has its seat), the first bot at seats 0
@@ -20,6 +21,8 @@ run after run when the programs are deterministic, but not the deals of an in-pr
 (True, False)
 >>> command_line("cmd:python bot.py --url {url} --seed {seed}", "ws://127.0.0.1:9/game/s0", 9, 7)
 ['python', 'bot.py', '--url', 'ws://127.0.0.1:9/game/s0', '--seed', '7']
+>>> command_line("cmd:bot --seat {seat}", "ws://127.0.0.1:9/game/s2", 9, 7, seat=2)
+['bot', '--seat', '2']
 """
 
 from __future__ import annotations
@@ -47,6 +50,9 @@ __all__ = ["is_command", "command_line", "play_pair_served", "play_pairs_served"
 SEAT_TIMEOUT = 60.0
 #: Seconds a half of a pair may take.
 GAME_TIMEOUT = 3600.0
+#: Seconds the programs have to end on their own once their game is over (then they are
+#: asked to, and after as long again, ended).
+EXIT_GRACE = 2.0
 
 
 def is_command(spec: object) -> bool:
@@ -70,23 +76,26 @@ def check_command(spec: str) -> list[str]:
         raise GuandanError(f"bot {describe(spec)}: no command after {COMMAND}")
     for word in words:
         try:
-            word.format(url="", port=0, seed=0)
+            word.format(url="", port=0, seed=0, seat=0)
         except (KeyError, IndexError, ValueError) as error:
             raise GuandanError(
-                f"bot {describe(spec)}: {word!r} names {error} (the command may use {{url}}, {{port}}, {{seed}})"
+                f"bot {describe(spec)}: {word!r} names {error} (the command may use {{url}}, {{port}}, {{seed}}, "
+                "{seat})"
             ) from None
     return words
 
 
-def command_line(spec: str, url: str, port: int, seed: int) -> list[str]:
-    """The command of a ``cmd:`` spec with its ``{url}``, ``{port}`` and ``{seed}`` filled in."""
-    return [word.format(url=url, port=port, seed=seed) for word in check_command(spec)]
+def command_line(spec: str, url: str, port: int, seed: int, seat: int = 0) -> list[str]:
+    """The command of a ``cmd:`` spec with its ``{url}``, ``{port}``, ``{seed}`` and ``{seat}`` filled in."""
+    return [word.format(url=url, port=port, seed=seed, seat=seat) for word in check_command(spec)]
 
 
-def _seat(spec: str, url: str, port: int, seed: int) -> tuple[subprocess.Popen[bytes] | None, threading.Thread | None]:
+def _seat(
+    spec: str, url: str, port: int, seed: int, seat: int
+) -> tuple[subprocess.Popen[bytes] | None, threading.Thread | None]:
     """Start seat's bot: a program, or an agent in a thread of this process."""
     if is_command(spec):
-        args = command_line(spec, url, port, seed)
+        args = command_line(spec, url, port, seed, seat)
         env = {**os.environ, "GUANDAN_URL": url}
         try:
             proc = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -111,7 +120,7 @@ def _half(specs: list[str], seed: int, ruleset: Any) -> dict[str, Any]:
         try:
             for k, spec in enumerate(specs):
                 url = client_url(running.url, f"seat{k}")
-                proc, thread = _seat(spec, url, running.port, derive_seed(seed, k))
+                proc, thread = _seat(spec, url, running.port, derive_seed(seed, k), k)
                 procs += [proc] if proc is not None else []
                 threads += [thread] if thread is not None else []
                 deadline = time.monotonic() + SEAT_TIMEOUT
@@ -124,12 +133,7 @@ def _half(specs: list[str], seed: int, ruleset: Any) -> dict[str, Any]:
                     time.sleep(0.005)
             result = running.wait(GAME_TIMEOUT)
         finally:
-            for proc in procs:
-                try:
-                    proc.wait(timeout=10)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait()
+            _end(procs)
     for thread in threads:
         thread.join(10)
     if not result.complete or not result.records:
@@ -137,6 +141,24 @@ def _half(specs: list[str], seed: int, ruleset: Any) -> dict[str, Any]:
         raise GuandanError(f"the game of seed {seed} did not finish: {reason or 'a bot left'}")
     record: dict[str, Any] = result.records[0]
     return record
+
+
+def _end(procs: list[subprocess.Popen[bytes]]) -> None:
+    """End the programs of a half: those that do not end on their own within
+    :data:`EXIT_GRACE` seconds (some bots keep their connection's thread waiting) are asked
+    to (SIGTERM), and those still there after as long again are killed."""
+    for ask in (None, subprocess.Popen.terminate, subprocess.Popen.kill):
+        deadline = time.monotonic() + EXIT_GRACE
+        for proc in procs:
+            if ask is not None and proc.poll() is None:
+                ask(proc)
+        for proc in procs:
+            try:
+                proc.wait(timeout=max(0.0, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                pass
+        if all(proc.poll() is not None for proc in procs):
+            return
 
 
 def play_pair_served(

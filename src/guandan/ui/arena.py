@@ -34,6 +34,9 @@ Head to head (two bots), one of:
   --pairs N          N pairs: Elo and win rate with 95% intervals from the pairs' variance
 Many bots: --round-robin (every pairing) or --gauntlet BOT (BOT against each other one),
   --pairs N each, then ratings by maximum likelihood (the first bot, or BOT, at 0).
+A pair scores the deals (or games) its first bot won, halved: 0, 1/2 or 1; with --score
+levels it scores 1/2 + (its levels a deal won less lost)/6, from 0 to 1 (thirteen outcomes
+for a pair of deals): the test, the Elo and the ratings are then on the levels.
 
 A bot may be a program that speaks the AI competition's protocol: "cmd:COMMAND", its
 {url} (and {port}, {seed}) filled in; then every pair is played at a platform server,
@@ -48,8 +51,9 @@ examples:
   guandan arena greedy random --sprt 0,100                 # seconds
   guandan arena mc:rollouts=400 greedy --sprt 0,50 --out mc.jsonl --workers 2
   guandan arena greedy greedy:bomb_threshold=3 --pairs 500 --json
+  guandan arena greedy greedy:bomb_threshold=3 --sprt 0,20 --score levels
   guandan arena mc greedy random --round-robin --pairs 100 --plot ratings.png
-  guandan arena mybot:Bot greedy --games --sprt -20,20 --dask tcp://scheduler:8786
+  guandan arena mybot:Bot greedy --games --sprt -20,20 --dask tcp://scheduler:8786 --chunk 4
   guandan arena "cmd:python mybot.py {url}" greedy --games --pairs 10
   guandan arena --report mc.jsonl
 """
@@ -76,6 +80,12 @@ def add_parser(commands: Any) -> None:
     p.add_argument("--max-pairs", type=int, default=20000, help="stop the test here, inconclusive (default 20000)")
     p.add_argument("--pairs", type=int, metavar="N", help="a fixed run of N pairs (each pairing's, with many bots)")
     p.add_argument("--games", action="store_true", help="pairs of whole games (default rules: platform)")
+    p.add_argument(
+        "--score",
+        default="wins",
+        metavar="wins|levels",
+        help="what a pair scores: the deals (games) won, or the levels won less lost (default wins)",
+    )
     p.add_argument("--round-robin", action="store_true", help="every pairing of the bots, then ratings")
     p.add_argument("--gauntlet", metavar="BOT", help="BOT against each of the others, then ratings (BOT at 0)")
     p.add_argument("--seed", type=int, default=0, help="the run seed (default 0)")
@@ -84,6 +94,7 @@ def add_parser(commands: Any) -> None:
     )
     p.add_argument("--workers", type=int, default=None, help="processes (default: every core; 1: this process)")
     p.add_argument("--dask", metavar="ADDRESS", help="play on the Dask cluster at ADDRESS (tcp://HOST:8786)")
+    p.add_argument("--chunk", type=int, metavar="N", help="pairs per task sent to a worker or the cluster (default 1)")
     p.add_argument("--out", metavar="FILE", help="log every finished pair to FILE (JSON Lines); continues a run")
     p.add_argument("--report", metavar="FILE", help="print the state of the run logged in FILE, and play nothing")
     p.add_argument("--plot", metavar="FILE.png", help="draw the LLR and Elo (or the ratings) to FILE (.svg, .pdf)")
@@ -140,7 +151,12 @@ def run(args: argparse.Namespace) -> int:
         check_sprt(sprt[0], sprt[1], args.alpha, args.beta)
         if many:
             raise GuandanError("--sprt tests two bots head to head: with many bots give --pairs N")
-    for name, value in (("--pairs", args.pairs), ("--max-pairs", args.max_pairs), ("--workers", args.workers)):
+    for name, value in (
+        ("--pairs", args.pairs),
+        ("--max-pairs", args.max_pairs),
+        ("--workers", args.workers),
+        ("--chunk", args.chunk),
+    ):
         if value is not None and value < 1:
             raise GuandanError(f"{name} must be at least 1, got {value}")
     if sprt is None and args.pairs is None:
@@ -150,7 +166,16 @@ def run(args: argparse.Namespace) -> int:
 
         check_plot(args.plot)
     kind = "games" if args.games else "deals"
-    options: dict[str, Any] = {"kind": kind, "seed": args.seed, "ruleset": args.ruleset, "out": args.out}
+    if args.score not in arena.SCORINGS:
+        raise GuandanError(f"--score is wins or levels, got {describe(args.score)}")
+    options: dict[str, Any] = {
+        "kind": kind,
+        "seed": args.seed,
+        "ruleset": args.ruleset,
+        "out": args.out,
+        "chunk": args.chunk,
+        "scoring": args.score,
+    }
     client = None
     if args.dask is not None:
         client = _dask(args.dask)
@@ -188,7 +213,8 @@ def _dask(address: str) -> Any:
         import distributed  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
         raise GuandanError(
-            "--dask needs the distributed package: pip install '.[dask]' from the guandan checkout") from None
+            "--dask needs the distributed package: pip install '.[dask]' from the guandan checkout"
+        ) from None
     try:
         return distributed.Client(address, timeout=30)  # type: ignore[no-untyped-call,unused-ignore]
     except (OSError, TimeoutError, ValueError) as error:

@@ -53,6 +53,7 @@ from guandan.core import _core
 from guandan.core.movegen import canonical_move, flush_keeping_move, pack_rank_move, straight_flushes
 from guandan.core.packed import PASS_WORD
 from guandan.core.rng import derive_seed
+from guandan.core.search import SearchParams
 
 
 def rollout_speed(states: list, per_state: int, files: list[str], cpu: bool) -> None:
@@ -83,7 +84,7 @@ def search_speed(deals: int, budget: int) -> None:
         begin = time.perf_counter()
         done = 0
         for i, (info, state, words) in enumerate(roots):
-            _, n = _core.search(info, state, words, budget, 0.0, threads, "smart", i, 16, 0.25, 0.5)
+            _, n = _core.search(info, state, words, SearchParams(budget, 0.0, threads, "smart", i, 16, 0.25, 0.5))
             done += n
         seconds = time.perf_counter() - begin
         print(f"  {threads} thread{'s' if threads > 1 else ' '} {done / seconds:>10,.0f} rollouts/s "

@@ -56,6 +56,7 @@ def test_the_parameters_mirror_the_c_struct_and_are_checked_in_the_core():
     python = {f.name for f in dataclasses.fields(search.SearchParams)}
     assert c_fields - {"linear", "infer", "payoff"} <= python
     assert python - c_fields == {"weights", "tries", "pass_weight", "bomb_weight"}
+    assert set(_core._SEARCH_FIELDS) == python  # what the core reads of it, each field once
     obs = Deal.new(seed=2, level=2, leader=0).observation(0)
     info = information_set(obs)
     state = public_state(int(obs.level), 0, obs.to_beat, obs.history, obs.finish_order)

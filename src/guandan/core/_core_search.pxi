@@ -344,35 +344,33 @@ def search_candidates(infoset, state, limit):
     return _words(buf, k)
 
 
-_SEARCH_PARAMS = None
+#: The fields of ``guandan.core.search.SearchParams`` (read by name: this module imports
+#: nothing of the package but its errors).
+_SEARCH_FIELDS = ("seed", "rollouts", "seconds", "threads", "policy", "weights", "objective", "promotion",
+                  "solve_cards", "solve_nodes", "solve_cost", "tries", "pass_weight", "bomb_weight",
+                  "policy_weight", "policy_events", "tree_moves", "tree_visits", "tree_nodes", "tree_c",
+                  "tree_first")
 
 
-def _search_params():
-    """guandan.core.search.SearchParams (imported on first use: that module imports this one)."""
-    global _SEARCH_PARAMS
-    if _SEARCH_PARAMS is None:
-        from guandan.core.search import SearchParams
-        _SEARCH_PARAMS = SearchParams
-    return _SEARCH_PARAMS
-
-
-cdef int _params_from(params, gd_search_params *p, gd_linear *lin) except -1:
+cdef int _params_from(given, gd_search_params *p, gd_linear *lin) except -1:
     """Check and copy a ``SearchParams`` into the C struct, field by field (``lin`` holds the
-    learned policy's weights that ``p.linear`` then points to)."""
+    learned policy's weights that ``p.linear`` then points to). Each field is read once."""
     errors = _errors()
-    if not isinstance(params, _search_params()):
-        raise errors.GuandanError(f"params must be a SearchParams, got {_describe(params)}")
+    try:
+        params = {name: getattr(given, name) for name in _SEARCH_FIELDS}
+    except AttributeError:
+        raise errors.GuandanError(f"params must be a SearchParams, got {_describe(given)}") from None
     cdef int i
-    p.seed = _seed(params.seed)
-    p.rollouts = _size(params.rollouts, "rollouts", 0, _MAX_ROWS)
-    p.seconds = _real_arg(params.seconds, "seconds", 0.0, 1e6)
+    p.seed = _seed(params["seed"])
+    p.rollouts = _size(params["rollouts"], "rollouts", 0, _MAX_ROWS)
+    p.seconds = _real_arg(params["seconds"], "seconds", 0.0, 1e6)
     if p.rollouts == 0 and p.seconds <= 0:
         raise errors.GuandanError("give a budget: rollouts > 0 or seconds > 0")
-    p.threads = <int>_size(params.threads, "threads", 1, MAX_THREADS)
-    p.policy = <uint8_t>_search_policy(params.policy)
-    p.linear = lin if _policies_need_weights(&p.policy, 1, params.weights, lin) else NULL
+    p.threads = <int>_size(params["threads"], "threads", 1, MAX_THREADS)
+    p.policy = <uint8_t>_search_policy(params["policy"])
+    p.linear = lin if _policies_need_weights(&p.policy, 1, params["weights"], lin) else NULL
     memset(p.payoff, 0, sizeof(p.payoff))
-    objective = params.objective
+    objective = params["objective"]
     if isinstance(objective, (tuple, list)) and len(objective) == 6:
         p.objective = GD_OBJECTIVE_TABLE
         for i in range(6):
@@ -383,24 +381,24 @@ cdef int _params_from(params, gd_search_params *p, gd_linear *lin) except -1:
         raise errors.GuandanError(
             f"objective must be 'levels', 'wins' or six payoffs (a win with the partner 2nd, 3rd, 4th; "
             f"a loss likewise), got {_describe(objective)}")
-    promotion = params.promotion
+    promotion = params["promotion"]
     if isinstance(promotion, (str, bytes)) or not isinstance(promotion, (tuple, list)) or len(promotion) != 3:
         raise errors.GuandanError(f"promotion is three gains 0..12 (partner 2nd, 3rd, 4th), got {_describe(promotion)}")
     for i in range(3):
         p.promotion[i] = <uint8_t>_size(promotion[i], "promotion", 0, 12)
-    p.solve_cards = <uint8_t>_size(params.solve_cards, "solve_cards", 0, 108)
-    p.solve_nodes = _size(params.solve_nodes, "solve_nodes", 1, _MAX_ROWS)
-    p.solve_cost = <uint32_t>_size(params.solve_cost, "solve_cost", 1, 1_000_000)
-    _infer_from(&p.infer, params.tries, params.pass_weight, params.bomb_weight)
-    p.policy_weight = _unit_weight(params.policy_weight, "policy_weight")
-    p.policy_events = <int>_size(params.policy_events, "policy_events", 0, 1 << 16)
+    p.solve_cards = <uint8_t>_size(params["solve_cards"], "solve_cards", 0, 108)
+    p.solve_nodes = _size(params["solve_nodes"], "solve_nodes", 1, _MAX_ROWS)
+    p.solve_cost = <uint32_t>_size(params["solve_cost"], "solve_cost", 1, 1_000_000)
+    _infer_from(&p.infer, params["tries"], params["pass_weight"], params["bomb_weight"])
+    p.policy_weight = _unit_weight(params["policy_weight"], "policy_weight")
+    p.policy_events = <int>_size(params["policy_events"], "policy_events", 0, 1 << 16)
     if p.policy_weight < 1.0 and p.policy_events > 0 and p.linear == NULL:
         raise errors.GuandanError("weighting deals by the learned policy needs its weights (weights=...)")
-    p.tree_moves = <uint8_t>_size(params.tree_moves, "tree_moves", 0, GD_TREE_MAX_MOVES)
-    p.tree_visits = <uint32_t>_size(params.tree_visits, "tree_visits", 1, 1 << 30)
-    p.tree_nodes = <uint32_t>_size(params.tree_nodes, "tree_nodes", 1, GD_TREE_MAX_NODES)
-    p.tree_c = _real_arg(params.tree_c, "tree_c", 0.0, 1e6)
-    p.tree_first = _unit_weight(params.tree_first, "tree_first")
+    p.tree_moves = <uint8_t>_size(params["tree_moves"], "tree_moves", 0, GD_TREE_MAX_MOVES)
+    p.tree_visits = <uint32_t>_size(params["tree_visits"], "tree_visits", 1, 1 << 30)
+    p.tree_nodes = <uint32_t>_size(params["tree_nodes"], "tree_nodes", 1, GD_TREE_MAX_NODES)
+    p.tree_c = _real_arg(params["tree_c"], "tree_c", 0.0, 1e6)
+    p.tree_first = _unit_weight(params["tree_first"], "tree_first")
     return 0
 
 

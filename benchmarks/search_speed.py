@@ -1,6 +1,6 @@
 """The search bot's speed: rollouts per second per thread, and wall time per decision.
 
-Four parts (``--part``, default all):
+Five parts (``--part``, default all):
 
 * ``rollouts`` — full deals played to their end from the deal's first lead by each rollout
   policy (``_core.rollouts``: random, greedy, smart, learned with the package's weights, and
@@ -19,6 +19,10 @@ Four parts (``--part``, default all):
   ``greedy`` play, the seat's rank-level moves (at most 32, as ``mc``'s candidates) made
   card-level by ``canonical_move`` and as ``mc`` does (``flush_keeping_move`` when the hand
   holds a straight flush): CPU time a decision, mean over all, p99 and max of each one's.
+
+* ``infoset`` — ``information_set`` (an observation read into the native information set,
+  what every decision of ``mc`` does first) at every tenth ply of 20 seeded greedy deals:
+  CPU time a call.
 
 Run it with nothing else on the machine for clean times; ``--nice`` lowers its priority.
 
@@ -53,6 +57,7 @@ from guandan.core import _core
 from guandan.core.movegen import canonical_move, flush_keeping_move, pack_rank_move, straight_flushes
 from guandan.core.packed import PASS_WORD
 from guandan.core.rng import derive_seed
+from guandan.core.search import SearchParams
 
 
 def rollout_speed(states: list, per_state: int, files: list[str], cpu: bool) -> None:
@@ -83,7 +88,7 @@ def search_speed(deals: int, budget: int) -> None:
         begin = time.perf_counter()
         done = 0
         for i, (info, state, words) in enumerate(roots):
-            _, n = _core.search(info, state, words, budget, 0.0, threads, "smart", i, 16, 0.25, 0.5)
+            _, n = _core.search(info, state, words, SearchParams(budget, 0.0, threads, "smart", i, 16, 0.25, 0.5))
             done += n
         seconds = time.perf_counter() - begin
         print(f"  {threads} thread{'s' if threads > 1 else ' '} {done / seconds:>10,.0f} rollouts/s "
@@ -188,9 +193,29 @@ def spend_speed(deals: int) -> None:
               f"  max {max(each) / 1e3:7.1f} us")
 
 
+def infoset_speed(deals: int) -> None:
+    """CPU time of ``information_set`` (what a decision of ``mc`` reads from its observation)
+    at every tenth ply of seeded greedy deals, 20 calls a position on a fresh copy."""
+    positions = []
+    for s in range(deals):
+        deal, agent = Deal.new(seed=s, level=2), GreedyAgent()
+        while not deal.is_over:
+            obs = deal.observation(deal.turn)
+            if len(obs.history) % 10 == 5:
+                positions.append(obs)
+            deal.act(agent.act(obs))
+    begin, calls = time.process_time(), 0
+    for obs in positions:
+        for _ in range(20):
+            information_set(obs.replace())
+            calls += 1
+    print(f"infoset: {len(positions)} positions of {deals} greedy deals, information_set "
+          f"{1e6 * (time.process_time() - begin) / calls:.1f} us CPU each")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--part", choices=["rollouts", "search", "decisions", "spend", "all"], default="all")
+    parser.add_argument("--part", choices=["rollouts", "search", "decisions", "spend", "infoset", "all"], default="all")
     parser.add_argument("--budgets", nargs="+", default=["rollouts=2000", "think_ms=100"],
                         help="decision budgets: rollouts=N, think_ms=T or max_cost=C, other options of mc after colons "
                              "(default rollouts=2000 think_ms=100)")
@@ -217,6 +242,8 @@ def main(argv: list[str] | None = None) -> int:
         decision_speed(args.budgets, args.deals, args.seed, args.cpu, args.by_cards)
     if args.part in ("spend", "all"):
         spend_speed(200)
+    if args.part in ("infoset", "all"):
+        infoset_speed(20)
     return 0
 
 

@@ -7,8 +7,10 @@ max) and the time, by band of cards left.
     python benchmarks/solve_reach.py --decisions 12 [--deals N] [--seed S]
 
 With ``--decisions C``: instead, the search bot's decision (``mc``, 4,000 rollouts) at the first
-position of each deal with at most C cards left, without and with ``solve_cards=C``: the time a
-decision takes (mean, p99, max) and how often the two choose the same move.
+position of each deal with at most C cards left, without and with the core's exact endgames
+from C cards (``SearchParams.solve_cards``; ``mc`` had it as the option ``solve_cards``, removed
+after 0.1.0 as it measured no gain): the time a decision takes (mean, p99, max) and how often
+the two choose the same move.
 
 One position a deal and band (the first position of the deal with at most the band's top
 number of cards, when it still has more than the band's bottom); one thread.
@@ -18,12 +20,22 @@ from __future__ import annotations
 
 import argparse
 import time
+from dataclasses import replace
 
 from guandan import Deal, GreedyAgent
 from guandan.bots.search import MonteCarloAgent
 from guandan.core import _core
 
 BANDS = ((8, 11), (12, 15), (16, 19), (20, 23), (24, 27), (28, 31))
+
+
+class SolvingAgent(MonteCarloAgent):
+    """``mc`` whose search solves the endgames of ``solve_cards`` cards or fewer exactly (the
+    core's parameter; 0: never)."""
+
+    def __init__(self, seed: int, rollouts: int, solve_cards: int) -> None:
+        super().__init__(seed=seed, rollouts=rollouts)
+        self._params = replace(self._params, solve_cards=solve_cards)
 
 
 def main() -> None:
@@ -79,7 +91,7 @@ def decisions(deals: int, seed: int, cards: int) -> None:
         observation = deal.observation(deal.turn)
         chosen = []
         for solve in (0, cards):
-            bot = MonteCarloAgent(seed=s, rollouts=4000, solve_cards=solve)
+            bot = SolvingAgent(s, 4000, solve)
             start = time.perf_counter()
             chosen.append(bot.act(observation))
             times[solve].append(time.perf_counter() - start)

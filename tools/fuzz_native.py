@@ -28,6 +28,7 @@ import numpy as np
 from guandan import GuandanError
 from guandan.core import _core
 from guandan.core.packed import size_of_bits
+from guandan.core.search import SearchParams
 
 FACES = 54
 ACTIONS = _core.ACTION_SPACE
@@ -324,9 +325,10 @@ def searches(b: Bytes) -> None:
         assert cands.ndim == 1
     elif which == 3:
         cands = b.pick([[b.word() for _ in range(b.int(0, 4))], np.array([b.word()], np.uint64), [-1], [1.5]])
-        values, played = _core.search(info, sstate, cands, b.pick([0, 1, 20, -1]), b.pick([0.0, 0.001, -1.0]),
-                                      b.pick([1, 2, 0, 65]), b.pick(["smart", "greedy", "random", "x"]), b.u64(),
-                                      b.pick([1, 3, 0]), 0.5, 0.5, b.pick(["levels", "wins", "x"]))
+        params = SearchParams(b.pick([0, 1, 20, -1]), b.pick([0.0, 0.001, -1.0]), b.pick([1, 2, 0, 65]),
+                              b.pick(["smart", "greedy", "random", "x"]), b.u64(), b.pick([1, 3, 0]), 0.5, 0.5,
+                              b.pick(["levels", "wins", "x"]))  # fmt: skip
+        values, played = _core.search(info, sstate, cands, params)
         assert played >= 0
     elif which == 4:
         orders = _core.rollouts(state, b.pick([0, 1, 3, -1]), b.pick(["smart", "greedy", "random", ["smart"] * 4, "x"]),

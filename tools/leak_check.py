@@ -30,6 +30,7 @@ from guandan.bots.agents import GreedyAgent
 from guandan.bots.determinize import information_set
 from guandan.bots.playout import native_state
 from guandan.core import _core
+from guandan.core.search import SearchParams
 
 PAGE = os.sysconf("SC_PAGE_SIZE")
 
@@ -91,6 +92,7 @@ def build_calls() -> list[tuple[str, Callable[[], object]]]:
 
         return run
 
+    two_threads = SearchParams(16, 0.0, 2, "greedy", 5)
     return [
         ("rank_moves", lambda: _core.rank_moves(hand, 2, beat)),
         ("count_rank_moves", lambda: _core.count_rank_moves(rich, 7)),
@@ -118,8 +120,8 @@ def build_calls() -> list[tuple[str, Callable[[], object]]]:
         ("sample_deals", lambda: _core.sample_deals(info, 4, 3, 8)),
         ("deal_weight", lambda: _core.deal_weight(info, sampled, 0.5, 0.5)),
         ("search_candidates", lambda: _core.search_candidates(info, search_state, 8)),
-        ("search", lambda: _core.search(info, search_state, candidates, 16, 0.0, 1, "smart", 5, 8)),
-        ("search, 2 threads", lambda: _core.search(info, search_state, candidates, 16, 0.0, 2, "greedy", 5)),
+        ("search", lambda: _core.search(info, search_state, candidates, SearchParams(16, 0.0, 1, "smart", 5, 8))),
+        ("search, 2 threads", lambda: _core.search(info, search_state, candidates, two_threads)),
         ("rollouts", lambda: _core.rollouts(state, 2, "smart", 5)),
         ("smart_move", lambda: _core.smart_move(state)),
         ("error: bad hand", raises(lambda: _core.rank_moves(bytes([3]) * 54, 2))),
@@ -128,7 +130,7 @@ def build_calls() -> list[tuple[str, Callable[[], object]]]:
         ("error: illegal first", raises(lambda: _core.evaluate([state], [beat], 1))),
         ("error: bad position", raises(lambda: _core.batch_card_moves(hands, levels, np.full(n, 7, np.uint64)))),
         ("error: small buffer", raises(lambda: _core.fill_card_moves(hands, levels, leads, 0, n, tiny, offsets))),
-        ("error: bad candidate", raises(lambda: _core.search(info, search_state, [beat, 12345], 4))),
+        ("error: bad candidate", raises(lambda: _core.search(info, search_state, [beat, 12345], SearchParams(4)))),
         ("error: bad infoset", raises(lambda: _core.sample_deals((*info[:2], 1 << 120, *info[3:]), 2))),
     ]
 

@@ -19,9 +19,12 @@ from stats import chi_square_critical
 from guandan import (
     Cards,
     Deal,
+    GreedyAgent,
     InvalidCardsError,
+    Match,
 )
 from guandan.bots.determinize import determinize, sample_hands
+from guandan.core.packed import cards_of_bits
 from guandan.core.rng import SplitMix64
 
 
@@ -133,3 +136,77 @@ def test_determinize_an_observation_keeps_what_the_seat_knows():
 )
 def test_bad_sampling_arguments_raise(call, error, match):
     check(call, error, match)
+
+
+def _decoded_information_set(observation):
+    """The information set read from the decoded history, record by record (how
+    ``information_set`` and ``known_cards`` read it before they took the packed plays)."""
+    import numpy as np
+
+    from guandan.bots.determinize import tribute_above
+    from guandan.core.cards import NUM_FACES, Cards
+    from guandan.core.movegen import pack_move
+    from guandan.core.packed import bits_of_cards, face_bit, move_bits
+    from guandan.game.history import Phase, Play, Return, Tribute
+
+    me, level = observation.seat, int(observation.level)
+    paid, received, played = {}, {s: [] for s in range(4)}, {s: [] for s in range(4)}
+    seen, forbid, rows, last = 0, [0, 0, 0, 0], [], None
+    for record in observation.history:
+        if isinstance(record, Tribute):
+            paid.setdefault(record.seat, []).append(record.card)
+            if observation.phase == Phase.TRIBUTE:
+                seen += face_bit(record.card)
+            if record.seat != me:
+                forbid[record.seat] |= tribute_above(record.card, level)
+        elif isinstance(record, Return):
+            received[record.to].append(record.card)
+            tribute = paid.pop(record.to, [])
+            if record.card in tribute:
+                tribute.remove(record.card)
+            received[record.seat].extend(tribute)
+        elif isinstance(record, Play):
+            if record.is_pass:
+                if last is not None:
+                    rows.append((2 | record.seat << 8 | last[0] << 16, last[1], last[2]))
+                continue
+            played[record.seat].extend(record.move.cards)
+            lo, hi = pack_move(record.move)
+            seen += move_bits(lo, hi)
+            last = (record.seat, lo, hi)
+            rows.append((1 | record.seat << 8, lo, hi))
+    known = {}
+    for seat in range(4):
+        counts = [0] * NUM_FACES
+        for card in received[seat]:
+            counts[card] += 1
+        for card in played[seat]:
+            counts[card] = max(0, counts[card] - 1)
+        known[seat] = Cards(counts)
+    known_bits = [0 if s == me else bits_of_cards(known[s]) for s in range(4)]
+    pool = bits_of_cards(Cards.deck()) - observation.packed_hand - seen - sum(known_bits)
+    need = tuple(0 if s == me else observation.card_counts[s] - len(known[s]) for s in range(4))
+    return (me, level, observation.packed_hand, pool, tuple(known_bits), tuple(forbid), need,
+            np.array(rows, dtype=np.uint64).reshape(-1, 3).tolist())  # fmt: skip
+
+
+@pytest.mark.slow
+def test_the_information_set_read_from_the_packed_plays_is_the_decoded_historys():
+    """Every seat's view at every step of a seeded match's first deals (tribute and return
+    included, with cards known to be held and played again since)."""
+    from guandan.bots.determinize import information_set, known_cards
+    from guandan.bots.loop import play_out
+
+    match = Match(seed=21)
+    checked = tributes = 0
+    while not match.is_over and match.deal_index < 4:
+        for seat in range(4):
+            obs = match.observation(seat)
+            *head, events = information_set(obs)
+            expected = _decoded_information_set(obs)
+            assert (*head, events.tolist()) == expected
+            assert all(known_cards(obs)[s] == cards_of_bits(expected[4][s]) for s in range(4) if s != seat)
+            tributes += any(expected[4])
+            checked += 1
+        play_out(match, [GreedyAgent()] * 4, max_actions=1)
+    assert checked > 400 and tributes > 0

@@ -93,7 +93,6 @@ def test_bad_places_and_options_are_refused():
     check(lambda: MatchModel(COMPETITIVE_2022, places=(0.5, 0.6, 0.1)), GuandanError, "places are three chances")
     check(lambda: MatchModel(COMPETITIVE_2022).outcomes(("2", "2"), None, side=2), GuandanError, "side must be")
     check(lambda: MonteCarloAgent(objective="points"), GuandanError, "objective must be")
-    check(lambda: MonteCarloAgent(objective="match", solve_cards=12), GuandanError, "solves no endgame")
 
 
 @pytest.mark.slow

@@ -60,7 +60,7 @@ def test_a_malformed_spec_is_refused_with_its_reason(spec, message):
 def test_registered_agents_take_options_by_keyword():
     assert make_agent("greedy:bomb_threshold=3").bomb_threshold == 3
     mc = make_agent("MC:rollouts=400:policy=random", seed=9)
-    assert (mc.rollouts, mc.policy, mc.seed) == (400, "random", 9)
+    assert (mc.config.rollouts, mc.config.policy, mc.seed) == (400, "random", 9)
     basic = make_agent("mc-basic:determinizations=4", seed=9)
     assert (type(basic), basic.determinizations) == (BasicMonteCarloAgent, 4)
     with pytest.raises(GuandanError, match=r"mc has no option 'depth' \(its options: bomb_weight, candidates"):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -34,9 +35,9 @@ from guandan import (
 from guandan.bots.agents import GreedyAgent
 from guandan.bots.determinize import determinize, information_set, known_cards, tribute_above
 from guandan.bots.loop import play_out
-from guandan.bots.registry import make_agent
+from guandan.bots.registry import agent_factory, make_agent
 from guandan.bots.rollout_policy import load_weights
-from guandan.bots.search import COST_CARDS, MonteCarloAgent, affordable_rollouts
+from guandan.bots.search import COST_CARDS, REMOVED_OPTIONS, MonteCarloAgent, SearchConfig, affordable_rollouts
 from guandan.core import _core
 from guandan.core.cards import card_rank, wild_card
 from guandan.core.movegen import canonical_move, flush_keeping_move, pack_rank_move, straight_flushes
@@ -44,6 +45,7 @@ from guandan.core.moves import Move
 from guandan.core.order import elevated_order
 from guandan.core.packed import bits_of_cards, cards_of_bits
 from guandan.core.rng import SplitMix64
+from guandan.core.search import SearchParams
 from guandan.game.history import Phase, Play, Return, Tribute
 from guandan.game.tribute import return_choices
 
@@ -71,9 +73,8 @@ def check_against_reference(seeds, plies, rollouts, trees):
         for tree in trees:
             payoff = tree.pop("payoff", None)
             objective = payoff if payoff is not None else "levels"
-            native, done = _core.search(
-                info, state, words, rollouts, seed=5, policy="learned", weights=weights, objective=objective, **tree
-            )
+            given = SearchParams(rollouts, seed=5, policy="learned", weights=weights, objective=objective, **tree)
+            native, done = _core.search(info, state, words, given)
             params = search_reference.Params(rollouts, seed=5, weights=weights, payoff=payoff, **tree)
             if payoff is not None:
                 tree["payoff"] = payoff
@@ -136,12 +137,12 @@ def test_the_tree_changes_what_the_playouts_find_and_not_with_the_threads():
     words = _core.search_candidates(info, state, 12)
     w = load_weights()
     tree = {"tree_moves": 8, "tree_visits": 2, "policy": "learned", "weights": w}
-    runs = [_core.search(info, state, words, 1000, 0.0, t, seed=9, **tree) for t in (1, 2, 3)]
+    runs = [_core.search(info, state, words, SearchParams(1000, 0.0, t, seed=9, **tree)) for t in (1, 2, 3)]
     assert all(np.array_equal(runs[0][0], r[0]) and r[1] == 1000 for r in runs)
-    plain = _core.search(info, state, words, 1000, 0.0, 1, seed=9, policy="learned", weights=w)
+    plain = _core.search(info, state, words, SearchParams(1000, 0.0, 1, seed=9, policy="learned", weights=w))
     assert not np.array_equal(plain[0][:, 1], runs[0][0][:, 1])  # the seat's later moves differ somewhere
     # a tree of one node is a tree too: it stops growing there, and still answers alike
-    small = [_core.search(info, state, words, 1000, 0.0, t, seed=9, tree_nodes=1, **tree) for t in (1, 2)]
+    small = [_core.search(info, state, words, SearchParams(1000, 0.0, t, seed=9, tree_nodes=1, **tree)) for t in (1, 2)]
     assert small[0][1] == 1000 and np.array_equal(small[0][0], small[1][0])
 
 
@@ -157,12 +158,29 @@ def test_mc_spends_its_choices_keeping_the_hands_straight_flushes():
     assert changed  # some choice of these positions is spent otherwise than canonically
 
 
-def test_mc_with_a_tree_plays_legal_seeded_deals_alike_whatever_the_threads():
-    obs = observations([6], 30)[0]
-    a = MonteCarloAgent(seed=3, rollouts=600, tree_moves=6, tree_visits=2).analyze(obs)
-    b = MonteCarloAgent(seed=3, rollouts=600, tree_moves=6, tree_visits=2, threads=2).analyze(obs)
-    assert summary(a) == summary(b) and a.best in obs.legal_actions
-    assert make_agent("mc:tree_moves=6:tree_c=2").tree_c == 2.0
+def test_removed_options_are_refused_by_name():
+    """The options that measured no gain are gone from ``mc``: a spec naming one is refused
+    with its name and the version after which it went; the keywords are gone too."""
+    assert set(REMOVED_OPTIONS) == {
+        "solve_cards", "solve_nodes", "solve_cost", "policy_weight", "policy_events",
+        "tree_moves", "tree_visits", "tree_nodes", "tree_c", "tree_first",
+    }  # fmt: skip
+    for name in REMOVED_OPTIONS:
+        check(lambda: make_agent(f"mc:rollouts=100:{name}=1"), GuandanError, f"option '{name}' was removed after")  # noqa: B023
+        with pytest.raises(TypeError, match=name):
+            MonteCarloAgent(**{name: 1})
+    check(lambda: make_agent("mc:tree_moves=6,greedy"), GuandanError, "agent mc: option 'tree_moves' was removed")
+
+
+def test_a_spec_makes_one_configuration_that_its_agents_share():
+    factory = agent_factory("mc:rollouts=300:policy=smart:tries=2")
+    a, b = factory(1), factory(2)
+    assert a.config is b.config == SearchConfig(rollouts=300, policy="smart", tries=2)
+    assert (a.seed, b.seed, a._params.policy, a._params.tries, a._params.weights) == (1, 2, "smart", 2, None)
+    check(lambda: agent_factory("mc:tries=0"), GuandanError, "agent mc:tries=0: tries must be an int")
+    check(lambda: MonteCarloAgent.from_config({"rollouts": 3}), GuandanError, "config must be a SearchConfig")
+    learned = MonteCarloAgent(seed=1)
+    assert learned._params.weights is not None and learned._params.policy == "learned"
 
 
 # -- determinism and budgets -----------------------------------------------------------------------
@@ -181,17 +199,24 @@ def test_a_rollout_budget_gives_the_same_choices_for_the_same_seed_whatever_the_
 
 @pytest.mark.slow
 def test_deals_weighted_by_the_policy_give_the_same_choices_whatever_the_threads():
-    """With the policy's belief (integer fixed-point weights) the means do not depend on which
-    thread played which deal; the weighting changes the values, not the rollouts played."""
+    """With the policy's belief (the core's ``policy_weight``: integer fixed-point weights) the
+    means do not depend on which thread played which deal; the weighting changes the values,
+    not the rollouts played."""
     changed = 0
+    w = load_weights()
     for obs in observations(range(3), 45):
-        one = summary(MonteCarloAgent(seed=5, rollouts=400, policy_weight=0.5).analyze(obs))
+        info, state = information_set(obs), deal_state_of(obs)
+        words = _core.search_candidates(info, state, 32)
+        if len(words) < 2:
+            continue
+        believe = SearchParams(400, policy="learned", seed=5, weights=w, policy_weight=0.5, policy_events=16)
+        one = _core.search(info, state, words, believe)
         for threads in (2, 5):
-            threaded = MonteCarloAgent(seed=5, rollouts=400, policy_weight=0.5, threads=threads)
-            assert summary(threaded.analyze(obs)) == one
-        plain = summary(MonteCarloAgent(seed=5, rollouts=400).analyze(obs))
+            threaded = _core.search(info, state, words, replace(believe, threads=threads))
+            assert np.array_equal(threaded[0], one[0]) and threaded[1] == one[1]
+        plain = _core.search(info, state, words, replace(believe, policy_weight=1.0))
         assert plain[1] == one[1]
-        changed += plain != one
+        changed += not np.array_equal(plain[0][:, 1], one[0][:, 1])
     assert changed > 0
 
 
@@ -282,7 +307,7 @@ def test_a_spent_time_budget_still_answers_with_the_policys_choice():
     obs = observations([8], 3)[0]
     state = deal_state_of(obs)
     words = _core.search_candidates(information_set(obs), state, 32)
-    stats, done = _core.search(information_set(obs), state, words, 0, 1e-9, 1, "smart", 1)
+    stats, done = _core.search(information_set(obs), state, words, SearchParams(0, 1e-9, 1, "smart", 1))
     assert done <= 1 and stats[0, 3] == 0  # no time: the prior order stands, the policy's move first
 
 
@@ -588,15 +613,15 @@ def test_bad_search_arguments_are_refused_by_name():
         ({**good, "tree_first": 0.0}, GuandanError, "tree_first"),
     ]:
         with pytest.raises(error, match=name):
-            _core.search(info, state, words, **kwargs)
+            _core.search(info, state, words, SearchParams(**kwargs))
     with pytest.raises(InvalidMoveError, match="distinct"):
-        _core.search(info, state, [words[0], words[0]], 10)
+        _core.search(info, state, [words[0], words[0]], SearchParams(10))
     with pytest.raises(InvalidMoveError, match="non-empty"):
-        _core.search(info, state, [], 10)
+        _core.search(info, state, [], SearchParams(10))
     illegal = 0xAF00000000000000  # a joker bomb the seat does not hold
     if illegal not in set(int(w) for w in _core.rank_moves(obs.hand_counts, int(obs.level))):
         with pytest.raises(IllegalMoveError, match=r"candidates\[1\]"):
-            _core.search(info, state, [int(words[0]), illegal], 10)
+            _core.search(info, state, [int(words[0]), illegal], SearchParams(10))
 
 
 def test_candidates_hold_the_policys_move_first_the_pass_and_the_smallest_bomb():
@@ -666,18 +691,16 @@ def test_the_search_scores_rollouts_under_the_rulesets_promotion():
     """A rollout is worth the levels the rules give its result: with a promotion of nothing
     every candidate's value is 0, with one level a place it is the wins objective's value,
     and the bot reads the promotion from the observation's ruleset (Nanjing's 3, 2, 0)."""
-    from dataclasses import replace
-
     from guandan import Match
     from guandan.game.rules import COMPETITIVE_2022, NANJING
 
     info, state, cands = search_case(5)
-    flat, _ = _core.search(info, state, cands, 400, 0.0, 1, "smart", 7, promotion=(0, 0, 0))
+    flat, _ = _core.search(info, state, cands, SearchParams(400, 0.0, 1, "smart", 7, promotion=(0, 0, 0)))
     assert flat[:, 1].tolist() == [0.0] * len(cands)
-    ones, _ = _core.search(info, state, cands, 400, 0.0, 1, "smart", 7, promotion=(1, 1, 1))
-    wins, _ = _core.search(info, state, cands, 400, 0.0, 1, "smart", 7, objective="wins")
+    ones, _ = _core.search(info, state, cands, SearchParams(400, 0.0, 1, "smart", 7, promotion=(1, 1, 1)))
+    wins, _ = _core.search(info, state, cands, SearchParams(400, 0.0, 1, "smart", 7, objective="wins"))
     assert ones.tolist() == wins.tolist()
-    levels, _ = _core.search(info, state, cands, 400, 0.0, 1, "smart", 7)
+    levels, _ = _core.search(info, state, cands, SearchParams(400, 0.0, 1, "smart", 7))
     assert levels.tolist() != ones.tolist()
     nothing = replace(COMPETITIVE_2022, name="nothing", promotion=(0, 0, 0))
     match = Match(11, nothing)
@@ -688,7 +711,7 @@ def test_the_search_scores_rollouts_under_the_rulesets_promotion():
     b = MonteCarloAgent(seed=3, rollouts=300).analyze(Match(11).observation(match.turn))
     assert [c.value for c in a.choices] != [c.value for c in b.choices]
     with pytest.raises(GuandanError, match="promotion"):
-        _core.search(info, state, cands, 10, promotion=(3, 2))
+        _core.search(info, state, cands, SearchParams(10, promotion=(3, 2)))
 
 
 # -- bad input -------------------------------------------------------------------------------------
@@ -713,14 +736,8 @@ def test_search_arguments_are_checked():
         ({"tries": 0}, "tries must be an int"),
         ({"pass_weight": 0}, "pass_weight must be a number in"),
         ({"bomb_weight": 1.5}, "bomb_weight must be a number in"),
-        ({"policy_weight": 0}, "policy_weight must be a number in"),
-        ({"policy_events": -2}, "policy_events must be an int"),
-        ({"tree_moves": 17}, "tree_moves must be an int 0..16"),
-        ({"tree_visits": 0}, "tree_visits must be an int"),
-        ({"tree_nodes": 2.5}, "tree_nodes must be an int"),
-        ({"tree_nodes": 2**20 + 1}, "tree_nodes must be an int 1..1048576"),
-        ({"tree_c": -1}, "tree_c must be a number"),
-        ({"tree_first": 1.5}, "tree_first must be a number in"),
+        ({"objective": "points"}, "objective must be"),
+        ({"weights": 3}, "weights is the path"),
         ({"seed": "1"}, "seed must be an int"),
     ):
         check(lambda: search.MonteCarloAgent(**kwargs), GuandanError, match)  # noqa: B023

@@ -13,6 +13,7 @@ from solve_reference import deal_value, solve
 from guandan import Deal, GreedyAgent, GuandanError, IllegalMoveError, RandomAgent
 from guandan.core import _core
 from guandan.core.movegen import canonical_move
+from guandan.core.search import SearchParams
 from guandan.game.scoring import DealResult
 
 
@@ -152,8 +153,8 @@ def test_an_endgame_search_is_the_mean_of_exact_solves_over_its_sampled_deals(se
     cands = _core.search_candidates(info, state, 2)
     assert len(cands) == 2
     worlds, cost = 6, 50
-    stats, done = _core.search(info, state, cands, worlds * 2 * cost, 0.0, 1, "smart", 9, 1, 1.0, 1.0,
-                               "levels", (3, 2, 1), 12, 10**6, cost)  # fmt: skip
+    stats, done = _core.search(info, state, cands, SearchParams(worlds * 2 * cost, 0.0, 1, "smart", 9, 1, 1.0, 1.0,
+                               "levels", (3, 2, 1), 12, 10**6, cost))  # fmt: skip
     assert done == worlds * 2
     side = state.turn & 1
     for i, word in enumerate(cands):
@@ -172,6 +173,6 @@ def test_an_endgame_search_is_the_mean_of_exact_solves_over_its_sampled_deals(se
 def test_an_endgame_search_chooses_the_same_whatever_the_threads():
     deal, info, state = _endgame_search_case(77)
     cands = _core.search_candidates(info, state, 8)
-    one, _ = _core.search(info, state, cands, 4000, 0.0, 1, "smart", 5, solve_cards=12)
-    two, _ = _core.search(info, state, cands, 4000, 0.0, 2, "smart", 5, solve_cards=12)
+    one, _ = _core.search(info, state, cands, SearchParams(4000, 0.0, 1, "smart", 5, solve_cards=12))
+    two, _ = _core.search(info, state, cands, SearchParams(4000, 0.0, 2, "smart", 5, solve_cards=12))
     assert one.tolist() == two.tolist()

@@ -30,6 +30,7 @@ from profiles import profiled
 
 from guandan import Cards, Deal, GuandanError
 from guandan.core import _core, batch
+from guandan.core.search import SearchParams
 
 DOORS = {"suppress_health_check": [HealthCheck.too_slow]}  # each property: 300 examples (profiles.py)
 
@@ -485,8 +486,10 @@ INT_DOORS: dict[str, tuple[int, int, int | None, Callable[[Any], Any], str]] = {
     "packed_card_moves beat": (0, 2**64 - 1, None, lambda v: _core.packed_card_moves(0x10, 0, 2, v), "play to beat"),
     "sample_deals n": (0, 2**24, 3, lambda v: _core.sample_deals(INFO, v, 1), "n must be"),
     "sample_deals tries": (1, 4096, 3, lambda v: _core.sample_deals(INFO, 2, 1, v, 0.5), "tries"),
-    "search rollouts": (0, MAX_ROWS, 30, lambda v: _core.search(INFO, SSTATE, CANDS, v, 0.0, 1, "smart"), "rollouts"),
-    "search threads": (1, 64, 4, lambda v: _core.search(INFO, SSTATE, CANDS, 20, 0.0, v), "threads"),
+    "search rollouts": (
+        0, MAX_ROWS, 30, lambda v: _core.search(INFO, SSTATE, CANDS, SearchParams(v, 0.0, 1, "smart")), "rollouts"
+    ),
+    "search threads": (1, 64, 4, lambda v: _core.search(INFO, SSTATE, CANDS, SearchParams(20, 0.0, v)), "threads"),
     "search_candidates limit": (1, 4096, None, lambda v: _core.search_candidates(INFO, SSTATE, v), "limit"),
     "rollouts n": (0, MAX_ROWS, 3, lambda v: _core.rollouts(STATE, v, "smart", 1), "n must be"),
     "infoset seat": (0, 3, None, lambda v: _core.sample_deals(_info(seat=v), 1), "seat"),
@@ -537,7 +540,7 @@ def test_int_arguments_take_python_and_numpy_ints_and_refuse_the_rest(door_name,
 def test_seeds_are_any_python_or_numpy_int_and_nothing_else(call_name, data):
     call = {
         "sample_deals": lambda s: _core.sample_deals(INFO, 2, s, 4, 0.5),
-        "search": lambda s: _core.search(INFO, SSTATE, CANDS, 12, 0.0, 1, "smart", s),
+        "search": lambda s: _core.search(INFO, SSTATE, CANDS, SearchParams(12, 0.0, 1, "smart", s)),
         "rollouts": lambda s: _core.rollouts(STATE, 2, "smart", s),
         "playouts": lambda s: _core.playouts(STATE, 2, "random", s),
         "choose": lambda s: _core.choose(STATE, "random", s),
@@ -649,9 +652,10 @@ def test_search_events_and_candidates_of_any_form(data):
     else:
         assert got[0] == "InvalidMoveError" and "events" in got[1], got
     words = data.draw(odd_arrays(CANDS.copy()), label="candidates")
-    got = outcome(lambda: _core.search(INFO, SSTATE, words, 16, 0.0, 1, "smart", 3))
+    got = outcome(lambda: _core.search(INFO, SSTATE, words, SearchParams(16, 0.0, 1, "smart", 3)))
     if isinstance(words, np.ndarray) and words.dtype.kind in "iu" and words.ndim == 1 and np.array_equal(words, CANDS):
-        assert got == outcome(lambda: _core.search(INFO, SSTATE, [int(w) for w in CANDS], 16, 0.0, 1, "smart", 3))
+        listed = [int(w) for w in CANDS]
+        assert got == outcome(lambda: _core.search(INFO, SSTATE, listed, SearchParams(16, 0.0, 1, "smart", 3)))
     elif got[0] != "ok":
         assert got[0] in ("InvalidMoveError", "IllegalMoveError") and "candidates" in got[1], got
 
@@ -664,7 +668,7 @@ def test_sizes_beyond_any_memory_are_refused_before_allocating(n):
     refused(lambda: _core.playouts(STATE, n), "n must be")
     refused(lambda: _core.rollouts(STATE, n), "n must be")
     refused(lambda: _core.sample_deals(INFO, n), "n must be")
-    refused(lambda: _core.search(INFO, SSTATE, CANDS, n), "rollouts")
+    refused(lambda: _core.search(INFO, SSTATE, CANDS, SearchParams(n)), "rollouts")
 
 
 def test_a_0_d_hands_array_is_refused_by_name():

@@ -29,6 +29,7 @@ from games import search_case
 
 from guandan import Cards, Deal, GuandanError
 from guandan.core import _core
+from guandan.core.search import SearchParams
 
 # each case races for a bounded time of its own (SECONDS): a test of a second or more
 pytestmark = [pytest.mark.slow, pytest.mark.races]
@@ -233,15 +234,16 @@ OTHER_EVENTS = _flipped(EVENTS, (0, 0), 2 | (((int(EVENTS[0, 0]) >> 8) + 1) % 4)
 
 def _events_calls(shared):
     info = (*INFO[:7], shared)
+    params = SearchParams(40, 0.0, 1, "smart", 5, 8, 0.25, 0.25)
     return {
         "sample_deals": lambda: [_core.sample_deals(info, 6, 5, 8, 0.25, 0.25)],
-        "search": lambda: [_core.search(info, SEARCH_STATE, CANDIDATES, 40, 0.0, 1, "smart", 5, 8, 0.25, 0.25)[0]
-                           .tobytes()],
+        "search": lambda: [_core.search(info, SEARCH_STATE, CANDIDATES, params)[0].tobytes()],
     }
 
 
 def _candidates_calls(shared):
-    return {"search": lambda: [_core.search(INFO, SEARCH_STATE, shared, 40, 0.0, 1, "smart", 5)[0].tobytes()]}
+    params = SearchParams(40, 0.0, 1, "smart", 5)
+    return {"search": lambda: [_core.search(INFO, SEARCH_STATE, shared, params)[0].tobytes()]}
 
 
 CASES = {

@@ -41,13 +41,12 @@ from typing import Any
 import numpy as np
 
 from ..core.cards import NUM_FACES, Cards, card_rank, wild_card
-from ..core.movegen import pack_move
 from ..core.order import elevated_order
-from ..core.packed import InfoSet, bits_of_cards, cards_of_bits, face_bit, move_bits
+from ..core.packed import InfoSet, bits_of_cards, cards_of_bits, face_bit, move_bits, word_type
 from ..core.rng import SplitMix64
 from ..core.search import sample_deals
 from ..errors import GuandanError, InvalidCardsError, describe
-from ..game.history import Phase, Play, Return, Tribute
+from ..game.history import Phase, Return, Tribute
 from ..game.observation import Observation
 
 __all__ = [
@@ -78,8 +77,8 @@ def known_cards(observation: Observation) -> dict[int, Cards]:
     me = observation.seat
     paid: dict[int, list[int]] = {}  # payer -> tribute cards
     received: dict[int, list[int]] = {s: [] for s in range(4)}
-    played: dict[int, list[int]] = {s: [] for s in range(4)}
-    for record in observation.history:
+    history = observation.history
+    for record in history.prefix:
         if isinstance(record, Tribute):
             paid.setdefault(record.seat, []).append(record.card)
         elif isinstance(record, Return):
@@ -88,8 +87,11 @@ def known_cards(observation: Observation) -> dict[int, Cards]:
             if record.card in tribute:  # unless it gave that very face back (any card may be returned)
                 tribute.remove(record.card)
             received[record.seat].extend(tribute)
-        elif isinstance(record, Play) and not record.is_pass:
-            played[record.seat].extend(record.move.cards)
+    played = [0, 0, 0, 0]  # each seat's cards played, packed, read from the packed plays
+    if any(received[s] for s in range(4) if s != me):
+        for seat, lo, hi in history.packed_plays:
+            if word_type(hi):  # not a pass
+                played[seat] += move_bits(lo, hi)
     known: dict[int, Cards] = {}
     for seat in range(4):
         if seat == me:
@@ -97,8 +99,10 @@ def known_cards(observation: Observation) -> dict[int, Cards]:
         counts = [0] * NUM_FACES
         for card in received[seat]:
             counts[card] += 1
-        for card in played[seat]:
-            counts[card] = max(0, counts[card] - 1)
+        if played[seat]:
+            spent = cards_of_bits(played[seat])
+            for card in set(received[seat]):
+                counts[card] = max(0, counts[card] - spent.count(card))
         known[seat] = Cards(counts)
     return known
 
@@ -191,21 +195,21 @@ def information_set(observation: Observation) -> InfoSet:
     forbid = [0, 0, 0, 0]
     rows: list[tuple[int, int, int]] = []
     last: tuple[int, int, int] | None = None
-    for record in observation.history:
-        if isinstance(record, Play):
-            if record.is_pass:
-                if last is not None:
-                    rows.append((_EVENT_PASS | record.seat << 8 | last[0] << 16, last[1], last[2]))
-                continue
-            lo, hi = pack_move(record.move)
-            seen += move_bits(lo, hi)
-            last = (record.seat, lo, hi)
-            rows.append((_EVENT_PLAY | record.seat << 8, lo, hi))
-        elif isinstance(record, Tribute):
+    history = observation.history
+    for record in history.prefix:
+        if isinstance(record, Tribute):
             if observation.phase == Phase.TRIBUTE:  # paid, on the table until the tribute is settled
                 seen += face_bit(record.card)
             if record.seat != me:
                 forbid[record.seat] |= tribute_above(record.card, level)
+    for seat, lo, hi in history.packed_plays:  # the plays as the deal keeps them: none decoded
+        if not word_type(hi):  # a pass
+            if last is not None:
+                rows.append((_EVENT_PASS | seat << 8 | last[0] << 16, last[1], last[2]))
+            continue
+        seen += move_bits(lo, hi)
+        last = (seat, lo, hi)
+        rows.append((_EVENT_PLAY | seat << 8, lo, hi))
     known = known_cards(observation)
     known_bits = [0 if s == me else bits_of_cards(known[s]) for s in range(4)]
     pool = _DECK - observation.packed_hand - seen - sum(known_bits)

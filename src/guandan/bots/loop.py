@@ -41,6 +41,7 @@ from typing import Any
 from ..core.moves import Move, RankMove
 from ..errors import GuandanError, describe
 from ..game.history import Phase
+from ..game.protocol import Game
 from .agents import Agent, index_chooser
 
 __all__ = ["play_out", "check_agents", "AGENT_RAISED"]
@@ -61,14 +62,15 @@ def check_agents(agents: object) -> Sequence[Agent]:
 
 
 def play_out(
-    state: Any,
+    state: Game,
     agents: Sequence[Agent],
     max_actions: int | None = None,
     *,
     on_action: Callable[[Any], None] | None = None,
     names: Sequence[str] | None = None,
 ) -> None:
-    """Let the agents act in ``state`` (a :class:`~guandan.Deal` or a :class:`~guandan.Match`;
+    """Let the agents act in ``state`` (a :class:`~guandan.game.protocol.Game`: a
+    :class:`~guandan.Deal` or a :class:`~guandan.Match`;
     ``agents[seat]`` acts for ``seat``) until it is over, or until ``max_actions`` actions
     were taken. ``names``: how errors name the agents (default: their ``name`` attribute or
     class). See the module's description.
@@ -85,6 +87,7 @@ def play_out(
     taken = 0
     while not state.is_over and (max_actions is None or taken < max_actions):
         seat = state.turn
+        assert seat is not None  # a game not over has a seat to act
         observation = state.observation(seat)
         choose = choosers[seat]
         if choose is not None and observation.phase is Phase.PLAY:
@@ -104,7 +107,7 @@ def play_out(
         taken += 1
 
 
-def _where(state: Any, seat: int, action: object, agents: Sequence[Agent], names: Sequence[str] | None) -> str:
+def _where(state: Game, seat: int, action: object, agents: Sequence[Agent], names: Sequence[str] | None) -> str:
     """Where an illegal action was taken, for its error: the deal of a match, who, what
     (``action`` ``None``: where an agent raised, acting)."""
     name = names[seat] if names is not None else str(getattr(agents[seat], "name", type(agents[seat]).__name__))

@@ -156,20 +156,29 @@ class _Factory:
     options: tuple[tuple[str, Any], ...]
     takes_seed: bool
     name: str
+    #: The target's configuration made from the options, once (a target with ``config_type``
+    #: and ``from_config``, as :class:`~guandan.bots.search.MonteCarloAgent`); else ``None``.
+    config: Any = None
 
     def __call__(self, seed: int = 0) -> Agent:
         kwargs = dict(self.options)
         if self.takes_seed:
             kwargs["seed"] = seed
         try:
-            agent = self.target(**kwargs)
+            if self.config is not None:
+                agent = cast(Any, self.target).from_config(self.config, seed=seed)
+            else:
+                agent = self.target(**kwargs)
         except GuandanError as error:  # an option's value refused: say whose
-            options = ":".join(f"{k}={_option_text(v)}" for k, v in self.options)
-            raise error.in_context(f"agent {self.name}{':' + options if options else ''}") from None
+            raise error.in_context(self._where()) from None
         if not callable(getattr(agent, "act", None)):
             raise GuandanError(f"agent {self.name} made {describe(agent)}: not an agent (it has no act(observation))")
         result: Agent = agent
         return result
+
+    def _where(self) -> str:
+        options = ":".join(f"{k}={_option_text(v)}" for k, v in self.options)
+        return f"agent {self.name}{':' + options if options else ''}"
 
 
 def _parameters(target: Callable[..., Any]) -> tuple[set[str] | None, bool]:
@@ -193,12 +202,27 @@ def _bind(target: Callable[..., Any], options: dict[str, Any], name: str) -> _Fa
     accepted, takes_seed = _parameters(target)
     if "seed" in options:
         raise GuandanError(f"agent {name}: the seed is not an option: each seat is seeded from the run's seed")
+    removed: dict[str, str] = getattr(target, "removed_options", {})
+    for key in options:
+        if key in removed:
+            raise GuandanError(
+                f"agent {name}: option {key!r} was removed after version {removed[key]} (it measured no gain; "
+                "benchmarks/README.md keeps its measurements)"
+            )
     if accepted is not None:
         unknown = sorted(set(options) - accepted)
         if unknown:
             known = ", ".join(sorted(accepted - {"seed"})) or "none"
             raise GuandanError(f"agent {name} has no option {unknown[0]!r} (its options: {known})")
-    return _Factory(target, tuple(options.items()), takes_seed, name)
+    factory = _Factory(target, tuple(options.items()), takes_seed, name)
+    config_type = getattr(target, "config_type", None)
+    if config_type is not None and callable(getattr(target, "from_config", None)):
+        try:  # the options checked once, here: every agent of the spec shares the configuration
+            config = config_type(**options)
+        except GuandanError as error:
+            raise error.in_context(factory._where()) from None
+        factory = _Factory(target, factory.options, takes_seed, name, config)
+    return factory
 
 
 def _import(target: str, spec: str) -> Callable[..., Any]:

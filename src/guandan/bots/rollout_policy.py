@@ -444,7 +444,7 @@ def reference_move(state: DealState, weights: Any) -> int:
 def reference_belief(observation: Observation, hands: Any, weights: Any, miss: float, events: int) -> float:
     """How likely the other seats' plays were under the learned policy if the four hands of
     now were ``hands`` (packed): the plain-Python version of :func:`guandan.core.search.policy_belief` (the
-    search's policy weighting of sampled deals, ``mc:policy_weight=``). The deal is replayed
+    search's policy weighting of sampled deals, ``SearchParams.policy_weight``). The deal is replayed
     in the game layer from the start of play, each seat holding its hand of now and every
     card it has played since, the first play's seat leading; at each of the other seats'
     latest ``events`` plays and passes the policy chooses; the result is ``miss`` to the

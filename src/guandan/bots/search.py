@@ -68,7 +68,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 import numpy as np
@@ -96,6 +96,7 @@ from ..core.packed import (
     word_wilds,
 )
 from ..core.rng import SplitMix64
+from ..core.search import SearchParams
 from ..errors import GuandanError, describe
 from ..game.history import Phase, Tribute
 from ..game.observation import Observation
@@ -109,6 +110,8 @@ from .rollout_policy import load_weights
 
 __all__ = [
     "MonteCarloAgent",
+    "SearchConfig",
+    "REMOVED_OPTIONS",
     "BasicMonteCarloAgent",
     "Choice",
     "SearchResult",
@@ -125,29 +128,18 @@ _SEARCH_POLICIES = ("smart", "learned", "greedy", "random")
 
 #: The rollouts a decision of ``mc`` plays when no budget is given.
 DEFAULT_ROLLOUTS = 2000
-#: Endgames solved exactly: when the four hands hold this many cards or fewer (0: never) ...
-SOLVE_CARDS = 0
-#: ... each solve visiting at most this many states (one that runs out is played out) ...
-SOLVE_NODES = 100_000
-#: ... and counting as this many rollouts of the budget.
-SOLVE_COST = 50
-
-#: Sampled deals weighted by how likely the other seats' plays were under the learned policy:
-#: a deal in which it would not have made one of their latest POLICY_EVENTS plays and passes
-#: counts POLICY_WEIGHT times as much for each (1.0: not weighted).
-POLICY_WEIGHT = 1.0
-POLICY_EVENTS = 16
-
-#: The seat's own later decisions in the playouts searched too (information-set search below
-#: the root, ``csrc/gd_tree.h``): at most TREE_MOVES moves a decision (0: off, the rollout
-#: policy plays them), a decision choosing by PUCT once TREE_VISITS playouts have reached it,
-#: with exploration TREE_C (in levels) and the prior TREE_FIRST on the rollout policy's move;
-#: at most TREE_NODES decisions a search.
-TREE_MOVES = 0
-TREE_VISITS = 8
-TREE_NODES = 4096
-TREE_C = 1.0
-TREE_FIRST = 0.5
+#: The options ``mc`` had, removed after version 0.1.0 because each measured no gain against
+#: the default (their measurements stay in ``benchmarks/README.md``): the exact endgames
+#: (``solve_*``), the learned policy's belief in the sampled deals (``policy_*``) and the tree of
+#: the seat's own later decisions (``tree_*``). The core's search still has them
+#: (:class:`~guandan.core.search.SearchParams`), tested; a spec naming one is refused, naming it.
+REMOVED_OPTIONS: dict[str, str] = {
+    name: "0.1.0"
+    for name in (
+        "solve_cards", "solve_nodes", "solve_cost", "policy_weight", "policy_events",
+        "tree_moves", "tree_visits", "tree_nodes", "tree_c", "tree_first",
+    )
+}
 
 #: A rollout from c cards left in the four hands costs about COST_CARDS² + c² (its plies grow
 #: with c, and so do the legal moves a ply weighs): fitted to the CPU time of ``mc``'s decisions
@@ -216,42 +208,113 @@ def _int_option(value: Any, what: str, low: int, high: int) -> int:
     return value
 
 
+@dataclass(frozen=True)
+class SearchConfig:
+    """The options of ``mc`` (:class:`MonteCarloAgent`), checked once: a spec's options make
+    one (:func:`guandan.bots.registry.agent_factory`) that every seat's agent of that spec
+    shares. What a decision's search is given is :meth:`params`: the core's
+    :class:`~guandan.core.search.SearchParams` (the C struct ``gd_search_params``) with these
+    options in their fields; the budget, the seed and the objective's values are each
+    decision's.
+
+    ``rollouts`` (a decision's budget; :data:`DEFAULT_ROLLOUTS` when none of ``rollouts``,
+    ``think_ms`` and ``max_cost`` is given), ``think_ms`` (a time budget in milliseconds),
+    ``max_cost`` (a cap on a decision's cost, in rollouts from a whole deal:
+    :func:`affordable_rollouts`), ``threads`` (native threads), ``policy`` (``smart``,
+    ``learned``, ``greedy`` or ``random``: the rollout policy; ``learned`` scores with the
+    package's weights, :mod:`guandan.bots.rollout_policy`, or those of the file ``weights``),
+    ``candidates`` (the most moves searched), ``objective`` (what a rollout scores:
+    ``levels``, the levels the rules played give the result for the seat's side — +3 .. -3 in
+    the competitive rules, a 1st-and-4th win worth nothing under Nanjing's,
+    :attr:`Observation.ruleset <guandan.Observation>`'s promotion — ``wins``, +1 or -1, or
+    ``match``, in a match the chance to win it after the deal's result,
+    :mod:`guandan.bots.match_value`; in a single deal, levels), and the weighted sampler's
+    ``tries``, ``pass_weight`` and ``bomb_weight``
+    (:func:`guandan.bots.determinize.determinize`; ``tries=1`` samples uniformly).
+
+    >>> SearchConfig().rollouts, SearchConfig(think_ms=100).rollouts
+    (2000, None)
+    >>> SearchConfig(rollouts=400, policy="smart").params().policy
+    'smart'
+    >>> SearchConfig(tries=0)
+    Traceback (most recent call last):
+    ...
+    guandan.errors.GuandanError: tries must be an int 1..4096, got 0
+    """
+
+    rollouts: int | None = None
+    think_ms: float | None = None
+    max_cost: int | None = None
+    threads: int = 1
+    policy: SearchPolicy = "learned"
+    candidates: int = 32
+    tries: int = TRIES
+    pass_weight: float = PASS_WEIGHT
+    bomb_weight: float = BOMB_WEIGHT
+    objective: Literal["levels", "wins", "match"] = "levels"
+    weights: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.objective not in ("levels", "wins", "match"):
+            raise GuandanError(f"objective must be 'levels', 'wins' or 'match', got {describe(self.objective)}")
+        if self.rollouts is None and self.think_ms is None and self.max_cost is None:
+            object.__setattr__(self, "rollouts", DEFAULT_ROLLOUTS)
+        if self.rollouts is not None:
+            _int_option(self.rollouts, "rollouts", 1, 2**40)
+        if self.max_cost is not None:
+            _int_option(self.max_cost, "max_cost", 1, 2**40)
+        think_ms = self.think_ms
+        if think_ms is not None and (
+            isinstance(think_ms, bool) or not isinstance(think_ms, (int, float)) or not 0 < think_ms <= 1e9
+        ):
+            raise GuandanError(f"think_ms must be a number > 0 (milliseconds), got {describe(think_ms)}")
+        _int_option(self.threads, "threads", 1, native_search.MAX_THREADS)
+        _int_option(self.candidates, "candidates", 1, native_search.MAX_RANK_MOVES)
+        _int_option(self.tries, "tries", 1, 4096)
+        for name in ("pass_weight", "bomb_weight"):
+            weight = getattr(self, name)
+            if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not 0 < weight <= 1:
+                raise GuandanError(f"{name} must be a number in (0, 1], got {describe(weight)}")
+            object.__setattr__(self, name, float(weight))
+        if not isinstance(self.policy, str) or self.policy not in _SEARCH_POLICIES:
+            raise GuandanError(f"policy must be one of {', '.join(_SEARCH_POLICIES)}, got {describe(self.policy)}")
+        if self.weights is not None and not isinstance(self.weights, str):
+            raise GuandanError(f"weights is the path of a rollout policy file, got {describe(self.weights)}")
+
+    def params(self) -> SearchParams:
+        """The core's parameters these options set (the learned policy's weights loaded, when
+        the policy is ``learned`` or a ``weights`` file is named); a decision fills in its
+        budget, seed, objective and promotion (:func:`dataclasses.replace`)."""
+        learned = self.policy == "learned" or self.weights is not None
+        return SearchParams(
+            threads=self.threads,
+            policy=self.policy,
+            tries=self.tries,
+            pass_weight=self.pass_weight,
+            bomb_weight=self.bomb_weight,
+            weights=load_weights(self.weights) if learned else None,
+        )
+
+
 class MonteCarloAgent:
     """The shipped search bot, ``mc``: determinized search with successive halving over
     candidate moves, weighted sampling, learned rollouts (see the module's description).
 
-    Options: ``rollouts`` (a decision's budget, default :data:`DEFAULT_ROLLOUTS` unless
-    ``think_ms`` or ``max_cost`` is given), ``think_ms`` (a time budget in milliseconds),
-    ``max_cost`` (a cap on a decision's cost, in rollouts from a whole deal:
-    :func:`affordable_rollouts`), ``threads``
-    (native threads, default 1), ``policy`` (``smart``, ``learned``, ``greedy`` or ``random``:
-    the rollout policy; ``learned`` scores with the package's weights,
-    :mod:`guandan.bots.rollout_policy`, or those of the file ``weights``), ``candidates`` (the
-    most moves searched, default 32), ``objective`` (what a rollout scores: ``levels``, the
-    default, the levels the rules played give the result for the seat's side — +3 .. -3 in
-    the competitive rules, a 1st-and-4th win worth nothing under Nanjing's,
-    :attr:`Observation.ruleset <guandan.Observation>`'s promotion — ``wins``, +1 or -1, or
-    ``match``, in a match the chance to win it after the deal's result,
-    :mod:`guandan.bots.match_value`; in a single deal, levels),
-    the weighted sampler's ``tries``, ``pass_weight`` and ``bomb_weight``
-    (:func:`guandan.bots.determinize.determinize`; ``tries=1`` samples uniformly), and
-    the policy's belief, ``policy_weight`` (below 1: each sampled deal counts in the means
-    ``policy_weight`` times as much for each of the other seats' latest ``policy_events``
-    plays and passes that the learned policy, with that deal's hands, would not have made;
-    :func:`guandan.bots.rollout_policy.reference_belief`; default 1, off), and the tree of
-    the seat's own later decisions, ``tree_moves`` (above 0: in each playout the seat's
-    later decisions are searched too, among at most that many moves, the rollout policy's
-    first; a decision is the public line of play that reaches it, whatever the sampled
-    hands), ``tree_visits``, ``tree_nodes``, ``tree_c`` and ``tree_first`` (see
-    :data:`TREE_MOVES`; default off).
+    Its options are :class:`SearchConfig`'s, as keywords (``MonteCarloAgent(seed=1,
+    rollouts=400)``) or as one configuration (:meth:`from_config`, how the registry makes
+    the agents of a spec: the options checked once).
 
     >>> MonteCarloAgent(seed=1)
     MonteCarloAgent(rollouts=2000, think_ms=None, threads=1, policy='learned', candidates=32)
-    >>> MonteCarloAgent(think_ms=100).rollouts is None
+    >>> MonteCarloAgent(think_ms=100).config.rollouts is None
     True
     """
 
     name = "mc"
+    #: The configuration the registry makes from a spec's options (:meth:`from_config`).
+    config_type = SearchConfig
+    #: Options that were removed, and after which version (:data:`REMOVED_OPTIONS`).
+    removed_options = REMOVED_OPTIONS
 
     def __init__(
         self,
@@ -265,91 +328,44 @@ class MonteCarloAgent:
         pass_weight: float = PASS_WEIGHT,
         bomb_weight: float = BOMB_WEIGHT,
         objective: Literal["levels", "wins", "match"] = "levels",
-        solve_cards: int = SOLVE_CARDS,
-        solve_nodes: int = SOLVE_NODES,
-        solve_cost: int = SOLVE_COST,
         weights: str | None = None,
-        policy_weight: float = POLICY_WEIGHT,
-        policy_events: int = POLICY_EVENTS,
-        tree_moves: int = TREE_MOVES,
-        tree_visits: int = TREE_VISITS,
-        tree_nodes: int = TREE_NODES,
-        tree_c: float = TREE_C,
-        tree_first: float = TREE_FIRST,
         max_cost: int | None = None,
     ) -> None:
-        if objective not in ("levels", "wins", "match"):
-            raise GuandanError(f"objective must be 'levels', 'wins' or 'match', got {describe(objective)}")
-        if objective == "match" and solve_cards:
-            raise GuandanError("objective 'match' solves no endgame: solve_cards must be 0 with it")
-        self.objective = objective
+        config = SearchConfig(
+            rollouts=rollouts, think_ms=think_ms, max_cost=max_cost, threads=threads, policy=policy,
+            candidates=candidates, tries=tries, pass_weight=pass_weight, bomb_weight=bomb_weight,
+            objective=objective, weights=weights,
+        )  # fmt: skip
+        self._configure(seed, config)
+
+    @classmethod
+    def from_config(cls, config: SearchConfig, seed: int = 0) -> MonteCarloAgent:
+        """The agent of a configuration, seeded.
+
+        >>> MonteCarloAgent.from_config(SearchConfig(rollouts=400), seed=3).config.rollouts
+        400
+        """
+        if not isinstance(config, SearchConfig):
+            raise GuandanError(f"config must be a SearchConfig, got {describe(config)}")
+        agent = cls.__new__(cls)
+        agent._configure(seed, config)
+        return agent
+
+    def _configure(self, seed: int, config: SearchConfig) -> None:
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise GuandanError(f"seed must be an int, got {describe(seed)}")
-        if rollouts is None and think_ms is None and max_cost is None:
-            rollouts = DEFAULT_ROLLOUTS
-        if rollouts is not None:
-            _int_option(rollouts, "rollouts", 1, 2**40)
-        if max_cost is not None:
-            _int_option(max_cost, "max_cost", 1, 2**40)
-        if think_ms is not None and (
-            isinstance(think_ms, bool) or not isinstance(think_ms, (int, float)) or not 0 < think_ms <= 1e9
-        ):
-            raise GuandanError(f"think_ms must be a number > 0 (milliseconds), got {describe(think_ms)}")
-        _int_option(threads, "threads", 1, native_search.MAX_THREADS)
-        _int_option(candidates, "candidates", 1, native_search.MAX_RANK_MOVES)
-        _int_option(tries, "tries", 1, 4096)
-        _int_option(solve_cards, "solve_cards", 0, 108)
-        _int_option(solve_nodes, "solve_nodes", 1, 2**40)
-        _int_option(solve_cost, "solve_cost", 1, 1_000_000)
-        _int_option(policy_events, "policy_events", 0, 1 << 16)
-        _int_option(tree_moves, "tree_moves", 0, native_search.TREE_MAX_MOVES)
-        _int_option(tree_visits, "tree_visits", 1, 1 << 30)
-        _int_option(tree_nodes, "tree_nodes", 1, native_search.TREE_MAX_NODES)
-        if isinstance(tree_c, bool) or not isinstance(tree_c, (int, float)) or not 0 <= tree_c <= 1e6:
-            raise GuandanError(f"tree_c must be a number 0..1e6, got {describe(tree_c)}")
-        weighting = (
-            ("pass_weight", pass_weight),
-            ("bomb_weight", bomb_weight),
-            ("policy_weight", policy_weight),
-            ("tree_first", tree_first),
-        )
-        for name, weight in weighting:
-            if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not 0 < weight <= 1:
-                raise GuandanError(f"{name} must be a number in (0, 1], got {describe(weight)}")
-        if not isinstance(policy, str) or policy not in _SEARCH_POLICIES:
-            raise GuandanError(f"policy must be one of {', '.join(_SEARCH_POLICIES)}, got {describe(policy)}")
-        if weights is not None and not isinstance(weights, str):
-            raise GuandanError(f"weights is the path of a rollout policy file, got {describe(weights)}")
-        self.weights = weights
-        self.policy_weight = float(policy_weight)
-        self.policy_events = policy_events
-        believes = self.policy_weight < 1 and policy_events > 0
-        self._weights = load_weights(weights) if policy == "learned" or weights is not None or believes else None
         self.seed = seed
-        self.rollouts = rollouts
-        self.think_ms = think_ms
-        self.max_cost = max_cost
-        self.threads = threads
-        self.policy = policy
-        self.candidates = candidates
-        self.tries = tries
-        self.solve_cards = solve_cards
-        self.solve_nodes = solve_nodes
-        self.solve_cost = solve_cost
-        self.pass_weight = float(pass_weight)
-        self.bomb_weight = float(bomb_weight)
-        self.tree_moves = tree_moves
-        self.tree_visits = tree_visits
-        self.tree_nodes = tree_nodes
-        self.tree_c = float(tree_c)
-        self.tree_first = float(tree_first)
+        self.config = config
+        self._params = config.params()
+        self._weights = self._params.weights
         self._rng = SplitMix64(seed)
 
     def __repr__(self) -> str:
+        c = self.config
         return (
-            f"MonteCarloAgent(rollouts={self.rollouts}, think_ms={self.think_ms}, threads={self.threads}, "
-            f"policy={self.policy!r}, candidates={self.candidates}"
-            + (f", max_cost={self.max_cost})" if self.max_cost is not None else ")")
+            f"MonteCarloAgent(rollouts={c.rollouts}, think_ms={c.think_ms}, threads={c.threads}, "
+            f"policy={c.policy!r}, candidates={c.candidates}"
+            + (f", max_cost={c.max_cost})" if c.max_cost is not None else ")")
         )
 
     def act(self, observation: Observation) -> Move | int:
@@ -377,28 +393,30 @@ class MonteCarloAgent:
     def _promotion(self, observation: Observation) -> tuple[int, int, int]:
         """What a rollout's result is worth: the levels the rules give a win with the partner
         2nd, 3rd, 4th (``objective="levels"``), or 1 whatever the places (``"wins"``)."""
-        return (1, 1, 1) if self.objective == "wins" else observation.ruleset.promotion
+        return (1, 1, 1) if self.config.objective == "wins" else observation.ruleset.promotion
 
     def _payoffs(self, observation: Observation) -> tuple[int, ...] | None:
         """With ``objective="match"`` in a match: the chance to win it after each result of the
         deal (:func:`guandan.bots.match_value.deal_payoffs`); else ``None``."""
-        return deal_payoffs(observation) if self.objective == "match" else None
+        return deal_payoffs(observation) if self.config.objective == "match" else None
 
     # -- play ------------------------------------------------------------------------------
 
     def _budget(self, observation: Observation) -> int | None:
         """The rollouts of this decision (``None``: the time budget alone): ``rollouts``,
         capped by what ``max_cost`` affords with the cards left in the four hands."""
-        if self.max_cost is None:
-            return self.rollouts
-        affordable = affordable_rollouts(self.max_cost, sum(observation.card_counts))
-        return affordable if self.rollouts is None else min(self.rollouts, affordable)
+        rollouts, max_cost = self.config.rollouts, self.config.max_cost
+        if max_cost is None:
+            return rollouts
+        affordable = affordable_rollouts(max_cost, sum(observation.card_counts))
+        return affordable if rollouts is None else min(rollouts, affordable)
 
     def _seconds_left(self, start: float) -> float:
         """The time budget left for the native search (0: none)."""
-        if self.think_ms is None:
+        think_ms = self.config.think_ms
+        if think_ms is None:
             return 0.0
-        return max(1e-6, start + self.think_ms / 1000 - time.perf_counter() - 0.0005)
+        return max(1e-6, start + think_ms / 1000 - time.perf_counter() - 0.0005)
 
     def _analyze_play(self, observation: Observation, seed: int, start: float) -> SearchResult:
         info = information_set(observation)
@@ -406,7 +424,7 @@ class MonteCarloAgent:
         state = public_state(
             int(observation.level), observation.seat, observation.to_beat, observation.history, observation.finish_order
         )
-        words = native_search.search_candidates(info, state, self.candidates)
+        words = native_search.search_candidates(info, state, self.config.candidates)
         # the cards a choice spends: those that keep the hand's straight flushes
         spend = flush_keeping_move if straight_flushes(hand, observation.level) else canonical_move
         if len(words) == 1:
@@ -414,17 +432,17 @@ class MonteCarloAgent:
             return SearchResult((Choice(move, 0.0, 0),), 0, time.perf_counter() - start)
         payoffs = self._payoffs(observation)
         objective: tuple[int, ...] | Literal["levels", "wins"] = (
-            payoffs if payoffs is not None else "wins" if self.objective == "wins" else "levels"
+            payoffs if payoffs is not None else "wins" if self.config.objective == "wins" else "levels"
         )
-        # tree_c is in levels (their spread: 6): scaled to the objective's spread
-        spread = max(payoffs) - min(payoffs) if payoffs is not None else 2 if self.objective == "wins" else 6
-        rollouts = self._budget(observation) or 0
-        stats, done = native_search.search(
-            info, state, words, rollouts, self._seconds_left(start), self.threads, self.policy, seed,
-            self.tries, self.pass_weight, self.bomb_weight, objective, observation.ruleset.promotion,
-            self.solve_cards, self.solve_nodes, self.solve_cost, self._weights, self.policy_weight, self.policy_events,
-            self.tree_moves, self.tree_visits, self.tree_nodes, self.tree_c * spread / 6, self.tree_first,
+        params = replace(
+            self._params,
+            rollouts=self._budget(observation) or 0,
+            seconds=self._seconds_left(start),
+            seed=seed,
+            objective=objective,
+            promotion=observation.ruleset.promotion,
         )
+        stats, done = native_search.search(info, state, words, params)
         order = np.argsort(stats[:, 3], kind="stable")
         choices = tuple(
             Choice(spend(int(words[i]), hand, observation.level), float(stats[i, 1]), int(stats[i, 0]))
@@ -443,7 +461,8 @@ class MonteCarloAgent:
         worlds = max(1, min(budget // len(cards), MAX_CARD_WORLDS))
         flows = _CardFlows(observation)
         deals = native_search.sample_deals(flows.infoset, worlds, seed)
-        deadline = None if self.think_ms is None else start + self.think_ms / 1000
+        think_ms = self.config.think_ms
+        deadline = None if think_ms is None else start + think_ms / 1000
         side = observation.seat & 1
         promotion = self._promotion(observation)
         orders = np.empty((len(deals), len(cards), 4), dtype=np.int8)  # finish orders, scored at the end
@@ -455,7 +474,7 @@ class MonteCarloAgent:
             setup = flows.world(rng)
             for i, card in enumerate(cards):
                 state = flows.start_state(list(hands), card, setup)
-                rollout = native.rollouts(state, 1, self.policy, seed=(seed + w) & MASK64, weights=self._weights)
+                rollout = native.rollouts(state, 1, self.config.policy, seed=(seed + w) & MASK64, weights=self._weights)
                 orders[w, i] = rollout[0]
             done += 1
         scores = side_scores(orders[:done].reshape(-1, 4), side, promotion, self._payoffs(observation))

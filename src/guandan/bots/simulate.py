@@ -49,6 +49,7 @@ from ..core.rng import derive_seed
 from ..errors import GuandanError, describe
 from ..game.deal import Deal
 from ..game.match import Match
+from ..game.protocol import Game
 from ..game.rules import get_ruleset
 from ..game.scoring import DealResult
 from ..records.games import record
@@ -133,7 +134,7 @@ def record_name(kind: Kind, task: int, width: int = 6) -> str:
     return f"{kind}-{task:0{width}d}.json"
 
 
-def _write_record(records: str, kind: Kind, task: int, width: int, state: Deal | Match) -> None:
+def _write_record(records: str, kind: Kind, task: int, width: int, state: Game) -> None:
     path = os.path.join(records, record_name(kind, task, width))
     try:
         with open(path, "w", encoding="utf-8") as f:

@@ -12,6 +12,8 @@ import numpy as np
 import numpy.typing as npt
 from typing_extensions import Buffer, disjoint_base
 
+from guandan.core.search import SearchParams
+
 #: A count vector of 54 faces: bytes, bytearray or a 1-D C-contiguous ``uint8`` array.
 _Counts: TypeAlias = Buffer
 #: A Python or numpy integer.
@@ -170,27 +172,7 @@ def search(
     infoset: _InfoSetTuple,
     state: _SearchState,
     candidates: Iterable[_Int] | npt.NDArray[np.uint64],
-    rollouts: _Int = 0,
-    seconds: float = 0.0,
-    threads: _Int = 1,
-    policy: _SearchPolicy = "smart",
-    seed: _Int = 0,
-    tries: _Int = 1,
-    pass_weight: float = 1.0,
-    bomb_weight: float = 1.0,
-    objective: Literal["levels", "wins"] | Sequence[_Int] = "levels",
-    promotion: Sequence[_Int] = (3, 2, 1),
-    solve_cards: _Int = 0,
-    solve_nodes: _Int = 100_000,
-    solve_cost: _Int = 50,
-    weights: _Weights | None = None,
-    policy_weight: float = 1.0,
-    policy_events: _Int = 0,
-    tree_moves: _Int = 0,
-    tree_visits: _Int = 8,
-    tree_nodes: _Int = 4096,
-    tree_c: float = 1.0,
-    tree_first: float = 0.5,
+    params: SearchParams,
 ) -> tuple[npt.NDArray[np.float64], int]: ...
 def rollouts(
     state: _DealState,

@@ -344,35 +344,73 @@ def search_candidates(infoset, state, limit):
     return _words(buf, k)
 
 
-def search(infoset, state, candidates, rollouts=0, seconds=0.0, threads=1, policy="smart", seed=0,
-           tries=1, pass_weight=1.0, bomb_weight=1.0, objective="levels", promotion=(3, 2, 1),
-           solve_cards=0, solve_nodes=100_000, solve_cost=50, weights=None, policy_weight=1.0, policy_events=0,
-           tree_moves=0, tree_visits=8, tree_nodes=4096, tree_c=1.0, tree_first=0.5):
+#: The fields of ``guandan.core.search.SearchParams`` (read by name: this module imports
+#: nothing of the package but its errors).
+_SEARCH_FIELDS = ("seed", "rollouts", "seconds", "threads", "policy", "weights", "objective", "promotion",
+                  "solve_cards", "solve_nodes", "solve_cost", "tries", "pass_weight", "bomb_weight",
+                  "policy_weight", "policy_events", "tree_moves", "tree_visits", "tree_nodes", "tree_c",
+                  "tree_first")
+
+
+cdef int _params_from(given, gd_search_params *p, gd_linear *lin) except -1:
+    """Check and copy a ``SearchParams`` into the C struct, field by field (``lin`` holds the
+    learned policy's weights that ``p.linear`` then points to). Each field is read once."""
+    errors = _errors()
+    try:
+        params = {name: getattr(given, name) for name in _SEARCH_FIELDS}
+    except AttributeError:
+        raise errors.GuandanError(f"params must be a SearchParams, got {_describe(given)}") from None
+    cdef int i
+    p.seed = _seed(params["seed"])
+    p.rollouts = _size(params["rollouts"], "rollouts", 0, _MAX_ROWS)
+    p.seconds = _real_arg(params["seconds"], "seconds", 0.0, 1e6)
+    if p.rollouts == 0 and p.seconds <= 0:
+        raise errors.GuandanError("give a budget: rollouts > 0 or seconds > 0")
+    p.threads = <int>_size(params["threads"], "threads", 1, MAX_THREADS)
+    p.policy = <uint8_t>_search_policy(params["policy"])
+    p.linear = lin if _policies_need_weights(&p.policy, 1, params["weights"], lin) else NULL
+    memset(p.payoff, 0, sizeof(p.payoff))
+    objective = params["objective"]
+    if isinstance(objective, (tuple, list)) and len(objective) == 6:
+        p.objective = GD_OBJECTIVE_TABLE
+        for i in range(6):
+            p.payoff[i] = <int32_t>_int_arg(objective[i], "objective's payoff", -1_000_000, 1_000_000)
+    elif isinstance(objective, str) and objective in ("levels", "wins"):
+        p.objective = GD_OBJECTIVE_WINS if objective == "wins" else GD_OBJECTIVE_LEVELS
+    else:
+        raise errors.GuandanError(
+            f"objective must be 'levels', 'wins' or six payoffs (a win with the partner 2nd, 3rd, 4th; "
+            f"a loss likewise), got {_describe(objective)}")
+    promotion = params["promotion"]
+    if isinstance(promotion, (str, bytes)) or not isinstance(promotion, (tuple, list)) or len(promotion) != 3:
+        raise errors.GuandanError(f"promotion is three gains 0..12 (partner 2nd, 3rd, 4th), got {_describe(promotion)}")
+    for i in range(3):
+        p.promotion[i] = <uint8_t>_size(promotion[i], "promotion", 0, 12)
+    p.solve_cards = <uint8_t>_size(params["solve_cards"], "solve_cards", 0, 108)
+    p.solve_nodes = _size(params["solve_nodes"], "solve_nodes", 1, _MAX_ROWS)
+    p.solve_cost = <uint32_t>_size(params["solve_cost"], "solve_cost", 1, 1_000_000)
+    _infer_from(&p.infer, params["tries"], params["pass_weight"], params["bomb_weight"])
+    p.policy_weight = _unit_weight(params["policy_weight"], "policy_weight")
+    p.policy_events = <int>_size(params["policy_events"], "policy_events", 0, 1 << 16)
+    if p.policy_weight < 1.0 and p.policy_events > 0 and p.linear == NULL:
+        raise errors.GuandanError("weighting deals by the learned policy needs its weights (weights=...)")
+    p.tree_moves = <uint8_t>_size(params["tree_moves"], "tree_moves", 0, GD_TREE_MAX_MOVES)
+    p.tree_visits = <uint32_t>_size(params["tree_visits"], "tree_visits", 1, 1 << 30)
+    p.tree_nodes = <uint32_t>_size(params["tree_nodes"], "tree_nodes", 1, GD_TREE_MAX_NODES)
+    p.tree_c = _real_arg(params["tree_c"], "tree_c", 0.0, 1e6)
+    p.tree_first = _unit_weight(params["tree_first"], "tree_first")
+    return 0
+
+
+def search(infoset, state, candidates, params):
     """Determinized search with successive halving over candidate moves (``gd_search``),
-    without the GIL, on ``threads`` threads: ``(stats, rollouts played)``, ``stats`` a
+    without the GIL, on ``params.threads`` threads: ``(stats, rollouts played)``, ``stats`` a
     ``float64 (k, 4)`` array of each candidate's rollouts, mean result (levels, for the
     seat's side), last round and rank (0: the choice).
 
-    ``candidates``: rank-level words legal for the seat (distinct). Budgets: ``rollouts`` >
-    0 plays exactly that many (the result then does not depend on ``threads``);
-    ``seconds`` > 0 stops starting rollouts after that long; at least one is needed.
-    ``objective``: a rollout scores the levels won or lost (``levels``, a win with the partner
-    2nd, 3rd, 4th worth ``promotion``'s three values: the ruleset's), 1 / -1 (``wins``), or
-    six integer payoffs (each within ±10**6): a win of the seat's side with its partner 2nd, 3rd,
-    4th, then a loss with the other side's partner 2nd, 3rd, 4th (no endgame solves then).
-    ``solve_cards`` > 0: an *endgame* when the four hands hold that many cards or fewer in
-    all: each sampled deal after a candidate is solved exactly (``gd_solve``, at most
-    ``solve_nodes`` states; one that runs out is played out), a solve counting as
-    ``solve_cost`` rollouts of the ``rollouts`` budget (the rollouts played then count solves).
-    ``weights``: the learned policy's (``policy="learned"`` needs them). ``policy_weight`` < 1
-    (with ``weights``): each sampled deal counts in the means with the weight
-    :func:`policy_belief` gives it (the other seats' latest ``policy_events`` plays and passes).
-    ``tree_moves`` > 0 (at most ``TREE_MAX_MOVES``): the seat's own later decisions in the
-    playouts are searched too, in a tree keyed by the public line of play (``gd_tree.h``) of
-    at most ``tree_nodes`` nodes (at most ``TREE_MAX_NODES``, about 400 bytes each), each of at most
-    ``tree_moves`` moves (the rollout policy's
-    first), choosing by PUCT (exploration ``tree_c`` in results, the policy's move's prior
-    ``tree_first`` in (0, 1]) once it has seen ``tree_visits`` playouts."""
+    ``candidates``: rank-level words legal for the seat (distinct). ``params``: a
+    :class:`guandan.core.search.SearchParams`, the C parameter struct ``gd_search_params``
+    field for field (its fields say what each does), checked and copied here."""
     errors = _errors()
     cdef gd_infoset info
     _events = _infoset_from(infoset, &info)  # holds the events that info points to
@@ -387,43 +425,8 @@ def search(infoset, state, candidates, rollouts=0, seconds=0.0, threads=1, polic
     _check_legal(&root, cw, "candidates")
     cdef Py_ssize_t k = words.shape[0], i
     cdef gd_search_params p
-    p.seed = _seed(seed)
-    p.rollouts = _size(rollouts, "rollouts", 0, _MAX_ROWS)
-    p.seconds = _real_arg(seconds, "seconds", 0.0, 1e6)
-    if p.rollouts == 0 and p.seconds <= 0:
-        raise errors.GuandanError("give a budget: rollouts > 0 or seconds > 0")
-    p.threads = <int>_size(threads, "threads", 1, MAX_THREADS)
-    p.policy = <uint8_t>_search_policy(policy)
     cdef gd_linear lin
-    p.linear = &lin if _policies_need_weights(&p.policy, 1, weights, &lin) else NULL
-    memset(p.payoff, 0, sizeof(p.payoff))
-    if isinstance(objective, (tuple, list)) and len(objective) == 6:
-        p.objective = GD_OBJECTIVE_TABLE
-        for i in range(6):
-            p.payoff[i] = <int32_t>_int_arg(objective[i], "objective's payoff", -1_000_000, 1_000_000)
-    elif isinstance(objective, str) and objective in ("levels", "wins"):
-        p.objective = GD_OBJECTIVE_WINS if objective == "wins" else GD_OBJECTIVE_LEVELS
-    else:
-        raise errors.GuandanError(
-            f"objective must be 'levels', 'wins' or six payoffs (a win with the partner 2nd, 3rd, 4th; "
-            f"a loss likewise), got {_describe(objective)}")
-    if isinstance(promotion, (str, bytes)) or not isinstance(promotion, (tuple, list)) or len(promotion) != 3:
-        raise errors.GuandanError(f"promotion is three gains 0..12 (partner 2nd, 3rd, 4th), got {_describe(promotion)}")
-    for i in range(3):
-        p.promotion[i] = <uint8_t>_size(promotion[i], "promotion", 0, 12)
-    p.solve_cards = <uint8_t>_size(solve_cards, "solve_cards", 0, 108)
-    p.solve_nodes = _size(solve_nodes, "solve_nodes", 1, _MAX_ROWS)
-    p.solve_cost = <uint32_t>_size(solve_cost, "solve_cost", 1, 1_000_000)
-    _infer_from(&p.infer, tries, pass_weight, bomb_weight)
-    p.policy_weight = _unit_weight(policy_weight, "policy_weight")
-    p.policy_events = <int>_size(policy_events, "policy_events", 0, 1 << 16)
-    if p.policy_weight < 1.0 and p.policy_events > 0 and p.linear == NULL:
-        raise errors.GuandanError("weighting deals by the learned policy needs its weights (weights=...)")
-    p.tree_moves = <uint8_t>_size(tree_moves, "tree_moves", 0, GD_TREE_MAX_MOVES)
-    p.tree_visits = <uint32_t>_size(tree_visits, "tree_visits", 1, 1 << 30)
-    p.tree_nodes = <uint32_t>_size(tree_nodes, "tree_nodes", 1, GD_TREE_MAX_NODES)
-    p.tree_c = _real_arg(tree_c, "tree_c", 0.0, 1e6)
-    p.tree_first = _unit_weight(tree_first, "tree_first")
+    _params_from(params, &p, &lin)
     cdef gd_candidate_stats *stats = <gd_candidate_stats *>malloc(k * sizeof(gd_candidate_stats))
     if stats == NULL:
         raise MemoryError()

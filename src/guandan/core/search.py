@@ -9,20 +9,33 @@ hold, may not hold and must hold, the deal's events), as
 of a native deal state (:class:`~guandan.core.packed.SearchState`).
 
 They are the compiled core's own functions under their public names, each documented
-where it is defined; the bound constants are plain ints.
+where it is defined; the bound constants are plain ints. :class:`SearchParams` is the search's
+parameter struct (``gd_search_params`` in ``csrc/gd_search.h``), field for field: the
+search takes it as one object and copies it into the struct, checking each field there.
 
 >>> from guandan.game.deal import Deal
 >>> from guandan.bots.determinize import information_set
->>> obs = Deal.new(seed=3, level=2, leader=0).observation(0)
+>>> deal = Deal.new(seed=3, level=2, leader=0)
+>>> obs = deal.observation(0)
 >>> info = information_set(obs)
 >>> hands = sample_deals(info, 2, seed=1)          # two deals consistent with seat 0's view
 >>> len(hands), hands[0][0] == obs.packed_hand
 (2, True)
 >>> 1 <= MAX_THREADS and 1 <= TREE_MAX_MOVES <= MAX_RANK_MOVES
 True
+>>> words = search_candidates(info, deal.native_state().public(), 4)
+>>> stats, played = search(info, deal.native_state().public(), words, SearchParams(rollouts=40, seed=1))
+>>> stats.shape, played
+((4, 4), 40)
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+import numpy.typing as npt
 
 from . import _core
 
@@ -35,7 +48,12 @@ __all__ = [
     "policy_belief",
     "search_candidates",
     "search",
+    "SearchParams",
+    "SearchPolicyName",
 ]
+
+#: The search's rollout policies.
+SearchPolicyName = Literal["smart", "learned", "greedy", "random"]
 
 #: Room for the rank-level moves of any position (the most candidates a search weighs).
 MAX_RANK_MOVES: int = _core.MAX_RANK_MOVES
@@ -54,3 +72,61 @@ policy_belief = _core.policy_belief
 search_candidates = _core.search_candidates
 #: The search: each candidate's statistics over sampled deals, and how many rollouts ran.
 search = _core.search
+
+
+@dataclass(frozen=True)
+class SearchParams:
+    """The parameters of one :func:`search`: the C struct ``gd_search_params`` field for
+    field (``csrc/gd_search.h`` says what each does), the defaults those of a plain search.
+    :func:`search` checks each field as it copies it into the struct.
+
+    Budgets: ``rollouts`` > 0 plays exactly that many (the result then does not depend on
+    ``threads``); ``seconds`` > 0 stops starting rollouts after that long; at least one is
+    needed. ``policy``: every seat's rollout policy; ``weights``: the learned policy's
+    (``policy="learned"`` needs them). ``tries``, ``pass_weight``, ``bomb_weight``: the
+    weighted sampler (``gd_infer``; ``tries=1`` samples uniformly). ``objective``: a rollout
+    scores the levels won or lost (``levels``, a win with the partner 2nd, 3rd, 4th worth
+    ``promotion``'s three values: the ruleset's), 1 / -1 (``wins``), or six integer payoffs
+    (each within ±10**6): a win of the seat's side with its partner 2nd, 3rd, 4th, then a
+    loss with the other side's partner 2nd, 3rd, 4th (no endgame solves then).
+
+    The rest are the core's experiments, off by default, which ``mc`` no longer offers (they
+    measured no gain: ``benchmarks/README.md``); the core keeps them, tested.
+    ``solve_cards`` > 0: an *endgame* when the four hands hold that many cards or fewer in
+    all: each sampled deal after a candidate is solved exactly (``gd_solve``, at most
+    ``solve_nodes`` states; one that runs out is played out), a solve counting as
+    ``solve_cost`` rollouts of the ``rollouts`` budget. ``policy_weight`` < 1 (with
+    ``weights``): each sampled deal counts in the means with the weight :func:`policy_belief`
+    gives it (the other seats' latest ``policy_events`` plays and passes). ``tree_moves`` > 0
+    (at most :data:`TREE_MAX_MOVES`): the seat's own later decisions in the playouts are
+    searched too, in a tree keyed by the public line of play (``gd_tree.h``) of at most
+    ``tree_nodes`` nodes (at most :data:`TREE_MAX_NODES`), each of at most ``tree_moves``
+    moves (the rollout policy's first), choosing by PUCT (exploration ``tree_c`` in results,
+    the policy's move's prior ``tree_first`` in (0, 1]) once it has seen ``tree_visits``
+    playouts.
+
+    >>> SearchParams(rollouts=400, seed=7).threads, SearchParams().objective
+    (1, 'levels')
+    """
+
+    rollouts: int = 0
+    seconds: float = 0.0
+    threads: int = 1
+    policy: SearchPolicyName = "smart"
+    seed: int = 0
+    tries: int = 1
+    pass_weight: float = 1.0
+    bomb_weight: float = 1.0
+    objective: Literal["levels", "wins"] | tuple[int, ...] = "levels"
+    promotion: tuple[int, int, int] = (3, 2, 1)
+    solve_cards: int = 0
+    solve_nodes: int = 100_000
+    solve_cost: int = 50
+    weights: npt.NDArray[np.floating[Any]] | None = field(default=None, compare=False, repr=False)
+    policy_weight: float = 1.0
+    policy_events: int = 0
+    tree_moves: int = 0
+    tree_visits: int = 8
+    tree_nodes: int = 4096
+    tree_c: float = 1.0
+    tree_first: float = 0.5

@@ -433,6 +433,18 @@ class Deal:
         return self._ruleset
 
     @property
+    def levels(self) -> tuple[Rank, Rank]:
+        """Both sides' levels, as a match has them: a single deal's level for both
+        (:class:`~guandan.game.protocol.Game`)."""
+        return (self._level, self._level)
+
+    @property
+    def deal(self) -> Deal:
+        """The deal in play: the deal itself, as a match's is its current deal
+        (:class:`~guandan.game.protocol.Game`)."""
+        return self
+
+    @property
     def turn(self) -> int | None:
         """The seat to play, ``None`` once the deal is over."""
         return self._turn

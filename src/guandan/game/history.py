@@ -163,6 +163,15 @@ class History(Sequence[Any]):
         return len(self._prefix) + len(self._raw)
 
     @property
+    def prefix(self) -> tuple[Any, ...]:
+        """The tribute and return records before the plays (none of them decoded).
+
+        >>> History((Tribute(3, 53),), ((0, 16, 1 << 60),), Rank.TWO).prefix
+        (Tribute(seat=3, card=53),)
+        """
+        return self._prefix
+
+    @property
     def packed_plays(self) -> tuple[tuple[int, int, int], ...]:
         """The deal's plays and passes as the deal keeps them, ``(seat, lo, hi)`` (each move's
         two packed card-level words), oldest first; the tribute and return records are not in it.

@@ -49,6 +49,7 @@ from ..errors import GuandanError, RecordError
 from ..game.deal import Deal
 from ..game.history import Play, Return, Tribute
 from ..game.match import DealLog, Match
+from ..game.protocol import Game
 from ..game.rules import Ruleset
 from ..game.scoring import DealResult
 from .jsonio import move_to_json
@@ -186,7 +187,7 @@ def match_record(match: Match) -> dict[str, Any]:
     }
 
 
-def record(state: Deal | Match) -> dict[str, Any]:
+def record(state: Game) -> dict[str, Any]:
     """The record of a deal or a match (:func:`deal_record`, :func:`match_record`): the one
     way to write either.
 

@@ -79,6 +79,7 @@ from ..game.deal import Deal
 from ..game.encoding import ROW_SIZE, STATE_SIZE, card_vector, encode_actions, encode_state
 from ..game.history import Phase
 from ..game.match import Match
+from ..game.protocol import Game
 from ..game.render import format_hand, format_move, render_table, seat_name
 from ..game.rules import Ruleset, get_ruleset
 from ..game.scoring import side_scores
@@ -177,7 +178,7 @@ class GuandanEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types
         self.action_spaces = {a: spaces.Discrete(N_ACTIONS) for a in AGENTS}
         self._seeds: SplitMix64 | None = None
         self._seed: int | None = None
-        self.state: Deal | Match | None = None
+        self.state: Game | None = None
         self._masks: dict[int, Any] = {}  # this step's masks by seat, and its native state (-1)
         self._over = False
         self._record = Record()  # the current deal's public record, play by play
@@ -302,7 +303,7 @@ class GuandanEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types
         if native is None:
             state = self.state
             assert state is not None
-            deal = state if isinstance(state, Deal) else state.deal
+            deal = state.deal
             assert deal is not None
             native = self._masks[-1] = deal.native_state()
         return native
@@ -313,14 +314,11 @@ class GuandanEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types
         state = self.state
         if state is None:
             raise GuandanError("reset the environment first")
-        deal = state if isinstance(state, Deal) else state.deal
+        deal = state.deal
         if deal is not None and state.phase is Phase.PLAY:  # the fast path: no Observation made
             level = int(deal.level)
-            if isinstance(state, Match):
-                levels = state.levels
-                own, other = int(levels[seat & 1]), int(levels[1 - (seat & 1)])
-            else:
-                own = other = level
+            levels = state.levels
+            own, other = int(levels[seat & 1]), int(levels[1 - (seat & 1)])
             record = self._record
             if self._record_of is not deal:  # a new deal: its record starts again
                 record.clear()
@@ -378,7 +376,8 @@ class GuandanEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types
         if a >= CARD_ACTIONS:
             return a - CARD_ACTIONS
         state = self.state
-        deal = state if isinstance(state, Deal) else state.deal  # type: ignore[union-attr]
+        assert state is not None
+        deal = state.deal
         assert deal is not None and deal.turn is not None
         hand = cards_of_bits(deal.native_state().hands[deal.turn])
         return canonical_move(int(ACTION_SPACE[a]), hand, deal.level)
@@ -388,7 +387,6 @@ class GuandanEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types
         state = self.state
         assert state is not None
         if a >= CARD_ACTIONS:
-            assert isinstance(state, Match)  # cards are tribute and return, a match's
             state.act(a - CARD_ACTIONS, seat)
         else:
             state.play_canonical(int(ACTION_SPACE[a]))
@@ -500,6 +498,7 @@ class GuandanEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types
             if state.is_over:
                 return f"The match is over: side {state.winner} won ({state.end_reason})."
             return render_table(state, viewer)
+        assert isinstance(state, Deal)
         lines = [f"Deal at level {state.level.label}"]
         if state.is_over:
             lines.append(f"Over: finish order {state.finish_order}")
@@ -528,10 +527,10 @@ def _seat_of(agent: str) -> int:
     return seat
 
 
-def _action_text(a: int, state: Any) -> str:
+def _action_text(a: int, state: Game | None) -> str:
     if a >= CARD_ACTIONS:
         return f"card {card_name(a - CARD_ACTIONS)}"
-    deal = state if isinstance(state, Deal) else getattr(state, "deal", None)
+    deal = state.deal if state is not None else None
     level = deal.level if deal is not None else 2
     return str(unpack_rank_move(int(ACTION_SPACE[a]), level))
 

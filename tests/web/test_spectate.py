@@ -334,3 +334,49 @@ def test_bad_spectator_and_grace_options_are_clear_errors():
                            ({"reclaim_grace": -1}, "--reclaim-grace"), ({"reclaim_grace": "5"}, "--reclaim-grace")):
         with pytest.raises(GuandanError, match=words):
             WebServer(port=0, **options)
+
+
+def test_a_bot_at_a_seat_a_page_left_before_the_start_does_not_wait_when_it_leaves():
+    async def main():
+        async with WebServer(port=0, seed=1, ruleset=RULES) as server:
+            page = await connect(server.url + "you?page=1", open_timeout=10)
+            notice = await receive(page)
+            await page.close()
+            while server.tables[0].names[0] is not None:
+                await asyncio.sleep(0.01)
+            bots = [await connect(server.url + f"bot{s}", open_timeout=10) for s in range(4)]
+            for bot in bots:
+                assert (await receive(bot))["stage"] == "beginning"
+            await bots[0].close()  # the bot at the seat the page had
+            for bot in bots[1:]:
+                await drain(bot)
+            late = await handshake(server.url + f"you?page=1&reclaim={notice['reclaim']}")
+            return notice, server.tables[0], server.status()["tables"][0]["away"], late
+
+    notice, table, away, late = run(main())
+    assert notice["stage"] == "seat" and notice["seat"] == 0
+    assert table.state.value == "aborted" and "seat 0 (bot0) disconnected" in table.abort_reason
+    assert away == [False] * 4 and late[0] == 409
+
+
+def test_the_list_of_tables_to_watch_is_a_page_and_a_spectators_socket_is_no_page():
+    from urllib.error import HTTPError
+    from urllib.request import urlopen
+
+    async def main():
+        async with WebServer(port=0, seed=1) as server:
+            base = f"http://127.0.0.1:{server.port}"
+
+            def get(path):
+                try:
+                    with urlopen(base + path, timeout=10) as response:
+                        return response.status, response.read().decode()
+                except HTTPError as error:
+                    return error.code, error.read().decode()
+
+            return [await asyncio.to_thread(get, path) for path in ("/watch", "/watch.js", "/watch/0", "/")]
+
+    page, script, socket, table = run(main())
+    assert page[0] == 200 and "/watch.js" in page[1] and script[0] == 200 and "/status.json" not in page[1]
+    assert socket[0] == 426 and "spectator's WebSocket" in socket[1]
+    assert 'href="/watch"' in table[1]

@@ -278,6 +278,7 @@ class WebServer(PlatformServer):
         self._seen: dict[tuple[int, int], list[str]] = {}  # what that seat was sent in the current deal
         self._last_act: dict[tuple[int, int], str] = {}  # the last request that seat was sent
         self._away: dict[tuple[int, int], asyncio.TimerHandle] = {}  # seats waiting for their page
+        self._coming_back: set[tuple[int, int]] = set()  # seats a page is being given back
 
     @property
     def token(self) -> str | None:
@@ -610,12 +611,15 @@ class WebServer(PlatformServer):
     async def _seated(self, rt: Any, seat: int, ws: ServerConnection, join: bool) -> None:
         """A page's seat: its secret to come back with (a notice only it gets); a page coming
         back: the request awaiting its answer, sent again."""
+        key = (rt.index, seat)
+        if join:  # a new connection at the seat: a secret of a page that sat there before is void
+            self._secrets.pop(key, None)
+            self._seen.pop(key, None)
+            self._last_act.pop(key, None)
         if ws.request is None or not _is_page(ws.request.path) or self.reclaim_grace <= 0:
             return
-        key = (rt.index, seat)
         if join:
             self._secrets[key] = secrets.token_urlsafe(24)
-            self._seen.pop(key, None)
             await self._notify(ws, to_text(self._seat_notice(rt, seat)))
         elif rt.table.awaiting == seat and key in self._last_act:
             await self._notify(ws, self._last_act[key])
@@ -668,9 +672,16 @@ class WebServer(PlatformServer):
         seat was sent since the deal began, and the request awaiting its answer; a page still at
         that seat (the same person's other tab) is closed."""
         key = self._reclaimable(secret)
-        if key is None:  # the table ended during the handshake
+        if key is None or key in self._coming_back:  # the table ended during the handshake, or a page races
             await self._close_one(ws, 1013, "no seat to take back")
             return
+        self._coming_back.add(key)
+        try:
+            await self._take_back(ws, key)
+        finally:
+            self._coming_back.discard(key)
+
+    async def _take_back(self, ws: ServerConnection, key: tuple[int, int]) -> None:
         t, seat = key
         rt = self._runtimes[t]
         timer = self._away.pop(key, None)
@@ -705,6 +716,7 @@ class WebServer(PlatformServer):
         if rt.ended:
             await self._close_one(ws, 1000 if rt.close_code is None else rt.close_code, "the table has ended")
             return
+        self._coming_back.discard(key)  # seated again: another page with the secret takes it over
         await self._read_seat(rt, seat, ws, name, join=False)  # from here the table sends to this page
 
     def _answer(self, text: str) -> str:

@@ -11,6 +11,8 @@ codes, HTTP 404 and 503) that also answers, over plain HTTP on the same port:
                        at another server's table, ``?name=…`` the name it connects with)
 ``/viewer``            the replay viewer (``?record=NAME`` opens a record of the records
                        directory)
+``/watch``             the tables, each to watch live (the table page with ``?watch=T``)
+``/watch/T``           (WebSocket) a spectator of table ``T``: its public messages, read only
 ``/status.json``       the tables (state, seats taken, games), the ruleset, the person's seat
 ``/records/NAME``      a record of the records directory, as JSON
 ``/assist``            (WebSocket) the page's requests besides the game
@@ -22,6 +24,20 @@ table ignores a message of a page's seat (stale, malformed), that seat is sent
 ``{"type": "notify", "stage": "ignored", "error": "…"}`` so the page can say so (a bot
 never gets it). A page whose seat is taken is refused with HTTP 409 (a browser sees only a
 failed connection: the page reads ``/status.json`` to say why).
+
+**Coming back.** A page's seat is given a secret (``{"type": "notify", "stage": "seat",
+"reclaim": …}``, to that page only). When the page's connection goes away during the games,
+the seat waits ``reclaim_grace`` seconds (the table with it) for a page connecting with
+``&reclaim=SECRET``: that page is sent the seat's messages since the deal began and the
+request awaiting its answer, and plays on; a page still at the seat is closed
+(:data:`CLOSE_TAKEN_OVER`). After the grace the table ends as for a bot that left.
+
+**Spectators.** ``/watch/T`` sends a spectator what every seat of table ``T`` is sent
+(the notices to all four), a message at each deal's beginning (levels, counts; the dealt
+hands only with ``spectators_see_hands``) and one at each turn (the public part of the
+request); never a hand otherwise, a request or a secret. At most ``spectators`` per table;
+what a spectator sends closes it (1008). Every page socket — the seats of pages, ``/assist``,
+spectators — passes the same :class:`~guandan.web.guard.Guard`.
 
 **guandan web.** :class:`WebGame` hosts one :class:`WebTable` — the bots' seats are kept
 for them by name, any other name takes the person's seat — and connects the bots from a
@@ -216,7 +232,9 @@ class WebServer(PlatformServer):
     directory of records the viewer offers (by default the server's ``records``); ``hint``:
     the search bot's spec behind the page's hint; ``record_prefix``: with ``records`` given,
     the records are written as ``{record_prefix}-game{g}.json`` instead of
-    ``table{t}-game{g}.json``. Every other option is the platform server's.
+    ``table{t}-game{g}.json``; ``spectators``: spectators admitted per table at once (0: none);
+    ``spectators_see_hands``: show them every hand; ``reclaim_grace``: seconds a page's seat
+    waits for its page to come back (0: none). Every other option is the platform server's.
 
     >>> import asyncio, urllib.request
     >>> async def main():
@@ -791,7 +809,8 @@ class WebGame:
     specs as ``guandan play --bots`` takes them) at every seat but the person's ``seat`` —
     and the bots, connected from a thread of their own. ``games``, ``seed`` (default: from
     the clock), ``ruleset`` (default ``competitive_2022``, as ``guandan play``), ``host``,
-    ``port`` (default any free port), ``act_timeout``, ``log``, ``hint`` as the server's;
+    ``port`` (default any free port), ``act_timeout``, ``log``, ``hint``, ``spectators``,
+    ``spectators_see_hands``, ``reclaim_grace`` and the guard's options as the server's;
     ``records``: a directory where the games are written (``web-{seed}-game{g}.json``) and
     which the viewer offers; ``new_match`` builds game ``g``'s match (a table set up with
     chosen hands or levels, as :class:`~guandan.platform.table.PlatformTable` takes it). An

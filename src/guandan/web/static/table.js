@@ -65,6 +65,7 @@ const state = {
 
 const assist = new Assist();
 let socket = null;
+let leaving = false; // the page is being unloaded (a reload): its seat's secret stays for the next one
 
 function placeOf(seat) {
   return state.seat === null ? PLACES[seat] : PLACES[(seat - state.seat + 4) % 4];
@@ -199,6 +200,7 @@ function connect(reclaim = state.spectator ? null : secret()) {
       explainFailure(url);
       return;
     }
+    if (leaving) return;
     if (!state.spectator && [1000, 1001, 1011, 4001, 4002].includes(event.code)) keepSecret(null); // the table has ended
     if (state.finished && (event.code === 1000 || event.code === 1005)) {
       banner("The games are over. Open the replay viewer to step through them.", "info");
@@ -948,6 +950,8 @@ async function main() {
   $("help-button").addEventListener("click", () => ($("help").hidden = false));
   $("help-close").addEventListener("click", () => ($("help").hidden = true));
   document.addEventListener("keydown", onKey);
+  window.addEventListener("pagehide", () => (leaving = true));
+  window.addEventListener("pageshow", () => (leaving = false));
   if (state.spectator) {
     document.body.classList.add("watching");
     document.title = `Guandan · watching table ${WATCH}`;

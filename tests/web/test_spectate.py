@@ -380,3 +380,20 @@ def test_the_list_of_tables_to_watch_is_a_page_and_a_spectators_socket_is_no_pag
     assert page[0] == 200 and "/watch.js" in page[1] and script[0] == 200 and "/status.json" not in page[1]
     assert socket[0] == 426 and "spectator's WebSocket" in socket[1]
     assert 'href="/watch"' in table[1]
+
+
+def test_a_spectator_too_far_behind_is_cut_and_the_server_goes_on(monkeypatch):
+    from guandan.web import server as web_server
+
+    monkeypatch.setattr(web_server, "SPECTATOR_BACKLOG", 0)  # every spectator is "behind" at once
+
+    async def main():
+        async with WebServer(port=0, seed=1) as server:
+            watch = await connect(f"ws://127.0.0.1:{server.port}/watch/0", open_timeout=10)
+            with pytest.raises(ConnectionClosed):
+                await asyncio.wait_for(watch.recv(), 10)
+            while server.status()["tables"][0]["spectators"]:
+                await asyncio.sleep(0.01)
+            return server.status()["tables"][0]
+
+    assert run(main())["spectators"] == 0

@@ -381,10 +381,10 @@ class PlatformServer:
         rt.connections[seat] = ws
         rt.credits[seat] = credit
         rt.left[seat] = False
-        await self._seated(rt, seat, ws, join)
-        if join:
-            rt.inbox.put_nowait((_JOIN, seat, None, time.perf_counter(), None))
         try:
+            await self._seated(rt, seat, ws, join)
+            if join:
+                rt.inbox.put_nowait((_JOIN, seat, None, time.perf_counter(), None))
             while True:
                 message = await ws.recv(decode=False)  # bytes: text that is not UTF-8 is ignored, not fatal
                 if rt.ended:

@@ -545,8 +545,11 @@ class WebServer(PlatformServer):
         finally:
             self._watchers[t].discard(watcher)
             watcher.close(1000, "")
-            with contextlib.suppress(asyncio.CancelledError):
-                await sender
+            try:
+                async with asyncio.timeout(CLOSE_WATCHER + ASSIST_SEND_TIMEOUT):
+                    await sender
+            except TimeoutError:
+                sender.cancel()
 
     def _publish(self, t: int, text: str) -> None:
         for watcher in list(self._watchers.get(t, ())):
@@ -1048,6 +1051,7 @@ class _Watcher:
         if self.queue.qsize() >= SPECTATOR_BACKLOG:
             self.closed = True
             self.ws.transport.abort()
+            self.queue.put_nowait((1008, "too far behind"))  # the sender stops at its next send
             return False
         self.queue.put_nowait(text)
         return True

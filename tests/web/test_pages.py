@@ -35,7 +35,8 @@ def test_every_file_the_pages_name_is_installed_and_served():
             assert found.content_type == CONTENT_TYPES["." + path.rsplit(".", 1)[1]]
             if path.endswith((".js", ".html")):
                 todo.append(found.name)
-    assert {"index.html", "viewer.html", "watch.html", "table.js", "viewer.js", "watch.js", "cards.js", "net.js"} <= seen
+    pages = {"index.html", "viewer.html", "watch.html", "table.js", "viewer.js", "watch.js", "cards.js", "net.js"}
+    assert pages <= seen
     installed = {f.name for f in STATIC.iterdir()}
     assert installed >= seen | {"style.css", "favicon.svg"}
 

@@ -169,3 +169,30 @@ def test_guandan_serve_web_serves_the_page_beside_the_bots():
         if process.poll() is None:
             process.kill()
             process.wait()
+
+
+@pytest.mark.slow
+def test_guandan_web_ctrl_c_exits_with_the_status_of_sigint():
+    process = subprocess.Popen(
+        [sys.executable, "-m", "guandan", "web", "--no-browser", "--seed", "3", "--spectators", "2",
+         "--spectators-see-hands", "--reclaim-grace", "5"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        page = _read_until(process, r"the table: (http://127\.0\.0\.1:\d+/) ")[1]
+        with urllib.request.urlopen(page + "status.json", timeout=10) as response:
+            status = json.loads(response.read())
+        process.send_signal(signal.SIGINT)
+        assert process.wait(30) == 130
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert status["spectators"] == {"limit": 2, "hands": True} and status["reclaim_grace"] == 5
+
+
+def test_bad_spectator_options_of_guandan_web_are_one_line_errors(capsys):
+    assert main(["web", "--no-browser", "--spectators", "-1"]) == 2
+    assert "--spectators: a number of spectators >= 0, got -1" in capsys.readouterr().err
+    assert main(["web", "--no-browser", "--reclaim-grace", "-2"]) == 2
+    assert "--reclaim-grace: seconds from 0 to 3600" in capsys.readouterr().err

@@ -27,20 +27,22 @@ def test_every_file_the_pages_name_is_installed_and_served():
             continue
         seen.add(name)
         for path in referenced(name):
-            if path in ("/", "/viewer"):
+            if path in ("/", "/viewer", "/watch"):  # the pages, by their routes
+                todo.append(asset(path).name)
                 continue
             found = asset(path)
             assert found is not None, f"{name} names {path}, which the package does not serve"
             assert found.content_type == CONTENT_TYPES["." + path.rsplit(".", 1)[1]]
             if path.endswith((".js", ".html")):
                 todo.append(found.name)
-    assert {"index.html", "viewer.html", "table.js", "viewer.js", "cards.js", "net.js"} <= seen
+    pages = {"index.html", "viewer.html", "watch.html", "table.js", "viewer.js", "watch.js", "cards.js", "net.js"}
+    assert pages <= seen
     installed = {f.name for f in STATIC.iterdir()}
     assert installed >= seen | {"style.css", "favicon.svg"}
 
 
 def test_the_pages_are_modules_without_a_build_step():
-    for name in ("index.html", "viewer.html"):
+    for name in ("index.html", "viewer.html", "watch.html"):
         text = STATIC.joinpath(name).read_text(encoding="utf-8")
         assert '<script type="module"' in text and '<meta name="viewport"' in text
     css = STATIC.joinpath("style.css").read_text(encoding="utf-8")

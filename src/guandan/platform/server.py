@@ -364,15 +364,27 @@ class PlatformServer:
             await self._close_one(ws, 1013, "every table is taken")
             return
         seat = rt.table.join(name)
+        rt.stats[seat] = SeatStats(seat, name)
+        self._event(rt, seat, "connect", name=name)
+        logger.info("table %d seat %d: %s connected", rt.index, seat, printable(name))
+        await self._read_seat(rt, seat, ws, name, join=True)
+
+    async def _seated(self, rt: _Runtime, seat: int, ws: ServerConnection, join: bool) -> None:
+        """A connection has just taken ``seat`` (``join``: before its table hears of it; else it took
+        the seat back): a hook for a subclass."""
+
+    async def _read_seat(self, rt: _Runtime, seat: int, ws: ServerConnection, name: str, *, join: bool) -> None:
+        """Read the messages of ``ws``, the connection of ``seat``, into the table's inbox until
+        it closes (``join``: tell the table the seat is taken first); then the seat is left —
+        unless another connection has taken it over meanwhile."""
         credit = asyncio.Semaphore(INBOX_PER_SEAT)
         rt.connections[seat] = ws
         rt.credits[seat] = credit
         rt.left[seat] = False
-        rt.stats[seat] = SeatStats(seat, name)
-        self._event(rt, seat, "connect", name=name)
-        logger.info("table %d seat %d: %s connected", rt.index, seat, printable(name))
-        rt.inbox.put_nowait((_JOIN, seat, None, time.perf_counter(), None))
         try:
+            await self._seated(rt, seat, ws, join)
+            if join:
+                rt.inbox.put_nowait((_JOIN, seat, None, time.perf_counter(), None))
             while True:
                 message = await ws.recv(decode=False)  # bytes: text that is not UTF-8 is ignored, not fatal
                 if rt.ended:
@@ -385,7 +397,9 @@ class PlatformServer:
             pass
         finally:
             why = _why_closed(ws)
-            if rt.table.state is TableState.SEATING:  # leave at once, so the seat is free for the next bot
+            if rt.connections[seat] is not ws:  # taken over by another connection (a page that came back)
+                pass
+            elif rt.table.state is TableState.SEATING:  # leave at once, so the seat is free for the next bot
                 rt.table.leave(seat)
                 rt.connections[seat] = None
                 rt.credits[seat] = None
@@ -515,10 +529,10 @@ class PlatformServer:
                 self._log.json_message(text, table=rt.index, dir="out", seats=list(send.seats))
             for seat in send.seats:
                 ws = rt.connections[seat]
-                if ws is None:
-                    continue
                 if is_act:
                     rt.asked_at = time.perf_counter()
+                if ws is None:
+                    continue
                 try:
                     async with asyncio.timeout(self.act_timeout):
                         await ws.send(text)

@@ -560,6 +560,15 @@ def _add_page_options(parser: argparse.ArgumentParser, prefix: str) -> None:
         help=f"{prefix}a name this machine is reached by that requests may give in Host, besides 127.0.0.1, "
         "localhost, [::1] and --host; repeatable",
     )
+    parser.add_argument("--spectators", type=int, default=8, metavar="N",
+                        help=f"{prefix}pages that may watch each table at once, read only, from /watch "
+                        "(default 8; 0: none)")
+    parser.add_argument("--spectators-see-hands", action="store_true",
+                        help=f"{prefix}show spectators every hand, for teaching or commentary "
+                        "(default: what every seat sees only)")
+    parser.add_argument("--reclaim-grace", type=float, default=60.0, metavar="SECONDS",
+                        help=f"{prefix}how long a page's seat waits for the page to come back (reloaded) during the "
+                        "games before its table ends (default 60; 0: at once)")
 
 
 def _run_serve(args: argparse.Namespace) -> int:
@@ -593,7 +602,8 @@ def _run_serve(args: argparse.Namespace) -> int:
     }
     server: PlatformServer
     if args.web:
-        server = WebServer(allow_origins=args.allow_origin, allow_hosts=args.allow_host, **options)
+        server = WebServer(allow_origins=args.allow_origin, allow_hosts=args.allow_host, spectators=args.spectators,
+                           spectators_see_hands=args.spectators_see_hands, reclaim_grace=args.reclaim_grace, **options)
     else:
         server = PlatformServer(**options)
 
@@ -675,15 +685,23 @@ def _run_web(args: argparse.Namespace) -> int:
         log=args.log,
         allow_origins=args.allow_origin,
         allow_hosts=args.allow_host,
+        spectators=args.spectators,
+        spectators_see_hands=args.spectators_see_hands,
+        reclaim_grace=args.reclaim_grace,
     )
+    signals: list[int] = []
 
     async def run() -> None:
         await game.start()
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
+        def stopped(sig: int) -> None:
+            signals.append(sig)
+            stop.set()
+
         for sig in (signal.SIGINT, signal.SIGTERM):
             try:
-                loop.add_signal_handler(sig, stop.set)
+                loop.add_signal_handler(sig, stopped, sig)
             except (NotImplementedError, RuntimeError):  # not the main thread, or not on this platform
                 pass
         print(f"the table: {game.page_url} (seat {args.seat}, seed {game.seed}); the viewer: {game.server.viewer_url}",
@@ -708,7 +726,7 @@ def _run_web(args: argparse.Namespace) -> int:
 
     with _stderr_log("guandan", logging.WARNING, "%(asctime)s %(message)s"):
         asyncio.run(run())
-    return 0
+    return 128 + signals[0] if signals else 0  # Ctrl-C: 130, as the shell's status for SIGINT
 
 
 def _run_replay(args: argparse.Namespace) -> int:

@@ -14,5 +14,6 @@ every game record the package writes (``guandan web``, ``guandan serve --web``).
   thread of its own: :func:`~guandan.web.server.start_web`).
 
 The page is a client of the platform protocol like any bot: it speaks the same WebSocket
-JSON at ``/game/{name}``.
+JSON at ``/game/{name}`` (and, reloaded during its game, takes its seat back with the
+seat's secret); a spectator's page watches a table's public messages at ``/watch/T``.
 """

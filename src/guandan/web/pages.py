@@ -28,13 +28,16 @@ CONTENT_TYPES = {
     ".png": "image/png",
 }
 
-#: Paths served by another file: the table at ``/``, the viewer at ``/viewer``, the icon
+#: Paths served by another file: the table at ``/``, the viewer at ``/viewer``, the tables to
+#: watch at ``/watch``, the icon
 #: browsers ask for by itself.
 ROUTES = {
     "/": "index.html",
     "/index.html": "index.html",
     "/viewer": "viewer.html",
     "/viewer.html": "viewer.html",
+    "/watch": "watch.html",
+    "/watch.html": "watch.html",
     "/favicon.ico": "favicon.svg",
 }
 

@@ -11,6 +11,8 @@ codes, HTTP 404 and 503) that also answers, over plain HTTP on the same port:
                        with)
 ``/viewer``            the replay viewer (``?record=NAME`` opens a record of the records
                        directory)
+``/watch``             the tables, each to watch live (the table page with ``?watch=T``)
+``/watch/T``           (WebSocket) a spectator of table ``T``: its public messages, read only
 ``/status.json``       the tables (state, seats taken, games), the ruleset, the person's seat
 ``/records/NAME``      a record of the records directory, as JSON
 ``/assist``            (WebSocket) the page's requests besides the game
@@ -22,6 +24,20 @@ table ignores a message of a page's seat (stale, malformed), that seat is sent
 ``{"type": "notify", "stage": "ignored", "error": "…"}`` so the page can say so (a bot
 never gets it). A page whose seat is taken is refused with HTTP 409 (a browser sees only a
 failed connection: the page reads ``/status.json`` to say why).
+
+**Coming back.** A page's seat is given a secret (``{"type": "notify", "stage": "seat",
+"reclaim": …}``, to that page only). When the page's connection goes away during the games,
+the seat waits ``reclaim_grace`` seconds (the table with it) for a page connecting with
+``&reclaim=SECRET``: that page is sent the seat's messages since the deal began and the
+request awaiting its answer, and plays on; a page still at the seat is closed
+(:data:`CLOSE_TAKEN_OVER`). After the grace the table ends as for a bot that left.
+
+**Spectators.** ``/watch/T`` sends a spectator what every seat of table ``T`` is sent
+(the notices to all four), a message at each deal's beginning (levels, counts; the dealt
+hands only with ``spectators_see_hands``) and one at each turn (the public part of the
+request); never a hand otherwise, a request or a secret. At most ``spectators`` per table;
+what a spectator sends closes it (1008). Every page socket — the seats of pages, ``/assist``,
+spectators — passes the same :class:`~guandan.web.guard.Guard`.
 
 **guandan web.** :class:`WebGame` hosts one :class:`WebTable` — the bots' seats are kept
 for them by name, any other name takes the person's seat — and connects the bots from a
@@ -64,6 +80,7 @@ from ..errors import GuandanError, describe, printable
 from ..game.match import Match
 from ..game.rules import Ruleset, get_ruleset
 from ..platform.connect import run_client
+from ..platform.messages import to_text
 from ..platform.results import ServeResult
 from ..platform.server import PlatformServer
 from ..platform.table import PlatformTable
@@ -84,6 +101,10 @@ __all__ = [
     "ASSIST_WORKERS",
     "ASSIST_BUFFERED",
     "RECORDS_IN_FLIGHT",
+    "SPECTATORS",
+    "SPECTATOR_BACKLOG",
+    "RECLAIM_GRACE",
+    "CLOSE_TAKEN_OVER",
 ]
 
 logger = logging.getLogger("guandan.web")
@@ -92,6 +113,7 @@ logger = logging.getLogger("guandan.web")
 PAGE_NOTICE = "ignored"
 _GAME = "/game/"
 _ASSIST = "/assist"
+_WATCH = "/watch/"
 
 #: The most sockets of pages open at once (``/assist``, the seats of pages, spectators): more are
 #: refused (HTTP 503 at the handshake).
@@ -105,6 +127,20 @@ ASSIST_BUFFERED = 2 * MAX_REQUEST
 RECORDS_IN_FLIGHT = 4 * MAX_RECORD_BYTES
 #: Seconds a page has to read a reply of ``/assist`` (it holds a worker meanwhile): then it is cut.
 ASSIST_SEND_TIMEOUT = 10.0
+#: Spectators a table admits at once by default (``--spectators``); more are refused (HTTP 503).
+SPECTATORS = 8
+#: Messages waiting to be sent to one spectator: a spectator further behind is cut (it does not read).
+SPECTATOR_BACKLOG = 1024
+#: Seconds the seat of a page that went away during the games waits for the page to come back
+#: (``--reclaim-grace``; 0: the table ends at once, as for a bot).
+RECLAIM_GRACE = 60.0
+#: The close code of a page's seat taken over by another page of the same person (its secret).
+CLOSE_TAKEN_OVER = 4003
+
+
+def _query(path: str, name: str) -> str | None:
+    values = parse_qs(urlsplit(path).query).get(name)
+    return values[0] if values else None
 
 
 def _is_page(path: str) -> bool:
@@ -196,7 +232,9 @@ class WebServer(PlatformServer):
     directory of records the viewer offers (by default the server's ``records``); ``hint``:
     the search bot's spec behind the page's hint; ``record_prefix``: with ``records`` given,
     the records are written as ``{record_prefix}-game{g}.json`` instead of
-    ``table{t}-game{g}.json``. Every other option is the platform server's.
+    ``table{t}-game{g}.json``; ``spectators``: spectators admitted per table at once (0: none);
+    ``spectators_see_hands``: show them every hand; ``reclaim_grace``: seconds a page's seat
+    waits for its page to come back (0: none). Every other option is the platform server's.
 
     >>> import asyncio, urllib.request
     >>> async def main():
@@ -219,8 +257,19 @@ class WebServer(PlatformServer):
         allow_origins: Sequence[str] = (),
         allow_hosts: Sequence[str] = (),
         token: str | bool | None = None,
+        spectators: int = SPECTATORS,
+        spectators_see_hands: bool = False,
+        reclaim_grace: float = RECLAIM_GRACE,
         **options: Any,
     ) -> None:
+        if isinstance(spectators, bool) or not isinstance(spectators, int) or spectators < 0:
+            raise GuandanError(f"--spectators: a number of spectators >= 0, got {describe(spectators)}")
+        if (
+            isinstance(reclaim_grace, bool)
+            or not isinstance(reclaim_grace, int | float)
+            or not 0 <= reclaim_grace <= 3600
+        ):
+            raise GuandanError(f"--reclaim-grace: seconds from 0 to 3600, got {describe(reclaim_grace)}")
         records = options.get("records")
         if record_prefix is not None:
             options["records"] = None  # written here, under their own names
@@ -238,6 +287,16 @@ class WebServer(PlatformServer):
         self._assist_buffered = Budget(ASSIST_BUFFERED)
         self._records_in_flight = Budget(RECORDS_IN_FLIGHT)
         self._workers: asyncio.Semaphore | None = None
+        self.spectators = spectators
+        self.spectators_see_hands = bool(spectators_see_hands)
+        self.reclaim_grace = float(reclaim_grace)
+        self._watchers: dict[int, set[_Watcher]] = {t: set() for t in range(len(self.tables))}
+        self._public: dict[int, list[str]] = {}  # each table's public messages of its current deal
+        self._secrets: dict[tuple[int, int], str] = {}  # (table, seat) of a page: its secret to come back
+        self._seen: dict[tuple[int, int], list[str]] = {}  # what that seat was sent in the current deal
+        self._last_act: dict[tuple[int, int], str] = {}  # the last request that seat was sent
+        self._away: dict[tuple[int, int], asyncio.TimerHandle] = {}  # seats waiting for their page
+        self._coming_back: set[tuple[int, int]] = set()  # seats a page is being given back
 
     @property
     def token(self) -> str | None:
@@ -279,13 +338,15 @@ class WebServer(PlatformServer):
     def status(self) -> dict[str, Any]:
         """What ``/status.json`` says: the server, the ruleset, each table's state and seats."""
         tables = []
-        for table in self.tables:
+        for t, table in enumerate(self.tables):
             entry: dict[str, Any] = {
                 "state": table.state.value,
                 "games": table.games,
                 "played": table.games_played,
                 "taken": [name is not None for name in table.names],
                 "abort_reason": table.abort_reason,
+                "spectators": len(self._watchers.get(t, ())),
+                "away": [(t, seat) in self._away for seat in range(4)],
             }
             if isinstance(table, WebTable):
                 entry["person"] = table.person
@@ -299,6 +360,8 @@ class WebServer(PlatformServer):
             "promotion": list(self.ruleset.promotion),
             "tables": tables,
             "records": self.browse is not None,
+            "spectators": {"limit": self.spectators, "hands": self.spectators_see_hands},
+            "reclaim_grace": self.reclaim_grace,
         }
 
     # -- HTTP and the page's sockets ------------------------------------------------------------------
@@ -341,10 +404,20 @@ class WebServer(PlatformServer):
             logger.warning("web: refused %s %s: %s", "a socket to" if _is_upgrade(request) else "GET",
                            printable(path), problem)
             return _refuse(connection, HTTPStatus.FORBIDDEN, problem)
-        page_socket = _is_upgrade(request) and (path == _ASSIST or _is_page(request.path))
+        page_socket = _is_upgrade(request) and (
+            path == _ASSIST or path.startswith(_WATCH) or _is_page(request.path)
+        )
         if page_socket and self._page_sockets >= MAX_PAGE_SOCKETS:
             return _refuse(connection, HTTPStatus.SERVICE_UNAVAILABLE,
                            f"the server has {MAX_PAGE_SOCKETS} pages connected, as many as it takes")
+        if path.startswith(_WATCH):
+            return self._watch_refusal(connection, request, path)
+        if path.startswith(_GAME) and _is_page(request.path) and _query(request.path, "reclaim") is not None:
+            if self._reclaimable(_query(request.path, "reclaim") or "") is None:
+                why = "no seat to take back with that secret (its table has ended, or the secret is not a seat's)"
+                logger.warning("web: refused a page coming back: %s", why)
+                return _refuse(connection, HTTPStatus.CONFLICT, why)
+            return None
         if path.startswith(_GAME):
             name = unquote(path[len(_GAME) :])
             for table in self.tables:
@@ -372,6 +445,26 @@ class WebServer(PlatformServer):
             response.headers["Set-Cookie"] = self.guard.set_cookie()  # the page's requests carry the token
         return response
 
+    def _watch_refusal(self, connection: ServerConnection, request: Request, path: str) -> Response | None:
+        """Why a spectator's socket ``/watch/T`` is refused (an answer), or ``None``."""
+        if not _is_upgrade(request):
+            return _refuse(connection, HTTPStatus.UPGRADE_REQUIRED,
+                           f"{printable(path)} is a spectator's WebSocket: watch it from the page /watch")
+        t = _table_number(path, len(self.tables))
+        if t is None:
+            return _refuse(connection, HTTPStatus.NOT_FOUND,
+                           f"no table {printable(path[len(_WATCH):])}: the tables are 0..{len(self.tables) - 1}")
+        if self.spectators == 0:
+            return _refuse(connection, HTTPStatus.FORBIDDEN, "this server admits no spectators (--spectators 0)")
+        if self.tables[t].is_done:
+            return _refuse(connection, HTTPStatus.GONE,
+                           f"table {t}'s games are over: replay them in the viewer (/viewer)")
+        if len(self._watchers[t]) >= self.spectators:
+            logger.warning("web: refused a spectator of table %d: it has %d, as many as it takes", t, self.spectators)
+            return _refuse(connection, HTTPStatus.SERVICE_UNAVAILABLE,
+                           f"table {t} has {self.spectators} spectators, as many as it takes (--spectators)")
+        return None
+
     def _record_file(self, connection: ServerConnection, name: str) -> Response:
         """``/records/NAME``: the record's bytes, within :data:`RECORDS_IN_FLIGHT` bytes sent at once."""
         try:
@@ -397,7 +490,7 @@ class WebServer(PlatformServer):
     async def _handler(self, ws: ServerConnection) -> None:
         request = ws.request
         path = urlsplit(request.path).path if request else ""
-        page_socket = request is not None and (path == _ASSIST or _is_page(request.path))
+        page_socket = request is not None and (path == _ASSIST or path.startswith(_WATCH) or _is_page(request.path))
         if not page_socket:
             await super()._handler(ws)
             return
@@ -408,10 +501,244 @@ class WebServer(PlatformServer):
         try:
             if path == _ASSIST:
                 await self._assist(ws)
+            elif path.startswith(_WATCH):
+                await self._watch(ws, _table_number(path, len(self.tables)))
+            elif request is not None and (secret := _query(request.path, "reclaim")) is not None:
+                await self._come_back(ws, secret)
             else:
                 await super()._handler(ws)
         finally:
             self._page_sockets -= 1
+
+    # -- spectators ------------------------------------------------------------------------------------
+
+    async def _watch(self, ws: ServerConnection, t: int | None) -> None:
+        """A spectator of table ``t``: its public messages (the hands too with
+        ``spectators_see_hands``), from the current deal's beginning on; what it sends closes it."""
+        if t is None or self.tables[t].is_done or len(self._watchers[t]) >= self.spectators:  # raced
+            await self._close_one(ws, 1013, "the table takes no more spectators")
+            return
+        rt = self._runtimes[t]
+        table = rt.table
+        watcher = _Watcher(ws)
+        self._watchers[t].add(watcher)
+        hello = {
+            "type": "notify", "stage": "watching", "table": t, "state": table.state.value, "games": table.games,
+            "played": table.games_played, "labels": getattr(table, "labels", None),
+            "seeHands": self.spectators_see_hands,
+        }
+        watcher.put(to_text(hello))
+        for text in self._public.get(t, []):
+            watcher.put(text)
+        turn = self._turn(rt)
+        if turn is not None:
+            watcher.put(turn)
+        logger.info("web: a spectator watches table %d (%d now)", t, len(self._watchers[t]))
+        sender = asyncio.get_running_loop().create_task(watcher.run())
+        try:
+            async for _ in ws:
+                logger.warning("web: a spectator of table %d sent a message: closed (a spectator only watches)", t)
+                watcher.close(1008, "a spectator only watches: it cannot play")
+                break
+        except ConnectionClosed:
+            pass
+        finally:
+            self._watchers[t].discard(watcher)
+            watcher.close(1000, "")
+            try:
+                async with asyncio.timeout(CLOSE_WATCHER + ASSIST_SEND_TIMEOUT):
+                    await sender
+            except TimeoutError:
+                sender.cancel()
+
+    def _publish(self, t: int, text: str) -> None:
+        for watcher in list(self._watchers.get(t, ())):
+            if not watcher.put(text):
+                logger.warning("web: a spectator of table %d is %d messages behind: cut", t, SPECTATOR_BACKLOG)
+                self._watchers[t].discard(watcher)
+
+    def _turn(self, rt: Any) -> str | None:
+        """The spectators' message saying whose turn it is (public: what every seat's request shows)."""
+        table = rt.table
+        seat, pending, match = table.awaiting, table.pending, table.match
+        if seat is None or pending is None or match is None:
+            return None
+        levels = match.levels
+        turn = {
+            "type": "notify", "stage": "turn", "seat": seat, "act": pending["stage"],
+            "greaterPos": pending["greaterPos"], "greaterAction": pending["greaterAction"],
+            "curPos": pending["curPos"], "curAction": pending["curAction"], "publicInfo": pending["publicInfo"],
+            "curRank": pending["curRank"], "levels": [levels[0].letter, levels[1].letter],
+        }
+        return to_text(turn)
+
+    def _deal_begins(self, rt: Any) -> str:
+        """The spectators' message of a deal's beginning: the levels, the game and deal, and the
+        dealt hands only with ``spectators_see_hands``."""
+        table = rt.table
+        match = table.match
+        levels = match.levels
+        begin: dict[str, Any] = {
+            "type": "notify", "stage": "beginning", "spectator": True, "table": rt.index,
+            "game": len(table.matches), "deal": match.deal_index + 1, "curRank": match.level.letter,
+            "levels": [levels[0].letter, levels[1].letter], "counts": [len(h) for h in match.dealt_hands],
+        }
+        if self.spectators_see_hands:
+            begin["hands"] = [h.codes() for h in match.dealt_hands]
+        return to_text(begin)
+
+    async def _send(self, rt: Any, sends: Sequence[Any]) -> None:
+        """Send (see the platform server), keeping what the spectators and a page coming back need."""
+        t = rt.index
+        for send in sends:
+            message = send.message
+            stage = message.get("stage")
+            if message.get("type") == "act":
+                for seat in send.seats:
+                    if (t, seat) in self._secrets:
+                        self._last_act[t, seat] = send.wire
+                continue
+            if stage == "beginning":
+                for seat in send.seats:
+                    if (t, seat) in self._secrets:
+                        self._seen[t, seat] = [send.wire]
+                        self._last_act.pop((t, seat), None)
+                if send.seats == (0,):
+                    self._public[t] = [self._deal_begins(rt)]
+                    self._publish(t, self._public[t][0])
+                continue
+            for seat in send.seats:
+                if (t, seat) in self._seen:
+                    self._seen[t, seat].append(send.wire)
+            if len(send.seats) == 4:  # a notice to every seat: public
+                self._public.setdefault(t, []).append(send.wire)
+                self._publish(t, send.wire)
+        await super()._send(rt, sends)
+        turn = self._turn(rt)
+        if turn is not None and any(send.message.get("type") == "act" for send in sends):
+            self._publish(t, turn)
+
+    async def _close_connections(self, rt: Any) -> None:
+        await super()._close_connections(rt)
+        code = 1000 if rt.close_code is None else rt.close_code
+        reason = "every game is played" if code == 1000 else (rt.table.abort_reason or "")
+        for watcher in list(self._watchers.get(rt.index, ())):
+            watcher.close(code, reason.encode("utf-8")[:120].decode("utf-8", "ignore"))
+        for key in [k for k in self._away if k[0] == rt.index]:
+            self._away.pop(key).cancel()
+
+    # -- a page coming back to its seat ----------------------------------------------------------------
+
+    async def _seated(self, rt: Any, seat: int, ws: ServerConnection, join: bool) -> None:
+        """A page's seat: its secret to come back with (a notice only it gets); a page coming
+        back: the request awaiting its answer, sent again."""
+        key = (rt.index, seat)
+        if join:  # a new connection at the seat: a secret of a page that sat there before is void
+            self._secrets.pop(key, None)
+            self._seen.pop(key, None)
+            self._last_act.pop(key, None)
+        if ws.request is None or not _is_page(ws.request.path) or self.reclaim_grace <= 0:
+            return
+        if join:
+            self._secrets[key] = secrets.token_urlsafe(24)
+            await self._notify(ws, to_text(self._seat_notice(rt, seat)))
+        elif rt.table.awaiting == seat and key in self._last_act:
+            await self._notify(ws, self._last_act[key])
+
+    def _seat_notice(self, rt: Any, seat: int) -> dict[str, Any]:
+        notice: dict[str, Any] = {
+            "type": "notify", "stage": "seat", "table": rt.index, "seat": seat,
+            "reclaim": self._secrets[rt.index, seat], "grace": self.reclaim_grace,
+        }
+        match = rt.table.match
+        if match is not None:
+            levels = match.levels
+            notice.update(game=len(rt.table.matches), deal=match.deal_index + 1, curRank=match.level.letter,
+                          selfRank=levels[seat % 2].letter, oppoRank=levels[1 - seat % 2].letter)
+        return notice
+
+    def _reclaimable(self, secret: str) -> tuple[int, int] | None:
+        """The (table, seat) whose secret is ``secret``, while its table plays; else ``None``."""
+        for key, known in self._secrets.items():
+            if secrets.compare_digest(known.encode(), secret.encode()):
+                rt = self._runtimes[key[0]]
+                return key if rt.table.state.value == "playing" and not rt.ended else None
+        return None
+
+    def _leave(self, rt: Any, seat: int, why: str) -> None:
+        """A seat's connection is gone: a page's seat waits :attr:`reclaim_grace` seconds for it
+        to come back (its table waits meanwhile); a bot's, or after that, as the platform server."""
+        key = (rt.index, seat)
+        if (
+            key in self._secrets and self.reclaim_grace > 0 and rt.table.state.value == "playing"
+            and not rt.ended and key not in self._away
+        ):
+            rt.connections[seat] = None
+            rt.credits[seat] = None
+            loop = asyncio.get_running_loop()
+            self._away[key] = loop.call_later(self.reclaim_grace, self._gone, rt, seat, why)
+            self._event(rt, seat, "away", why=why, grace=self.reclaim_grace)
+            logger.warning("web: table %d seat %d (%s) %s: the seat waits %g s for its page to come back",
+                           rt.index, seat, printable(rt.table.names[seat]), why, self.reclaim_grace)
+            return
+        super()._leave(rt, seat, why)
+
+    def _gone(self, rt: Any, seat: int, why: str) -> None:
+        self._away.pop((rt.index, seat), None)
+        if rt.connections[seat] is None:
+            super()._leave(rt, seat, f"{why} and did not come back within {self.reclaim_grace:g} s")
+
+    async def _come_back(self, ws: ServerConnection, secret: str) -> None:
+        """A page with its seat's secret takes the seat back: told its seat, sent again what the
+        seat was sent since the deal began, and the request awaiting its answer; a page still at
+        that seat (the same person's other tab) is closed."""
+        key = self._reclaimable(secret)
+        if key is None or key in self._coming_back:  # the table ended during the handshake, or a page races
+            await self._close_one(ws, 1013, "no seat to take back")
+            return
+        self._coming_back.add(key)
+        try:
+            await self._take_back(ws, key)
+        finally:
+            self._coming_back.discard(key)
+
+    async def _take_back(self, ws: ServerConnection, key: tuple[int, int]) -> None:
+        t, seat = key
+        rt = self._runtimes[t]
+        timer = self._away.pop(key, None)
+        if timer is not None:
+            timer.cancel()
+        old = rt.connections[seat]
+        rt.connections[seat] = None  # the table sends it nothing more
+        if old is not None:
+            task = asyncio.get_running_loop().create_task(
+                self._close_one(old, CLOSE_TAKEN_OVER, "another page of this seat took it over"))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+        name = rt.table.names[seat] or ""
+        self._event(rt, seat, "back", name=name)
+        logger.warning("web: table %d seat %d (%s): its page came back", t, seat, printable(name))
+        try:
+            await ws.send(to_text(self._seat_notice(rt, seat)))
+            history: list[str] = []
+            sent = 0
+            while True:  # what the seat was sent since the deal began, also while this is being sent
+                now = self._seen.get(key, [])
+                if now is not history:
+                    history, sent = now, 0
+                if sent >= len(history):
+                    break
+                for text in history[sent:]:
+                    await ws.send(text)
+                sent = len(history)
+        except ConnectionClosed:
+            self._leave(rt, seat, "disconnected while coming back")
+            return
+        if rt.ended:
+            await self._close_one(ws, 1000 if rt.close_code is None else rt.close_code, "the table has ended")
+            return
+        self._coming_back.discard(key)  # seated again: another page with the secret takes it over
+        await self._read_seat(rt, seat, ws, name, join=False)  # from here the table sends to this page
 
     def _answer(self, text: str) -> str:
         """A request's text answered, as the reply's text (in a worker thread)."""
@@ -485,7 +812,8 @@ class WebGame:
     specs as ``guandan play --bots`` takes them) at every seat but the person's ``seat`` —
     and the bots, connected from a thread of their own. ``games``, ``seed`` (default: from
     the clock), ``ruleset`` (default ``competitive_2022``, as ``guandan play``), ``host``,
-    ``port`` (default any free port), ``act_timeout``, ``log``, ``hint`` as the server's;
+    ``port`` (default any free port), ``act_timeout``, ``log``, ``hint``, ``spectators``,
+    ``spectators_see_hands``, ``reclaim_grace`` and the guard's options as the server's;
     ``records``: a directory where the games are written (``web-{seed}-game{g}.json``) and
     which the viewer offers; ``new_match`` builds game ``g``'s match (a table set up with
     chosen hands or levels, as :class:`~guandan.platform.table.PlatformTable` takes it). An
@@ -520,6 +848,9 @@ class WebGame:
         allow_origins: Sequence[str] = (),
         allow_hosts: Sequence[str] = (),
         token: str | bool | None = None,
+        spectators: int = SPECTATORS,
+        spectators_see_hands: bool = False,
+        reclaim_grace: float = RECLAIM_GRACE,
     ) -> None:
         if isinstance(seat, bool) or seat not in range(4):
             raise GuandanError(f"--seat: a seat is 0..3, got {describe(seat)}")
@@ -555,6 +886,9 @@ class WebGame:
             allow_origins=allow_origins,
             allow_hosts=allow_hosts,
             token=token,
+            spectators=spectators,
+            spectators_see_hands=spectators_see_hands,
+            reclaim_grace=reclaim_grace,
         )
         self._bots: threading.Thread | None = None
         self._bot_loop: asyncio.AbstractEventLoop | None = None
@@ -691,3 +1025,58 @@ def page_url_for(server_url: str, page: str = "/") -> str:
     parts = urlsplit(server_url)
     scheme = "https" if parts.scheme == "wss" else "http"
     return f"{scheme}://{parts.netloc}{quote(page)}"
+
+
+def _table_number(path: str, tables: int) -> int | None:
+    """The table ``T`` of ``/watch/T`` (``None`` when it is not one of ``tables``)."""
+    text = path[len(_WATCH) :]
+    if not text.isdigit() or len(text) > 6 or int(text) >= tables:
+        return None
+    return int(text)
+
+
+class _Watcher:
+    """A spectator's connection and the messages waiting to be sent to it (at most
+    :data:`SPECTATOR_BACKLOG`: then it is cut)."""
+
+    def __init__(self, ws: ServerConnection) -> None:
+        self.ws = ws
+        self.queue: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue()
+        self.closed = False
+
+    def put(self, text: str) -> bool:
+        """Queue a message; ``False`` (and the connection cut) when the spectator is too far behind."""
+        if self.closed:
+            return True
+        if self.queue.qsize() >= SPECTATOR_BACKLOG:
+            self.closed = True
+            self.ws.transport.abort()
+            self.queue.put_nowait((1008, "too far behind"))  # the sender stops at its next send
+            return False
+        self.queue.put_nowait(text)
+        return True
+
+    def close(self, code: int, reason: str) -> None:
+        """Close once the messages queued are sent."""
+        if not self.closed:
+            self.closed = True
+            self.queue.put_nowait((code, reason))
+
+    async def run(self) -> None:
+        """Send the queued messages, then close with the code given to :meth:`close`."""
+        try:
+            while True:
+                item = await self.queue.get()
+                if isinstance(item, tuple):
+                    code, reason = item
+                    async with asyncio.timeout(CLOSE_WATCHER):
+                        await self.ws.close(code, reason)
+                    return
+                async with asyncio.timeout(ASSIST_SEND_TIMEOUT):
+                    await self.ws.send(item)
+        except (ConnectionClosed, TimeoutError, OSError):
+            self.ws.transport.abort()
+
+
+#: Seconds a spectator has to complete the close handshake.
+CLOSE_WATCHER = 5.0

@@ -2,6 +2,10 @@
 // protocol like any bot: it reads the server's JSON messages and answers each request
 // {"type": "act"} with {"actIndex": i}, an index into the request's actionList. The choices
 // offered are exactly the entries of that list whose cards are the cards selected.
+// With ?watch=T the page is a spectator of table T instead (/watch/T): read only, the public
+// messages of the table (and the four hands when the server shows them).
+// The server gives a page's seat a secret ({"stage": "seat", "reclaim": …}), kept in this
+// tab's sessionStorage: reloaded during the games, the page takes its seat back with it.
 
 import { actionLabel, cardElement, cardRow, cardText, levelLabel, rankLabel, sortCards } from "./cards.js";
 import { Assist, param, serverStatus } from "./net.js";
@@ -16,7 +20,10 @@ const CLOSE_REASONS = {
   1011: "The server had an internal error and ended the table.",
   4001: "The table ended: a seat disconnected.",
   4002: "The table ended: a seat was too slow to answer.",
+  4003: "Another page of yours took this seat over: play on there.",
 };
+const WATCH = param("watch");
+const SECRET_KEY = `guandan-seat-${location.host}`;
 
 const state = {
   seat: null,
@@ -50,16 +57,22 @@ const state = {
   labelsOf: new Map(),
   asked: 0,
   game: 1,
+  spectator: WATCH !== null,
+  hands: null,
+  turn: null,
+  hintNote: null,
 };
 
 const assist = new Assist();
 let socket = null;
+let leaving = false; // the page is being unloaded (a reload): its seat's secret stays for the next one
 
 function placeOf(seat) {
   return state.seat === null ? PLACES[seat] : PLACES[(seat - state.seat + 4) % 4];
 }
 
 function seatName(seat) {
+  if (state.spectator) return `Seat ${seat}${state.labels && state.labels[seat] ? ` \u00b7 ${state.labels[seat]}` : ""}`;
   const place = placeOf(seat);
   const label = state.labels && state.labels[seat] && place !== "you" ? ` \u00b7 ${state.labels[seat]}` : "";
   return `${PLACE_NAME[place]} (seat ${seat}${label})`;
@@ -71,6 +84,12 @@ function who(seat) {
 
 function side(seat) {
   return seat % 2;
+}
+
+// A side's name: "Your side" or "The opponents", for a spectator "Seats 0, 2".
+function sideName(s) {
+  if (state.spectator || state.seat === null) return `Seats ${s}, ${s + 2}`;
+  return s === side(state.seat) ? "Your side" : "The opponents";
 }
 
 // -- the log and the banner ---------------------------------------------------------------------
@@ -95,18 +114,46 @@ function banner(text, kind = "error") {
 
 // -- the connection -----------------------------------------------------------------------------
 
-function tableUrl() {
+function secret() {
+  try {
+    return sessionStorage.getItem(SECRET_KEY);
+  } catch {
+    return null;
+  }
+}
+
+function keepSecret(value) {
+  try {
+    if (value) sessionStorage.setItem(SECRET_KEY, value);
+    else sessionStorage.removeItem(SECRET_KEY);
+  } catch {
+    // no storage: a reload cannot take the seat back
+  }
+}
+
+function tableUrl(reclaim = null) {
+  if (state.spectator) return `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}/watch/${encodeURIComponent(WATCH)}`;
   // The page's own server only: the Content-Security-Policy (connect-src 'self') and the
   // server's same-origin rule refuse any other.
   const name = param("name") || "you";
   const base = `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}/game/`;
-  return `${base}${encodeURIComponent(name)}?page=1`;
+  return `${base}${encodeURIComponent(name)}?page=1` + (reclaim ? `&reclaim=${encodeURIComponent(reclaim)}` : "");
 }
 
 async function explainFailure() {
   const status = await serverStatus();
   if (status === null) {
     banner("The server does not answer: it has stopped. Start it again (guandan web) and reload this page.");
+    return;
+  }
+  if (state.spectator) {
+    const watched = status.tables[Number(WATCH)];
+    const limit = status.spectators ? status.spectators.limit : 0;
+    if (!watched) banner(`There is no table ${WATCH} to watch: see the tables at /watch.`);
+    else if (limit === 0) banner("This server admits no spectators.");
+    else if (watched.state === "finished" || watched.state === "aborted") banner(`Table ${WATCH}'s games are over: replay them in the viewer.`);
+    else if (watched.spectators >= limit) banner(`Table ${WATCH} has ${limit} spectators, as many as the server takes: try again later.`);
+    else banner(`Could not watch table ${WATCH}.`);
     return;
   }
   const table = status.tables[0];
@@ -119,14 +166,15 @@ async function explainFailure() {
   }
 }
 
-function connect() {
-  const url = tableUrl();
+function connect(reclaim = state.spectator ? null : secret()) {
+  const url = tableUrl(reclaim);
   let opened = false;
   socket = new WebSocket(url);
   socket.onopen = () => {
     opened = true;
     state.connected = true;
-    banner("Connected: waiting for the deal…", "info");
+    if (state.spectator) banner(`Watching table ${WATCH} (read only)…`, "info");
+    else if (!reclaim) banner("Connected: waiting for the deal…", "info");
   };
   socket.onmessage = (event) => {
     try {
@@ -140,9 +188,16 @@ function connect() {
     state.act = null;
     render();
     if (!opened) {
+      if (reclaim) {
+        keepSecret(null); // that seat is gone: take a seat as a new page
+        connect(null);
+        return;
+      }
       explainFailure();
       return;
     }
+    if (leaving) return;
+    if (!state.spectator && [1000, 1001, 1011, 4001, 4002].includes(event.code)) keepSecret(null); // the table has ended
     if (state.finished && (event.code === 1000 || event.code === 1005)) {
       banner("The games are over. Open the replay viewer to step through them.", "info");
       return;
@@ -160,7 +215,8 @@ function send(index) {
   state.act = null;
   state.selected.clear();
   state.hints = null;
-  if (entry && entry[0] !== "PASS") log(`You: ${describeEntry(entry, index)}`, "me");
+  state.hintNote = null;
+  if (entry) log(entry[0] === "PASS" ? "You: pass" : `You: ${describeEntry(entry, index)}`, "me");
   render();
 }
 
@@ -181,13 +237,54 @@ function onMessage(text) {
   }
   const handler = NOTIFY[m.stage];
   if (!handler) return;
-  if (m.stage !== "ignored") state.messages.push(m);
+  if (m.stage !== "ignored" && m.stage !== "seat") state.messages.push(m);
   handler(m);
   render();
 }
 
 const NOTIFY = {
+  seat(m) {
+    // this page's seat, and its secret to take the seat back after a reload (this tab only)
+    keepSecret(m.reclaim);
+    if (Number.isInteger(m.deal)) {
+      // coming back: the deal so far follows, from its beginning
+      $("log").textContent = "";
+      state.game = m.game;
+      state.deal = m.deal - 1;
+      state.episode = null;
+      if (m.curRank) state.level = m.curRank;
+      if (m.selfRank) state.levels[side(m.seat)] = m.selfRank;
+      if (m.oppoRank) state.levels[1 - side(m.seat)] = m.oppoRank;
+      log(`Back at your seat (seat ${m.seat}): the deal so far is shown again.`, "event");
+    }
+  },
+  watching(m) {
+    if (Array.isArray(m.labels)) state.labels = m.labels;
+    log(`Watching table ${m.table}${m.seeHands ? " (the server shows every hand)" : ""}: ${m.state}.`, "event");
+  },
+  turn(m) {
+    state.turn = m.seat;
+    state.turnStage = m.act;
+    state.greater = m.greaterPos >= 0 && m.greaterAction ? [m.greaterPos, m.greaterAction] : null;
+    if (m.curRank) state.level = m.curRank;
+    if (Array.isArray(m.levels)) state.levels = [...m.levels];
+    if (Array.isArray(m.publicInfo) && m.publicInfo.length === 4) {
+      m.publicInfo.forEach((info, s) => {
+        if (info && Number.isInteger(info.rest)) state.counts[s] = info.rest;
+        if (m.act === "play") state.trick[s] = info ? info.playArea || null : null;
+      });
+    }
+    if (m.act === "play" && !state.greater) {
+      state.trick = [null, null, null, null];
+      state.lead = null;
+      state.trickOver = false;
+    }
+  },
   beginning(m) {
+    if (m.spectator) {
+      beginWatching(m);
+      return;
+    }
     state.seat = m.myPos;
     state.hand = [...(m.handCards || m.handCard || [])];
     state.counts = [0, 1, 2, 3].map(() => state.hand.length || 27);
@@ -230,7 +327,7 @@ const NOTIFY = {
     if (action[0] === "PASS") {
       state.trick[seat] = action;
       state.passes += 1;
-      log(`${seatName(seat)}: pass`, seat === state.seat ? "me" : "");
+      if (seat !== state.seat) log(`${seatName(seat)}: pass`); // your own pass is logged when you make it
     } else {
       if (state.trickOver || state.lastPlayer === null) {
         state.trick = [null, null, null, null];
@@ -243,6 +340,7 @@ const NOTIFY = {
       const cards = action[2] || [];
       state.counts[seat] = Math.max(0, state.counts[seat] - cards.length);
       if (seat === state.seat) removeCards(cards);
+      if (state.hands) removeCards(cards, state.hands[seat]);
       if (seat !== state.seat) log(`${seatName(seat)}: ${actionLabel(action)} \u2014 ${cards.map(cardText).join(" ")}`);
       if (state.counts[seat] === 0 && !state.out.includes(seat)) {
         state.out.push(seat);
@@ -261,19 +359,22 @@ const NOTIFY = {
     state.episode = { order, level: m.curRank, rest: m.restCards || [], gained, partnerPlace, deal: state.deal,
       levelsBefore: [...state.levels], levelsAfter: null, gameOver: false, lines: [] };
     state.act = null;
-    const ours = state.seat !== null && side(first) === side(state.seat);
+    state.turn = null;
     const holding = new Set((m.restCards || []).map(([s]) => s));
     const out = order.filter((s) => !holding.has(s));
     const places = out.map((s, i) => `${ordinal(i + 1)} ${who(s)}`).join(", ");
     log(`Deal ${state.deal} over: ${places}${out.length === 2 ? " (double-down)" : ""}.`, "deal");
-    log(`${ours ? "Your side" : "The opponents"} won the deal (partner ${ordinal(partnerPlace)}): +${gained} level${gained === 1 ? "" : "s"}.`, "deal");
+    log(`${sideName(side(first))} won the deal (partner ${ordinal(partnerPlace)}): +${gained} level${gained === 1 ? "" : "s"}.`, "deal");
     showDealEnd();
   },
   gameOver(m) {
     if (state.episode) state.episode.gameOver = true;
-    const ours = state.episode && state.seat !== null && side(state.episode.order[0]) === side(state.seat);
+    const winner = state.episode ? side(state.episode.order[0]) : null;
     state.lastWinner = null;
-    const line = `Game ${m.curTimes} of ${m.settingTimes} over: ${ours ? "your side wins the match" : "the opponents win the match"}.`;
+    let won = "the match is decided";
+    if (winner !== null && state.seat === null) won = `seats ${winner}, ${winner + 2} win the match`;
+    else if (winner !== null) won = winner === side(state.seat) ? "your side wins the match" : "the opponents win the match";
+    const line = `Game ${m.curTimes} of ${m.settingTimes} over: ${won}.`;
     log(line, "deal");
     if (state.episode) state.episode.lines.push(line);
     showDealEnd();
@@ -282,11 +383,16 @@ const NOTIFY = {
     state.finished = true;
     const wins = m.victoryNum || [];
     const draws = m.draws || [];
-    const mine = state.seat === null ? "?" : wins[state.seat];
-    const theirs = state.seat === null ? "?" : wins[(state.seat + 1) % 4];
-    const drawn = state.seat === null ? 0 : draws[state.seat] || 0;
+    const at = state.seat === null ? 0 : state.seat;
+    const mine = wins[at] ?? "?";
+    const theirs = wins[(at + 1) % 4] ?? "?";
+    const drawn = draws[at] || 0;
     state.gamesWon = [mine, theirs, drawn];
-    const line = `Result: your side won ${mine}, the opponents ${theirs}${drawn ? `, ${drawn} drawn` : ""}.`;
+    state.turn = null;
+    const line = state.seat === null
+      ? `Result: seats 0, 2 won ${mine}, seats 1, 3 won ${theirs}${drawn ? `, ${drawn} drawn` : ""}.`
+      : `Result: your side won ${mine}, the opponents ${theirs}${drawn ? `, ${drawn} drawn` : ""}.`;
+    state.resultLine = line;
     log(line, "deal");
     if (state.episode) state.episode.lines.push(line);
     showDealEnd(state.episode ? "" : line, true);
@@ -305,11 +411,34 @@ function ordinal(n) {
   return ["", "1st", "2nd", "3rd", "4th"][n] || `${n}th`;
 }
 
-function removeCards(cards) {
+function removeCards(cards, hand = state.hand) {
   for (const code of cards) {
-    const i = state.hand.indexOf(code);
-    if (i >= 0) state.hand.splice(i, 1);
+    const i = hand.indexOf(code);
+    if (i >= 0) hand.splice(i, 1);
   }
+}
+
+// A spectator's deal begins: the levels, the counts, and the hands when the server shows them.
+function beginWatching(m) {
+  state.hands = Array.isArray(m.hands) ? m.hands.map((h) => [...h]) : null;
+  state.counts = Array.isArray(m.counts) ? [...m.counts] : [27, 27, 27, 27];
+  state.level = m.curRank || state.level;
+  if (Array.isArray(m.levels)) state.levels = [...m.levels];
+  state.messages = [];
+  state.trick = [null, null, null, null];
+  state.lead = null;
+  state.lastPlayer = null;
+  state.passes = 0;
+  state.trickOver = false;
+  state.out = [];
+  state.transfers = [];
+  state.antiTribute = [];
+  state.turn = null;
+  if (m.game !== state.game) state.lastWinner = null;
+  state.game = m.game || state.game;
+  state.deal = m.deal || state.deal + 1;
+  banner("");
+  log(`Game ${state.game}, deal ${state.deal} at level ${levelLabel(state.level)}.`, "deal");
 }
 
 function transfer(result, kind) {
@@ -319,6 +448,10 @@ function transfer(result, kind) {
     state.counts[to] += 1;
     if (from === state.seat) removeCards([card]);
     if (to === state.seat) state.hand.push(card);
+    if (state.hands) {
+      removeCards([card], state.hands[from]);
+      state.hands[to].push(card);
+    }
     const verb = kind === "tribute" ? (from === state.seat ? "pay" : "pays") : from === state.seat ? "return" : "returns";
     const text = `${who(from)} ${verb} ${cardText(card)} to ${who(to)}`;
     log(text.charAt(0).toUpperCase() + text.slice(1) + (kind === "tribute" ? " as tribute." : "."), "event");
@@ -436,19 +569,21 @@ function toggle(i) {
 async function hint() {
   if (!state.act) return;
   const act = state.act;
-  $("hints").textContent = "Thinking…";
+  state.hintNote = { act, text: "Thinking…" };
+  renderHints();
   try {
     const reply = await assist.ask("hint", { messages: state.messages, act });
     if (state.act !== act) return;
     if (!reply.ok) {
-      $("hints").textContent = `No hint: ${reply.error}`;
-      return;
+      state.hintNote = { act, text: `No hint: ${reply.error}` };
+    } else {
+      state.hintNote = null;
+      state.hints = reply;
     }
-    state.hints = reply;
-    renderHints();
   } catch (error) {
-    $("hints").textContent = `No hint: ${error.message}`;
+    if (state.act === act) state.hintNote = { act, text: `No hint: ${error.message}` };
   }
+  render();
 }
 
 // -- drawing ------------------------------------------------------------------------------------
@@ -459,6 +594,7 @@ function render() {
   renderCenter();
   renderHand();
   renderControls();
+  renderHints();
 }
 
 function whoseLevel() {
@@ -470,11 +606,6 @@ function whoseLevel() {
 function renderHeader() {
   const el = $("levels");
   el.textContent = "";
-  if (state.seat === null) {
-    el.textContent = "Waiting for the deal…";
-    return;
-  }
-  const mine = side(state.seat);
   const owner = whoseLevel();
   const part = (text, cls) => {
     const span = document.createElement("span");
@@ -482,6 +613,17 @@ function renderHeader() {
     span.textContent = text;
     el.append(span);
   };
+  if (state.spectator && state.level) {
+    part(`Seats 0, 2: ${levelLabel(state.levels[0])}`, "level-us" + (owner === 0 ? " owner" : ""));
+    part(`Seats 1, 3: ${levelLabel(state.levels[1])}`, "level-them" + (owner === 1 ? " owner" : ""));
+    part(`Game ${state.game}, deal ${state.deal} at level ${levelLabel(state.level)}`, "level-deal");
+    return;
+  }
+  if (state.seat === null) {
+    el.textContent = state.spectator ? `Watching table ${WATCH}: waiting for the deal…` : "Waiting for the deal…";
+    return;
+  }
+  const mine = side(state.seat);
   part(`Your side (seats ${mine}, ${mine + 2}): ${levelLabel(state.levels[mine])}`, "level-us" + (owner === mine ? " owner" : ""));
   part(`Opponents (seats ${1 - mine}, ${3 - mine}): ${levelLabel(state.levels[1 - mine])}`, "level-them" + (owner === 1 - mine ? " owner" : ""));
   const whose = owner === null ? "both sides' level" : owner === mine ? "your side's level" : "the opponents' level";
@@ -493,7 +635,7 @@ function renderSeats() {
     const el = $(PLACE_ELEMENT[placeOf(seat)]);
     el.textContent = "";
     el.dataset.seat = seat;
-    el.classList.toggle("turn", !!state.act && seat === state.seat);
+    el.classList.toggle("turn", (!!state.act && seat === state.seat) || (state.spectator && state.turn === seat));
     el.classList.toggle("leader", state.lead === seat);
     const head = document.createElement("div");
     head.className = "seat-name";
@@ -536,6 +678,12 @@ function renderSeats() {
       }
     }
     el.append(area);
+    if (state.hands && state.hands[seat]) {
+      const hand = document.createElement("div");
+      hand.className = "seat-hand";
+      hand.append(cardRow(sortCards(state.hands[seat], state.level || "2"), state.level));
+      el.append(hand);
+    }
   }
 }
 
@@ -549,6 +697,12 @@ function renderCenter() {
     info.textContent = `Your turn: return a card${to ? ` to ${who(to.from)}` : ""}.`;
   } else if (act && (act.greaterPos === -1 || act.greaterAction === null)) info.textContent = "Your turn: lead anything.";
   else if (act) info.textContent = `Your turn: beat ${who(act.greaterPos)}'s ${actionLabel(act.greaterAction)}, or pass.`;
+  else if (state.finished) info.textContent = `The games are over. ${state.resultLine || ""}`.trim();
+  else if (state.episode && state.episode.deal === state.deal) info.textContent = `Deal ${state.deal} over: ${sideName(side(state.episode.order[0])).toLowerCase()} won it.`;
+  else if (state.spectator && state.turn !== null && state.turnStage === "tribute") info.textContent = `${seatName(state.turn)} pays tribute.`;
+  else if (state.spectator && state.turn !== null && state.turnStage === "back") info.textContent = `${seatName(state.turn)} returns a card.`;
+  else if (state.spectator && state.turn !== null && !state.greater) info.textContent = `${seatName(state.turn)} leads.`;
+  else if (state.spectator && state.turn !== null) info.textContent = `${seatName(state.turn)} to beat ${seatName(state.greater[0])}'s ${actionLabel(state.greater[1])}, or pass.`;
   else if (state.trickOver && state.lastPlayer !== null) info.textContent = `Trick won by ${who(state.lastPlayer)}.`;
   else if (state.lastPlayer !== null) info.textContent = `To beat: ${who(state.lastPlayer)}'s ${actionLabel(state.trick[state.lastPlayer])}.`;
   else if (state.seat !== null) info.textContent = "Waiting…";
@@ -628,7 +782,11 @@ function renderHints() {
   const box = $("hints");
   box.textContent = "";
   const reply = state.hints;
-  if (!reply) return;
+  if (!reply || !state.act) {
+    // a hint belongs to its request: gone once the request is answered (or the deal is over)
+    if (state.hintNote && state.hintNote.act === state.act && state.act) box.textContent = state.hintNote.text;
+    return;
+  }
   const head = document.createElement("div");
   head.textContent = `Hint (${reply.rollouts.toLocaleString()} rollouts): the mean result in levels for your side.`;
   box.append(head);
@@ -647,7 +805,6 @@ function renderHints() {
     });
     box.append(button);
   });
-  renderControls();
 }
 
 function showDealEnd(extra = "", final = state.finished) {
@@ -668,10 +825,9 @@ function showDealEnd(extra = "", final = state.finished) {
       list.append(item);
     });
     panel.append(list);
-    const ours = state.seat !== null && side(ep.order[0]) === side(state.seat);
     const gain = document.createElement("p");
     gain.className = "gained";
-    gain.textContent = `${ours ? "Your side" : "The opponents"} won: partner ${ordinal(ep.partnerPlace)}, +${ep.gained} level${ep.gained === 1 ? "" : "s"}.`;
+    gain.textContent = `${sideName(side(ep.order[0]))} won: partner ${ordinal(ep.partnerPlace)}, +${ep.gained} level${ep.gained === 1 ? "" : "s"}.`;
     panel.append(gain);
     if (ep.levelsAfter && state.seat !== null) {
       const mine = side(state.seat);
@@ -780,10 +936,7 @@ function onKey(event) {
 
 async function main() {
   $("pass").addEventListener("click", () => {
-    if (state.act && state.act.actionList[0][0] === "PASS") {
-      log("You: pass", "me");
-      send(0);
-    }
+    if (state.act && state.act.actionList[0][0] === "PASS") send(0);
   });
   $("hint").addEventListener("click", hint);
   $("clear").addEventListener("click", () => {
@@ -793,11 +946,17 @@ async function main() {
   $("help-button").addEventListener("click", () => ($("help").hidden = false));
   $("help-close").addEventListener("click", () => ($("help").hidden = true));
   document.addEventListener("keydown", onKey);
+  window.addEventListener("pagehide", () => (leaving = true));
+  window.addEventListener("pageshow", () => (leaving = false));
+  if (state.spectator) {
+    document.body.classList.add("watching");
+    document.title = `Guandan · watching table ${WATCH}`;
+  }
   const status = await serverStatus();
   state.status = status;
   if (status) {
     if (Array.isArray(status.promotion)) state.promotion = status.promotion;
-    const table = status.tables && status.tables[0];
+    const table = status.tables && status.tables[state.spectator ? Number(WATCH) || 0 : 0];
     if (table && table.labels) state.labels = table.labels;
     $("ruleset").textContent = status.title || status.ruleset || "";
   }

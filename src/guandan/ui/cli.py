@@ -24,9 +24,9 @@ from collections.abc import Sequence
 from importlib.metadata import version
 
 from ..errors import GuandanError, printable
-from . import interrupt
+from . import arena, interrupt
 from .commands import COMMANDS
-from .commands.common import PROG
+from .commands.common import PROG, add_command
 from .commands.options import NOTATION
 
 __all__ = ["main", "build_parser"]
@@ -53,8 +53,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {version('guandan')}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in COMMANDS:
-        module = importlib.import_module(f".{name}" if name == "arena" else f".commands.{name}", __package__)
-        module.add_parser(commands)
+        if name == "arena":
+            arena.add_parser(commands)  # its parser and its run are in guandan.ui.arena
+        else:
+            add_command(commands, name, importlib.import_module(f".commands.{name}", __package__))
     return parser
 
 

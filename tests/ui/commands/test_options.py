@@ -103,7 +103,7 @@ def test_a_shared_option_reads_the_same_in_every_command_having_it(flag, given, 
 
 
 def test_the_parents_are_parsers_without_help_of_their_own():
-    for parent in (options.seat(), options.match_seed(), options.workers(), options.page(), options.log()):
+    for parent in (options.seat(), options.match_seed(), options.workers(), options.page(), options.output("x", "y")):
         assert not parent.add_help
         assert all(a.help for a in parent._actions)
 

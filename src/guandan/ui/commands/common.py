@@ -1,10 +1,12 @@
-"""What the commands share when they run: the program's name, a subcommand's parser made
-the same way for each, and log lines on stderr for a person.
+"""What the commands share: the program's name, a subcommand's parser made the same way
+for each from its module, and log lines on stderr for a person.
 
+>>> import types
+>>> hello = types.SimpleNamespace(HELP="say hello", DESCRIPTION="Say hello.", run=lambda args: 0)
 >>> parser = argparse.ArgumentParser(prog=PROG)
->>> p = subcommand(parser.add_subparsers(), "hello", help="say hello", description="Say hello.")
->>> p.prog
-'guandan hello'
+>>> p = add_command(parser.add_subparsers(), "hello", hello)
+>>> p.prog, parser.parse_args(["hello"]).run is hello.run
+('guandan hello', True)
 """
 
 from __future__ import annotations
@@ -13,37 +15,36 @@ import argparse
 import contextlib
 import logging
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from ...errors import printable
 
-__all__ = ["PROG", "subcommand", "stderr_log"]
+__all__ = ["PROG", "add_command", "stderr_log"]
 
 #: The command's name, in its messages.
 PROG = "guandan"
 
 
-def subcommand(
-    commands: Any,
-    name: str,
-    *,
-    help: str,
-    description: str,
-    epilog: str | None = None,
-    parents: Sequence[argparse.ArgumentParser] = (),
-) -> argparse.ArgumentParser:
-    """Add subcommand ``name`` to ``commands`` (the main parser's subparsers), its shared
-    options taken from ``parents`` (:mod:`~guandan.ui.commands.options`); its description
-    and epilog are printed as written."""
+def add_command(commands: Any, name: str, module: Any) -> argparse.ArgumentParser:
+    """Add subcommand ``name`` to ``commands`` (the main parser's subparsers) as ``module``
+    says: its ``HELP`` (a line in ``guandan --help``), ``DESCRIPTION`` and ``EPILOG`` (printed
+    as written), the shared options of its ``parents()`` (:mod:`~guandan.ui.commands.options`),
+    its own options (``add_arguments(parser)``) and ``run(args)``, the exit status (unless
+    ``add_arguments`` set a ``run`` of its own)."""
+    parents: Callable[[], list[argparse.ArgumentParser]] = getattr(module, "parents", list)
     parser: argparse.ArgumentParser = commands.add_parser(
         name,
-        help=help,
-        description=description,
-        epilog=epilog,
-        parents=list(parents),
+        help=module.HELP,
+        description=module.DESCRIPTION,
+        epilog=getattr(module, "EPILOG", None),
+        parents=parents(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    if hasattr(module, "add_arguments"):
+        module.add_arguments(parser)
+    if parser.get_default("run") is None:
+        parser.set_defaults(run=module.run)
     return parser
 
 

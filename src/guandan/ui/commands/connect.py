@@ -1,8 +1,8 @@
 """``guandan connect``: an agent of this package as a bot of an AI-competition platform
 server (:func:`guandan.platform.run_client`).
 
->>> parser = argparse.ArgumentParser(prog="guandan")
->>> add_parser(parser.add_subparsers())
+>>> from guandan.ui.cli import build_parser
+>>> parser = build_parser()
 >>> args = parser.parse_args(["connect", "ws://127.0.0.1:23456/game/", "--agent", "mc"])
 >>> args.url, args.agent, args.name, args.seed
 ('ws://127.0.0.1:23456/game/', 'mc', None, 0)
@@ -13,14 +13,13 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-from typing import Any
 
 from . import options
-from .common import stderr_log, subcommand
+from .common import stderr_log
 
-__all__ = ["add_parser", "run"]
+__all__ = ["HELP", "DESCRIPTION", "EPILOG", "parents", "add_arguments", "run"]
 
-_EPILOG = """\
+EPILOG = """\
 It prints the seat it got, a line at the end of each game and the result; warnings
 about the server's messages (a list that disagrees with the engine's, a field it cannot
 read) go to stderr. It exits with status 0 after gameResult (or when the server closes
@@ -34,23 +33,27 @@ examples:
 """
 
 
-def add_parser(commands: Any) -> None:
-    """Add ``guandan connect`` to the command line's subcommands."""
-    p = subcommand(
-        commands,
-        "connect",
-        help="play an agent of this package on an AI-competition platform server",
-        description="Connect to a platform server (guandan serve, or the competition's own) as one bot\n"
-        "and play AGENT until the games end: every request is answered with the index of the\n"
-        "agent's choice in the server's actionList.",
-        epilog=_EPILOG,
-        parents=[
-            options.seed(0, "the agent's seed (default 0)"),
-            options.log("write every message received and sent, with times, to FILE (JSONL)"),
-            options.json_output("print the result at the end as JSON"),
-            options.quiet("no per-game lines, and no warnings on stderr (errors only)"),
-        ],
-    )
+HELP = "play an agent of this package on an AI-competition platform server"
+DESCRIPTION = (
+    "Connect to a platform server (guandan serve, or the competition's own) as one bot\n"
+    "and play AGENT until the games end: every request is answered with the index of the\n"
+    "agent's choice in the server's actionList."
+)
+
+
+def parents() -> list[argparse.ArgumentParser]:
+    """The shared options of ``guandan connect``."""
+    return [
+        options.seed(0, "the agent's seed (default 0)"),
+        options.log("write every message received and sent, with times, to FILE (JSONL)"),
+        options.output(
+            "print the result at the end as JSON", "no per-game lines, and no warnings on stderr (errors only)"
+        ),
+    ]
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The options of ``guandan connect`` of its own."""
     p.add_argument(
         "url",
         metavar="URL",
@@ -67,7 +70,6 @@ def add_parser(commands: Any) -> None:
         metavar="SEC",
         help="give up when the server sends nothing for SEC seconds (default: wait, as the platform's bots do)",
     )
-    p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -1,9 +1,8 @@
 """``guandan imitate``: the learned rollout policy of ``mc``, made in steps
 (:mod:`guandan.rl.imitate`; the same steps and options as ``python -m guandan.rl.imitate``).
 
->>> import argparse
->>> parser = argparse.ArgumentParser(prog="guandan")
->>> add_parser(parser.add_subparsers())
+>>> from guandan.ui.cli import build_parser
+>>> parser = build_parser()
 >>> args = parser.parse_args(["imitate", "fit", "pos-0.jsonl", "pos-1.jsonl", "--out", "fit.json"])
 >>> args.step, args.positions, args.l2, args.out
 ('fit', ['pos-0.jsonl', 'pos-1.jsonl'], 1.0, 'fit.json')
@@ -11,14 +10,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+import argparse
 
 from ...rl import imitate
-from .common import subcommand
 
-__all__ = ["add_parser"]
+__all__ = ["HELP", "DESCRIPTION", "EPILOG", "add_arguments", "run"]
 
-_EPILOG = """\
+EPILOG = """\
 steps:
   positions  seeded deals played by mc at a high budget: its decisions, to a JSON-lines file
   fit        the policy's weights regressed on those decisions
@@ -32,14 +30,14 @@ examples:
 """
 
 
-def add_parser(commands: Any) -> None:
-    """Add ``guandan imitate`` to the command line's subcommands."""
-    p = subcommand(
-        commands,
-        "imitate",
-        help="make mc's learned rollout policy: positions, fit, improve",
-        description=imitate.DESCRIPTION,
-        epilog=_EPILOG,
-    )
+HELP = "make mc's learned rollout policy: positions, fit, improve"
+DESCRIPTION = imitate.DESCRIPTION
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The steps of ``python -m guandan.rl.imitate`` and their options."""
     imitate.add_arguments(p)
-    p.set_defaults(run=imitate.run)
+
+
+#: Run the step the parsed arguments name; the exit status.
+run = imitate.run

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
 
 from ...core.cards import Cards, parse_level
 from ...core.movegen import legal_moves
@@ -22,11 +21,10 @@ from ...core.notation import parse_play, sort_moves
 from ...errors import AmbiguousMoveError, GuandanError, InvalidCardsError
 from ...records.jsonio import moves_to_json
 from . import options
-from .common import subcommand
 
-__all__ = ["add_parser", "run"]
+__all__ = ["HELP", "DESCRIPTION", "EPILOG", "parents", "add_arguments", "run"]
 
-_EPILOG = """\
+EPILOG = """\
 Each line is a move: its type, key and the cards it spends (a wild's meaning
 in parentheses); the last line counts them. The pass is listed, last, when
 responding to --beat.
@@ -48,17 +46,20 @@ examples:
 """
 
 
-def add_parser(commands: Any) -> None:
-    """Add ``guandan moves`` to the command line's subcommands."""
-    p = subcommand(
-        commands,
-        "moves",
-        help="list the legal moves of a hand",
-        description="List every legal move of HAND at a level: every lead, or with --beat\n"
-        "every play that beats the given one, and the pass.\n\n" + options.NOTATION,
-        epilog=_EPILOG,
-        parents=[options.json_output("print one JSON object instead of text")],
-    )
+HELP = "list the legal moves of a hand"
+DESCRIPTION = (
+    "List every legal move of HAND at a level: every lead, or with --beat\n"
+    "every play that beats the given one, and the pass.\n\n" + options.NOTATION
+)
+
+
+def parents() -> list[argparse.ArgumentParser]:
+    """The shared options of ``guandan moves``."""
+    return [options.output("print one JSON object instead of text")]
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The options of ``guandan moves`` of its own."""
     p.add_argument(
         "hand",
         nargs="+",
@@ -81,7 +82,6 @@ def add_parser(commands: Any) -> None:
         help="card: moves differ by the physical cards spent (default); "
         "rank: by the ranks spent and the number of wilds",
     )
-    p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

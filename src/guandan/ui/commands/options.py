@@ -12,6 +12,7 @@ parent takes it as an argument and its help says it.
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 __all__ = [
     "NOTATION",
@@ -27,8 +28,7 @@ __all__ = [
     "log",
     "records",
     "page",
-    "json_output",
-    "quiet",
+    "output",
 ]
 
 #: How cards and levels are written, for the descriptions of the commands that take them.
@@ -47,15 +47,16 @@ agents: a registered name (greedy, random, mc, mc-basic, onnx:model=PATH) or an 
     mybots.strong:SearchBot:depth=3       mybot:LongestBot"""
 
 
-def _parent() -> argparse.ArgumentParser:
-    return argparse.ArgumentParser(add_help=False)
+def _parent(*flags: str, **settings: Any) -> argparse.ArgumentParser:
+    """A parent parser of one option (``flags``, then ``add_argument``'s ``settings``)."""
+    parent = argparse.ArgumentParser(add_help=False)
+    parent.add_argument(*flags, **settings)
+    return parent
 
 
 def seat(help: str = "your seat, 0-3 (default 0)") -> argparse.ArgumentParser:
     """``--seat S``: a seat 0-3, default 0."""
-    p = _parent()
-    p.add_argument("--seat", type=int, choices=range(4), default=0, help=help)
-    return p
+    return _parent("--seat", type=int, choices=range(4), default=0, help=help)
 
 
 def seed(default: int | None, help: str) -> argparse.ArgumentParser:
@@ -64,9 +65,7 @@ def seed(default: int | None, help: str) -> argparse.ArgumentParser:
     >>> seed(0, "the run seed (default 0)").parse_args([]).seed
     0
     """
-    p = _parent()
-    p.add_argument("--seed", type=int, default=default, help=help)
-    return p
+    return _parent("--seed", type=int, default=default, help=help)
 
 
 def match_seed() -> argparse.ArgumentParser:
@@ -77,59 +76,45 @@ def match_seed() -> argparse.ArgumentParser:
 def agents(flag: str, help: str) -> argparse.ArgumentParser:
     """``--agents`` or ``--bots``: one agent spec for every seat, two (one per side) or four,
     separated by commas; default greedy."""
-    p = _parent()
-    p.add_argument(flag, default="greedy", metavar="A[,A[,A,A]]", help=help + "; default greedy")
-    return p
+    return _parent(flag, default="greedy", metavar="A[,A[,A,A]]", help=help + "; default greedy")
 
 
 def ruleset(default: str, names: str) -> argparse.ArgumentParser:
     """``--ruleset NAME``: the rules' name, ``names`` listing the choices with the default first."""
-    p = _parent()
-    p.add_argument("--ruleset", default=default, help=f"{names}; add +capN for a cap of N deals")
-    return p
+    return _parent("--ruleset", default=default, help=f"{names}; add +capN for a cap of N deals")
 
 
 def workers() -> argparse.ArgumentParser:
     """``--workers N``: processes, default every core."""
-    p = _parent()
-    p.add_argument("--workers", type=int, default=None, help="processes (default: every core; 1: this process)")
-    return p
+    return _parent("--workers", type=int, default=None, help="processes (default: every core; 1: this process)")
 
 
 def games(help: str) -> argparse.ArgumentParser:
     """``--games N``: whole matches, default 1."""
-    p = _parent()
-    p.add_argument("--games", type=int, default=1, metavar="N", help=help)
-    return p
+    return _parent("--games", type=int, default=1, metavar="N", help=help)
 
 
 def server(port: int, port_help: str) -> argparse.ArgumentParser:
     """``--host`` and ``--port`` of a server this process runs."""
-    p = _parent()
-    p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=port, help=port_help)
-    return p
+    parent = _parent("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
+    parent.add_argument("--port", type=int, default=port, help=port_help)
+    return parent
 
 
 def log(help: str = "write every message sent and received, with times, to FILE (JSONL)") -> argparse.ArgumentParser:
     """``--log FILE``: the messages of a connection, one JSON line each."""
-    p = _parent()
-    p.add_argument("--log", metavar="FILE", help=help)
-    return p
+    return _parent("--log", metavar="FILE", help=help)
 
 
 def records(help: str) -> argparse.ArgumentParser:
     """``--records DIR``: a directory of game records."""
-    p = _parent()
-    p.add_argument("--records", metavar="DIR", help=help)
-    return p
+    return _parent("--records", metavar="DIR", help=help)
 
 
 def page(prefix: str = "") -> argparse.ArgumentParser:
     """The options of the page's server: who may use it besides the page's own origin
     (``prefix`` says when they apply)."""
-    p = _parent()
-    p.add_argument(
+    parent = _parent(
         "--allow-origin",
         action="append",
         default=[],
@@ -137,7 +122,7 @@ def page(prefix: str = "") -> argparse.ArgumentParser:
         help=f"{prefix}let pages of ORIGIN (http://host:port) use the page's sockets too; repeatable "
         "(default: the page's own origin only)",
     )
-    p.add_argument(
+    parent.add_argument(
         "--allow-host",
         action="append",
         default=[],
@@ -145,18 +130,17 @@ def page(prefix: str = "") -> argparse.ArgumentParser:
         help=f"{prefix}a name this machine is reached by that requests may give in Host, besides 127.0.0.1, "
         "localhost, [::1] and --host; repeatable",
     )
-    return p
+    return parent
 
 
-def json_output(help: str) -> argparse.ArgumentParser:
-    """``--json``: JSON on stdout instead of text, ``help`` saying what."""
-    p = _parent()
-    p.add_argument("--json", action="store_true", help=help)
-    return p
+def output(json: str, quiet: str | None = None) -> argparse.ArgumentParser:
+    """``--json`` (JSON on stdout instead of text, ``json`` saying what) and, given its help,
+    ``--quiet`` (fewer lines on stderr, ``quiet`` saying which).
 
-
-def quiet(help: str) -> argparse.ArgumentParser:
-    """``--quiet``: fewer lines on stderr, ``help`` saying which."""
-    p = _parent()
-    p.add_argument("--quiet", action="store_true", help=help)
-    return p
+    >>> output("print the summary as JSON", "no progress bar").parse_args(["--json"])
+    Namespace(json=True, quiet=False)
+    """
+    parent = _parent("--json", action="store_true", help=json)
+    if quiet is not None:
+        parent.add_argument("--quiet", action="store_true", help=quiet)
+    return parent

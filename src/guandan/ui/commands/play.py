@@ -1,7 +1,7 @@
 """``guandan play``: a match at the terminal against three bots (:mod:`guandan.ui.terminal`).
 
->>> parser = argparse.ArgumentParser(prog="guandan")
->>> add_parser(parser.add_subparsers())
+>>> from guandan.ui.cli import build_parser
+>>> parser = build_parser()
 >>> args = parser.parse_args(["play", "--seat", "2", "--bots", "mc,greedy"])
 >>> args.seat, args.bots, args.seed, args.ruleset
 (2, 'mc,greedy', None, 'competitive_2022')
@@ -11,14 +11,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
 
 from . import options
-from .common import subcommand
 
-__all__ = ["add_parser", "run"]
+__all__ = ["HELP", "DESCRIPTION", "EPILOG", "parents", "add_arguments", "run"]
 
-_EPILOG = (
+EPILOG = (
     """\
 at your turn, type:
   pair Q, straight 3, bomb 9  play that type and key (asks which cards only when it matters)
@@ -54,27 +52,27 @@ BOTS_HELP = (
 )
 
 
-def add_parser(commands: Any) -> None:
-    """Add ``guandan play`` to the command line's subcommands."""
-    p = subcommand(
-        commands,
-        "play",
-        help="play a match against three bots in the terminal",
-        description="Play a match at the terminal: you hold one seat, bots the other three.\n\n" + options.NOTATION,
-        epilog=_EPILOG,
-        parents=[
-            options.seat(),
-            options.match_seed(),
-            options.agents("--bots", BOTS_HELP),
-            options.ruleset("competitive_2022", "competitive_2022 (default), huaian or nanjing"),
-        ],
-    )
+HELP = "play a match against three bots in the terminal"
+DESCRIPTION = "Play a match at the terminal: you hold one seat, bots the other three.\n\n" + options.NOTATION
+
+
+def parents() -> list[argparse.ArgumentParser]:
+    """The shared options of ``guandan play``."""
+    return [
+        options.seat(),
+        options.match_seed(),
+        options.agents("--bots", BOTS_HELP),
+        options.ruleset("competitive_2022", "competitive_2022 (default), huaian or nanjing"),
+    ]
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The options of ``guandan play`` of its own."""
     p.add_argument(
         "--record",
         metavar="FILE",
         help="write the match's record to FILE when it ends (JSON, as serve --records; guandan replay FILE shows it)",
     )
-    p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

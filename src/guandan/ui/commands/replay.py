@@ -1,7 +1,7 @@
 """``guandan replay``: a game record printed in the terminal, checked as it is replayed.
 
->>> parser = argparse.ArgumentParser(prog="guandan")
->>> add_parser(parser.add_subparsers())
+>>> from guandan.ui.cli import build_parser
+>>> parser = build_parser()
 >>> args = parser.parse_args(["replay", "match.json", "--deal", "2"])
 >>> args.file, args.seat, args.deal
 ('match.json', 0, 2)
@@ -10,29 +10,30 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from ...errors import GuandanError, RecordError
 from . import options
-from .common import subcommand
 
-__all__ = ["add_parser", "run"]
+__all__ = ["HELP", "DESCRIPTION", "parents", "add_arguments", "run"]
 
 
-def add_parser(commands: Any) -> None:
-    """Add ``guandan replay`` to the command line's subcommands."""
-    p = subcommand(
-        commands,
-        "replay",
-        help="print a game record in the terminal",
-        description="Replay a record (serve --records, play --record, simulate --records, web --records) and\n"
-        "print it: each deal's hands as dealt, every tribute, return, play and pass, the results.\n"
-        "The record is checked as it is replayed: one that does not replay is refused, naming why.",
-        parents=[options.seat("whose chair to see it from (default 0)")],
-    )
+HELP = "print a game record in the terminal"
+DESCRIPTION = (
+    "Replay a record (serve --records, play --record, simulate --records, web --records) and\n"
+    "print it: each deal's hands as dealt, every tribute, return, play and pass, the results.\n"
+    "The record is checked as it is replayed: one that does not replay is refused, naming why."
+)
+
+
+def parents() -> list[argparse.ArgumentParser]:
+    """The shared options of ``guandan replay``."""
+    return [options.seat("whose chair to see it from (default 0)")]
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The options of ``guandan replay`` of its own."""
     p.add_argument("file", metavar="FILE", help="the record (JSON)")
     p.add_argument("--deal", type=int, metavar="N", help="only deal N (from 1) of a match")
-    p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -1,8 +1,8 @@
 """``guandan serve``: the AI-competition platform's game server, for WebSocket bots
 (:mod:`guandan.platform`; with ``--web`` the page too, :mod:`guandan.web`).
 
->>> parser = argparse.ArgumentParser(prog="guandan")
->>> add_parser(parser.add_subparsers())
+>>> from guandan.ui.cli import build_parser
+>>> parser = build_parser()
 >>> args = parser.parse_args(["serve", "--games", "10", "--tables", "2"])
 >>> args.host, args.port, args.games, args.tables, args.ruleset, args.seed
 ('127.0.0.1', 23456, 10, 2, 'platform', None)
@@ -13,14 +13,13 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-from typing import Any
 
 from . import options
-from .common import stderr_log, subcommand
+from .common import stderr_log
 
-__all__ = ["add_parser", "run"]
+__all__ = ["HELP", "DESCRIPTION", "EPILOG", "parents", "add_arguments", "run"]
 
-_EPILOG = """\
+EPILOG = """\
 The server prints "Ready for connect." when it listens, then one line per game on
 stderr, and a summary at the end: games, deals, wins per side, each bot's answer
 times. It exits with status 0 when every table played all its games, 1 when a table
@@ -39,28 +38,32 @@ this table: open it with ?server=ws://HOST:PORT/game/.
 """
 
 
-def add_parser(commands: Any) -> None:
-    """Add ``guandan serve`` to the command line's subcommands."""
-    p = subcommand(
-        commands,
-        "serve",
-        help="host the AI-competition platform's game server for WebSocket bots",
-        description="A drop-in server for the bots of the Guandan AI competition: they connect to\n"
-        "ws://HOST:PORT/game/{name} (seats in connection order; four make a table) and play\n"
-        "--games whole matches, exchanging the platform's JSON messages.",
-        epilog=_EPILOG,
-        parents=[
-            options.server(23456, "the port (default 23456, the platform's; 0: any)"),
-            options.games("whole matches each table plays (default 1)"),
-            options.ruleset("platform", "platform (default), competitive_2022, huaian or nanjing"),
-            options.seed(None, "the run seed: the same seed, the same deals (default: random)"),
-            options.records("write every game as a match record, and summary.json, to DIR"),
-            options.log(),
-            options.page("with --web: "),
-            options.json_output("print the summary at the end as JSON"),
-            options.quiet("no progress lines on stderr (connections, games, errors)"),
-        ],
-    )
+HELP = "host the AI-competition platform's game server for WebSocket bots"
+DESCRIPTION = (
+    "A drop-in server for the bots of the Guandan AI competition: they connect to\n"
+    "ws://HOST:PORT/game/{name} (seats in connection order; four make a table) and play\n"
+    "--games whole matches, exchanging the platform's JSON messages."
+)
+
+
+def parents() -> list[argparse.ArgumentParser]:
+    """The shared options of ``guandan serve``."""
+    return [
+        options.server(23456, "the port (default 23456, the platform's; 0: any)"),
+        options.games("whole matches each table plays (default 1)"),
+        options.ruleset("platform", "platform (default), competitive_2022, huaian or nanjing"),
+        options.seed(None, "the run seed: the same seed, the same deals (default: random)"),
+        options.records("write every game as a match record, and summary.json, to DIR"),
+        options.log(),
+        options.page("with --web: "),
+        options.output(
+            "print the summary at the end as JSON", "no progress lines on stderr (connections, games, errors)"
+        ),
+    ]
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The options of ``guandan serve`` of its own."""
     p.add_argument(
         "--tables", type=int, default=1, metavar="K", help="tables hosted at once; connections 4t..4t+3 sit at table t"
     )
@@ -89,7 +92,6 @@ def add_parser(commands: Any) -> None:
         help="also serve the page on the same port: a person opens http://HOST:PORT/ and takes the next seat; "
         "the replay viewer at /viewer shows the --records",
     )
-    p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -1,8 +1,8 @@
 """``guandan simulate``: many seeded matches or deals between agents, summarised
 (:mod:`guandan.bots.simulate`).
 
->>> parser = argparse.ArgumentParser(prog="guandan")
->>> add_parser(parser.add_subparsers())
+>>> from guandan.ui.cli import build_parser
+>>> parser = build_parser()
 >>> args = parser.parse_args(["simulate", "20", "--deals", "--agents", "mc,greedy", "--workers", "2"])
 >>> args.n, args.deals, args.agents, args.seed, args.workers
 (20, True, 'mc,greedy', 0, 2)
@@ -15,15 +15,14 @@ import json
 import sys
 import traceback
 from pathlib import Path
-from typing import Any
 
 from ...errors import GuandanError, printable
 from . import options
-from .common import PROG, subcommand
+from .common import PROG
 
-__all__ = ["add_parser", "run"]
+__all__ = ["HELP", "DESCRIPTION", "EPILOG", "parents", "add_arguments", "run"]
 
-_EPILOG = (
+EPILOG = (
     options.AGENT_SPECS
     + """
   --agents: one for every seat, two (one per side: seats 0 and 2, then 1 and 3) or four
@@ -47,34 +46,36 @@ hundred kB, so a run of thousands of games writes thousands of files and gigabyt
 )
 
 
-def add_parser(commands: Any) -> None:
-    """Add ``guandan simulate`` to the command line's subcommands."""
-    p = subcommand(
-        commands,
-        "simulate",
-        help="play many seeded matches or deals and summarise them",
-        description="Play N seeded matches (or deals) with the given agents on every core and print\n"
-        "win rates with 95% intervals, the results (1-2, 1-3, 1-4), levels, bombs and passes.\n"
-        "Task i is seeded from --seed and i: results do not depend on --workers.",
-        epilog=_EPILOG,
-        parents=[
-            options.agents(
-                "--agents",
-                "one agent for every seat, two (one per side: seats 0 and 2, then 1 and 3) or four "
-                "(seats 0-3); each greedy, random, mc or package.module:Class, with options after colons "
-                "(mc:think_ms=100)",
-            ),
-            options.seed(0, "the run seed (default 0)"),
-            options.workers(),
-            options.ruleset("competitive_2022", "competitive_2022 (default), huaian or nanjing"),
-            options.records(
-                "write every match (or deal) as a record to DIR (made if missing): ONE FILE PER GAME, "
-                "match-000000.json, ... (a few hundred kB a match: 10000 matches take gigabytes)"
-            ),
-            options.json_output("print the summary as JSON"),
-            options.quiet("no progress bar"),
-        ],
-    )
+HELP = "play many seeded matches or deals and summarise them"
+DESCRIPTION = (
+    "Play N seeded matches (or deals) with the given agents on every core and print\n"
+    "win rates with 95% intervals, the results (1-2, 1-3, 1-4), levels, bombs and passes.\n"
+    "Task i is seeded from --seed and i: results do not depend on --workers."
+)
+
+
+def parents() -> list[argparse.ArgumentParser]:
+    """The shared options of ``guandan simulate``."""
+    return [
+        options.agents(
+            "--agents",
+            "one agent for every seat, two (one per side: seats 0 and 2, then 1 and 3) or four "
+            "(seats 0-3); each greedy, random, mc or package.module:Class, with options after colons "
+            "(mc:think_ms=100)",
+        ),
+        options.seed(0, "the run seed (default 0)"),
+        options.workers(),
+        options.ruleset("competitive_2022", "competitive_2022 (default), huaian or nanjing"),
+        options.records(
+            "write every match (or deal) as a record to DIR (made if missing): ONE FILE PER GAME, "
+            "match-000000.json, ... (a few hundred kB a match: 10000 matches take gigabytes)"
+        ),
+        options.output("print the summary as JSON", "no progress bar"),
+    ]
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The options of ``guandan simulate`` of its own."""
     p.add_argument("n", type=int, metavar="N", help="how many matches (or deals with --deals)")
     p.add_argument("--deals", action="store_true", help="play single deals at level 2 instead of matches")
     p.add_argument(
@@ -87,7 +88,6 @@ def add_parser(commands: Any) -> None:
         metavar="FILE.png",
         help="draw the win-rate convergence and the results to FILE.png (.svg, .pdf; needs matplotlib)",
     )
-    p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -2,8 +2,8 @@
 same options as ``python -m guandan.rl.train``). torch is imported only by a run on
 ``--backend torch``, never to parse the options.
 
->>> parser = argparse.ArgumentParser(prog="guandan")
->>> add_parser(parser.add_subparsers())
+>>> from guandan.ui.cli import build_parser
+>>> parser = build_parser()
 >>> args = parser.parse_args(["train", "--out", "runs/dmc", "--minutes", "30", "--hidden", "64,64"])
 >>> args.out, args.minutes, args.hidden, args.backend
 ('runs/dmc', 30.0, (64, 64), 'numpy')
@@ -12,14 +12,13 @@ same options as ``python -m guandan.rl.train``). torch is imported only by a run
 from __future__ import annotations
 
 import argparse
-from typing import Any
+import functools
 
 from ...rl import train
-from .common import subcommand
 
-__all__ = ["add_parser"]
+__all__ = ["HELP", "DESCRIPTION", "EPILOG", "add_arguments", "run"]
 
-_EPILOG = """\
+EPILOG = """\
 It writes to --out: config.json (the options), log.jsonl (an evaluation a line),
 checkpoint.npz (or checkpoint.pt with --backend torch), model.onnx and
 model-<frames>.onnx (the network for onnx:model=FILE). The same seed gives the same run
@@ -31,18 +30,16 @@ examples:
 """
 
 
-def add_parser(commands: Any) -> None:
-    """Add ``guandan train`` to the command line's subcommands."""
-    p = subcommand(
-        commands,
-        "train",
-        help="train a network by deep Monte Carlo self-play (numpy, or torch with the train extra)",
-        description=train.DESCRIPTION,
-        epilog=_EPILOG,
-    )
+HELP = "train a network by deep Monte Carlo self-play (numpy, or torch with the train extra)"
+DESCRIPTION = train.DESCRIPTION
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The options of ``python -m guandan.rl.train``; the run reports a usage error with ``p``."""
     train.add_arguments(p)
+    p.set_defaults(run=functools.partial(run, parser=p))
 
-    def run(args: argparse.Namespace) -> int:
-        return train.run(args, p)
 
-    p.set_defaults(run=run)
+def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """Run ``guandan train`` with parsed arguments (``parser``: theirs); the exit status."""
+    return train.run(args, parser)

@@ -1,8 +1,8 @@
 """``guandan web``: a match in the browser against bots, and the replay viewer
 (:class:`guandan.web.server.WebGame`).
 
->>> parser = argparse.ArgumentParser(prog="guandan")
->>> add_parser(parser.add_subparsers())
+>>> from guandan.ui.cli import build_parser
+>>> parser = build_parser()
 >>> args = parser.parse_args(["web", "--bots", "mc", "--seat", "2", "--no-browser"])
 >>> args.seat, args.bots, args.port, args.ruleset, args.hint, args.no_browser
 (2, 'mc', 0, 'competitive_2022', 'mc', True)
@@ -12,16 +12,15 @@ from __future__ import annotations
 
 import argparse
 import logging
-from typing import Any
 
 from ...errors import GuandanError
 from . import options
-from .common import stderr_log, subcommand
+from .common import stderr_log
 from .play import BOTS_HELP
 
-__all__ = ["add_parser", "run"]
+__all__ = ["HELP", "DESCRIPTION", "EPILOG", "parents", "add_arguments", "run"]
 
-_EPILOG = """\
+EPILOG = """\
 The page: click cards to select them; the buttons offer every declaration the request
 allows for exactly those cards (at level 9, S3 C3 S5 C5 H9 is full house 3 or full house
 5), Pass when you may, Hint for the search bot's best three. Keys: arrows move along the
@@ -36,36 +35,36 @@ examples:
 """
 
 
-def add_parser(commands: Any) -> None:
-    """Add ``guandan web`` to the command line's subcommands."""
-    p = subcommand(
-        commands,
-        "web",
-        help="play a match against bots in the browser, and replay records",
-        description="Play a match in the browser: a page on 127.0.0.1 where you hold one seat and bots the\n"
-        "other three (they run in this process). The page speaks the AI-competition platform's\n"
-        "protocol to a platform server on the same port, which also serves the replay viewer.",
-        epilog=_EPILOG,
-        parents=[
-            options.seat(),
-            options.agents("--bots", BOTS_HELP),
-            options.match_seed(),
-            options.games("whole matches to play (default 1)"),
-            options.ruleset("competitive_2022", "competitive_2022 (default), huaian, nanjing or platform"),
-            options.server(0, "the port (default: any free port)"),
-            options.records(
-                "the viewer offers the records of DIR, and your games are written there (web-SEED-gameN.json)"
-            ),
-            options.log("write every message sent and received, with times, to FILE"),
-            options.page(),
-        ],
-    )
+HELP = "play a match against bots in the browser, and replay records"
+DESCRIPTION = (
+    "Play a match in the browser: a page on 127.0.0.1 where you hold one seat and bots the\n"
+    "other three (they run in this process). The page speaks the AI-competition platform's\n"
+    "protocol to a platform server on the same port, which also serves the replay viewer."
+)
+
+
+def parents() -> list[argparse.ArgumentParser]:
+    """The shared options of ``guandan web``."""
+    return [
+        options.seat(),
+        options.agents("--bots", BOTS_HELP),
+        options.match_seed(),
+        options.games("whole matches to play (default 1)"),
+        options.ruleset("competitive_2022", "competitive_2022 (default), huaian, nanjing or platform"),
+        options.server(0, "the port (default: any free port)"),
+        options.records("the viewer offers the records of DIR, and your games are written there (web-SEED-gameN.json)"),
+        options.log("write every message sent and received, with times, to FILE"),
+        options.page(),
+    ]
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The options of ``guandan web`` of its own."""
     p.add_argument("--hint", default="mc", metavar="SPEC", help="the search bot behind the hint (default mc)")
     p.add_argument("--no-browser", action="store_true", help="print the URL only; do not open a browser")
     p.add_argument(
         "--exit", action="store_true", help="stop when the games are over (default: keep serving the viewer)"
     )
-    p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -51,12 +51,14 @@ from .core.moves import BOMB_TYPES, SEQUENCE_TYPES, Move, MoveType, RankMove, wi
 from .core.order import beats, elevated_order
 from .errors import (
     AmbiguousMoveError,
+    ArgumentError,
     GuandanError,
     IllegalMoveError,
     InvalidCardsError,
     InvalidMoveError,
     ModelError,
     ProtocolError,
+    Reason,
     RecordError,
 )
 from .game.deal import Deal
@@ -98,12 +100,14 @@ __all__ = [
     "window_keys",
     "window_ranks",
     "AmbiguousMoveError",
+    "ArgumentError",
     "GuandanError",
     "IllegalMoveError",
     "InvalidCardsError",
     "InvalidMoveError",
     "ModelError",
     "ProtocolError",
+    "Reason",
     "RecordError",
     "MoveList",
     "count_moves",

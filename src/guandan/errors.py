@@ -12,11 +12,15 @@ bad card token 'X9' (expected a suit letter S/H/C/D or ♠♥♣♦ then a rank 
 
 **Fields.** Besides its English message, an error of the game carries what it is about as
 attributes, so that a program (the terminal table, a web page, a bot's log) can phrase it
-its own way without reading the message: ``reason`` (a short code naming the rule, e.g.
-``"not_held"``, ``"not_turn"``, ``"does_not_beat"``), and the fields that reason has —
+its own way without reading the message: ``reason`` (a :class:`Reason`, a short code naming
+the rule, e.g. ``"not_held"``, ``"not_turn"``, ``"does_not_beat"``), and the fields that reason has —
 ``seat`` (the seat it concerns), ``turn`` (the seat to act), ``phase``, ``cards``,
 ``expected``, ``got``, ``to_beat``, ``to_beat_seat``… (:attr:`GuandanError.fields` lists
 them). An error without a reason is about an argument, and its message is all there is.
+
+**Arguments.** :func:`check_int`, :func:`check_number`, :func:`check_bool` and
+:func:`check_choice` check an argument and raise an :class:`ArgumentError` naming it, what
+it should be and what was given.
 
 >>> deal = guandan.Deal(["S3 S4", "S9", "D5", "D6"], level=2, leader=0)
 >>> try:
@@ -28,13 +32,24 @@ seat 0 does not hold S9 | not_held 0 S9
 
 from __future__ import annotations
 
+import enum
+import numbers
 import reprlib
-from typing import Any
+from collections.abc import Collection
+from typing import Any, Literal, cast, overload
 
 __all__ = [
     "describe",
     "printable",
+    "Reason",
+    "is_int",
+    "is_number",
+    "check_int",
+    "check_number",
+    "check_bool",
+    "check_choice",
     "GuandanError",
+    "ArgumentError",
     "InvalidCardsError",
     "InvalidMoveError",
     "IllegalMoveError",
@@ -45,30 +60,53 @@ __all__ = [
 ]
 
 
+class Reason(enum.StrEnum):
+    """Why the game refuses an action: the ``reason`` of its error. A member is its code's
+    text (a ``str``): it compares equal to it, prints as it and is written as it in JSON.
+
+    >>> Reason.NOT_HELD == "not_held", f"{Reason.NOT_TURN}", Reason("wrong_phase").name
+    (True, 'not_turn', 'WRONG_PHASE')
+    """
+
+    BAD_INDEX = "bad_index"  #: a move index out of range of the legal moves
+    DEAL_OVER = "deal_over"  #: the deal is over
+    DOES_NOT_BEAT = "does_not_beat"  #: the play does not beat the play on the table
+    DROPPED_BY_RULESET = "dropped_by_ruleset"  #: a combination the ruleset does not allow
+    GAME_OVER = "game_over"  #: the match is over
+    LEADS_CANNOT_PASS = "leads_cannot_pass"  #: the seat that leads may not pass
+    NOT_HELD = "not_held"  #: cards the seat does not hold
+    NOT_LEGAL = "not_legal"  #: a move that is not among the legal moves here
+    NOT_TURN = "not_turn"  #: not the seat's turn
+    RETURN_NOT_ALLOWED = "return_not_allowed"  #: a card that may not be returned
+    TRIBUTE_NOT_ALLOWED = "tribute_not_allowed"  #: a card that may not be paid as tribute
+    WRONG_LEVEL = "wrong_level"  #: a move made at another level than the deal's
+    WRONG_PHASE = "wrong_phase"  #: an action of another phase (play, tribute, return)
+
+
 class GuandanError(ValueError):
-    """Base class of every error raised for bad input; raised itself for a bad argument that
-    is neither cards nor a move (a seed, a count, a seat number, a policy, a granularity,
-    a ruleset, a range of positions).
+    """Base class of every error raised for bad input; raised itself (or as its subclass
+    :class:`ArgumentError`) for a bad argument that is neither cards nor a move (a seed, a
+    count, a seat number, a policy, a granularity, a ruleset, a range of positions).
 
     ``GuandanError(message, reason=..., **fields)``: the keywords become attributes (see
-    the module's description); :attr:`fields` holds them, and an attribute a reason does
-    not have is ``None``.
+    the module's description; ``reason`` a :class:`Reason`, or its code's text);
+    :attr:`fields` holds them, and an attribute a reason does not have is ``None``.
 
     Python's protocols keep their own errors: ``TypeError`` for an operand or a sequence
     index of the wrong type, ``IndexError`` for a move index out of range of a list.
 
     >>> error = GuandanError("seat 2 leads and cannot pass", reason="leads_cannot_pass", seat=2)
     >>> error.reason, error.seat, error.fields, error.turn
-    ('leads_cannot_pass', 2, {'seat': 2}, None)
+    (<Reason.LEADS_CANNOT_PASS: 'leads_cannot_pass'>, 2, {'seat': 2}, None)
     >>> str(error.in_context("deal 3")), error.in_context("deal 3").seat
     ('deal 3: seat 2 leads and cannot pass', 2)
     """
 
-    reason: str | None = None
+    reason: Reason | None = None
 
-    def __init__(self, message: str = "", *, reason: str | None = None, **fields: Any) -> None:
+    def __init__(self, message: str = "", *, reason: Reason | str | None = None, **fields: Any) -> None:
         super().__init__(message)
-        self.reason = reason
+        self.reason = None if reason is None else Reason(reason)
         self.fields: dict[str, Any] = fields
         for name, value in fields.items():
             setattr(self, name, value)
@@ -84,6 +122,16 @@ class GuandanError(ValueError):
         caller says where it happened (``deal 3``, ``task 7 (seed 99)``)."""
         again = type(self)(f"{where}: {self}", reason=self.reason, **self.fields)
         return again
+
+
+class ArgumentError(GuandanError):
+    """A bad argument that is neither cards nor a move: a seed, a count, a seat number, a
+    timeout, a flag, a choice among names (the ``check_`` functions raise it). A
+    :class:`GuandanError`, so a :class:`ValueError`.
+
+    >>> isinstance(ArgumentError("games is an int >= 1, got 0"), ValueError)
+    True
+    """
 
 
 class InvalidCardsError(GuandanError):
@@ -163,3 +211,151 @@ def printable(text: object) -> str:
     if text.isprintable():
         return text
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def is_int(value: object) -> bool:
+    """Whether ``value`` is an integer — a Python int, an int enum or a numpy integer — and
+    not a bool (which Python counts as an int, but no argument means as a number).
+
+    >>> is_int(3), is_int(True), is_int(3.0), is_int("3")
+    (True, False, False, False)
+    """
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def is_number(value: object) -> bool:
+    """Whether ``value`` is a real number given as an ``int`` or a ``float``, not a bool.
+
+    >>> is_number(2), is_number(0.5), is_number(False), is_number("1")
+    (True, True, False, False)
+    """
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _range(low: int | None, high: int | None) -> str:
+    if low is not None and high is not None:
+        return f" {low}..{high}"
+    if low is not None:
+        return f" >= {low}"
+    return "" if high is None else f" <= {high}"
+
+
+@overload
+def check_int(
+    name: str,
+    value: object,
+    low: int | None = None,
+    high: int | None = None,
+    *,
+    optional: Literal[False] = False,
+    expected: str | None = None,
+) -> int: ...
+@overload
+def check_int(
+    name: str, value: object, low: int | None = None, high: int | None = None, *, optional: Literal[True],
+    expected: str | None = None,
+) -> int | None: ...  # fmt: skip
+def check_int(
+    name: str,
+    value: object,
+    low: int | None = None,
+    high: int | None = None,
+    *,
+    optional: bool = False,
+    expected: str | None = None,
+) -> int | None:
+    """``value`` as an ``int`` if it is an integer (:func:`is_int`) from ``low`` to ``high``
+    (each included; ``None``: no bound), or ``None`` if it is ``None`` and ``optional``; else an
+    :class:`ArgumentError` naming ``name`` and saying what is expected (``expected``: in the
+    caller's words) and what was given.
+
+    >>> check_int("games", 3, 1), check_int("a seed", None, optional=True)
+    (3, None)
+    >>> check_int("games", 0, 1)
+    Traceback (most recent call last):
+    ...
+    guandan.errors.ArgumentError: games is an int >= 1, got 0
+    >>> check_int("the seat", True, 0, 3, expected="a seat 0..3")
+    Traceback (most recent call last):
+    ...
+    guandan.errors.ArgumentError: the seat is a seat 0..3, got True
+    """
+    if value is None and optional:
+        return None
+    number = int(cast(numbers.Integral, value)) if is_int(value) else None
+    if number is None or (low is not None and number < low) or (high is not None and number > high):
+        what = expected or f"an int{_range(low, high)}"
+        raise ArgumentError(f"{name} is {what}{' or None' if optional else ''}, got {describe(value)}")
+    return number
+
+
+@overload
+def check_number(
+    name: str, value: object, *, above: float | None = None, optional: Literal[False] = False, unit: str = ""
+) -> float: ...
+@overload
+def check_number(
+    name: str, value: object, *, above: float | None = None, optional: Literal[True], unit: str = ""
+) -> float | None: ...
+def check_number(
+    name: str, value: object, *, above: float | None = None, optional: bool = False, unit: str = ""
+) -> float | None:
+    """``value`` if it is a real number (an int or a float, not a bool) greater than
+    ``above`` (``None``: any), or ``None`` if it is ``None`` and ``optional``; else an
+    :class:`ArgumentError`. ``unit`` names what it counts, for the message.
+
+    >>> check_number("act_timeout", 2.5, above=0, unit="seconds")
+    2.5
+    >>> check_number("act_timeout", 0, above=0, optional=True, unit="seconds")
+    Traceback (most recent call last):
+    ...
+    guandan.errors.ArgumentError: act_timeout is a number of seconds > 0 or None, got 0
+    """
+    if value is None and optional:
+        return None
+    if not is_number(value) or (above is not None and not value > above):  # type: ignore[operator]  # a real number here
+        what = f"a number{' of ' + unit if unit else ''}{'' if above is None else f' > {above:g}'}"
+        raise ArgumentError(f"{name} is {what}{' or None' if optional else ''}, got {describe(value)}")
+    return value  # type: ignore[return-value]  # an int or a float here
+
+
+def check_bool(name: str, value: object) -> bool:
+    """``value`` if it is ``True`` or ``False`` (not 0 or 1, not a string); else an
+    :class:`ArgumentError`.
+
+    >>> check_bool("plain_straight_flush", False)
+    False
+    >>> check_bool("plain_straight_flush", 1)
+    Traceback (most recent call last):
+    ...
+    guandan.errors.ArgumentError: plain_straight_flush is a bool, got 1
+    """
+    if not isinstance(value, bool):
+        raise ArgumentError(f"{name} is a bool, got {describe(value)}")
+    return value
+
+
+def check_choice(name: str, value: object, choices: Collection[object], expected: str | None = None) -> Any:
+    """``value`` if it is one of ``choices`` (a bool is not the int 1 or 0: ``True`` is
+    refused where the choices are numbers); else an :class:`ArgumentError` listing them
+    (``expected``: in the caller's words).
+
+    >>> check_choice("side", 1, (0, 1), "0 or 1")
+    1
+    >>> check_choice("granularity", "cards", ("card", "rank"))
+    Traceback (most recent call last):
+    ...
+    guandan.errors.ArgumentError: granularity is one of 'card', 'rank', got 'cards'
+    >>> check_choice("side", True, (0, 1), "0 or 1")
+    Traceback (most recent call last):
+    ...
+    guandan.errors.ArgumentError: side is 0 or 1, got True
+    """
+    try:
+        found = any(value == c and isinstance(value, bool) == isinstance(c, bool) for c in choices)
+    except (TypeError, ValueError):  # a value that does not compare (a numpy array)
+        found = False
+    if not found:
+        what = expected or "one of " + ", ".join(repr(c) for c in choices)
+        raise ArgumentError(f"{name} is {what}, got {describe(value)}")
+    return value

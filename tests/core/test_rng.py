@@ -21,7 +21,7 @@ from guandan.core.rng import SplitMix64, derive_seed
         (lambda: rng.SplitMix64(1).below(0), GuandanError, "below"),
         (lambda: rng.SplitMix64(1).below(1.5), GuandanError, "below"),
         (lambda: rng.SplitMix64(1).choice([]), GuandanError, "below"),
-        (lambda: rng.derive_seed("a", 1), GuandanError, "ints"),
+        (lambda: rng.derive_seed("a", 1), GuandanError, "a seed is an int"),
     ],
 )
 def test_bad_seeds_and_bounds_raise(call, error, match):

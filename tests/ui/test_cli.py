@@ -312,8 +312,8 @@ def planted(*args, **kwargs):
 @pytest.mark.parametrize(
     ("target", "argv"),
     [
-        ("guandan.ui.cli.legal_moves", ["moves", "S3", "--level", "2"]),
-        ("guandan.ui.cli.parse_play", ["moves", "S3", "--level", "2", "--beat", "S4"]),
+        ("guandan.ui.commands.moves.legal_moves", ["moves", "S3", "--level", "2"]),
+        ("guandan.ui.commands.moves.parse_play", ["moves", "S3", "--level", "2", "--beat", "S4"]),
         ("guandan.bots.simulate.simulate", ["simulate", "2", "--workers", "1", "--quiet"]),
         ("guandan.game.match.Match.play_index", ["simulate", "2", "--workers", "1", "--quiet"]),  # greedy plays indices
         ("guandan.game.match.Match.play", ["simulate", "2", "--workers", "1", "--quiet", "--agents", "mc-basic:determinizations=1"]),  # noqa: E501
@@ -368,7 +368,7 @@ def _interrupt(*args, **kwargs):
     ("target", "argv"),
     [
         ("guandan.bots.simulate.simulate", ["simulate", "2", "--workers", "1", "--quiet"]),
-        ("guandan.ui.cli.legal_moves", ["moves", "S3", "--level", "2"]),
+        ("guandan.ui.commands.moves.legal_moves", ["moves", "S3", "--level", "2"]),
     ],
 )
 def test_ctrl_c_ends_any_command_with_one_line_and_status_130(monkeypatch, capsys, target, argv):

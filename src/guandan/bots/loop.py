@@ -13,7 +13,8 @@ tools — so what a game does with its agents is written once:
 * an illegal action raises the game's error (:class:`~guandan.IllegalMoveError`, …)
   with the seat, its agent and the action named, and the state is left as it was; an
   exception the agent raises itself goes on unchanged, with a note (``__notes__``) naming
-  the seat, the agent and the deal (:data:`AGENT_RAISED`);
+  the seat, the agent and the deal: an :class:`AgentRaised`, which also holds them as
+  fields for a program to read;
 * ``on_action``, if given, is called with each action's record
   (:class:`~guandan.game.history.Play`, :class:`~guandan.game.history.Tribute` or
   :class:`~guandan.game.history.Return`) once it is applied.
@@ -44,11 +45,53 @@ from ..game.history import Phase
 from ..game.protocol import Game
 from .agents import Agent, index_chooser
 
-__all__ = ["play_out", "check_agents", "AGENT_RAISED"]
+__all__ = ["play_out", "check_agents", "AgentRaised", "AGENT_RAISED"]
 
 #: The start of the note an agent's own exception carries out of :func:`play_out`: the
 #: exception goes on unchanged, with ``"raised by " + where`` among its ``__notes__``.
 AGENT_RAISED = "raised by"
+
+
+class AgentRaised(str):
+    """The note an agent's own exception carries out of :func:`play_out`: its text (``raised
+    by`` where) for a person, and as fields ``where`` (the deal, the seat, the agent and the
+    phase), ``seat`` and ``agent`` (the agent's name); a run that plays many games sets
+    ``task`` and ``seed`` (else ``None``). It travels with the exception from a worker process.
+
+    >>> from guandan import Deal
+    >>> class Broken:
+    ...     def act(self, observation):
+    ...         raise RuntimeError("oops")
+    >>> try:
+    ...     play_out(Deal.new(1, level=2, leader=0), [Broken()] * 4, names=["mine:Bot"] * 4)
+    ... except RuntimeError as error:
+    ...     note = next(n for n in error.__notes__ if isinstance(n, AgentRaised))
+    >>> print(note)
+    raised by the agent of seat 0 (mine:Bot) acting in the play phase
+    >>> note.seat, note.agent, note.task
+    (0, 'mine:Bot', None)
+    """
+
+    where: str
+    seat: int
+    agent: str
+    task: int | None
+    seed: int | None
+
+    def __new__(cls, where: str, seat: int, agent: str) -> AgentRaised:
+        note = super().__new__(cls, f"{AGENT_RAISED} {where}")
+        note.where, note.seat, note.agent = where, seat, agent
+        note.task = note.seed = None
+        return note
+
+    def __reduce__(self) -> tuple[Any, ...]:  # pickled with its fields (from a worker process)
+        return (_agent_raised, (self.where, self.seat, self.agent, self.task, self.seed))
+
+
+def _agent_raised(where: str, seat: int, agent: str, task: int | None, seed: int | None) -> AgentRaised:
+    note = AgentRaised(where, seat, agent)
+    note.task, note.seed = task, seed
+    return note
 
 
 def check_agents(agents: object) -> Sequence[Agent]:
@@ -96,7 +139,8 @@ def play_out(
             try:
                 action = agents[seat].act(observation)
             except Exception as error:  # the agent's own error: it goes on, saying which seat raised it
-                error.add_note(f"{AGENT_RAISED} {_where(state, seat, None, agents, names)}")
+                name = _name(seat, agents, names)
+                error.add_note(AgentRaised(_where(state, seat, None, agents, names), seat, name))
                 raise
             try:
                 record = state.act(action, seat)
@@ -107,10 +151,15 @@ def play_out(
         taken += 1
 
 
+def _name(seat: int, agents: Sequence[Agent], names: Sequence[str] | None) -> str:
+    """How errors name the agent of ``seat``."""
+    return names[seat] if names is not None else str(getattr(agents[seat], "name", type(agents[seat]).__name__))
+
+
 def _where(state: Game, seat: int, action: object, agents: Sequence[Agent], names: Sequence[str] | None) -> str:
     """Where an illegal action was taken, for its error: the deal of a match, who, what
     (``action`` ``None``: where an agent raised, acting)."""
-    name = names[seat] if names is not None else str(getattr(agents[seat], "name", type(agents[seat]).__name__))
+    name = _name(seat, agents, names)
     where = f"deal {state.deal_index}: " if hasattr(state, "deal_index") else ""
     if action is None:
         return f"{where}the agent of seat {seat} ({name}) acting in the {state.phase.label} phase"

@@ -54,7 +54,7 @@ from ..game.rules import get_ruleset
 from ..game.scoring import DealResult
 from ..records.games import record
 from .agents import Agent
-from .loop import play_out
+from .loop import AgentRaised, play_out
 from .registry import AgentSpec, agent_name, make_agents, seat_specs
 
 __all__ = [
@@ -121,6 +121,9 @@ def run_task(
     except GuandanError as error:
         raise error.in_context(f"task {task} (seed {seed})") from None
     except Exception as error:  # an agent's own error (the play loop noted its seat): say where
+        for note in getattr(error, "__notes__", ()):
+            if isinstance(note, AgentRaised):
+                note.task, note.seed = task, seed
         error.add_note(f"in task {task} (seed {seed}) of the run")
         raise
 

@@ -26,11 +26,11 @@ import numbers
 import re
 from collections.abc import Iterable, Iterator
 from itertools import chain, compress
-from typing import TYPE_CHECKING, Literal, NoReturn
+from typing import TYPE_CHECKING, Literal, NoReturn, cast
 
 import numpy as np
 
-from ..errors import GuandanError, InvalidCardsError, describe
+from ..errors import GuandanError, InvalidCardsError, describe, is_int
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -153,9 +153,7 @@ def integer(value: object) -> int | None:
     """
     if type(value) is int:
         return value
-    if isinstance(value, int):  # a bool, or an int enum such as Rank
-        return None if isinstance(value, bool) else int(value)
-    return int(value) if isinstance(value, numbers.Integral) else None  # numpy integers
+    return int(cast(numbers.Integral, value)) if is_int(value) else None  # an int enum such as Rank, numpy integers
 
 
 def card(rank: int | str, suit: int | None = None) -> int:

@@ -45,7 +45,7 @@ from typing import Literal, overload
 
 import numpy as np
 
-from ..errors import GuandanError, InvalidMoveError, describe
+from ..errors import GuandanError, InvalidMoveError, describe, is_int
 from . import _core, packed
 from .cards import Cards, CardsLike, Rank, Suit, as_cards, integer, parse_level
 from .moves import AnyMove, Move, MoveType, RankMove
@@ -401,7 +401,7 @@ class MoveList(Sequence[AnyMove]):
     def __getitem__(self, i: int | slice) -> AnyMove | list[AnyMove]:
         if isinstance(i, slice):
             return [self._make(j) for j in range(*i.indices(len(self)))]
-        if isinstance(i, bool) or not isinstance(i, (int, np.integer)):
+        if not is_int(i):
             raise TypeError(f"move indices must be integers or slices, not {type(i).__name__}")
         i = int(i)
         n = len(self)

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import MutableSequence
 from typing import TypeVar
 
-from ..errors import GuandanError
+from ..errors import check_int
 from . import _core
 
 __all__ = ["SplitMix64", "derive_seed", "MASK64", "rng_draws"]
@@ -52,9 +52,7 @@ class SplitMix64:
     __slots__ = ("state",)
 
     def __init__(self, seed: int) -> None:
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise GuandanError(f"a seed is an int, got {seed!r}")
-        self.state = seed & MASK64
+        self.state = check_int("a seed", seed) & MASK64
 
     def next_u64(self) -> int:
         """The next 64-bit output."""
@@ -63,8 +61,8 @@ class SplitMix64:
 
     def below(self, n: int) -> int:
         """A uniform integer in ``range(n)``, ``n`` from 1 to 2**64."""
-        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 1 << 64:
-            raise GuandanError(f"below(n) needs an int 1 <= n <= 2**64, got {n!r}")
+        if type(n) is not int or not 1 <= n <= 1 << 64:  # the common case checked inline: this is hot
+            n = check_int("below(n)'s n", n, 1, 1 << 64, expected="an int 1 <= n <= 2**64")
         product = self.next_u64() * n
         low = product & MASK64
         if low < n:
@@ -91,8 +89,8 @@ def derive_seed(seed: int, *path: int) -> int:
     Task ``i`` of a run seeded ``s`` uses ``derive_seed(s, i)``, whatever the number of
     workers, so results do not depend on how the work is split.
     """
-    if not all(isinstance(x, int) and not isinstance(x, bool) for x in (seed, *path)):
-        raise GuandanError(f"a seed and its path are ints, got {(seed, *path)!r}")
+    seed = check_int("a seed", seed)
+    path = tuple(check_int("a seed's path", index) for index in path)
     z = seed & MASK64
     for index in path:
         z = _mix((z ^ _mix((index + _GAMMA) & MASK64)) & MASK64)

@@ -75,8 +75,17 @@ from ..core.packed import (
     size_of_bits,
     unpack_cards,
 )
-from ..core.rng import SplitMix64, rng_draws
-from ..errors import GuandanError, IllegalMoveError, InvalidCardsError, InvalidMoveError, describe
+from ..core.rng import rng_draws
+from ..errors import (
+    GuandanError,
+    IllegalMoveError,
+    InvalidCardsError,
+    InvalidMoveError,
+    Reason,
+    check_int,
+    describe,
+    is_int,
+)
 from .history import History, Phase, Play, decode_move
 from .observation import Observation
 from .rules import Ruleset, get_ruleset
@@ -102,18 +111,16 @@ _SHUFFLE_BOUNDS = [*range(108, 1, -1), 108]  # Fisher-Yates from the end, then t
 
 
 def _is_seat(value: object) -> bool:
-    return not isinstance(value, bool) and isinstance(value, (int, np.integer)) and 0 <= int(value) <= 3
+    return is_int(value) and 0 <= value <= 3  # type: ignore[operator]  # an integer here
 
 
 def check_seat(value: object, what: str = "a seat") -> int:
-    """A seat number checked: an int 0..3, else :class:`~guandan.GuandanError`.
+    """A seat number checked: an int 0..3, else :class:`~guandan.errors.ArgumentError`.
 
     >>> check_seat(2)
     2
     """
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= int(value) <= 3:
-        raise GuandanError(f"{what} is a seat 0..3, got {describe(value)}")
-    return int(value)
+    return check_int(what, value, 0, 3, expected="a seat 0..3")
 
 
 def partner(seat: int) -> int:
@@ -142,8 +149,7 @@ def shuffled_deck(seed: int) -> tuple[list[int], int]:
     >>> len(deck), sorted(deck) == sorted(list(range(54)) * 2), position == opening_position(0)
     (108, True, True)
     """
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        SplitMix64(seed)  # raises the error of a bad seed
+    seed = check_int("a seed", seed)
     # SplitMix64(seed).shuffle(deck) then .below(108), with the generator's draws made natively
     # (the same numbers: tests/game/test_deal.py)
     draws = rng_draws(seed, _SHUFFLE_BOUNDS)
@@ -337,8 +343,7 @@ class Deal:
         for seat, h in enumerate(cards):
             if len(h) > HAND_SIZE:
                 raise InvalidCardsError(f"seat {seat} holds {len(h)} cards: a seat is dealt {HAND_SIZE}")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise GuandanError(f"a seed is an int or None, got {describe(seed)}")
+        seed = check_int("a seed", seed, optional=True)
         if opening is not None and (
             not isinstance(opening, tuple) or len(opening) != 2 or not all(isinstance(x, int) for x in opening)
         ):
@@ -673,15 +678,15 @@ class Deal:
         Cards('S3')
         """
         if self._over:
-            raise IllegalMoveError("the deal is over", reason="deal_over")
-        if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
+            raise IllegalMoveError("the deal is over", reason=Reason.DEAL_OVER)
+        if type(index) is not int and not is_int(index):
             raise IllegalMoveError(f"a move index is an int, got {describe(index)}")
         moves = self._moves
         array = (moves if moves is not None else self.legal_moves()).array
         n = len(array)
         if not -n <= index < n:
             raise IllegalMoveError(
-                f"move index {index} out of range: {n} legal moves", reason="bad_index", expected=n, got=index
+                f"move index {index} out of range: {n} legal moves", reason=Reason.BAD_INDEX, expected=n, got=index
             )
         lo, hi = array[index].tolist()
         self._apply(lo, hi)
@@ -701,28 +706,28 @@ class Deal:
         seat 0: triple 5: S5 C5 H2 (H2 as 5)
         """
         if self._over:
-            raise IllegalMoveError("the deal is over", reason="deal_over")
+            raise IllegalMoveError("the deal is over", reason=Reason.DEAL_OVER)
         lo, hi = canonical_words(self._hands[self._turn], self._lvl, self._beat, word)  # type: ignore[index]
         if hi == _PASS_HI and self._last < 0:
-            raise IllegalMoveError(f"seat {self._turn} leads and cannot pass", reason="leads_cannot_pass",
+            raise IllegalMoveError(f"seat {self._turn} leads and cannot pass", reason=Reason.LEADS_CANNOT_PASS,
                                    seat=self._turn)  # fmt: skip
         if not self._ruleset.plain_straight_flush and (hi >> 60) == MoveType.STRAIGHT:
             arr = np.array([[lo, hi]], dtype=np.uint64)
             if _single_suited(arr, self._level)[0]:
                 raise IllegalMoveError(
                     f"ruleset {self._ruleset.name} plays a same-suit five only as a straight flush",
-                    reason="dropped_by_ruleset", seat=self._turn, ruleset=self._ruleset.name,
+                    reason=Reason.DROPPED_BY_RULESET, seat=self._turn, ruleset=self._ruleset.name,
                 )
         self._apply(lo, hi)
 
     def _resolve(self, move: Any, seat: int | None) -> tuple[int, int]:
         """The packed words of a legal move, or an error naming why it is not legal."""
         if self._over:
-            raise IllegalMoveError("the deal is over", reason="deal_over")
+            raise IllegalMoveError("the deal is over", reason=Reason.DEAL_OVER)
         turn = self._turn
         if seat is not None and (isinstance(seat, bool) or seat != turn):
             raise IllegalMoveError(
-                f"not seat {seat}'s turn: seat {turn} is to play", reason="not_turn", seat=seat, turn=turn,
+                f"not seat {seat}'s turn: seat {turn} is to play", reason=Reason.NOT_TURN, seat=seat, turn=turn,
                 phase=Phase.PLAY,
             )
         moves = self._moves
@@ -739,22 +744,24 @@ class Deal:
             raise IllegalMoveError(
                 f"wrong level: {move.format()} is declared at level {move.level.label}, "
                 f"the deal is at level {self._level.label}",
-                reason="wrong_level", seat=turn, expected=self._level, got=move.level,
+                reason=Reason.WRONG_LEVEL, seat=turn, expected=self._level, got=move.level,
             )
         if move.type == MoveType.PASS:
             if self._last < 0:
-                raise IllegalMoveError(f"seat {turn} leads and cannot pass", reason="leads_cannot_pass", seat=turn)
+                raise IllegalMoveError(f"seat {turn} leads and cannot pass", reason=Reason.LEADS_CANNOT_PASS, seat=turn)
             return 0, _PASS_HI
         hand = cards_of_bits(self._hands[turn])  # type: ignore[index]
         if not move.cards <= hand:
             missing = Cards(max(0, a - b) for a, b in zip(move.cards.counts, hand.counts))
-            raise IllegalMoveError(f"seat {turn} does not hold {missing}", reason="not_held", seat=turn, cards=missing)
+            raise IllegalMoveError(
+                f"seat {turn} does not hold {missing}", reason=Reason.NOT_HELD, seat=turn, cards=missing
+            )
         if self._last >= 0:
             target = decode_move(self._beat_lo, self._beat_hi, self._level)
             if not beats(move, target):
                 raise IllegalMoveError(
                     f"{move.format()} does not beat {target.format()} (seat {self._last})",
-                    reason="does_not_beat", seat=turn, move=move, to_beat=target, to_beat_seat=self._last,
+                    reason=Reason.DOES_NOT_BEAT, seat=turn, move=move, to_beat=target, to_beat_seat=self._last,
                 )
         lo, hi = pack_move(move)
         arr = self.legal_moves().array
@@ -762,10 +769,10 @@ class Deal:
             if move.type == MoveType.STRAIGHT and not self._ruleset.plain_straight_flush:
                 raise IllegalMoveError(
                     f"{move.format()}: ruleset {self._ruleset.name} plays a same-suit five only as a straight flush",
-                    reason="dropped_by_ruleset", seat=turn, move=move, ruleset=self._ruleset.name,
+                    reason=Reason.DROPPED_BY_RULESET, seat=turn, move=move, ruleset=self._ruleset.name,
                 )
             raise IllegalMoveError(  # pragma: no cover
-                f"{move.format()} is not a legal move here", reason="not_legal", seat=turn, move=move
+                f"{move.format()} is not a legal move here", reason=Reason.NOT_LEGAL, seat=turn, move=move
             )
         return lo, hi
 
@@ -774,12 +781,12 @@ class Deal:
             raise IllegalMoveError(
                 f"wrong level: {move} is declared at level {move.level.label}, "
                 f"the deal is at level {self._level.label}",
-                reason="wrong_level", seat=self._turn, expected=self._level, got=move.level,
+                reason=Reason.WRONG_LEVEL, seat=self._turn, expected=self._level, got=move.level,
             )
         if move.type == MoveType.PASS:
             if self._last < 0:
                 raise IllegalMoveError(
-                    f"seat {self._turn} leads and cannot pass", reason="leads_cannot_pass", seat=self._turn
+                    f"seat {self._turn} leads and cannot pass", reason=Reason.LEADS_CANNOT_PASS, seat=self._turn
                 )
             return 0, _PASS_HI
         word = pack_rank_move(move)
@@ -787,7 +794,7 @@ class Deal:
             if card_to_rank(int(lo), int(hi), self._lvl) == word:
                 return int(lo), int(hi)
         raise IllegalMoveError(
-            f"{move} is not a legal move of seat {self._turn} here", reason="not_legal", seat=self._turn, move=move
+            f"{move} is not a legal move of seat {self._turn} here", reason=Reason.NOT_LEGAL, seat=self._turn, move=move
         )
 
     def _apply(self, lo: int, hi: int) -> None:

@@ -41,7 +41,7 @@ from ..core.cards import NUM_FACES, Cards, CardsLike, as_cards
 # the card-vector index of an engine face: the core's own, handed on.
 from ..core.encode import ACTION_SIZE, ROW_SIZE, STATE_SIZE, VECTOR_INDEX, WILD_FLAGS
 from ..core.packed import MASK52, bits_of_words, cards_of_bits
-from ..errors import GuandanError, describe
+from ..errors import GuandanError, check_int, describe, is_int
 from .observation import Observation
 
 __all__ = [
@@ -168,8 +168,8 @@ def card_vector(cards: object) -> np.ndarray:
 
 def _as_cards(cards: Any) -> CardsLike:
     """A packed 108-bit int as :class:`~guandan.Cards`; anything else as it is."""
-    if isinstance(cards, int) and not isinstance(cards, bool):
-        return cards_of_bits(cards)
+    if is_int(cards):
+        return cards_of_bits(int(cards))
     held: CardsLike = cards
     return held
 
@@ -313,8 +313,7 @@ def history_tokens(
     ([1, 2, -1, -1], 2, (4, 54))
     """
     obs = _check_observation(observation)
-    if isinstance(max_len, bool) or not isinstance(max_len, int) or max_len < 1:
-        raise GuandanError(f"max_len is an int >= 1, got {describe(max_len)}")
+    max_len = check_int("max_len", max_len, 1)
     plays: Sequence[tuple[int, int, int]] = obs.history.packed_plays[-max_len:]
     seats = np.full(max_len, -1, dtype=np.int8)
     cards = np.zeros((max_len, ACTION_SIZE), dtype=np.float32)

@@ -63,7 +63,7 @@ from ..core.movegen import MoveList
 from ..core.moves import Move, RankMove
 from ..core.packed import bits_of_cards, cards_of_bits, face_bit, size_of_bits
 from ..core.rng import derive_seed
-from ..errors import GuandanError, IllegalMoveError, InvalidCardsError, describe
+from ..errors import GuandanError, IllegalMoveError, InvalidCardsError, Reason, check_int, describe, is_int
 from .deal import Deal, check_seat, dealt_hand, opening_leader, shuffled_deck
 from .history import History, Phase, Play, Return, Tribute
 from .observation import Observation
@@ -214,9 +214,7 @@ class Match:
         deal_index: int = 0,
         hands: Sequence[Sequence[CardsLike]] | None = None,
     ) -> None:
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise GuandanError(f"a seed is an int, got {describe(seed)}")
-        self.seed = seed
+        self.seed = check_int("a seed", seed)
         self.ruleset = get_ruleset(ruleset)
         if isinstance(levels, (str, bytes)) or not isinstance(levels, Sequence) or len(levels) != 2:
             raise InvalidCardsError(f"levels are both sides' levels, two ranks 2..A, got {describe(levels)}")
@@ -224,14 +222,12 @@ class Match:
         if (
             not isinstance(failures, Sequence)
             or len(failures) != 2
-            or not all(isinstance(f, int) and not isinstance(f, bool) and f >= 0 for f in failures)
+            or not all(is_int(f) and f >= 0 for f in failures)
         ):
             raise GuandanError(f"failures are two ints >= 0 (failed deals at own A per side), got {describe(failures)}")
         self._failures = [int(failures[0]), int(failures[1])]
-        if isinstance(deal_index, bool) or not isinstance(deal_index, int) or deal_index < 0:
-            raise GuandanError(f"deal_index is an int >= 0, got {describe(deal_index)}")
-        if level_side is not None and (isinstance(level_side, bool) or level_side not in (0, 1)):
-            raise GuandanError(f"level_side is a side 0 or 1, or None, got {describe(level_side)}")
+        deal_index = check_int("deal_index", deal_index, 0)
+        level_side = check_int("level_side", level_side, 0, 1, optional=True, expected="a side 0 or 1,")
         start_previous: tuple[int, ...] | None = None
         if previous is not None:
             if not isinstance(previous, (DealResult, Sequence)) or isinstance(previous, (str, bytes)):
@@ -240,7 +236,7 @@ class Match:
                 )
             result = previous if isinstance(previous, DealResult) else DealResult(tuple(previous))
             order = result.finish_order
-            if not all(isinstance(s, int) and not isinstance(s, bool) for s in order):
+            if not all(is_int(s) for s in order):
                 raise IllegalMoveError(f"previous finish order must list seats 0..3, got {describe(order)}")
             if sorted(order) != sorted(set(order)) or not set(order) <= {0, 1, 2, 3} or len(order) not in (2, 4):
                 raise IllegalMoveError(
@@ -632,25 +628,25 @@ class Match:
         if self._phase != Phase.TRIBUTE:
             raise IllegalMoveError(
                 f"no tribute is due now: the match is in the {self._phase.label} phase",
-                reason="wrong_phase", phase=self._phase, expected=Phase.TRIBUTE,
+                reason=Reason.WRONG_PHASE, phase=self._phase, expected=Phase.TRIBUTE,
             )
         payer = self._payers[len(self._paid)]
         if seat is not None and (isinstance(seat, bool) or seat != payer):
             raise IllegalMoveError(
                 f"not seat {seat}'s turn: seat {payer} pays tribute now",
-                reason="not_turn", seat=seat, turn=payer, phase=Phase.TRIBUTE,
+                reason=Reason.NOT_TURN, seat=seat, turn=payer, phase=Phase.TRIBUTE,
             )
         counts = cards_of_bits(self._hands[payer]).counts
         if not counts[face]:
             raise IllegalMoveError(
                 f"seat {payer} does not hold {card_name(face)}",
-                reason="not_held", seat=payer, cards=Cards.from_cards([face]),
+                reason=Reason.NOT_HELD, seat=payer, cards=Cards.from_cards([face]),
             )
         choices = tribute_choices(counts, self._level_now)
         if face not in choices:
             raise IllegalMoveError(
                 f"seat {payer} must pay its highest card except a wild: {_names(choices)}, not {card_name(face)}",
-                reason="tribute_not_allowed", seat=payer, expected=choices, got=face,
+                reason=Reason.TRIBUTE_NOT_ALLOWED, seat=payer, expected=choices, got=face,
             )
         return face
 
@@ -691,19 +687,19 @@ class Match:
         if self._phase != Phase.RETURN:
             raise IllegalMoveError(
                 f"no return is due now: the match is in the {self._phase.label} phase",
-                reason="wrong_phase", phase=self._phase, expected=Phase.RETURN,
+                reason=Reason.WRONG_PHASE, phase=self._phase, expected=Phase.RETURN,
             )
         receiver = self._owed[0][0]
         if seat is not None and (isinstance(seat, bool) or seat != receiver):
             raise IllegalMoveError(
                 f"not seat {seat}'s turn: seat {receiver} returns a card now",
-                reason="not_turn", seat=seat, turn=receiver, phase=Phase.RETURN,
+                reason=Reason.NOT_TURN, seat=seat, turn=receiver, phase=Phase.RETURN,
             )
         counts = cards_of_bits(self._hands[receiver]).counts
         if not counts[face]:
             raise IllegalMoveError(
                 f"seat {receiver} does not hold {card_name(face)}",
-                reason="not_held", seat=receiver, cards=Cards.from_cards([face]),
+                reason=Reason.NOT_HELD, seat=receiver, cards=Cards.from_cards([face]),
             )
         choices = return_choices(counts, self._level_now, self.ruleset.return_rule)
         if face not in choices:
@@ -714,7 +710,8 @@ class Match:
             )
             raise IllegalMoveError(
                 f"seat {receiver} must return {rule}: {_names(choices)}, not {card_name(face)}",
-                reason="return_not_allowed", seat=receiver, expected=choices, got=face, rule=self.ruleset.return_rule,
+                reason=Reason.RETURN_NOT_ALLOWED, seat=receiver, expected=choices, got=face,
+                rule=self.ruleset.return_rule,
             )
         return face
 
@@ -747,7 +744,7 @@ class Match:
         if self._phase is not Phase.PLAY:
             raise IllegalMoveError(
                 f"no play now: the match is in the {self._phase.label} phase",
-                reason="wrong_phase", phase=self._phase, expected=Phase.PLAY,
+                reason=Reason.WRONG_PHASE, phase=self._phase, expected=Phase.PLAY,
             )
         assert self.deal is not None
         return self.deal

@@ -24,7 +24,7 @@ from ..core.cards import Cards, Rank
 from ..core.playouts import perft as native_perft
 from ..core.reference import generate_moves
 from ..core.rng import SplitMix64
-from ..errors import GuandanError, describe
+from ..errors import GuandanError, check_int, describe
 from .deal import Deal
 
 __all__ = ["perft", "divide", "position", "Implementation"]
@@ -41,8 +41,7 @@ def position(seed: int, cards: int = 27, level: int | str | Rank | None = None) 
     >>> deal.card_counts, deal.turn, deal.level.label
     ((5, 5, 5, 5), 3, '5')
     """
-    if isinstance(cards, bool) or not isinstance(cards, int) or not 1 <= cards <= 27:
-        raise GuandanError(f"cards must be an int 1..27, got {describe(cards)}")
+    cards = check_int("cards", cards, 1, 27)
     deck = [face for face in range(54) for _ in range(2)]
     SplitMix64(seed).shuffle(deck)
     hands = [Cards.from_cards(deck[cards * i : cards * (i + 1)]) for i in range(4)]
@@ -69,8 +68,7 @@ def _reference(deal: Deal, depth: int) -> int:
 
 def perft(deal: Deal, depth: int, implementation: Implementation = "native") -> int:
     """The number of card-level action sequences of exactly ``depth`` plies from ``deal``."""
-    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
-        raise GuandanError(f"depth must be an int >= 0, got {describe(depth)}")
+    depth = check_int("depth", depth, 0)
     if implementation == "native":
         if deal.is_over:
             return 1 if depth == 0 else 0
@@ -82,8 +80,7 @@ def perft(deal: Deal, depth: int, implementation: Implementation = "native") -> 
 
 def divide(deal: Deal, depth: int, implementation: Implementation = "native") -> dict[str, int]:
     """perft split by the first action: ``{str(move): count}`` over the legal first actions."""
-    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
-        raise GuandanError(f"divide needs an int depth >= 1, got {describe(depth)}")
+    depth = check_int("divide's depth", depth, 1)
     if implementation not in ("native", "reference"):
         raise GuandanError(f"implementation must be 'native' or 'reference', got {describe(implementation)}")
     out: dict[str, int] = {}

@@ -84,7 +84,7 @@ from dataclasses import asdict, dataclass, replace
 from dataclasses import fields as dataclass_fields
 from typing import Any, Literal
 
-from ..errors import GuandanError, describe
+from ..errors import GuandanError, check_bool, check_choice, check_int, describe, is_int
 
 __all__ = [
     "Ruleset",
@@ -101,10 +101,6 @@ TieRule = Literal["next", "previous"]
 
 #: Fields added after the first record format: written only when they differ from these defaults.
 _LATER_FIELDS: dict[str, Any] = {"pass_a_places": (2, 3), "draw_after_drops": None, "double_tribute_tie": "next"}
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 @dataclass(frozen=True)
@@ -149,36 +145,29 @@ class Ruleset:
         if (
             not isinstance(self.promotion, tuple)
             or len(self.promotion) != 3
-            or not all(_is_int(g) and 0 <= g <= 12 for g in self.promotion)
+            or not all(is_int(g) and 0 <= g <= 12 for g in self.promotion)
         ):
             raise GuandanError(f"promotion must be three gains 0..12, got {describe(self.promotion)}")
-        if not isinstance(self.return_rule, str) or self.return_rule not in ("low", "any"):
-            raise GuandanError(f"return_rule must be 'low' or 'any', got {describe(self.return_rule)}")
-        if self.failed_a_limit is not None and not (_is_int(self.failed_a_limit) and self.failed_a_limit >= 1):
-            raise GuandanError(f"failed_a_limit must be an int >= 1 or None, got {describe(self.failed_a_limit)}")
-        if self.max_deals is not None and not (_is_int(self.max_deals) and self.max_deals >= 1):
-            raise GuandanError(f"max_deals must be an int >= 1 or None, got {describe(self.max_deals)}")
-        if not isinstance(self.plain_straight_flush, bool):
-            raise GuandanError(f"plain_straight_flush must be a bool, got {describe(self.plain_straight_flush)}")
+        check_choice("return_rule", self.return_rule, ("low", "any"), "'low' or 'any'")
+        check_bool("plain_straight_flush", self.plain_straight_flush)
         places = self.pass_a_places
         if (
             not isinstance(places, tuple)
             or not places
-            or not all(_is_int(p) and p in (2, 3, 4) for p in places)
+            or not all(is_int(p) and p in (2, 3, 4) for p in places)
             or list(places) != sorted(set(places))
         ):
             raise GuandanError(f"pass_a_places must be ascending distinct places from 2, 3, 4, got {describe(places)}")
-        if self.draw_after_drops is not None and not (_is_int(self.draw_after_drops) and self.draw_after_drops >= 1):
-            raise GuandanError(f"draw_after_drops must be an int >= 1 or None, got {describe(self.draw_after_drops)}")
-        if not isinstance(self.double_tribute_tie, str) or self.double_tribute_tie not in ("next", "previous"):
-            raise GuandanError(
-                f"double_tribute_tie must be 'next' or 'previous', got {describe(self.double_tribute_tie)}"
-            )
+        check_choice("double_tribute_tie", self.double_tribute_tie, ("next", "previous"), "'next' or 'previous'")
+        # the numbers as Python ints (a numpy integer is accepted, and written to records as an int)
+        for name in ("failed_a_limit", "max_deals", "draw_after_drops"):
+            object.__setattr__(self, name, check_int(name, getattr(self, name), 1, optional=True))
+        object.__setattr__(self, "promotion", tuple(int(g) for g in self.promotion))
+        object.__setattr__(self, "pass_a_places", tuple(int(p) for p in places))
 
     def gain(self, partner_place: int) -> int:
         """Levels gained by the winning side whose second seat finished ``partner_place`` (2, 3 or 4)."""
-        if isinstance(partner_place, bool) or partner_place not in (2, 3, 4):
-            raise GuandanError(f"the winner's partner finishes 2nd, 3rd or 4th, got {describe(partner_place)}")
+        check_choice("the winner's partner's place", partner_place, (2, 3, 4), "2nd, 3rd or 4th")
         return self.promotion[partner_place - 2]
 
     def with_deal_cap(self, max_deals: int | None) -> Ruleset:

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core.cards import Rank, parse_level
-from ..errors import GuandanError, describe
+from ..errors import GuandanError, check_choice, check_int, describe, is_int, is_number
 from .rules import Ruleset
 
 __all__ = ["DealResult", "promote", "side_scores", "DEFAULT_PROMOTION", "Settlement", "settle"]
@@ -91,8 +91,7 @@ def promote(level: int | str | Rank, gain: int) -> Rank:
     >>> promote(9, 3), promote(13, 3)
     (<Rank.QUEEN: 12>, <Rank.ACE: 14>)
     """
-    if isinstance(gain, bool) or not isinstance(gain, int) or gain < 0:
-        raise GuandanError(f"a gain is an int >= 0, got {describe(gain)}")
+    gain = check_int("a gain", gain, 0)
     return Rank(min(int(parse_level(level)) + gain, int(Rank.ACE)))
 
 
@@ -113,13 +112,12 @@ def side_scores(
     >>> side_scores(np.array([[1, 0, 3, 2]]), side=0, payoffs=(9, 8, 7, 3, 2, 1)).tolist()
     [2.0]
     """
-    if isinstance(side, bool) or side not in (0, 1):
-        raise GuandanError(f"side must be 0 or 1, got {describe(side)}")
+    check_choice("side", side, (0, 1), "0 or 1")
     if payoffs is not None and (
         isinstance(payoffs, (str, bytes))
         or not isinstance(payoffs, Sequence)
         or len(payoffs) != 6
-        or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and abs(v) < 1e30 for v in payoffs)
+        or not all(is_number(v) and abs(v) < 1e30 for v in payoffs)
     ):
         raise GuandanError(
             f"payoffs are six numbers (a win with the partner 2nd, 3rd, 4th; a loss), got {describe(payoffs)}"
@@ -128,7 +126,7 @@ def side_scores(
         isinstance(promotion, (str, bytes))
         or not isinstance(promotion, Sequence)
         or len(promotion) != 3
-        or not all(isinstance(g, int) and not isinstance(g, bool) and 0 <= g <= 12 for g in promotion)
+        or not all(is_int(g) and 0 <= g <= 12 for g in promotion)
     ):
         raise GuandanError(f"promotion is three gains 0..12 (partner 2nd, 3rd, 4th), got {describe(promotion)}")
     orders = np.asarray(finish_orders) if not isinstance(finish_orders, str) else np.asarray(None)

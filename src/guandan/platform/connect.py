@@ -16,7 +16,7 @@ from typing import IO, Any
 from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
 from ..bots.agents import Agent
-from ..errors import GuandanError, describe
+from ..errors import GuandanError, check_number, describe
 from .client import ClientResult, PlatformClient
 from .log import MessageLog
 
@@ -106,10 +106,7 @@ async def run_client(
     from websockets.asyncio.client import connect
     from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
 
-    if idle_timeout is not None and (
-        isinstance(idle_timeout, bool) or not isinstance(idle_timeout, int | float) or not idle_timeout > 0
-    ):
-        raise GuandanError(f"idle_timeout must be a number of seconds > 0 or None, got {describe(idle_timeout)}")
+    idle_timeout = check_number("idle_timeout", idle_timeout, above=0, optional=True, unit="seconds")
     client = PlatformClient(agent, seed=seed, report=report)
     target = client_url(url, name if name is not None else (None if _has_name(url) else client.agent_name))
     client.result.url = target

@@ -59,7 +59,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..core.cards import Cards, card_name
-from ..errors import ProtocolError
+from ..errors import ProtocolError, is_int
 from ..game.deal import Deal
 from ..game.history import Phase, Play
 from ..game.match import Match
@@ -316,11 +316,11 @@ def parse_answer(text: str | bytes, index_range: int) -> int:
     if "actIndex" not in data:
         raise ProtocolError(f'the answer has no "actIndex": {_short(text)}')
     index = data["actIndex"]
-    if isinstance(index, bool) or not isinstance(index, int):
+    if not is_int(index):
         raise ProtocolError(f"actIndex must be an integer, got {_short(json.dumps(index))}")
     if not 0 <= index <= index_range:
         raise ProtocolError(f"actIndex {index} is out of range: the actionList has indices 0 to {index_range}")
-    return index
+    return int(index)
 
 
 def log_body(text: str | bytes) -> tuple[str, str]:

@@ -66,7 +66,7 @@ from websockets.http11 import Request, Response
 from websockets.protocol import State
 
 from ..core.rng import derive_seed
-from ..errors import GuandanError, printable
+from ..errors import GuandanError, check_int, check_number, printable
 from ..game.rules import PLATFORM, Ruleset, get_ruleset
 from ..records.games import match_record
 from .log import RECEIVED_LIMIT, MessageLog
@@ -194,19 +194,11 @@ class PlatformServer:
             count = len(hosted)
         else:
             hosted, count = [], tables
-        for name, value, low in (("games", games, 1), ("tables", count, 1), ("port", port, 0)):
-            if isinstance(value, bool) or not isinstance(value, int) or value < low:
-                raise GuandanError(f"{name} must be an int >= {low}, got {value!r}")
-        if port > 65535:
-            raise GuandanError(f"port must be 0..65535, got {port}")
-        if act_timeout is not None and (
-            isinstance(act_timeout, bool) or not isinstance(act_timeout, int | float) or not act_timeout > 0
-        ):
-            raise GuandanError(f"act_timeout must be a number of seconds > 0 or None, got {act_timeout!r}")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise GuandanError(f"a seed is an int, got {seed!r}")
-        if isinstance(close_timeout, bool) or not isinstance(close_timeout, int | float) or not close_timeout > 0:
-            raise GuandanError(f"close_timeout must be a number of seconds > 0, got {close_timeout!r}")
+        games, count = check_int("games", games, 1), check_int("tables", count, 1)
+        port = check_int("port", port, 0, 65535)
+        act_timeout = check_number("act_timeout", act_timeout, above=0, optional=True, unit="seconds")
+        seed = check_int("a seed", seed, optional=True)
+        close_timeout = check_number("close_timeout", close_timeout, above=0, unit="seconds")
         if not isinstance(host, str):
             raise GuandanError(f"host must be a string (an address or a name; '' for every interface), got {host!r}")
         self.host = host
@@ -803,7 +795,7 @@ async def serve_platform(**options: Any) -> ServeResult:
     >>> asyncio.run(asyncio.wait_for(serve_platform(port=0, games=0), 5))
     Traceback (most recent call last):
     ...
-    guandan.errors.GuandanError: games must be an int >= 1, got 0
+    guandan.errors.ArgumentError: games is an int >= 1, got 0
     """
     server = PlatformServer(**options)
     async with server:

@@ -40,7 +40,7 @@ from typing import Any
 
 from ..core.moves import Move
 from ..core.rng import derive_seed
-from ..errors import GuandanError, ProtocolError
+from ..errors import GuandanError, ProtocolError, check_int
 from ..game.history import Phase, Play
 from ..game.match import Match
 from ..game.rules import PLATFORM, Ruleset, get_ruleset
@@ -117,12 +117,8 @@ class PlatformTable:
         ruleset: Ruleset | str | None = PLATFORM,
         new_match: Callable[[int], Match] | None = None,
     ) -> None:
-        if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-            raise GuandanError(f"games must be an int >= 1, got {games!r}")
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise GuandanError(f"a seed is an int, got {seed!r}")
-        self.games = games
-        self.seed = seed
+        self.games = check_int("games", games, 1)
+        self.seed = check_int("a seed", seed)
         self.ruleset = get_ruleset(ruleset)
         self._new_match = new_match
         self.names: list[str | None] = [None] * 4

@@ -625,13 +625,21 @@ def _feature_list(spec: str) -> tuple[str, ...]:
     return tuple(n for n in FEATURES if n in names)
 
 
+#: What the command does, in a line.
+DESCRIPTION = "Learn mc's rollout policy from mc's own high-budget decisions."
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """The command line: ``positions`` and ``fit`` (see the module's description)."""
-    parser = argparse.ArgumentParser(
-        prog="python -m guandan.rl.imitate",
-        description="Learn mc's rollout policy from mc's own high-budget decisions.",
-    )
-    sub = parser.add_subparsers(dest="command", required=True)
+    """The command line: ``positions``, ``fit`` and ``improve`` (see the module's description;
+    also ``guandan imitate``, with the same steps and options: :func:`add_arguments`, :func:`run`)."""
+    parser = argparse.ArgumentParser(prog="python -m guandan.rl.imitate", description=DESCRIPTION)
+    add_arguments(parser)
+    return run(parser.parse_args(argv))
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The command's steps (``positions``, ``fit``, ``improve``) and their options, added to ``parser``."""
+    sub = parser.add_subparsers(dest="step", metavar="STEP", required=True)
     p = sub.add_parser("positions", help="play seeded deals with mc at a high budget and write its decisions")
     p.add_argument("--deals", type=int, default=100, help="how many deals (default 100)")
     p.add_argument("--first", type=int, default=0, help="the first deal's seed (default 0)")
@@ -703,21 +711,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     i.add_argument("--out", help="the weights file to write (default: the package's)")
     i.add_argument("--quiet", action="store_true", help="no progress lines (default: progress lines on stderr)")
-    args = parser.parse_args(argv)
-    if args.command == "fit":
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the step the parsed options ``args`` name; the exit status."""
+    if args.step == "fit":
         args.features_spec = args.features
         args.features = _feature_list(args.features)
-    if args.command == "improve":
+    if args.step == "improve":
         args.add_features_spec = args.add_features
         args.add_features = _feature_list(args.add_features) if args.add_features else ()
     say = (lambda s: None) if args.quiet else (lambda s: print(s, file=sys.stderr, flush=True))
-    if args.command == "positions":
+    if args.step == "positions":
         if args.deals < 1 or args.rollouts < 1:
             raise GuandanError(
                 f"--deals and --rollouts must be >= 1, got {describe(args.deals)}, {describe(args.rollouts)}"
             )
         return _positions_command(args, say)
-    if args.command == "improve":
+    if args.step == "improve":
         if min(args.generations, args.population, args.deals, args.pool, args.duel_deals) < 1 or args.sigma <= 0:
             raise GuandanError("--generations, --population, --deals, --pool, --duel-deals and --sigma must be > 0")
         return _improve_command(args, say)

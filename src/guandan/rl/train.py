@@ -259,9 +259,20 @@ def _hidden(text: str) -> tuple[int, ...]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """The command: ``python -m guandan.rl.train --out DIR [--minutes M | --frames F] ...``."""
+    """The command: ``python -m guandan.rl.train --out DIR [--minutes M | --frames F] ...``
+    (also ``guandan train``, with the same options: :func:`add_arguments`, :func:`run`)."""
+    p = argparse.ArgumentParser(prog="python -m guandan.rl.train", description=DESCRIPTION)
+    add_arguments(p)
+    return run(p.parse_args(argv), p)
+
+
+#: What the command does, in a line.
+DESCRIPTION = __doc__.split("\n\n")[0]
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The command's options, added to ``p``."""
     d = TrainConfig()
-    p = argparse.ArgumentParser(prog="python -m guandan.rl.train", description=__doc__.split("\n\n")[0])
     p.add_argument("--out", required=True,
                    help="the run's directory (made if missing): config.json, log.jsonl, checkpoint.npz, model.onnx "
                         "and model-<frames>.onnx at each evaluation (required; no default)")  # fmt: skip
@@ -307,7 +318,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                         "(default numpy)")  # fmt: skip
     p.add_argument("--device", default="auto",
                    help="with --backend torch: auto (CUDA when present), cpu, cuda:0... (default auto)")  # fmt: skip
-    a = p.parse_args(argv)
+
+
+def run(a: argparse.Namespace, p: argparse.ArgumentParser) -> int:
+    """Train as the parsed options ``a`` say (``p``: their parser, for usage errors); the exit status."""
     if a.frames is None and a.minutes is None:
         p.error("give --frames or --minutes")
     config = TrainConfig(

@@ -36,7 +36,15 @@ from ..core.cards import Cards, card_name, parse_card, parse_rank
 from ..core.moves import Move, MoveType, parse_declaration
 from ..core.notation import parse_play
 from ..core.rng import derive_seed
-from ..errors import AmbiguousMoveError, GuandanError, IllegalMoveError, InvalidCardsError, InvalidMoveError, describe
+from ..errors import (
+    AmbiguousMoveError,
+    GuandanError,
+    IllegalMoveError,
+    InvalidCardsError,
+    InvalidMoveError,
+    check_int,
+    describe,
+)
 from ..game.history import Phase, Play
 from ..game.match import Match
 from ..game.observation import Observation
@@ -191,8 +199,7 @@ def _play_match(
 ) -> int:
     console = _Console(sys.stdin if stdin is None else stdin, sys.stdout if stdout is None else stdout)
     say = console.say
-    if isinstance(seat, bool) or seat not in range(4):
-        raise GuandanError(f"--seat: a seat is 0..3, got {describe(seat)}")
+    seat = check_int("--seat", seat, 0, 3, expected="a seat 0..3")
     if seed is None:
         seed = time.time_ns() & ((1 << 63) - 1)
     rules = get_ruleset(ruleset)

@@ -191,10 +191,11 @@ def start_ray(actors: int, address: str | None = None) -> bool:
     """Start Ray for ``actors`` actors, or join the cluster at ``address``; ``False`` when Ray
     was already started in this process (then it is used as it is). Local: ``num_cpus`` the
     number of actors (at least 1), no dashboard, the workers' logs kept out of the driver's."""
+    if address is not None:
+        check_address(address)
     if ray.is_initialized():
         return False
     if address is not None:
-        check_address(address)
         try:
             ray.init(address=address, include_dashboard=False, log_to_driver=False)
         except (ConnectionError, RuntimeError) as error:

@@ -29,9 +29,9 @@ myst_enable_extensions = ["colon_fence"]
 autodoc_default_options = {"members": True, "show-inheritance": True, "member-order": "bysource"}
 autodoc_typehints = "description"
 autodoc_member_order = "bysource"
-# torch (the train extra, a large download pinned to its CPU build) is not needed to read the
-# training reference: autodoc imports guandan.rl.torch_train against a stand-in.
-autodoc_mock_imports = ["torch"]
+# torch and ray (the train extra; torch a large download pinned to its CPU build) are not needed to read the
+# training reference: autodoc imports guandan.rl.torch_train and ray_train against stand-ins.
+autodoc_mock_imports = ["torch", "ray"]
 autosummary_generate = False
 python_use_unqualified_type_names = True
 

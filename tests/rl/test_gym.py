@@ -149,3 +149,53 @@ def test_the_vector_env_keeps_one_seat_a_trajectory_and_gives_the_final_observat
         ended += len(done)
     assert ended > 2
 
+
+
+@pytest.mark.slow
+def test_the_vector_env_gives_the_rows_the_onnx_agent_scores_so_a_network_trained_on_it_plays_unchanged(tmp_path):
+    """One action interface: a network trained on the vector env's legal rows, exported, plays as
+    ``onnx:model=FILE``; the env's rows are rows the agent scores at the same position (its own
+    encoding of the deal, from the plain-Python tables), with the same Q-values."""
+    pytest.importorskip("onnx")
+    pytest.importorskip("onnxruntime")
+    from guandan.bots.network import OnnxAgent
+    from guandan.game.encoding import encode_rows
+    from guandan.rl.qnet import Adam, QNetwork
+    from guandan.rl.vector import PyTables
+
+    envs = TablesVectorEnv(4, seat=1, opponents="greedy", seed=9, legal_rows=True)
+    ref = PyTables(4, seed=9, policies=("greedy", "external", "greedy", "greedy"), observe="state+mask")
+    obs, infos = envs.reset()
+    net = QNetwork(hidden=(8,), seed=0)
+    opt = Adam(net.params, lr=0.01)
+    kept: list[tuple[np.ndarray, int]] = []
+    for _ in range(40):  # train on the chosen rows, each regressed on its table's next reward
+        chosen = []
+        for i in range(4):
+            rows, index = infos["legal_rows"][i], infos["legal_index"][i]
+            assert rows.shape == (len(index), 567) and (rows[:, :513] == obs["observation"][i]).all()
+            assert np.array_equal(index, np.flatnonzero(obs["action_mask"][i]))
+            k = int(np.argmax(net.q(rows)))
+            chosen.append(int(index[k]))
+            kept.append((rows[k], i))
+        obs, rewards, *_, infos = envs.step(np.array(chosen))
+        ref.step(np.array(chosen))
+        targets = np.array([rewards[i] for _, i in kept[-4:]], dtype=np.float32)
+        _, grads = net.loss_and_grads(np.stack([r for r, _ in kept[-4:]]), targets)
+        opt.step(grads)
+    assert np.array_equal(obs["observation"], ref.states)  # the plain-Python tables hold the same deals
+    path = str(tmp_path / "net.onnx")
+    net.to_onnx(path)
+    agent = OnnxAgent(path)
+    rows, index = envs.legal_rows()
+    compared = 0
+    for i in range(4):
+        observation = ref.deals[i].observation(1)
+        scored = {r.tobytes(): q for r, q in zip(encode_rows(observation), agent.q_values(observation))}
+        for row, q in zip(rows[i], net.q(rows[i])):
+            assert row.tobytes() in scored  # the same row, as the agent encodes the deal
+            assert abs(scored[row.tobytes()] - q) < 1e-4
+            compared += 1
+    assert compared >= 4
+    with pytest.raises(GuandanError, match="legal_rows"):
+        TablesVectorEnv(2, legal_rows=1)

@@ -99,3 +99,18 @@ def test_the_summary_says_what_was_written_where(tmp_path):
         assert f"{tmp_path / name}: " in text
     assert "model-<frames>.onnx: the network at each evaluation (1 files)" in text
     assert "{" not in text  # not a raw dict
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--actors", "0"], "--actors is a number of actor processes >= 1, got 0"),
+    (["--actors", "2", "--backend", "numpy"], "--actors feed the torch learner"),
+    (["--address", "auto"], "--address goes with --actors N"),
+    (["--actors", "1", "--actor-steps", "0"], "--actor-steps is >= 1"),
+])  # fmt: skip
+def test_bad_ray_options_are_named_with_status_2_before_anything_starts(args, message, capsys, tmp_path):
+    with pytest.raises(SystemExit) as stopped:
+        main(["--out", str(tmp_path / "run"), "--frames", "10", *args])
+    assert stopped.value.code == 2
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert last.startswith("python -m guandan.rl.train: error: ") and message in last
+    assert not (tmp_path / "run").exists()

@@ -43,9 +43,10 @@ except ImportError as error:  # pragma: no cover
 
 from ..bots.registry import AgentSpec, make_agent
 from ..core.batch import ACTION_SPACE
+from ..core.packed import canonical_words
 from ..core.rng import derive_seed
 from ..errors import GuandanError, IllegalMoveError, describe
-from ..game.encoding import STATE_SIZE
+from ..game.encoding import ROW_SIZE, STATE_SIZE, encode_actions
 from ..game.rules import Ruleset
 from .env import AGENTS, N_ACTIONS, GuandanEnv
 from .vector import VecTables, check_seed
@@ -253,6 +254,14 @@ class TablesVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):
     its info (``finish_order``), each with its ``_final_obs`` / ``_final_info`` mask, as
     Gymnasium's own vector environments give them.
 
+    With ``legal_rows``, the infos of :meth:`reset` and :meth:`step` also hold, for every table,
+    its legal actions as the ``onnx`` agent's network reads them, as
+    :meth:`guandan.rl.env.GuandanEnv.legal_rows` gives them: ``infos["legal_rows"]`` (an object
+    array, table ``i``'s ``float32 (k, 567)``: its 513 state values beside the card vector of
+    the move each action plays, its canonical cards) and ``infos["legal_index"]`` (table ``i``'s
+    ``int64 (k,)``: each row's action, the set bits of its mask ascending). A network over the
+    rows plays ``index[argmax(q(rows))]`` here and, unchanged, as ``onnx:model=FILE``.
+
     >>> envs = TablesVectorEnv(3, opponents="random")
     >>> obs, infos = envs.reset(seed=0)
     >>> obs["action_mask"].shape, envs.single_action_space
@@ -273,7 +282,11 @@ class TablesVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):
         ruleset: Ruleset | str | None = None,
         objective: Literal["levels", "wins"] = "levels",
         seed: int = 0,
+        legal_rows: bool = False,
     ) -> None:
+        if not isinstance(legal_rows, bool):
+            raise GuandanError(f"legal_rows is True or False, got {describe(legal_rows)}")
+        self.with_rows = legal_rows
         if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or seat not in (0, 1, 2, 3):
             raise GuandanError(f"seat is the learner's seat 0..3 (one trajectory is one seat), got {describe(seat)}")
         if opponents not in ("random", "greedy"):
@@ -300,10 +313,40 @@ class TablesVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):
         assert t.states is not None and t.mask is not None
         return {"observation": t.states.copy(), "action_mask": t.mask.view(np.int8).copy()}
 
+    def legal_rows(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every table's legal actions now as the ``onnx`` agent's network reads them: ``(rows,
+        index)``, object arrays of ``num_envs`` (see the class's description).
+
+        >>> envs = TablesVectorEnv(2); _ = envs.reset(seed=1)
+        >>> rows, index = envs.legal_rows()
+        >>> rows[0].shape == (len(index[0]), 567), bool((index[1] == np.flatnonzero(envs.tables.mask[1])).all())
+        (True, True)
+        """
+        t = self.tables
+        assert t.states is not None and t.mask is not None
+        rows = np.empty(self.num_envs, dtype=object)
+        index = np.empty(self.num_envs, dtype=object)
+        for i in range(self.num_envs):
+            hands, level, turn, _, beat = t.table(i).state[:5]
+            legal = np.flatnonzero(t.mask[i]).astype(np.int64)
+            words = np.array([canonical_words(hands[turn], level, beat, int(ACTION_SPACE[a])) for a in legal],
+                             dtype=np.uint64).reshape(-1, 2)  # fmt: skip
+            r = np.empty((len(legal), ROW_SIZE), dtype=np.float32)
+            r[:, :STATE_SIZE] = t.states[i]
+            r[:, STATE_SIZE:] = encode_actions(words)
+            rows[i], index[i] = r, legal
+        return rows, index
+
+    def _rows_info(self, infos: dict[str, Any]) -> dict[str, Any]:
+        if self.with_rows:
+            infos["legal_rows"], infos["legal_index"] = self.legal_rows()
+            infos["_legal_rows"] = infos["_legal_index"] = np.ones(self.num_envs, dtype=bool)
+        return infos
+
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
         """Start every table again (from ``seed``, else the tables' own)."""
         self.tables.reset(check_seed(seed, optional=True))
-        return self._obs(), {"seat": self.tables.seats.copy()}
+        return self._obs(), self._rows_info({"seat": self.tables.seats.copy()})
 
     def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """One action a table (indices of the action space), the built-in seats after."""
@@ -322,6 +365,7 @@ class TablesVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):
             infos["final_obs"], infos["_final_obs"] = final_obs, terminations.copy()
             infos["final_info"] = {"finish_order": order, "_finish_order": terminations.copy()}
             infos["_final_info"] = terminations.copy()
+        self._rows_info(infos)
         return (
             self._obs(),
             rewards[:, self.seat].copy(),

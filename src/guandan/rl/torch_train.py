@@ -55,7 +55,7 @@ from .dmc import TrainConfig, _eval_line, evaluate, pick_actions
 from .qnet import QNetwork
 from .vector import VecTables
 
-__all__ = ["TorchQNet", "TorchTrainer"]
+__all__ = ["TorchQNet", "TorchTrainer", "q_factored"]
 
 CHECKPOINT = "checkpoint.pt"
 
@@ -101,6 +101,37 @@ def _device(name: str) -> torch.device:
         raise GuandanError(f"device is 'auto', 'cpu' or a torch device like 'cuda:0', got {describe(name)}") from None
 
 
+def q_factored(net: TorchQNet, device: torch.device, states: np.ndarray, actions: np.ndarray,
+               which: np.ndarray) -> np.ndarray:  # fmt: skip
+    """The Q-values of rows given factored (row ``j`` is ``[states[which[j]], actions[j]]``):
+    :meth:`TorchTrainer.q_factored` with the network and device given (the actors' inference).
+
+    >>> net = TorchQNet((8,), seed=0)
+    >>> q_factored(net, torch.device("cpu"), np.ones((1, 513), np.float32), np.eye(54, dtype=np.float32)[:2],
+    ...            np.array([0, 0])).shape
+    (2,)
+    """
+    first = net.layers[0]
+    assert isinstance(first, nn.Linear)
+    with torch.no_grad():
+        s = torch.from_numpy(np.ascontiguousarray(states, dtype=np.float32)).to(device)
+        a = torch.from_numpy(np.ascontiguousarray(actions, dtype=np.float32)).to(device)
+        w, rows_state = first.weight, torch.from_numpy(which).to(device)
+        h = a @ w[:, STATE_SIZE:].T + (s @ w[:, :STATE_SIZE].T + first.bias)[rows_state]
+        out = net.layers[1:](h)
+    q: np.ndarray = out.reshape(-1).cpu().numpy()
+    return q
+
+
+def _pending_bytes(pending: list[list[tuple[np.ndarray, np.ndarray, int]]]) -> list[list[tuple[bytes, bytes, int]]]:
+    return [[(s.tobytes(), a.tobytes(), seat) for s, a, seat in p] for p in pending]
+
+
+def _pending_arrays(saved: list[list[tuple[bytes, bytes, int]]]) -> list[list[tuple[np.ndarray, np.ndarray, int]]]:
+    return [[(np.frombuffer(a, np.int8).copy(), np.frombuffer(b, np.int8).copy(), seat) for a, b, seat in p]
+            for p in saved]  # fmt: skip
+
+
 class TorchTrainer:
     """A deep Monte Carlo run on torch writing to ``out`` (see the module's description);
     ``device``: ``"auto"`` (CUDA when present), ``"cpu"``, ``"cuda:0"``...
@@ -113,7 +144,9 @@ class TorchTrainer:
     (True, True, True)
     """
 
-    def __init__(self, config: TrainConfig, out: str, device: str = "auto") -> None:
+    def __init__(self, config: TrainConfig, out: str, device: str = "auto", **options: Any) -> None:
+        if options:
+            raise GuandanError(f"unknown options {sorted(options)}")
         if not isinstance(config, TrainConfig):
             raise GuandanError(f"a TrainConfig, got {describe(config)}")
         self.config = c = config
@@ -124,8 +157,7 @@ class TorchTrainer:
         self.net = TorchQNet(c.hidden, seed=c.seed).to(self.device)
         self.opt = torch.optim.Adam(self.net.parameters(), lr=c.lr)
         self.rng = np.random.default_rng([c.seed, 1])
-        self.tables = VecTables(c.tables, seed=c.seed, observe="rows", level=c.level, objective=c.objective)  # type: ignore[arg-type]
-        self.pending: list[list[tuple[np.ndarray, np.ndarray, int]]] = [[] for _ in range(c.tables)]
+        self._init_acting()
         self.r_states = np.zeros((c.replay, STATE_SIZE), dtype=np.int8)
         self.r_actions = np.zeros((c.replay, ACTION_SIZE), dtype=np.int8)
         self.r_targets = np.zeros(c.replay, dtype=np.float32)
@@ -134,6 +166,22 @@ class TorchTrainer:
         self.losses: list[float] = []
         self.started = time.perf_counter()
         self.wall_before = 0.0  # the wall time of the run before its latest resume
+
+    def _init_acting(self) -> None:
+        """The acting side: the tables and the decisions waiting for their deal's end (the Ray
+        trainer, :mod:`guandan.rl.ray_train`, acts in its actors instead)."""
+        c = self.config
+        self.tables = VecTables(c.tables, seed=c.seed, observe="rows", level=c.level, objective=c.objective)  # type: ignore[arg-type]
+        self.pending: list[list[tuple[np.ndarray, np.ndarray, int]]] = [[] for _ in range(c.tables)]
+
+    def _acting_state(self) -> dict[str, Any]:
+        return {"tables": self.tables.get_state(), "pending": _pending_bytes(self.pending)}
+
+    def _load_acting(self, s: dict[str, Any]) -> None:
+        if "tables" not in s:
+            raise GuandanError("this run was trained by Ray actors: give --actors N to go on from its checkpoint")
+        self.tables.set_state(s["tables"])
+        self.pending = _pending_arrays(s["pending"])
 
     def wall(self) -> float:
         """Seconds the run has trained, across resumes."""
@@ -159,16 +207,7 @@ class TorchTrainer:
         >>> bool(np.allclose(t.q_factored(states, actions, np.array([0, 1, 1])), t.q_rows(rows), atol=1e-5))
         True
         """
-        first = self.net.layers[0]
-        assert isinstance(first, nn.Linear)
-        with torch.no_grad():
-            s = torch.from_numpy(np.ascontiguousarray(states, dtype=np.float32)).to(self.device)
-            a = torch.from_numpy(np.ascontiguousarray(actions, dtype=np.float32)).to(self.device)
-            w, rows_state = first.weight, torch.from_numpy(which).to(self.device)
-            h = a @ w[:, STATE_SIZE:].T + (s @ w[:, :STATE_SIZE].T + first.bias)[rows_state]
-            out = self.net.layers[1:](h)
-        q: np.ndarray = out.reshape(-1).cpu().numpy()
-        return q
+        return q_factored(self.net, self.device, states, actions, which)
 
     def epsilon(self) -> float:
         """The exploration rate now (linear from ``epsilon_start`` to ``epsilon_end``)."""
@@ -289,8 +328,7 @@ class TorchTrainer:
             "opt": self.opt.state_dict(),
             "numpy_rng": self.rng.bit_generator.state,
             "torch_rng": torch.get_rng_state(),
-            "tables": self.tables.get_state(),
-            "pending": [[(s.tobytes(), a.tobytes(), seat) for s, a, seat in p] for p in self.pending],
+            **self._acting_state(),
             "replay": {"states": self.r_states[:n].copy(), "actions": self.r_actions[:n].copy(),
                        "targets": self.r_targets[:n].copy(), "next": self.r_next},  # fmt: skip
             "counters": {"frames": self.frames, "deals": self.deals, "updates": self.updates, "fresh": self.fresh,
@@ -306,8 +344,9 @@ class TorchTrainer:
         return path
 
     @classmethod
-    def resume(cls, out: str, device: str = "auto", frames: int | None = None) -> TorchTrainer:
-        """The run checkpointed in ``out``, ready to go on (``frames``: a new frame budget)."""
+    def resume(cls, out: str, device: str = "auto", frames: int | None = None, **options: Any) -> TorchTrainer:
+        """The run checkpointed in ``out``, ready to go on (``frames``: a new frame budget;
+        ``options``: a subclass's own)."""
         path = os.path.join(out, CHECKPOINT)
         if not os.path.isfile(path):
             raise GuandanError(f"no checkpoint to resume at {path!r}")
@@ -315,14 +354,12 @@ class TorchTrainer:
         config = TrainConfig(**{**s["config"], "hidden": tuple(s["config"]["hidden"])})
         if frames is not None:
             config.frames = frames
-        t = cls(config, out, device)
+        t = cls(config, out, device, **options)
         t.net.load_state_dict(s["net"])
         t.opt.load_state_dict(s["opt"])
         t.rng.bit_generator.state = s["numpy_rng"]
         torch.set_rng_state(s["torch_rng"])
-        t.tables.set_state(s["tables"])
-        t.pending = [[(np.frombuffer(a, np.int8).copy(), np.frombuffer(b, np.int8).copy(), seat) for a, b, seat in p]
-                     for p in s["pending"]]  # fmt: skip
+        t._load_acting(s)
         r = s["replay"]
         n = len(r["targets"])
         t.r_states[:n], t.r_actions[:n], t.r_targets[:n] = r["states"], r["actions"], r["targets"]

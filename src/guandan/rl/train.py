@@ -312,25 +312,29 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--eval-seed", type=int, default=d.eval_seed,
                    help=f"the seed of the evaluation's deals (default {d.eval_seed})")  # fmt: skip
     p.add_argument("--plot", default=None, help="draw the learning curve into this PNG at the end (default: none)")
-    p.add_argument("--backend", choices=("numpy", "torch"), default="numpy",
+    p.add_argument("--backend", choices=("numpy", "torch"), default=None,
                    help="the learner: this module's numpy network, or torch (guandan.rl.torch_train, the train extra), "
                         "whose run in --out goes on from its checkpoint when the same command is run again "
-                        "(default numpy)")  # fmt: skip
+                        "(default numpy; torch with --actors)")  # fmt: skip
     p.add_argument("--device", default="auto",
                    help="with --backend torch: auto (CUDA when present), cpu, cuda:0... (default auto)")  # fmt: skip
+    _add_ray_options(p)
 
 
 def run(a: argparse.Namespace, p: argparse.ArgumentParser) -> int:
     """Train as the parsed options ``a`` say (``p``: their parser, for usage errors); the exit status."""
     if a.frames is None and a.minutes is None:
         p.error("give --frames or --minutes")
+    _check_ray_options(a, p)
     config = TrainConfig(
         seed=a.seed, tables=a.tables, hidden=a.hidden, lr=a.lr, batch=a.batch, replay=a.replay,
         epsilon_start=a.epsilon_start, epsilon_end=a.epsilon_end, epsilon_frames=a.epsilon_frames,
         level=a.level, objective=a.objective, frames=a.frames, minutes=a.minutes, eval_every=a.eval_every,
         eval_deals=a.eval_deals, eval_seed=a.eval_seed,
     )  # fmt: skip
-    if a.backend == "torch":
+    if a.actors is not None:
+        summary = _ray_run(config, a, p)
+    elif a.backend == "torch":
         summary = _torch_run(config, a.out, a.device, p)
     else:
         summary = Trainer(config, a.out).run()
@@ -359,6 +363,76 @@ def _torch_run(config: TrainConfig, out: str, device: str, parser: argparse.Argu
     except GuandanError as error:
         parser.error(str(error))
     return trainer.run(progress=lambda line: print(line, file=sys.stderr, flush=True))
+
+
+def _add_ray_options(p: argparse.ArgumentParser) -> None:
+    """The options of a run on Ray (guandan.rl.ray_train), in one place."""
+    g = p.add_argument_group("on Ray (the train extra: torch and ray)")
+    g.add_argument("--actors", type=int, default=None,
+                   help="train on Ray: this many actor processes step --tables tables each and send their samples to "
+                        "the torch learner (default: no Ray, one process)")  # fmt: skip
+    g.add_argument("--address", default=None,
+                   help="with --actors: join the Ray cluster at this address ('auto', HOST:PORT or ray://HOST:PORT; "
+                        "default: start Ray on this machine, one CPU an actor)")  # fmt: skip
+    g.add_argument("--order", choices=("round-robin", "ready"), default=None,
+                   help="with --actors: take the actors' batches in turn (the same seed and number of actors, the "
+                        "same run) or as they are ready (faster with actors of unequal speed, not reproducible; "
+                        "default round-robin, or the checkpoint's)")  # fmt: skip
+    g.add_argument("--actor-steps", type=int, default=None,
+                   help="with --actors: steps an actor makes at each of its tables a batch (default 16, or the "
+                        "checkpoint's)")  # fmt: skip
+
+
+def _check_ray_options(a: argparse.Namespace, p: argparse.ArgumentParser) -> None:
+    if a.actors is None:
+        for name in ("address", "order", "actor_steps"):
+            if getattr(a, name) is not None:
+                p.error(f"--{name.replace('_', '-')} goes with --actors N (a run on Ray)")
+        a.backend = a.backend or "numpy"
+        return
+    if a.actors < 1:
+        p.error(f"--actors is a number of actor processes >= 1, got {a.actors}")
+    if a.actor_steps is not None and a.actor_steps < 1:
+        p.error(f"--actor-steps is >= 1, got {a.actor_steps}")
+    if a.backend == "numpy":
+        p.error("--actors feed the torch learner: --backend torch (or no --backend)")
+    a.backend = "torch"
+
+
+def _ray_run(config: TrainConfig, a: argparse.Namespace, parser: argparse.ArgumentParser) -> dict[str, Any]:
+    """A run on Ray: a new one, or the one checkpointed in ``--out`` going on (to the command's
+    --frames / --minutes; its other options are the checkpoint's, but for --actors)."""
+    try:
+        from .ray_train import RayTrainer, start_ray
+        from .torch_train import CHECKPOINT
+    except ImportError as error:
+        parser.error(str(error))
+    import ray
+
+    say: Callable[[str], None] = lambda line: print(line, file=sys.stderr, flush=True)  # noqa: E731
+    try:
+        started = start_ray(a.actors, a.address)
+    except GuandanError as error:
+        parser.error(str(error))
+    try:
+        if os.path.isfile(os.path.join(a.out, CHECKPOINT)):
+            trainer = RayTrainer.resume(a.out, a.device, actors=a.actors, order=a.order, steps=a.actor_steps)
+            trainer.config.frames, trainer.config.minutes = config.frames, config.minutes
+            say(f"going on from {os.path.join(a.out, CHECKPOINT)} at {trainer.frames:,} frames")
+        else:
+            trainer = RayTrainer(config, a.out, a.device, actors=a.actors, order=a.order or "round-robin",
+                                 steps=a.actor_steps or 16)  # fmt: skip
+            with open(os.path.join(a.out, "config.json"), "w") as f:
+                json.dump(asdict(trainer.config), f, indent=1)
+        summary = trainer.run(progress=say)
+        say(trainer.progress_line(summary["wall"]))
+        trainer.stop()
+        return summary
+    except GuandanError as error:
+        parser.error(str(error))
+    finally:
+        if started:
+            ray.shutdown()
 
 
 def summary_text(summary: dict[str, Any], out: str, plot: str | None = None) -> str:

@@ -32,10 +32,11 @@ def test_the_walk_finds_every_layer_and_the_compiled_core():
 
 #: Modules whose examples play whole games over sockets, serve the browser table or train on torch:
 #: a second or more.
-SLOW_MODULES = {"guandan.platform.local", "guandan.web.server", "guandan.rl.torch_train"}
+SLOW_MODULES = {"guandan.platform.local", "guandan.web.server", "guandan.rl.torch_train", "guandan.rl.distill",
+                "guandan.rl.expert"}
 #: Modules of an optional extra that is not a test dependency, with the package they need: skipped
 #: without it (``guandan.rl.torch_train``: torch, the ``train`` extra, installed pinned by .ci/run).
-OPTIONAL_MODULES = {"guandan.rl.torch_train": "torch"}
+OPTIONAL_MODULES = {"guandan.rl.torch_train": "torch", "guandan.rl.distill": "torch"}
 
 
 @pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n in SLOW_MODULES else n for n in MODULES])

@@ -8,7 +8,9 @@ of the positions (:func:`guandan.rl.expert.read_chunks`) and minimises
 * the squared error between each searched action's score and its searched value (in levels,
   divided by 3: a score of 1 is a win with the partner second), each weighted ``r / (r +
   value_rollouts)`` by the rollouts ``r`` that judged it (a candidate of no rollout not at
-  all), and
+  all) — with ``advantage``, of the differences between a decision's actions only (each
+  decision's weighted mean taken off the scores and the values: a position's worth, noisy
+  and the same for all its actions, left out), and
 * ``policy_weight`` times the softmax cross-entropy, over each decision's rows, of
   the search's choice (the scores times ``temperature``'s inverse as the logits),
 
@@ -70,6 +72,7 @@ class DistillConfig:
     temperature: float = 0.1
     value_rollouts: float = 8.0
     legal: bool = False
+    advantage: bool = False
     hold_out_every: int = 10
     seed: int = 0
 
@@ -159,11 +162,16 @@ def factored_q(net: TorchQNet, states: torch.Tensor, actions: torch.Tensor, owne
 
 def _losses(
     q: torch.Tensor, owner: torch.Tensor, values: torch.Tensor, rollouts: torch.Tensor, chosen: torch.Tensor,
-    decisions: int, temperature: float, value_rollouts: float,
+    decisions: int, temperature: float, value_rollouts: float, advantage: bool = False,
 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:  # fmt: skip
     """The value loss, the policy loss, and whether each decision's best-scored row is the chosen one."""
     weight = rollouts / (rollouts + value_rollouts)
-    value_loss = torch.sum(weight * (q - values / VALUE_SCALE) ** 2) / torch.clamp(torch.sum(weight), min=1e-9)
+    target = values / VALUE_SCALE
+    if advantage:  # each decision's weighted mean taken off both: the differences between its actions
+        total = torch.zeros(decisions, dtype=q.dtype).index_add(0, owner, weight).clamp(min=1e-9)
+        q = q - (torch.zeros(decisions, dtype=q.dtype).index_add(0, owner, weight * q) / total)[owner]
+        target = target - (torch.zeros(decisions, dtype=q.dtype).index_add(0, owner, weight * target) / total)[owner]
+    value_loss = torch.sum(weight * (q - target) ** 2) / torch.clamp(torch.sum(weight), min=1e-9)
     logits = q / temperature
     top = torch.full((decisions,), -torch.inf, dtype=q.dtype).scatter_reduce(0, owner, logits, "amax")
     z = torch.zeros(decisions, dtype=q.dtype).index_add(0, owner, torch.exp(logits - top[owner]))
@@ -258,7 +266,7 @@ class Distiller:
             states, actions, owner, values, rollouts, chosen = self._tensors(part)
             q = factored_q(self.net, states, actions, owner)
             value_loss, policy_loss, agree = _losses(q, owner, values, rollouts, chosen, len(part), c.temperature,
-                                                     c.value_rollouts)  # fmt: skip
+                                                     c.value_rollouts, c.advantage)  # fmt: skip
             loss = value_loss + c.policy_weight * policy_loss
             self.opt.zero_grad()
             loss.backward()  # type: ignore[no-untyped-call]
@@ -280,7 +288,7 @@ class Distiller:
                 states, actions, owner, values, rollouts, chosen = self._tensors(part)
                 q = factored_q(self.net, states, actions, owner)
                 value_loss, policy_loss, agree = _losses(q, owner, values, rollouts, chosen, len(part),
-                                                         c.temperature, c.value_rollouts)  # fmt: skip
+                                                         c.temperature, c.value_rollouts, c.advantage)  # fmt: skip
                 sums += (float(value_loss) * len(part), float(policy_loss) * len(part), float(agree.float().sum()))
                 n += len(part)
         value, policy, agreement = sums / max(1, n)

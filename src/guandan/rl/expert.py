@@ -247,7 +247,7 @@ def _train_command(args: argparse.Namespace, say: Callable[[str], None]) -> int:
     config = DistillConfig(hidden=hidden, epochs=args.epochs, batch=args.batch, lr=args.lr,
                            policy_weight=args.policy_weight, temperature=args.temperature,
                            value_rollouts=args.value_rollouts, hold_out_every=args.hold_out_every,
-                           seed=args.seed, legal=args.legal)  # fmt: skip
+                           seed=args.seed, legal=args.legal, advantage=args.advantage)  # fmt: skip
     arrays = read_chunks(args.positions)
     if args.deals is not None:
         keep = arrays["seeds"] < args.deals
@@ -302,6 +302,7 @@ def main(argv: Sequence[str] | None = None, say: Callable[[str], None] = print) 
     t.add_argument("--value-rollouts", type=float, default=8.0, help="a value of r rollouts weighs r / (r + this)")
     t.add_argument("--hold-out-every", type=int, default=10)
     t.add_argument("--seed", type=int, default=0)
+    t.add_argument("--advantage", action="store_true", help="regress the differences between a decision's actions")
     t.add_argument("--legal", action="store_true", help="every legal action's row, not only the searched ones")
     t.add_argument("--device", default="auto", help="auto (CUDA when present), cpu, cuda:0, ...")
     args = parser.parse_args(argv)

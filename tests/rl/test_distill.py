@@ -46,6 +46,12 @@ def test_the_losses_are_the_weighted_squared_error_and_the_cross_entropy_of_the_
     ce1 = -math.log(math.exp(0.6) / (math.exp(0.0) + math.exp(0.6)))
     assert float(policy_loss) == pytest.approx((ce0 + ce1) / 2, rel=1e-5)
     assert agree.tolist() == [False, True]
+    # with advantage, only the differences within a decision count: a decision's shift changes nothing
+    a = _losses(q, owner, values, rollouts, chosen, 2, 0.5, 8.0, advantage=True)[0]
+    shifted = values + torch.tensor([0.9, 0.9, 0.9, -0.6, -0.6])
+    b = _losses(q, owner, shifted, rollouts, chosen, 2, 0.5, 8.0, advantage=True)[0]
+    assert float(b) == pytest.approx(float(a))
+    assert float(a) < float(value_loss)
 
 
 def test_a_batch_gathers_each_decisions_rows_values_and_choice(positions):

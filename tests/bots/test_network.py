@@ -12,7 +12,7 @@ pytest.importorskip("onnxruntime", reason="the onnx agent's runtime (the onnx ex
 onnx = pytest.importorskip("onnx", reason="building test models (the rl extra)")
 from onnx import TensorProto, helper, numpy_helper  # noqa: E402
 
-from guandan import Deal, Match, ModelError, Phase  # noqa: E402
+from guandan import Deal, GuandanError, Match, ModelError, Phase  # noqa: E402
 from guandan.bots.loop import play_out  # noqa: E402
 from guandan.bots.network import OnnxAgent  # noqa: E402
 from guandan.bots.registry import make_agent  # noqa: E402
@@ -228,3 +228,52 @@ def test_the_shipped_two_hour_model_plays_legal_seeded_deals_and_beats_random():
     swapped = simulate(10, ["random", f"onnx:model={SHIPPED}"], seed=5, kind="deal", workers=1)
     won = sum(r["winner_side"] == 0 for r in run.rows) + sum(r["winner_side"] == 1 for r in swapped.rows)
     assert won > 10
+
+
+def test_with_candidates_the_agent_plays_the_best_scored_of_the_searchs_candidates(tmp_path):
+    from guandan.bots.determinize import information_set
+    from guandan.bots.network import search_candidates
+    from guandan.bots.playout import public_state
+    from guandan.core import search as native_search
+    from guandan.core.movegen import pack_rank_move
+
+    weights = _weights(8)
+    path = _model(tmp_path / "tiny.onnx", weights)
+    agent = OnnxAgent(path, candidates=12)
+    deal = Deal.new(seed=9, level=5)
+    played = 0
+    while not deal.is_over and played < 60:
+        obs = deal.observation(deal.turn)
+        move = agent.act(obs)
+        if obs.phase == Phase.PLAY:
+            moves = search_candidates(obs, 12)
+            state = public_state(int(obs.level), obs.seat, obs.to_beat, obs.history, obs.finish_order)
+            words = native_search.search_candidates(information_set(obs), state, 12)  # as mc lists them
+            assert [pack_rank_move(m.to_rank()) for m in moves] == [int(w) for w in words]
+            legal = list(obs.legal_actions)
+            rows = encode_rows(obs)[[legal.index(m) for m in moves]]  # each candidate's row, as encode_rows makes it
+            assert move == moves[int(np.argmax(_numpy_q(weights, rows)))]
+            assert move in deal.legal_moves()
+        deal.play(move)
+        played += 1
+    assert played == 60
+    with pytest.raises(GuandanError, match="candidates is an int 0..64"):
+        OnnxAgent(path, candidates=-1)
+
+
+def test_net_plays_the_shipped_network_and_net_model_another_file(tmp_path):
+    import copy
+
+    from guandan.bots.network import SHIPPED_MODEL, NetAgent
+
+    agent = make_agent("net")
+    assert isinstance(agent, NetAgent) and agent.model == SHIPPED_MODEL and agent.candidates == 32
+    assert Path(SHIPPED_MODEL).is_file() and Path(SHIPPED_MODEL).stat().st_size < 5_000_000
+    other = make_agent(f"net:model={_model(tmp_path / 'tiny.onnx', _weights(2))}")
+    assert isinstance(other, NetAgent) and other.model != SHIPPED_MODEL
+    assert isinstance(copy.deepcopy(other), NetAgent) and copy.deepcopy(other).model == other.model
+    deal = Deal.new(seed=11)
+    play_out(deal, [agent, other, agent, other])
+    assert deal.is_over
+    with pytest.raises(ModelError, match="no model file"):
+        make_agent(f"net:model={tmp_path / 'missing.onnx'}")

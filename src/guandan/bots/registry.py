@@ -4,7 +4,7 @@ An agent is named by a *spec*, the same on every command line (``--agents``, ``-
 and in :func:`guandan.bots.simulate.simulate`::
 
     SPEC    = TARGET [":" KEY "=" VALUE]...
-    TARGET  = NAME                  a registered agent: random, greedy, mc, mc-basic, onnx (AGENTS)
+    TARGET  = NAME                  a registered agent: random, greedy, mc, mc-basic, onnx, net (AGENTS)
             | MODULE ":" OBJECT     an import path: mybots.strong:SearchBot
 
 ``greedy``, ``mc:rollouts=8000:threads=2``, ``mybots.strong:SearchBot``,
@@ -54,7 +54,7 @@ from ..core.rng import derive_seed
 from ..errors import GuandanError, describe
 from .agents import Agent, GreedyAgent, RandomAgent
 from .guided import GuidedSearchAgent
-from .network import OnnxAgent
+from .network import NetAgent, OnnxAgent
 from .search import BasicMonteCarloAgent, MonteCarloAgent
 
 __all__ = [
@@ -77,7 +77,8 @@ AgentSpec: TypeAlias = str | AgentFactory | Agent
 
 #: The agents by name: a factory taking a seed (``mc``: :class:`guandan.bots.search.MonteCarloAgent`, the
 #: search bot; ``mc-basic``: :class:`guandan.bots.search.BasicMonteCarloAgent`, the previous one;
-#: ``onnx``: :class:`guandan.bots.network.OnnxAgent`, an ONNX Q-network, ``onnx:model=PATH``; ``mc-net``:
+#: ``onnx``: :class:`guandan.bots.network.OnnxAgent`, an ONNX Q-network, ``onnx:model=PATH``; ``net``:
+#: :class:`guandan.bots.network.NetAgent`, the network the package ships; ``mc-net``:
 #: :class:`guandan.bots.guided.GuidedSearchAgent`, the search with a network's values, ``mc-net:model=PATH``).
 AGENTS: dict[str, AgentFactory] = {
     "random": RandomAgent,
@@ -86,6 +87,7 @@ AGENTS: dict[str, AgentFactory] = {
     "mc-basic": BasicMonteCarloAgent,
     "onnx": OnnxAgent,
     "mc-net": GuidedSearchAgent,
+    "net": NetAgent,
 }
 
 _INT = re.compile(r"[+-]?\d+\Z")

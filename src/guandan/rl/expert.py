@@ -1,0 +1,321 @@
+"""Learning from search: a network over the 567-value rows taught by ``mc``'s own values.
+
+1. **Positions** (:func:`deal_positions`, ``python -m guandan.rl.expert positions``): seeded
+   deals played by four ``mc`` bots; at each decision in play whose search has two candidates
+   or more, the seat's 513 state values once and the 54-value card vector of every legal
+   card-level action (the ``onnx:`` agent's rows, :func:`guandan.game.encoding.encode_rows`),
+   each action with the searched value of its rank-level candidate (in levels, +3 .. -3; not a
+   number when the search did not consider it; 0 of 0 rollouts when successive halving dropped
+   it before its first rollout), the rollouts that judged it, and which action the search
+   played. The deals are written in chunks (``chunk-<first deal>.npz`` in the
+   output directory, each written whole), by at most ``--workers`` processes; run again, the
+   same command makes the chunks still missing. The same options give the same files.
+2. **Training** (``python -m guandan.rl.expert train``, needs torch: the ``train`` extra): an
+   MLP ``567 -> hidden... -> 1`` scoring each row (:class:`~guandan.rl.torch_train.TorchQNet`),
+   its loss the squared error on the searched values of the candidates plus a softmax
+   cross-entropy over each decision's legal actions toward the search's choice; checkpoints
+   (``checkpoint.pt``: weights, optimiser, random generator, epoch) resume with the same
+   command; exported as ONNX (input ``rows`` ``(n, 567)``, output ``q`` ``(n, 1)``) for the
+   ``onnx:`` agent and the ``net`` agent.
+
+The commands that made the shipped network (``guandan/bots/models/net.onnx``) are in
+``docs/training.md``.
+
+>>> chunk = deal_positions([3], rollouts=40)
+>>> chunk["states"].shape[1], chunk["actions"].shape[1], len(chunk["offsets"]) == len(chunk["states"]) + 1
+(513, 54, True)
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+
+import numpy as np
+
+from ..bots.search import MonteCarloAgent
+from ..core.movegen import pack_rank_move
+from ..core.moves import Move
+from ..errors import GuandanError, describe
+from ..game.deal import Deal
+from ..game.encoding import ACTION_SIZE, STATE_SIZE, encode_rows
+from ..game.history import Phase
+from .imitate import deal_level
+
+__all__ = ["deal_positions", "make_positions", "read_chunks", "chunk_name", "main"]
+
+#: The arrays of a chunk of positions (see :func:`deal_positions`).
+CHUNK_KEYS = ("seeds", "states", "offsets", "actions", "values", "rollouts", "chosen")
+
+
+def _rank_word(move: Move) -> int:
+    return int(pack_rank_move(move.to_rank()))
+
+
+def deal_positions(seeds: Sequence[int], rollouts: int = 200, candidates: int = 32) -> dict[str, np.ndarray]:
+    """The positions of the deals of ``seeds`` (each at the level :func:`deal_level` of its
+    seed, the bots' seeds ``seed * 4 + seat``), played by four ``mc`` bots of ``rollouts`` a
+    decision: for the ``d`` decisions in play whose search had two candidates or more,
+    ``seeds`` (d,) the deal's seed, ``states`` int8 (d, 513), ``offsets`` (d + 1,) where each
+    decision's actions start in ``actions`` int8 (N, 54), ``values`` float32 (N,) the searched
+    value of each action's rank-level move (NaN: not a candidate; 0 with no rollout: a candidate
+    dropped before its first), ``rollouts`` int32 (N,) the rollouts that judged it, and
+    ``chosen`` (d,) the index in ``actions`` of the action the search played.
+
+    >>> chunk = deal_positions([3], rollouts=40)
+    >>> c = chunk["chosen"]; bool(((chunk["offsets"][:-1] <= c) & (c < chunk["offsets"][1:])).all())
+    True
+    >>> bool(np.isfinite(chunk["values"][c]).all())
+    True
+    """
+    out_seeds: list[int] = []
+    states: list[np.ndarray] = []
+    actions: list[np.ndarray] = []
+    values: list[np.ndarray] = []
+    spent: list[np.ndarray] = []
+    chosen: list[int] = []
+    offsets = [0]
+    for seed in seeds:
+        deal = Deal.new(int(seed), level=deal_level(int(seed)))
+        bots = [MonteCarloAgent(seed=int(seed) * 4 + s, rollouts=rollouts, candidates=candidates) for s in range(4)]
+        while deal.phase is Phase.PLAY:  # a new deal has no tribute
+            seat = deal.turn
+            assert seat is not None
+            observation = deal.observation(seat)
+            if len(observation.legal_actions) == 1:
+                deal.play(observation.legal_actions[0])
+                continue
+            result = bots[seat].analyze(observation)
+            best = result.best
+            assert isinstance(best, Move)
+            if len(result.choices) >= 2:
+                rows = encode_rows(observation)
+                legal = list(observation.legal_actions)
+                searched = {}
+                for c in result.choices:
+                    assert isinstance(c.action, Move)
+                    searched[_rank_word(c.action)] = (c.value, c.rollouts)
+                words = [_rank_word(m) for m in legal]
+                v = np.array([searched.get(w, (np.nan, 0))[0] for w in words], dtype=np.float32)
+                r = np.array([searched.get(w, (0.0, 0))[1] for w in words], dtype=np.int32)
+                states.append(rows[0, :STATE_SIZE].astype(np.int8))
+                actions.append(rows[:, STATE_SIZE:].astype(np.int8))
+                values.append(v)
+                spent.append(r)
+                chosen.append(offsets[-1] + legal.index(best))
+                offsets.append(offsets[-1] + len(legal))
+                out_seeds.append(int(seed))
+            deal.play(best)
+    return {
+        "seeds": np.array(out_seeds, dtype=np.int64),
+        "states": np.stack(states) if states else np.zeros((0, STATE_SIZE), np.int8),
+        "offsets": np.array(offsets, dtype=np.int64),
+        "actions": np.concatenate(actions) if actions else np.zeros((0, ACTION_SIZE), np.int8),
+        "values": np.concatenate(values) if values else np.zeros(0, np.float32),
+        "rollouts": np.concatenate(spent) if spent else np.zeros(0, np.int32),
+        "chosen": np.array(chosen, dtype=np.int64),
+    }
+
+
+def chunk_name(first: int) -> str:
+    """The file name of the chunk whose deals start at seed ``first``.
+
+    >>> chunk_name(40)
+    'chunk-00000040.npz'
+    """
+    return f"chunk-{first:08d}.npz"
+
+
+def _make_chunk(job: tuple[str, int, int, int, int]) -> tuple[int, int, float]:
+    out, first, size, rollouts, candidates = job
+    start = time.perf_counter()
+    chunk = deal_positions(range(first, first + size), rollouts, candidates)
+    path = os.path.join(out, chunk_name(first))
+    with open(path + ".tmp", "wb") as f:
+        np.savez_compressed(f, **chunk)  # type: ignore[arg-type]
+    os.replace(path + ".tmp", path)
+    return first, len(chunk["chosen"]), time.perf_counter() - start
+
+
+def make_positions(
+    out: str,
+    deals: int,
+    first: int = 0,
+    rollouts: int = 200,
+    candidates: int = 32,
+    chunk: int = 4,
+    workers: int = 1,
+    progress: Callable[[str], None] | None = None,
+) -> int:
+    """Write the positions of deals ``first .. first + deals - 1`` into ``out`` in chunks of
+    ``chunk`` deals (:func:`chunk_name`), skipping the chunks already there (a stopped run
+    goes on), ``workers`` processes; the decisions written by this call.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as out:
+    ...     made = make_positions(out, 1, first=3, rollouts=40, chunk=1)
+    ...     again = make_positions(out, 1, first=3, rollouts=40, chunk=1)
+    ...     names = os.listdir(out)
+    >>> made > 0, again, names
+    (True, 0, ['chunk-00000003.npz'])
+    """
+    for name, value, low in (("deals", deals, 1), ("first", first, 0), ("rollouts", rollouts, 1),
+                             ("candidates", candidates, 2), ("chunk", chunk, 1), ("workers", workers, 1)):  # fmt: skip
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            raise GuandanError(f"{name} must be an int >= {low}, got {describe(value)}")
+    os.makedirs(out, exist_ok=True)
+    jobs = [
+        (out, s, min(chunk, first + deals - s), rollouts, candidates)
+        for s in range(first, first + deals, chunk)
+        if not os.path.exists(os.path.join(out, chunk_name(s)))
+    ]
+    made = 0
+    started = time.perf_counter()
+    if workers == 1 or len(jobs) <= 1:
+        results = map(_make_chunk, jobs)
+        for s, n, took in results:
+            made += n
+            if progress:
+                progress(f"chunk {s}: {n} decisions in {took:.1f} s ({made} in {time.perf_counter() - started:.0f} s)")
+        return made
+    with ProcessPoolExecutor(workers) as pool:
+        for s, n, took in pool.map(_make_chunk, jobs):
+            made += n
+            if progress:
+                progress(f"chunk {s}: {n} decisions in {took:.1f} s ({made} in {time.perf_counter() - started:.0f} s)")
+    return made
+
+
+def read_chunks(paths: Sequence[str]) -> dict[str, np.ndarray]:
+    """The positions of chunk files and directories of chunks, joined in the order of their
+    first deals (so the same chunks give the same arrays however they were made).
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as out:
+    ...     _ = make_positions(out, 2, first=3, rollouts=40, chunk=1)
+    ...     joined = read_chunks([out])
+    >>> sorted(set(joined["seeds"].tolist()))
+    [3, 4]
+    """
+    files: list[str] = []
+    for path in paths:
+        if os.path.isdir(path):
+            files += [os.path.join(path, n) for n in os.listdir(path) if n.startswith("chunk-") and n.endswith(".npz")]
+        elif os.path.isfile(path):
+            files.append(path)
+        else:
+            raise GuandanError(f"no positions at {path!r}")
+    files.sort(key=os.path.basename)
+    parts: dict[str, list[np.ndarray]] = {k: [] for k in CHUNK_KEYS}
+    base_rows = 0
+    for path in files:
+        try:
+            with np.load(path) as z:
+                chunk = {k: z[k] for k in CHUNK_KEYS}
+        except (OSError, ValueError, KeyError) as error:
+            raise GuandanError(f"cannot read the positions {path!r}: {error}") from None
+        for k in ("seeds", "states", "actions", "values", "rollouts"):
+            parts[k].append(chunk[k])
+        parts["offsets"].append(chunk["offsets"][:-1] + base_rows)
+        parts["chosen"].append(chunk["chosen"] + base_rows)
+        base_rows += int(chunk["offsets"][-1])
+    if not files:
+        raise GuandanError(f"no chunk of positions in {', '.join(map(repr, paths))}")
+    joined = {k: np.concatenate(v) for k, v in parts.items()}
+    joined["offsets"] = np.append(joined["offsets"], base_rows)
+    return joined
+
+
+def _positions_command(args: argparse.Namespace, say: Callable[[str], None]) -> int:
+    start = time.perf_counter()
+    made = make_positions(args.out, args.deals, args.first, args.rollouts, args.candidates, args.chunk,
+                          args.workers, say)  # fmt: skip
+    say(f"{made} decisions written in {time.perf_counter() - start:.0f} s -> {args.out}")
+    return 0
+
+
+def _train_command(args: argparse.Namespace, say: Callable[[str], None]) -> int:
+    try:
+        from .distill import DistillConfig, Distiller, Positions
+    except ImportError as error:
+        raise GuandanError(str(error)) from None
+    hidden = tuple(int(h) for h in args.hidden.split(",")) if args.hidden else ()
+    config = DistillConfig(hidden=hidden, epochs=args.epochs, batch=args.batch, lr=args.lr,
+                           policy_weight=args.policy_weight, temperature=args.temperature,
+                           value_rollouts=args.value_rollouts, hold_out_every=args.hold_out_every,
+                           seed=args.seed, legal=args.legal, advantage=args.advantage)  # fmt: skip
+    arrays = read_chunks(args.positions)
+    if args.deals is not None:
+        keep = arrays["seeds"] < args.deals
+        arrays = _decisions(arrays, np.flatnonzero(keep))
+    positions = Positions(arrays, config.hold_out_every, config.legal)
+    say(f"{len(positions.train)} decisions to train on, {len(positions.held)} held out")
+    trainer = Distiller(config, positions, args.out, device=args.device)
+    trainer.run(say)
+    say(f"-> {os.path.join(args.out, 'model.onnx')}")
+    return 0
+
+
+def _decisions(arrays: dict[str, np.ndarray], keep: np.ndarray) -> dict[str, np.ndarray]:
+    """Some decisions of positions (indices, in order), as positions."""
+    starts, ends = arrays["offsets"][keep], arrays["offsets"][keep + 1]
+    sizes = ends - starts
+    index = np.concatenate([np.arange(a, b) for a, b in zip(starts, ends)]) if len(keep) else np.zeros(0, np.int64)
+    base = np.cumsum(sizes) - sizes
+    return {
+        "seeds": arrays["seeds"][keep],
+        "states": arrays["states"][keep],
+        "offsets": np.append(base, int(sizes.sum())),
+        "actions": arrays["actions"][index],
+        "values": arrays["values"][index],
+        "rollouts": arrays["rollouts"][index],
+        "chosen": base + arrays["chosen"][keep] - starts,
+    }
+
+
+def main(argv: Sequence[str] | None = None, say: Callable[[str], None] = print) -> int:
+    """The command line (``python -m guandan.rl.expert --help``)."""
+    parser = argparse.ArgumentParser(prog="python -m guandan.rl.expert", description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("positions", help="play seeded deals with mc and write its searched values")
+    p.add_argument("--out", required=True, help="the directory of the chunks")
+    p.add_argument("--deals", type=int, required=True)
+    p.add_argument("--first", type=int, default=0, help="the first deal's seed")
+    p.add_argument("--rollouts", type=int, default=200, help="mc's rollouts a decision")
+    p.add_argument("--candidates", type=int, default=32)
+    p.add_argument("--chunk", type=int, default=4, help="deals a chunk file")
+    p.add_argument("--workers", type=int, default=1, help="processes (at most the cores)")
+    t = sub.add_parser("train", help="train a network on positions (needs torch)")
+    t.add_argument("positions", nargs="+", help="chunk files or directories of chunks")
+    t.add_argument("--out", required=True, help="the run's directory (checkpoint, log, model.onnx)")
+    t.add_argument("--deals", type=int, default=None, help="only the deals of seeds below this")
+    t.add_argument("--hidden", default="512,256", help="the hidden layers' widths, comma-separated")
+    t.add_argument("--epochs", type=int, default=20)
+    t.add_argument("--batch", type=int, default=256, help="decisions a step")
+    t.add_argument("--lr", type=float, default=1e-3)
+    t.add_argument("--policy-weight", type=float, default=1.0)
+    t.add_argument("--temperature", type=float, default=0.1)
+    t.add_argument("--value-rollouts", type=float, default=8.0, help="a value of r rollouts weighs r / (r + this)")
+    t.add_argument("--hold-out-every", type=int, default=10)
+    t.add_argument("--seed", type=int, default=0)
+    t.add_argument("--advantage", action="store_true", help="regress the differences between a decision's actions")
+    t.add_argument("--legal", action="store_true", help="every legal action's row, not only the searched ones")
+    t.add_argument("--device", default="auto", help="auto (CUDA when present), cpu, cuda:0, ...")
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "positions":
+            return _positions_command(args, say)
+        if args.command == "train":
+            return _train_command(args, say)
+    except GuandanError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    return 2  # pragma: no cover
+
+
+if __name__ == "__main__":
+    sys.exit(main())

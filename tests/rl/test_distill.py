@@ -1,0 +1,153 @@
+"""Training on the search's values (guandan.rl.distill): the losses against a hand computation,
+the ONNX export against torch on the same rows, a stopped and resumed run against one never
+stopped, and the command end to end."""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+
+import numpy as np
+import pytest
+
+if importlib.util.find_spec("torch") is None:
+    pytest.skip("the train extra (pip install torch==2.13.0)", allow_module_level=True)
+
+# All slow: importing torch alone takes seconds, so the quick subset never imports it.
+pytestmark = pytest.mark.slow
+
+from guandan import Deal, GuandanError  # noqa: E402
+from guandan.game.encoding import encode_rows  # noqa: E402
+from guandan.rl.expert import deal_positions, main, make_positions  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def positions():
+    from guandan.rl.distill import Positions
+
+    return Positions(deal_positions([3, 4, 10], rollouts=30), hold_out_every=10)
+
+
+def test_the_losses_are_the_weighted_squared_error_and_the_cross_entropy_of_the_choice():
+    import torch
+
+    from guandan.rl.distill import VALUE_SCALE, _losses
+
+    q = torch.tensor([0.2, -0.1, 0.5, 0.0, 0.3])
+    owner = torch.tensor([0, 0, 0, 1, 1])
+    values = torch.tensor([0.6, 0.0, -0.3, 0.9, 0.0])
+    rollouts = torch.tensor([8.0, 0.0, 24.0, 8.0, 8.0])
+    chosen = torch.tensor([0, 4])
+    value_loss, policy_loss, agree = _losses(q, owner, values, rollouts, chosen, 2, 0.5, 8.0)
+    w = [0.5, 0.0, 0.75, 0.5, 0.5]
+    err = [(float(q[i]) - float(values[i]) / VALUE_SCALE) ** 2 for i in range(5)]
+    assert float(value_loss) == pytest.approx(sum(a * b for a, b in zip(w, err)) / sum(w), rel=1e-5)
+    ce0 = -math.log(math.exp(0.4) / (math.exp(0.4) + math.exp(-0.2) + math.exp(1.0)))
+    ce1 = -math.log(math.exp(0.6) / (math.exp(0.0) + math.exp(0.6)))
+    assert float(policy_loss) == pytest.approx((ce0 + ce1) / 2, rel=1e-5)
+    assert agree.tolist() == [False, True]
+    # with advantage, only the differences within a decision count: a decision's shift changes nothing
+    a = _losses(q, owner, values, rollouts, chosen, 2, 0.5, 8.0, advantage=True)[0]
+    shifted = values + torch.tensor([0.9, 0.9, 0.9, -0.6, -0.6])
+    b = _losses(q, owner, shifted, rollouts, chosen, 2, 0.5, 8.0, advantage=True)[0]
+    assert float(b) == pytest.approx(float(a))
+    assert float(a) < float(value_loss)
+
+
+def test_a_batch_gathers_each_decisions_rows_values_and_choice(positions):
+    d = positions.train[:3]
+    states, actions, owner, values, rollouts, chosen = positions.batch(d)
+    sizes = positions.offsets[d + 1] - positions.offsets[d]
+    assert len(actions) == sizes.sum() and owner.tolist() == np.repeat(np.arange(3), sizes).tolist()
+    a = positions.offsets[d[1]]
+    assert (states[1] == positions.states[d[1]]).all()
+    assert (actions[sizes[0] : sizes[0] + sizes[1]] == positions.actions[a : a + sizes[1]]).all()
+    assert chosen[1] - sizes[0] == positions.chosen[d[1]] - a
+    assert ((rollouts > 0) | (values == 0)).all() and rollouts[chosen].min() > 0
+
+
+def test_training_rows_are_the_searched_actions_or_every_legal_one_and_the_factored_scores_are_the_rows():
+    import torch
+
+    from guandan.rl.distill import Positions, factored_q
+    from guandan.rl.torch_train import TorchQNet
+
+    arrays = deal_positions([5], rollouts=30)
+    legal, searched = Positions(arrays, 0, legal=True), Positions(arrays, 0)
+    assert len(legal.actions) == len(arrays["actions"]) > len(searched.actions)
+    assert np.isfinite(searched.values).all() and (searched.rollouts > 0).all()
+    for d in range(len(arrays["chosen"])):  # the chosen action is kept, with its value
+        assert (searched.actions[searched.chosen[d]] == arrays["actions"][arrays["chosen"][d]]).all()
+        assert searched.values[searched.chosen[d]] == arrays["values"][arrays["chosen"][d]]
+    net = TorchQNet((16,), seed=1)
+    states, actions, owner, *_ = legal.batch(np.arange(4))
+    rows = np.concatenate([states[owner], actions], axis=1)
+    with torch.no_grad():
+        a = factored_q(net, torch.from_numpy(states), torch.from_numpy(actions), torch.from_numpy(owner))
+        assert torch.allclose(a, net(torch.from_numpy(rows)).reshape(-1), atol=1e-5)
+
+
+def test_the_onnx_export_and_torch_agree_on_the_same_rows_and_the_agents_play_it(tmp_path, positions):
+    pytest.importorskip("onnxruntime")
+    import torch
+
+    from guandan.bots.network import NetAgent, OnnxAgent, load_session
+    from guandan.rl.distill import DistillConfig, Distiller, export_onnx
+
+    run = Distiller(DistillConfig(hidden=(16, 8), epochs=1, batch=8), positions, str(tmp_path / "run"), device="cpu")
+    run.run()
+    path = str(tmp_path / "net.onnx")
+    export_onnx(run.net, path)
+    session = load_session(path)
+    deal = Deal.new(seed=4, level=6)
+    agents = [OnnxAgent(path), NetAgent(path)]
+    for k in range(16):
+        obs = deal.observation(deal.turn)
+        rows = encode_rows(obs)
+        with torch.no_grad():
+            expected = run.net(torch.from_numpy(rows)).numpy().reshape(-1)
+        got = session.run(None, {session.get_inputs()[0].name: rows})[0]
+        assert got.shape == (len(rows), 1) and np.allclose(got.reshape(-1), expected, rtol=1e-5, atol=1e-5)
+        assert np.allclose(agents[0].q_values(obs), expected, rtol=1e-5, atol=1e-5)
+        deal.play(agents[k % 2].act(obs))
+
+
+def test_a_stopped_and_resumed_run_ends_with_the_weights_of_one_never_stopped(tmp_path, positions):
+    import torch
+
+    from guandan.rl.distill import DistillConfig, Distiller
+
+    config = DistillConfig(hidden=(16,), epochs=3, batch=8, seed=4)
+    whole = Distiller(config, positions, str(tmp_path / "whole"), device="cpu")
+    whole.run()
+    part = Distiller(DistillConfig(hidden=(16,), epochs=1, batch=8, seed=4), positions, str(tmp_path / "part"), "cpu")
+    part.run()
+    resumed = Distiller(config, positions, str(tmp_path / "part"), device="cpu")  # the same command, more epochs
+    assert resumed.epoch == 1
+    resumed.run()
+    for a, b in zip(whole.net.state_dict().values(), resumed.net.state_dict().values()):
+        assert torch.equal(a, b)
+    logs = [(tmp_path / d / "log.jsonl").read_text().splitlines() for d in ("whole", "part")]
+    assert len(logs[0]) == len(logs[1]) == 3
+    with pytest.raises(GuandanError, match="is of another run"):
+        Distiller(DistillConfig(hidden=(8,), epochs=3), positions, str(tmp_path / "part"), device="cpu")
+
+
+def test_the_commands_make_positions_then_a_network_the_net_agent_plays(tmp_path, capsys):
+    from guandan.bots.loop import play_out
+    from guandan.bots.registry import make_agent
+
+    make_positions(str(tmp_path / "pos"), 2, first=9, rollouts=20, chunk=1)
+    out = str(tmp_path / "run")
+    args = ["train", str(tmp_path / "pos"), "--out", out, "--hidden", "8", "--epochs", "2", "--batch", "16",
+            "--device", "cpu"]  # fmt: skip
+    assert main(args) == 0
+    assert main(args) == 0  # done: the same command finds every epoch made
+    said = capsys.readouterr().out
+    assert said.count('"epoch": 2') == 1 and "held_agreement" in said
+    agent = make_agent(f"net:model={out}/model.onnx")
+    deal = Deal.new(seed=1)
+    play_out(deal, [agent, make_agent("greedy"), agent, make_agent("greedy")])
+    assert deal.is_over
+    assert main(["train", str(tmp_path / "none"), "--out", out]) == 2
+    assert "no positions at" in capsys.readouterr().err

@@ -27,7 +27,7 @@ def choice(agent, deal, seat=None):
 
 
 def test_agents_are_looked_up_by_name():
-    assert set(AGENTS) == {"random", "greedy", "mc", "mc-basic", "onnx", "net"}
+    assert set(AGENTS) == {"random", "greedy", "mc", "mc-basic", "onnx", "net", "mc-net"}
     assert isinstance(make_agent("greedy"), GreedyAgent) and isinstance(make_agent("Random", 2), RandomAgent)
     assert all(isinstance(a, Agent) for a in make_agents("random"))
     with pytest.raises(GuandanError, match="unknown agent 'smart'"):

@@ -66,7 +66,7 @@ def test_the_same_seed_gives_the_same_choices_and_the_spec_makes_it(model):
     obs = lead(7)
     one = make_agent(f"mc-net:model={model}:prior=50:rollouts=200", seed=3)
     two = make_agent(f"mc-net:model={model}:prior=50:rollouts=200", seed=3)
-    assert isinstance(one, GuidedSearchAgent) and one.prior == 50 and one.search.rollouts == 200
+    assert isinstance(one, GuidedSearchAgent) and one.prior == 50 and one.search.config.rollouts == 200
     assert one.act(obs) == two.act(obs)
 
 

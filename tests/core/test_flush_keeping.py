@@ -68,6 +68,7 @@ def test_the_straight_flushes_of_a_hand_are_those_of_its_card_level_moves(hand, 
     assert straight_flushes(hand, level) == plain_straight_flushes(hand, level)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "hand, level", POSITIONS + [pytest.param(h, lv, marks=pytest.mark.slow) for h, lv in MORE]
 )

@@ -70,7 +70,7 @@ class GuidedSearchAgent:
     >>> from guandan.rl.qnet import QNetwork
     >>> path = os.path.join(tempfile.mkdtemp(), "tiny.onnx"); QNetwork(hidden=(4,), seed=1).to_onnx(path)
     >>> agent = GuidedSearchAgent(model=path, prior=100, rollouts=400)
-    >>> agent.prior, agent.search.rollouts, os.path.basename(agent.network.model)
+    >>> agent.prior, agent.search.config.rollouts, os.path.basename(agent.network.model)
     (100.0, 400, 'tiny.onnx')
     """
 

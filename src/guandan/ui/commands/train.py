@@ -1,12 +1,13 @@
 """``guandan train``: deep Monte Carlo training of a network (:mod:`guandan.rl.train`; the
 same options as ``python -m guandan.rl.train``). torch is imported only by a run on
-``--backend torch``, never to parse the options.
+``--backend torch`` (the default with ``--actors``: the learner of the Ray actors), never to parse
+the options.
 
 >>> from guandan.ui.cli import build_parser
 >>> parser = build_parser()
 >>> args = parser.parse_args(["train", "--out", "runs/dmc", "--minutes", "30", "--hidden", "64,64"])
 >>> args.out, args.minutes, args.hidden, args.backend
-('runs/dmc', 30.0, (64, 64), 'numpy')
+('runs/dmc', 30.0, (64, 64), None)
 """
 
 from __future__ import annotations

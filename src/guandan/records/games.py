@@ -45,7 +45,7 @@ from ..core.cards import Cards, Rank, card_name, parse_card, parse_level
 from ..core.classify import classify
 from ..core.moves import Move, MoveType
 from ..core.rng import derive_seed
-from ..errors import GuandanError, RecordError, is_int
+from ..errors import GuandanError, RecordError
 from ..game.deal import Deal
 from ..game.history import Play, Return, Tribute
 from ..game.match import DealLog, Match
@@ -239,7 +239,8 @@ def _describe(value: Any) -> str:
 _INT_BITS = 4096
 
 _KINDS: dict[str, tuple[str, Any]] = {
-    "int": ("an int", lambda v: is_int(v) and v.bit_length() <= _INT_BITS),
+    # a JSON value: a Python int only (is_int would also take numpy's, which a record never holds)
+    "int": ("an int", lambda v: isinstance(v, int) and not isinstance(v, bool) and v.bit_length() <= _INT_BITS),
     "str": ("a string", lambda v: isinstance(v, str)),
     "list": ("a list", lambda v: isinstance(v, list)),
     "dict": ("an object", lambda v: isinstance(v, dict)),

@@ -86,6 +86,7 @@ def test_fixed_runs_report_win_rate_and_levels_with_intervals():
     assert tested.pairs == 30 and tested.result == "H1"
 
 
+@pytest.mark.slow
 def test_pairs_scored_by_their_levels():
     """With scoring="levels" a pair scores ½ + its levels a deal won less lost over 6: the
     test, the Elo and the counts are on those thirteen outcomes (pairs of deals)."""
@@ -174,6 +175,7 @@ def test_a_line_cut_short_is_dropped_and_foreign_files_refused(tmp_path):
     check(lambda: PairResult.from_json([1, 2]), GuandanError, "not a pair")
 
 
+@pytest.mark.slow
 def test_the_report_of_a_log_is_the_runs_result(tmp_path):
     path = str(tmp_path / "run.jsonl")
     run = head_to_head("greedy", "random", sprt=(0, 100), seed=9, workers=1, out=path)
@@ -203,6 +205,7 @@ def test_a_round_robin_and_a_gauntlet_rate_the_bots(tmp_path):
     check(lambda: tournament(bots, pairs=2, gauntlet=5, workers=1), GuandanError, "gauntlet")
 
 
+@pytest.mark.slow
 def test_results_are_the_same_whatever_the_executor_and_the_chunk():
     """Pairs sent to an executor (threads here, as a Dask cluster's executor would take them),
     a few a task: the decision, the pairs counted and the statistics are those of one worker."""

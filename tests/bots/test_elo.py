@@ -146,6 +146,7 @@ def _check_sprt_errors(elo0, elo1, alpha, beta, runs, seed, levels=False):
     return at_h0, at_h1
 
 
+@pytest.mark.slow
 def test_sprt_error_rates_within_nominal_on_synthetic_pairs():
     _check_sprt_errors(0, 100, 0.05, 0.05, runs=1500, seed=11)
 
@@ -156,6 +157,7 @@ def test_sprt_error_rates_within_nominal_many_runs(elo0, elo1, alpha, beta):
     _check_sprt_errors(elo0, elo1, alpha, beta, runs=3000, seed=21)
 
 
+@pytest.mark.slow
 def test_sprt_on_level_scores_error_rates_within_nominal():
     """The test on pairs scored by their levels (thirteen outcomes, not three): the same
     generalized likelihood ratio, the same guarantees."""

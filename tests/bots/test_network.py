@@ -56,6 +56,7 @@ def _numpy_q(weights, rows):
     return (np.maximum(rows @ w1 + b1, 0) @ w2 + b2)[:, 0]
 
 
+@pytest.mark.slow
 def test_the_agent_plays_the_best_action_of_a_numpy_evaluation_of_the_same_weights(tmp_path):
     weights = _weights(1)
     agent = OnnxAgent(_model(tmp_path / "tiny.onnx", weights))
@@ -159,6 +160,7 @@ def _published_form(path, weights, input_name="input", out_dims=("n",), extra_ou
     return str(path)
 
 
+@pytest.mark.slow
 def test_a_network_with_a_flat_output_and_its_own_input_name_plays_as_published(tmp_path):
     weights = _weights(7)
     flat = OnnxAgent(_published_form(tmp_path / "flat.onnx", weights, input_name="obs_and_action"))

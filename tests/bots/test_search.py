@@ -535,6 +535,7 @@ def test_a_double_tribute_receiver_holding_both_faces_searches_its_return():
     assert result.best in obs.legal_actions and 0 < result.rollouts <= 200  # whole worlds: 7 x 28 cards
 
 
+@pytest.mark.slow
 def test_the_native_sampler_deals_uniformly_and_honours_a_forbidden_set():
     hand = Cards.deck() - Cards.parse("S3 S4 S5 S6 S7")
     pool = Cards.parse("S3 S4 S5 S6 S7")

@@ -198,6 +198,7 @@ def test_a_bot_by_import_path_plays_the_same_on_two_workers_as_in_this_process()
     assert [r["finish_order"] for r in bound.rows] == [r["finish_order"] for r in one.rows]
 
 
+@pytest.mark.slow
 def test_the_example_bot_of_the_readme_runs_by_import_path_on_two_workers(monkeypatch):
     monkeypatch.syspath_prepend(str(EXAMPLES))
     one = simulate(4, "mybot:LongestBot,greedy", seed=1, kind="deal", workers=1)
@@ -285,6 +286,7 @@ def test_cli_simulate_plot_without_matplotlib_fails_at_once(monkeypatch, capsys,
     assert err == "guandan: error: --plot needs matplotlib: pip install '.[plot]' from the guandan checkout\n"
 
 
+@pytest.mark.slow
 def test_cli_simulate_runs_a_bot_from_the_current_directory_on_two_workers(monkeypatch, capsys, tmp_path):
     monkeypatch.chdir(EXAMPLES)
     monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(EXAMPLES))])

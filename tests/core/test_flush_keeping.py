@@ -115,6 +115,7 @@ def test_the_pass_and_a_move_the_hand_cannot_play():
         flush_keeping_move(pack_rank_move(classify("SB SB HR HR", 2)[0].to_rank()), "S3", 2)
 
 
+@pytest.mark.slow
 def test_the_positions_above_hold_moves_whose_spend_it_changes():
     changed = sum(
         flush_keeping_move(pack_rank_move(m), hand, level) != canonical_move(pack_rank_move(m), hand, level)

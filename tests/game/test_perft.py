@@ -35,6 +35,7 @@ def test_reference_perft_matches_the_recorded_value(entry, depth, expected):
     assert perft(position(entry.seed, entry.cards, entry.level), depth, "reference") == expected
 
 
+@pytest.mark.slow
 def test_divide_sums_to_perft_and_agrees_between_implementations():
     deal = position(4, 8)
     native, reference = divide(deal, 3), divide(deal, 3, "reference")

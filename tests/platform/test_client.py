@@ -184,6 +184,7 @@ def test_a_broken_request_still_gets_an_answer(broken):
     assert 0 <= index <= max(0, len(listed) - 1)
 
 
+@pytest.mark.slow
 def test_fuzzed_messages_never_raise(seats):
     rng = random.Random(11)
     values = [None, -1, 5, "", "x", [], {}, [1, 2], {"a": 1}, 3.5, True, "S3", ["S3", "ZZ"], [[0, 1, "S3"]], 10**30]

@@ -123,6 +123,7 @@ def test_a_disconnect_ends_the_game_cleanly(caplog):
     assert not data["over"] and replay(data) == server.tables[0].matches[0]
 
 
+@pytest.mark.slow
 def test_a_bot_that_does_not_answer_in_time_ends_the_game():
     start = time.monotonic()
     result, reports, _ = play({"seed": 5, "act_timeout": 0.5}, per_bot={3: {"silent_after": 4}})

@@ -47,6 +47,7 @@ def _run(folder: pathlib.Path, seed: int) -> str:
     return done.stdout
 
 
+@pytest.mark.slow
 def test_a_field_bot_runs_as_main_with_seeded_draws(tmp_path):
     (tmp_path / "helper.py").write_text(HELPER, encoding="utf-8")
     (tmp_path / "bot.py").write_text(BOT, encoding="utf-8")

@@ -25,6 +25,7 @@ def seats():
     return recorded()[1]
 
 
+@pytest.mark.slow
 def test_the_other_spellings_are_read(seats):
     plain_client = PlatformClient("greedy")
     plain = answers(plain_client, seats[1])

@@ -449,6 +449,7 @@ def test_native_entry_points_on_any_deal_state(state, n):
             pass
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None)
 @given(st.integers(0, 2**64 - 1), st.integers(0, 30), st.data())
 def test_native_playouts_from_reachable_states_end_in_a_finish_order(seed, plies, data):
@@ -507,6 +508,7 @@ def test_a_record_with_any_value_changed_replays_or_raises_record_error(record, 
     assert records.record(state) == corrupt  # accepted only when it is exactly a record of what it replays
 
 
+@pytest.mark.slow
 def test_the_native_fuzz_harness_runs_without_atheris():
     """tools/fuzz_native.py (run under atheris by tools/fuzz.sh) replays inputs in plain Python."""
     import importlib.util

@@ -149,6 +149,7 @@ def test_no_modules_import_one_another_in_a_circle():
     assert circles(package_graph()) == []
 
 
+@pytest.mark.slow
 def test_every_subpackage_is_a_layer_and_every_module_has_one():
     root = package_dir()
     subpackages = {p.parent.name for p in root.glob("*/__init__.py")}

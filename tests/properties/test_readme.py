@@ -68,6 +68,7 @@ def test_the_docs_have_the_runs_of_the_example_bot():
     assert len(_simulate_runs()) == 2
 
 
+@pytest.mark.slow
 def test_the_play_transcript_is_the_commands_real_output(monkeypatch, capsys):
     (body,) = [b for b in blocks("text") if b.startswith("$ guandan play ")]
     command, _, expected = body.partition("\n")

@@ -18,6 +18,7 @@ from guandan.game.encoding import encode_state  # noqa: E402
 from guandan.rl.env import CARD_ACTIONS, N_ACTIONS, GuandanEnv, action_move, env  # noqa: E402
 
 
+@pytest.mark.slow
 def test_the_deal_environment_passes_pettingzoos_api_and_seed_tests():
     api_test(GuandanEnv(), num_cycles=400, verbose_progress=False)
     api_test(env(reward="wins"), num_cycles=400, verbose_progress=False)

@@ -31,6 +31,7 @@ def test_a_chunk_holds_each_decisions_rows_values_and_the_searched_choice():
         assert (np.abs(values[a:b][searched]) <= 3).all()
 
 
+@pytest.mark.slow
 def test_the_first_decision_is_the_search_of_the_deals_first_position_encoded_as_the_onnx_agent_sees_it():
     chunk = deal_positions([7], rollouts=30)
     deal = Deal.new(7, level=deal_level(7))

@@ -115,6 +115,7 @@ def test_the_fit_raises_the_likelihood_of_the_searchs_choices(rows):
     assert info["positions"] == sum(position_rows(r) is not None for r in rows)
 
 
+@pytest.mark.slow
 def test_positions_read_in_the_order_of_their_deals(tmp_path, rows):
     a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
     a.write_text("".join(json.dumps(r) + "\n" for r in rows if r["seed"] == 8))
@@ -150,6 +151,7 @@ def test_improve_is_deterministic_in_its_seed():
     assert not np.array_equal(a, c) or not np.array_equal(a, w0)
 
 
+@pytest.mark.slow
 def test_an_improvement_with_a_hidden_layer_moves_the_units_that_read_its_features():
     """From ``with_hidden`` (outputs 0), one generation moves the linear weights of the
     features given and every unit's inputs from them, its bias and its output; nothing else."""

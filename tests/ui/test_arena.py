@@ -31,6 +31,7 @@ def test_negative_elo_bounds_are_a_value(capsys):
     assert (data["sprt"]["elo0"], data["sprt"]["elo1"]) == (-20.5, -3)
 
 
+@pytest.mark.slow
 def test_json_has_the_result_and_the_statistics(capsys):
     data = _json(capsys, ["arena", "greedy", "random", "--sprt", "0,100", "--workers", "1", "--seed", "2", "--json"])
     assert data["result"] == "H1" and data["llr"] >= data["bounds"][1]
@@ -42,6 +43,7 @@ def test_json_has_the_result_and_the_statistics(capsys):
     assert games["kind"] == "games" and games["ruleset"] == "platform" and games["games"] == 2
 
 
+@pytest.mark.slow
 def test_score_levels_tests_on_the_levels(capsys):
     data = _json(capsys, ["arena", "greedy", "random", "--sprt", "0,100", "--score", "levels", "--workers", "1",
                           "--json"])  # fmt: skip

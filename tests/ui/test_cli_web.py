@@ -65,6 +65,7 @@ def test_replay_refuses_a_record_that_does_not_replay(tmp_path, capsys):
     assert "the match has deals 1 to 2, not 9" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_simulate_writes_one_record_per_game_that_replays(tmp_path, capsys):
     target = tmp_path / "runs" / "deep"
     assert main(["simulate", "3", "--workers", "1", "--seed", "4", "--records", str(target), "--quiet",

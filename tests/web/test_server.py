@@ -258,6 +258,7 @@ def test_a_shutdown_with_a_game_in_progress_tells_the_page_and_the_log(caplog):
     assert "the server shuts down: table 0's game 1 is left unfinished" in caplog.text
 
 
+@pytest.mark.slow
 def test_the_page_asks_for_records_hints_and_declarations(tmp_path, caplog):
     data = _finished_record()
     (tmp_path / "game-1.json").write_text(json.dumps(data))

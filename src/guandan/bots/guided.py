@@ -40,7 +40,6 @@ import numpy as np
 
 from ..core.moves import Move
 from ..errors import GuandanError, describe
-from ..game.encoding import encode_actions, encode_state
 from ..game.history import Phase
 from ..game.observation import Observation
 from .network import OnnxAgent
@@ -97,17 +96,9 @@ class GuidedSearchAgent:
         )
 
     def q_values(self, observation: Observation, moves: list[Move]) -> np.ndarray:
-        """The network's value of each of ``moves`` (legal actions of the observation)."""
-        legal = observation.legal_actions
-        index = {move: i for i, move in enumerate(legal)}
-        try:
-            rows_of = [index[move] for move in moves]
-        except KeyError as error:
-            raise GuandanError(f"{error.args[0]} is not a legal action of the observation") from None
-        actions = encode_actions(np.ascontiguousarray(legal.array[rows_of]))
-        state = encode_state(observation)
-        rows = np.hstack([np.broadcast_to(state, (len(moves), state.shape[0])), actions]).astype(np.float32)
-        return self.network.values(rows)
+        """The network's value of each of ``moves`` (legal actions of the observation):
+        :meth:`OnnxAgent.move_values <guandan.bots.network.OnnxAgent.move_values>`."""
+        return self.network.move_values(observation, moves)
 
     def analyze(self, observation: Observation) -> SearchResult:
         """The search's result with its choices ranked by the blend (their ``value`` the

@@ -33,6 +33,7 @@ True
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -241,10 +242,29 @@ class OnnxAgent:
         moves = search_candidates(observation, self.candidates or 32)
         if len(moves) == 1:
             return moves[0]
+        return moves[int(np.argmax(self.move_values(observation, moves)))]
+
+    def move_values(self, observation: Observation, moves: Sequence[Move]) -> np.ndarray:
+        """The network's value of each of ``moves``, legal actions of the observation (their
+        rows: the state, then each move's cards; the legal moves are compared packed, never
+        decoded): ``float32 (len(moves),)``.
+
+        >>> import os, tempfile
+        >>> from guandan.game.deal import Deal
+        >>> from guandan.rl.qnet import QNetwork
+        >>> path = os.path.join(tempfile.mkdtemp(), "tiny.onnx"); QNetwork(hidden=(4,), seed=1).to_onnx(path)
+        >>> deal = Deal.new(seed=2); obs = deal.observation(deal.turn); agent = OnnxAgent(path)
+        >>> bool(np.allclose(agent.move_values(obs, [obs.legal_actions[3]]), agent.q_values(obs)[3]))
+        True
+        """
+        packed = np.array([pack_move(m) for m in moves], dtype=np.uint64).reshape(len(moves), 2)
+        legal = np.asarray(observation.legal_actions.array, dtype=np.uint64)
+        for move, word in zip(moves, packed, strict=True):
+            if not (legal == word).all(axis=1).any():
+                raise GuandanError(f"{move} is not a legal action of the observation")
         state = encode_state(observation)
-        actions = encode_actions(np.array([pack_move(m) for m in moves], dtype=np.uint64))
-        rows = np.concatenate([np.broadcast_to(state, (len(moves), state.shape[0])), actions], axis=1)
-        return moves[int(np.argmax(self.values(np.ascontiguousarray(rows, dtype=np.float32))))]
+        rows = np.concatenate([np.broadcast_to(state, (len(moves), state.shape[0])), encode_actions(packed)], axis=1)
+        return self.values(np.ascontiguousarray(rows, dtype=np.float32))
 
     def act(self, observation: Observation) -> Move | int:
         """The action: the best-scored move in play, the fixed rule in tribute and return."""

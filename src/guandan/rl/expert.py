@@ -43,8 +43,7 @@ from ..core.moves import Move
 from ..errors import GuandanError, describe
 from ..game.deal import Deal
 from ..game.encoding import ACTION_SIZE, STATE_SIZE, encode_rows
-from ..game.history import Phase
-from .imitate import deal_level
+from .imitate import deal_level, searched_decisions
 
 __all__ = ["deal_positions", "make_positions", "read_chunks", "chunk_name", "main"]
 
@@ -82,34 +81,25 @@ def deal_positions(seeds: Sequence[int], rollouts: int = 200, candidates: int = 
     for seed in seeds:
         deal = Deal.new(int(seed), level=deal_level(int(seed)))
         bots = [MonteCarloAgent(seed=int(seed) * 4 + s, rollouts=rollouts, candidates=candidates) for s in range(4)]
-        while deal.phase is Phase.PLAY:  # a new deal has no tribute
-            seat = deal.turn
-            assert seat is not None
-            observation = deal.observation(seat)
-            if len(observation.legal_actions) == 1:
-                deal.play(observation.legal_actions[0])
-                continue
-            result = bots[seat].analyze(observation)
+        for observation, result in searched_decisions(deal, bots):  # a new deal has no tribute
             best = result.best
             assert isinstance(best, Move)
-            if len(result.choices) >= 2:
-                rows = encode_rows(observation)
-                legal = list(observation.legal_actions)
-                searched = {}
-                for c in result.choices:
-                    assert isinstance(c.action, Move)
-                    searched[_rank_word(c.action)] = (c.value, c.rollouts)
-                words = [_rank_word(m) for m in legal]
-                v = np.array([searched.get(w, (np.nan, 0))[0] for w in words], dtype=np.float32)
-                r = np.array([searched.get(w, (0.0, 0))[1] for w in words], dtype=np.int32)
-                states.append(rows[0, :STATE_SIZE].astype(np.int8))
-                actions.append(rows[:, STATE_SIZE:].astype(np.int8))
-                values.append(v)
-                spent.append(r)
-                chosen.append(offsets[-1] + legal.index(best))
-                offsets.append(offsets[-1] + len(legal))
-                out_seeds.append(int(seed))
-            deal.play(best)
+            rows = encode_rows(observation)
+            legal = list(observation.legal_actions)
+            searched = {}
+            for c in result.choices:
+                assert isinstance(c.action, Move)
+                searched[_rank_word(c.action)] = (c.value, c.rollouts)
+            words = [_rank_word(m) for m in legal]
+            v = np.array([searched.get(w, (np.nan, 0))[0] for w in words], dtype=np.float32)
+            r = np.array([searched.get(w, (0.0, 0))[1] for w in words], dtype=np.int32)
+            states.append(rows[0, :STATE_SIZE].astype(np.int8))
+            actions.append(rows[:, STATE_SIZE:].astype(np.int8))
+            values.append(v)
+            spent.append(r)
+            chosen.append(offsets[-1] + legal.index(best))
+            offsets.append(offsets[-1] + len(legal))
+            out_seeds.append(int(seed))
     return {
         "seeds": np.array(out_seeds, dtype=np.int64),
         "states": np.stack(states) if states else np.zeros((0, STATE_SIZE), np.int8),

@@ -56,7 +56,7 @@ from ..bots.rollout_policy import (
     policy_features,
     policy_file,
 )
-from ..bots.search import MonteCarloAgent
+from ..bots.search import MonteCarloAgent, SearchResult
 from ..core import playouts
 from ..core.movegen import pack_rank_move, rank_moves
 from ..core.moves import Move
@@ -65,10 +65,12 @@ from ..core.rng import SplitMix64
 from ..errors import GuandanError, describe
 from ..game.deal import Deal
 from ..game.history import Phase
+from ..game.observation import Observation
 
 __all__ = [
     "with_hidden",
     "expert_positions",
+    "searched_decisions",
     "deal_level",
     "state_of_row",
     "read_positions",
@@ -127,6 +129,32 @@ def state_of_row(row: dict[str, Any]) -> DealState:
     )
 
 
+def searched_decisions(deal: Deal, bots: Sequence[MonteCarloAgent]) -> Iterator[tuple[Observation, SearchResult]]:
+    """Play ``deal`` out with the search ``bots`` (one a seat), yielding each decision in play
+    whose search had two candidates or more, with its search's result, before its choice is
+    played (a decision of one legal action is played at once, unsearched).
+
+    >>> deal = Deal.new(3, level=2)
+    >>> bots = [MonteCarloAgent(seed=s, rollouts=40) for s in range(4)]
+    >>> decisions = list(searched_decisions(deal, bots))
+    >>> len(decisions) > 5, all(len(r.choices) >= 2 for _, r in decisions), deal.phase is Phase.OVER
+    (True, True, True)
+    """
+    while deal.phase is Phase.PLAY:
+        seat = deal.turn
+        assert seat is not None
+        observation = deal.observation(seat)
+        if len(observation.legal_actions) == 1:
+            deal.play(observation.legal_actions[0])
+            continue
+        result = bots[seat].analyze(observation)
+        if len(result.choices) >= 2:
+            yield observation, result
+        best = result.best
+        assert isinstance(best, Move)  # in play, a move
+        deal.play(best)
+
+
 def expert_positions(
     deals: int,
     first: int = 0,
@@ -161,26 +189,15 @@ def expert_positions(
             )
             for seat in range(4)
         ]
-        while deal.phase is Phase.PLAY:
-            seat = deal.turn
-            assert seat is not None
-            observation = deal.observation(seat)
-            if len(observation.legal_actions) == 1:
-                deal.play(observation.legal_actions[0])
-                continue
-            result = bots[seat].analyze(observation)
-            if len(result.choices) >= 2:
-                moves = [c.action for c in result.choices]
-                assert all(isinstance(m, Move) for m in moves)  # in play, moves
-                words = [format(pack_rank_move(m.to_rank()), "x") for m in moves if isinstance(m, Move)]
-                row = {"seed": seed, **_state_row(deal.native_state())}
-                row["words"] = words
-                row["values"] = [round(c.value, 6) for c in result.choices]
-                row["rollouts"] = [c.rollouts for c in result.choices]
-                yield row
-            best = result.best
-            assert isinstance(best, Move)  # in play, a move
-            deal.play(best)
+        for _observation, result in searched_decisions(deal, bots):
+            moves = [c.action for c in result.choices]
+            assert all(isinstance(m, Move) for m in moves)  # in play, moves
+            words = [format(pack_rank_move(m.to_rank()), "x") for m in moves if isinstance(m, Move)]
+            row = {"seed": seed, **_state_row(deal.native_state())}
+            row["words"] = words
+            row["values"] = [round(c.value, 6) for c in result.choices]
+            row["rollouts"] = [c.rollouts for c in result.choices]
+            yield row
 
 
 def read_positions(paths: Sequence[str]) -> list[dict[str, Any]]:

@@ -289,14 +289,7 @@ const NOTIFY = {
     state.hand = [...(m.handCards || m.handCard || [])];
     state.counts = [0, 1, 2, 3].map(() => state.hand.length || 27);
     state.messages = [m];
-    state.trick = [null, null, null, null];
-    state.lead = null;
-    state.lastPlayer = null;
-    state.passes = 0;
-    state.trickOver = false;
-    state.out = [];
-    state.transfers = [];
-    state.antiTribute = [];
+    resetDeal();
     state.act = null;
     state.selected.clear();
     if (state.episode && state.episode.gameOver) {
@@ -418,13 +411,8 @@ function removeCards(cards, hand = state.hand) {
   }
 }
 
-// A spectator's deal begins: the levels, the counts, and the hands when the server shows them.
-function beginWatching(m) {
-  state.hands = Array.isArray(m.hands) ? m.hands.map((h) => [...h]) : null;
-  state.counts = Array.isArray(m.counts) ? [...m.counts] : [27, 27, 27, 27];
-  state.level = m.curRank || state.level;
-  if (Array.isArray(m.levels)) state.levels = [...m.levels];
-  state.messages = [];
+// A new deal's table: no trick, no one out, no tribute.
+function resetDeal() {
   state.trick = [null, null, null, null];
   state.lead = null;
   state.lastPlayer = null;
@@ -433,6 +421,16 @@ function beginWatching(m) {
   state.out = [];
   state.transfers = [];
   state.antiTribute = [];
+}
+
+// A spectator's deal begins: the levels, the counts, and the hands when the server shows them.
+function beginWatching(m) {
+  state.hands = Array.isArray(m.hands) ? m.hands.map((h) => [...h]) : null;
+  state.counts = Array.isArray(m.counts) ? [...m.counts] : [27, 27, 27, 27];
+  state.level = m.curRank || state.level;
+  if (Array.isArray(m.levels)) state.levels = [...m.levels];
+  state.messages = [];
+  resetDeal();
   state.turn = null;
   if (m.game !== state.game) state.lastWinner = null;
   state.game = m.game || state.game;

@@ -22,7 +22,14 @@ from websockets.exceptions import InvalidStatus
 from guandan import Match, parse_card
 from guandan.game.rules import PLATFORM
 from guandan.platform import PlatformServer, PlatformTable
-from guandan.platform.server import CLOSE_DISCONNECTED, CLOSE_DONE, CLOSE_INTERNAL, CLOSE_SHUTDOWN, CLOSE_TIMEOUT
+from guandan.platform.server import (
+    CLOSE_DISCONNECTED,
+    CLOSE_DONE,
+    CLOSE_INTERNAL,
+    CLOSE_SHUTDOWN,
+    CLOSE_TIMEOUT,
+    ServerHooks,
+)
 from guandan.records.games import record, replay
 from guandan.ui.cli import main
 
@@ -344,3 +351,66 @@ def test_guandan_serve_plays_games_for_real_bots(tmp_path):
     data = json.loads((tmp_path / "table0-game1.json").read_text())
     assert data["rules"]["failed_a_limit"] == 4
     assert replay(data).is_over
+
+
+class Recording(ServerHooks):
+    """Hooks that record when each is called, and keep no seat."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple] = []
+
+    async def seated(self, view, seat, ws, join):
+        self.calls.append(("seated", view.index, seat, join))
+
+    def keep_seat(self, view, seat, why):
+        self.calls.append(("keep_seat", view.index, seat))
+        return False
+
+    def sending(self, view, sends):
+        self.calls.append(("sending", len(sends)))
+
+    def sent(self, view, sends):
+        self.calls.append(("sent", len(sends)))
+
+    def event(self, view, seat, event, details):
+        self.calls.append(("event", event))
+
+    def stored(self, view, game, record):
+        self.calls.append(("stored", view.index, game, record["seed"]))
+
+    def closed(self, view):
+        self.calls.append(("closed", view.index, view.ended, view.close_code))
+
+
+@pytest.mark.slow
+def test_the_hooks_hear_every_seat_send_event_record_and_close_and_change_nothing():
+    hooks = Recording()
+    plain, _, _ = play({"seed": 12, "games": 1, "ruleset": "platform+cap1"})
+    hooked, _, server = play({"seed": 12, "games": 1, "ruleset": "platform+cap1", "hooks": hooks})
+    assert hooked.tables[0].records == plain.tables[0].records
+    calls = hooks.calls
+    assert [c for c in calls if c[0] == "seated"] == [("seated", 0, s, True) for s in range(4)]
+    sending = [c[1] for c in calls if c[0] == "sending"]
+    assert sending == [c[1] for c in calls if c[0] == "sent"] and len(sending) > 10 and min(sending) >= 1
+    assert ("stored", 0, 0, plain.tables[0].records[0]["seed"]) in calls
+    assert [c[1] for c in calls if c[0] == "event"][:1] == ["ready"] and ("event", "summary") in calls
+    assert ("closed", 0, True, None) in calls and not any(c[0] == "keep_seat" for c in calls)
+    assert server.views[0].table is server.tables[0]
+
+
+@pytest.mark.slow
+def test_hooks_that_keep_a_seat_hold_the_table_until_they_let_it_go():
+    class Keeping(ServerHooks):
+        def __init__(self) -> None:
+            self.kept: list[tuple[int, str]] = []
+
+        def keep_seat(self, view, seat, why):
+            self.kept.append((seat, why))
+            asyncio.get_running_loop().call_later(0.2, view.leave, seat, why + " (let go)")
+            return True
+
+    hooks = Keeping()
+    result, _, _ = play({"seed": 5, "hooks": hooks}, per_bot={2: {"leave_after": 6}})
+    assert hooks.kept == [(2, "disconnected")]
+    table = result.tables[0]
+    assert table.state == "aborted" and table.abort_reason == "seat 2 (bot2) disconnected (let go) during game 1"

@@ -330,3 +330,20 @@ def test_a_request_too_long_is_dropped_with_a_message():
 def test_the_page_url_of_a_server():
     assert page_url_for("ws://127.0.0.1:23456/game/") == "http://127.0.0.1:23456/"
     assert page_url_for("wss://example.org/game/", "/viewer") == "https://example.org/viewer"
+
+
+@pytest.mark.slow
+def test_the_browsers_thread_is_the_platforms_thread_runner_serving_until_stopped():
+    from guandan.platform import ServerThread
+    from guandan.web.server import start_web
+
+    with start_web(seat=2, bots="greedy", seed=3, ruleset="competitive_2022+cap1") as running:
+        assert isinstance(running, ServerThread) and running.until_stopped
+        assert running.served is running.game and running.server is running.game.server
+        assert running.url == running.server.url and running.port == running.server.port
+        assert running.page_url == running.server.page_url and running.game.tables == [running.game.table]
+    result = running.result()
+    assert result.tables[0].state == "aborted" and "shut down" in result.tables[0].abort_reason
+    with start_web(serve=True, port=0, seed=1) as bare:
+        assert bare.game is None and bare.served is bare.server
+    assert bare.stop() is bare.result() and not bare.result().complete

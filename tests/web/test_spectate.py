@@ -383,9 +383,9 @@ def test_the_list_of_tables_to_watch_is_a_page_and_a_spectators_socket_is_no_pag
 
 
 def test_a_spectator_too_far_behind_is_cut_and_the_server_goes_on(monkeypatch):
-    from guandan.web import server as web_server
+    from guandan.web import watch as web_watch
 
-    monkeypatch.setattr(web_server, "SPECTATOR_BACKLOG", 0)  # every spectator is "behind" at once
+    monkeypatch.setattr(web_watch, "SPECTATOR_BACKLOG", 0)  # every spectator is "behind" at once
 
     async def main():
         async with WebServer(port=0, seed=1) as server:

@@ -12,9 +12,10 @@ The protocol (``ws://HOST:PORT/game/{name}``, eleven JSON message kinds, answers
 * :mod:`~guandan.platform.table` — :class:`PlatformTable`, one table without any I/O:
   seats, games, stages, whose turn, what to send to whom, what an answer does;
 * :mod:`~guandan.platform.server` — :class:`PlatformServer`, the asyncio WebSocket server
-  that moves JSON between tables and connections;
-* :mod:`~guandan.platform.thread` — :func:`start_server`, a server in a thread of its own,
-  for synchronous code;
+  that moves JSON between tables and connections, and :class:`ServerHooks`, the one way a
+  server built on it (the browser's) adds to it;
+* :mod:`~guandan.platform.thread` — :class:`ServerThread` and :func:`start_server`, a server
+  in a thread of its own, for synchronous code (the one thread runner);
 * :mod:`~guandan.platform.results` — the result (:class:`ServeResult`): every table's games
   and records, each bot's answer times, the summary.
 
@@ -40,7 +41,7 @@ from .local import LocalResult, run_local
 from .messages import parse_answer
 from .results import SeatStats, ServeResult, TableResult
 from .seat import GameSummary, SeatView
-from .server import DEFAULT_HOST, DEFAULT_PORT, PlatformServer, serve_platform
+from .server import DEFAULT_HOST, DEFAULT_PORT, PlatformServer, ServerHooks, TableView, serve_platform
 from .table import PlatformTable, Reply, Send, TableState
 from .thread import ServerThread, start_server
 
@@ -62,8 +63,10 @@ __all__ = [
     "SeatStats",
     "Send",
     "ServeResult",
+    "ServerHooks",
     "ServerThread",
     "TableResult",
+    "TableView",
     "TableState",
     "parse_answer",
     "serve_platform",

@@ -34,6 +34,8 @@ here knows the rules or the message formats.
   :mod:`guandan.records.games` match record, replayable with :func:`guandan.records.games.replay`),
   and ``summary.json`` at the end. ``log``: a JSONL file of every message sent and
   received and every connection event, each with its time (:mod:`~guandan.platform.log`).
+* ``hooks``: what a server built on this one adds (:class:`ServerHooks`, each given a
+  table's :class:`TableView`): the one way to extend it — the browser's server is built so.
 
 >>> import asyncio
 >>> async def main():
@@ -86,6 +88,8 @@ __all__ = [
     "CLOSE_DISCONNECTED",
     "CLOSE_TIMEOUT",
     "PlatformServer",
+    "ServerHooks",
+    "TableView",
     "serve_platform",
 ]
 
@@ -128,7 +132,7 @@ logger = logging.getLogger("guandan.platform")
 class _Runtime:
     """The I/O state of one table: its connections, its inbox, the answer clock."""
 
-    def __init__(self, index: int, table: PlatformTable) -> None:
+    def __init__(self, server: PlatformServer, index: int, table: PlatformTable) -> None:
         self.index = index
         self.table = table
         self.connections: list[ServerConnection | None] = [None] * 4
@@ -150,6 +154,126 @@ class _Runtime:
         self.records: list[dict[str, Any]] = []
         self.record_files: list[str] = []
         self.written = 0  # games whose record is written
+        self.view = TableView(server, self)  # what the server's hooks see of this table
+
+
+class TableView:
+    """A running table as :class:`ServerHooks` see it: its number and
+    :class:`~guandan.platform.table.PlatformTable`, whether it has ended, its close code, and
+    what a hook may do to its seats' connections. One per table, made by the server
+    (:attr:`PlatformServer.views`).
+
+    >>> server = PlatformServer(port=0, seed=1)
+    >>> view = server.views[0]
+    >>> view.index, view.table is server.tables[0], view.ended, view.close_code, view.connection(0)
+    (0, True, False, None, None)
+    """
+
+    def __init__(self, server: PlatformServer, runtime: _Runtime) -> None:
+        self._server = server
+        self._runtime = runtime
+        self.index = runtime.index
+        self.table = runtime.table
+
+    @property
+    def ended(self) -> bool:
+        """Whether the table's runner has ended (it reads no more messages)."""
+        return self._runtime.ended
+
+    @property
+    def close_code(self) -> int | None:
+        """The close code chosen for the table's connections (``None``: none yet, 1000 when they close)."""
+        return self._runtime.close_code
+
+    def connection(self, seat: int) -> ServerConnection | None:
+        """The connection the table sends ``seat``'s messages to (``None``: none)."""
+        return self._runtime.connections[seat]
+
+    def detach(self, seat: int) -> None:
+        """Send nothing more to ``seat``'s connection (until :meth:`reseat`)."""
+        self._runtime.connections[seat] = None
+
+    def leave(self, seat: int, why: str) -> None:
+        """Tell the table that ``seat``'s connection is gone, ``why`` (once): during the games
+        the table ends as for a bot that left (see :meth:`ServerHooks.keep_seat`)."""
+        self._server._tell_left(self._runtime, seat, why)
+
+    async def reseat(self, seat: int, ws: ServerConnection) -> None:
+        """Read ``ws`` as ``seat``'s connection from now on (the seat taken back, the table not
+        told), until it closes; then the seat is left as any seat's."""
+        await self._server._read_seat(self._runtime, seat, ws, self.table.names[seat] or "", join=False)
+
+    def event(self, seat: int | None, event: str, **details: Any) -> None:
+        """Log an event of the table (and of ``seat``) in the server's log; the hooks hear it too."""
+        self._server._event(self._runtime, seat, event, **details)
+
+
+class ServerHooks:
+    """What a server built on :class:`PlatformServer` adds to it, at a few documented points:
+    give an instance as ``PlatformServer(hooks=...)``. Every method does what the platform
+    alone does (nothing, or the platform's own answer), so a subclass overrides only what it
+    needs. The browser's server (:mod:`guandan.web.server`) is built this way.
+
+    * :meth:`request` and :meth:`connection`: a request before the WebSocket handshake, and a
+      connection once it is open (the platform's: :meth:`PlatformServer.answer` and
+      :meth:`PlatformServer.take_seat`);
+    * :meth:`seated`, :meth:`keep_seat`: a seat taken (or taken back), a seat's connection gone;
+    * :meth:`sending`, :meth:`sent`: the messages of a table, before and after they are sent;
+    * :meth:`event`, :meth:`stored`, :meth:`closed`: an event logged, a game's record stored,
+      a table's connections closed.
+
+    Each table hook is given the table's :class:`TableView`.
+
+    >>> class Counting(ServerHooks):
+    ...     def __init__(self) -> None:
+    ...         self.events: list[str] = []
+    ...     def event(self, view, seat, event, details) -> None:
+    ...         self.events.append(event)
+    >>> import asyncio
+    >>> hooks = Counting()
+    >>> async def main():
+    ...     async with PlatformServer(port=0, seed=1, hooks=hooks):
+    ...         pass
+    >>> asyncio.run(main())
+    >>> hooks.events
+    ['ready', 'summary']
+    """
+
+    def request(self, server: PlatformServer, connection: ServerConnection, request: Request) -> Response | None:
+        """The answer to an HTTP request before the WebSocket handshake, or ``None`` to go on
+        with the handshake. By default the platform's (:meth:`PlatformServer.answer`)."""
+        return server.answer(connection, request)
+
+    async def connection(self, server: PlatformServer, ws: ServerConnection) -> None:
+        """A WebSocket connection has opened: serve it until it closes. By default it takes
+        a seat (:meth:`PlatformServer.take_seat`)."""
+        await server.take_seat(ws)
+
+    async def seated(self, view: TableView, seat: int, ws: ServerConnection, join: bool) -> None:
+        """``ws`` has just taken ``seat`` (``join``: before the table hears of it; else it took
+        the seat back, :meth:`TableView.reseat`). Nothing by default."""
+
+    def keep_seat(self, view: TableView, seat: int, why: str) -> bool:
+        """``seat``'s connection is gone, ``why``, after its table started: whether to keep the
+        seat for now (the table waits; the hook's owner then calls :meth:`TableView.leave` or
+        :meth:`TableView.reseat`). By default ``False``: the table ends as for a bot that left."""
+        return False
+
+    def sending(self, view: TableView, sends: Sequence[Send]) -> None:
+        """The table's messages ``sends`` are about to be sent. Nothing by default."""
+
+    def sent(self, view: TableView, sends: Sequence[Send]) -> None:
+        """The table's messages ``sends`` have been sent (or the table ended sending them). Nothing by default."""
+
+    def event(self, view: TableView | None, seat: int | None, event: str, details: dict[str, Any]) -> None:
+        """An event has been logged (``view`` ``None``: of the server). Nothing by default."""
+
+    def stored(self, view: TableView, game: int, record: dict[str, Any]) -> None:
+        """Game ``game`` (from 0) of the table is over (or left unfinished) and its record
+        stored (and written when the server has a records directory). Nothing by default."""
+
+    def closed(self, view: TableView) -> None:
+        """The table has ended and its seats' connections are closed. Nothing by default."""
 
 
 class PlatformServer:
@@ -165,7 +289,8 @@ class PlatformServer:
     result). ``act_timeout``: seconds a bot may take to answer (default: no limit).
     ``records``: a directory for the records; ``log``: a JSONL file. ``close_timeout``:
     seconds a peer has to complete the close handshake before its connection is cut.
-    ``host`` ``""`` listens on every interface (IPv4 and IPv6, on one port).
+    ``host`` ``""`` listens on every interface (IPv4 and IPv6, on one port). ``hooks``: what a
+    server built on this one adds (a :class:`ServerHooks`; by default none: the platform alone).
 
     Use it as an async context manager (it listens from entering to leaving), then
     ``await server.wait()`` for the result; :meth:`close` shuts it down early.
@@ -184,6 +309,7 @@ class PlatformServer:
         records: str | os.PathLike[str] | None = None,
         log: str | os.PathLike[str] | None = None,
         close_timeout: float = CLOSE_GRACE,
+        hooks: ServerHooks | None = None,
     ) -> None:
         if isinstance(tables, Sequence):
             if not tables or not all(isinstance(t, PlatformTable) and t.state is TableState.SEATING for t in tables):
@@ -212,7 +338,8 @@ class PlatformServer:
         self.log_path = None if log is None else Path(log)
         if not hosted:
             hosted = [PlatformTable(games, seed=derive_seed(self.seed, t), ruleset=self.ruleset) for t in range(count)]
-        self._runtimes = [_Runtime(t, table) for t, table in enumerate(hosted)]
+        self.hooks = ServerHooks() if hooks is None else hooks
+        self._runtimes = [_Runtime(self, t, table) for t, table in enumerate(hosted)]
         self._server: Server | None = None
         self._runners: list[asyncio.Task[None]] = []
         self._log: MessageLog | None = None
@@ -226,6 +353,11 @@ class PlatformServer:
     def tables(self) -> list[PlatformTable]:
         """The tables (their state, games and matches)."""
         return [rt.table for rt in self._runtimes]
+
+    @property
+    def views(self) -> list[TableView]:
+        """The running tables as the hooks see them (:class:`TableView`)."""
+        return [rt.view for rt in self._runtimes]
 
     @property
     def url(self) -> str:
@@ -336,6 +468,11 @@ class PlatformServer:
     # -- connections -----------------------------------------------------------------------------
 
     def _process_request(self, connection: ServerConnection, request: Request) -> Response | None:
+        return self.hooks.request(self, connection, request)
+
+    def answer(self, connection: ServerConnection, request: Request) -> Response | None:
+        """The platform's answer to an HTTP request before the handshake: HTTP 404 for a path
+        other than ``/game/{name}``, 503 when every table is taken; else ``None`` (go on)."""
         path = urlsplit(request.path).path
         if not path.startswith(_PATH_PREFIX):
             return connection.respond(HTTPStatus.NOT_FOUND, f"the platform's address is {self.url}{{name}}\n")
@@ -350,20 +487,20 @@ class PlatformServer:
         return None
 
     async def _handler(self, ws: ServerConnection) -> None:
+        await self.hooks.connection(self, ws)
+
+    async def take_seat(self, ws: ServerConnection) -> None:
+        """Seat a bot's connection at the next free seat and read its messages until it closes."""
         name = unquote(urlsplit(ws.request.path).path[len(_PATH_PREFIX) :]) if ws.request else ""
         rt = self._free_table()
         if rt is None:  # the last seat was taken during the handshake
-            await self._close_one(ws, 1013, "every table is taken")
+            await self.close_connection(ws, 1013, "every table is taken")
             return
         seat = rt.table.join(name)
         rt.stats[seat] = SeatStats(seat, name)
         self._event(rt, seat, "connect", name=name)
         logger.info("table %d seat %d: %s connected", rt.index, seat, printable(name))
         await self._read_seat(rt, seat, ws, name, join=True)
-
-    async def _seated(self, rt: _Runtime, seat: int, ws: ServerConnection, join: bool) -> None:
-        """A connection has just taken ``seat`` (``join``: before its table hears of it; else it took
-        the seat back): a hook for a subclass."""
 
     async def _read_seat(self, rt: _Runtime, seat: int, ws: ServerConnection, name: str, *, join: bool) -> None:
         """Read the messages of ``ws``, the connection of ``seat``, into the table's inbox until
@@ -374,7 +511,7 @@ class PlatformServer:
         rt.credits[seat] = credit
         rt.left[seat] = False
         try:
-            await self._seated(rt, seat, ws, join)
+            await self.hooks.seated(rt.view, seat, ws, join)
             if join:
                 rt.inbox.put_nowait((_JOIN, seat, None, time.perf_counter(), None))
             while True:
@@ -514,6 +651,11 @@ class PlatformServer:
         )
 
     async def _send(self, rt: _Runtime, sends: Sequence[Send]) -> None:
+        self.hooks.sending(rt.view, sends)
+        await self._send_each(rt, sends)
+        self.hooks.sent(rt.view, sends)
+
+    async def _send_each(self, rt: _Runtime, sends: Sequence[Send]) -> None:
         for send in sends:
             text = send.wire
             is_act = send.message["type"] == "act"
@@ -547,15 +689,15 @@ class PlatformServer:
             self._log.message(payload, limit=RECEIVED_LIMIT, table=rt.index, dir="in", seat=seat)
 
     def _event(self, rt: _Runtime | None, seat: int | None, event: str, **details: Any) -> None:
-        if self._log is None:
-            return
-        fields: dict[str, Any] = {}
-        if rt is not None:
-            fields["table"] = rt.index
-        if seat is not None:
-            fields["seat"] = seat
-        fields.update(details)
-        self._log.event(event, **fields)
+        if self._log is not None:
+            fields: dict[str, Any] = {}
+            if rt is not None:
+                fields["table"] = rt.index
+            if seat is not None:
+                fields["seat"] = seat
+            fields.update(details)
+            self._log.event(event, **fields)
+        self.hooks.event(None if rt is None else rt.view, seat, event, details)
 
     def _game_ended(self, rt: _Runtime) -> None:
         table = rt.table
@@ -592,6 +734,10 @@ class PlatformServer:
             rt.written += 1
 
     def _store(self, rt: _Runtime, game: int, record: dict[str, Any]) -> None:
+        self._write_record(rt, game, record)
+        self.hooks.stored(rt.view, game, record)
+
+    def _write_record(self, rt: _Runtime, game: int, record: dict[str, Any]) -> None:
         rt.records.append(record)
         if self.records_dir is None:
             return
@@ -628,6 +774,11 @@ class PlatformServer:
                 del closing[ws]
 
     def _leave(self, rt: _Runtime, seat: int, why: str) -> None:
+        """A seat's connection is gone: tell the table's runner, unless the hooks keep the seat."""
+        if not self.hooks.keep_seat(rt.view, seat, why):
+            self._tell_left(rt, seat, why)
+
+    def _tell_left(self, rt: _Runtime, seat: int, why: str) -> None:
         """Tell the table's runner that a seat's connection is gone (once)."""
         if not rt.left[seat] and not rt.ended:
             rt.left[seat] = True
@@ -640,7 +791,7 @@ class PlatformServer:
         )
         reason = reason.encode("utf-8")[:120].decode("utf-8", "ignore")  # a close reason is at most 123 bytes
         seats = [(seat, ws) for seat, ws in enumerate(rt.connections) if ws is not None]
-        cut = await asyncio.gather(*(self._close_one(ws, code, reason) for _, ws in seats))
+        cut = await asyncio.gather(*(self.close_connection(ws, code, reason) for _, ws in seats))
         for (seat, _), was_cut in zip(seats, cut, strict=True):
             if was_cut:
                 self._event(rt, seat, "cut", after=self.close_timeout)
@@ -651,8 +802,9 @@ class PlatformServer:
                     printable(rt.table.names[seat]),
                     self.close_timeout,
                 )
+        self.hooks.closed(rt.view)
 
-    async def _close_one(self, ws: ServerConnection, code: int, reason: str) -> bool:
+    async def close_connection(self, ws: ServerConnection, code: int, reason: str) -> bool:
         """Close a connection with ``code``, waiting at most :attr:`close_timeout` seconds for
         the peer (also when it does not read, so that even the close frame cannot be sent);
         then cut it. Whether it was cut."""

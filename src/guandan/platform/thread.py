@@ -1,6 +1,9 @@
-"""A platform server for synchronous code: :class:`ServerThread` runs a
-:class:`~guandan.platform.server.PlatformServer` on an event loop in a thread of its own
-(bots in threads or processes, tests, notebooks); :func:`start_server` starts one.
+"""A server for synchronous code: :class:`ServerThread` runs a
+:class:`~guandan.platform.server.PlatformServer` — or anything served the same way
+(:class:`Served`: the browser's server and ``guandan web``'s table) — on an event loop in a
+thread of its own (bots in threads or processes, tests, notebooks); :func:`start_server`
+starts a platform server. It is the one thread runner: the browser's
+(:func:`guandan.web.server.start_web`) is a :class:`ServerThread` too.
 """
 
 from __future__ import annotations
@@ -8,12 +11,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
-from typing import Any, Self
+from typing import Any, Protocol, Self, runtime_checkable
 
 from .results import ServeResult
 from .server import PlatformServer
+from .table import PlatformTable
 
-__all__ = ["LoopThread", "ServerThread", "start_server"]
+__all__ = ["LoopThread", "Served", "ServerThread", "start_server"]
 
 
 class LoopThread:
@@ -76,9 +80,46 @@ class LoopThread:
         asyncio.run(run())
 
 
+@runtime_checkable
+class Served(Protocol):
+    """What a :class:`ServerThread` runs: a :class:`PlatformServer`, or an object served the
+    same way (started, waited for, closed, its result).
+
+    >>> isinstance(PlatformServer(port=0), Served)
+    True
+    """
+
+    @property
+    def url(self) -> str:
+        """``ws://HOST:PORT/game/``."""
+
+    @property
+    def port(self) -> int:
+        """The port it listens on."""
+
+    @property
+    def tables(self) -> list[PlatformTable]:
+        """The tables."""
+
+    async def start(self) -> None:
+        """Listen."""
+
+    async def wait(self) -> ServeResult:
+        """Wait until every table is done; the result."""
+
+    async def close(self) -> ServeResult:
+        """Shut down now; the result."""
+
+    def result(self) -> ServeResult:
+        """The result so far."""
+
+
 class ServerThread(LoopThread):
-    """A :class:`PlatformServer` running on an event loop in a thread of its own, for
-    synchronous code: bots in threads or processes, tests, notebooks.
+    """A server running on an event loop in a thread of its own, for synchronous code: bots
+    in threads or processes, tests, notebooks. ``served``: what to run (by default a
+    :class:`PlatformServer` made of ``options``); ``until_stopped``: serve until :meth:`stop`
+    (a page stays served after the games) rather than until every table is done; ``name``:
+    the thread's. :attr:`server` is the server (:attr:`served` unless a subclass says otherwise).
 
     >>> with start_server(port=0, seed=3) as running:
     ...     running.url.startswith("ws://127.0.0.1:"), running.port > 0
@@ -87,26 +128,44 @@ class ServerThread(LoopThread):
     False
     """
 
-    def __init__(self, **options: Any) -> None:
-        self.server = PlatformServer(**options)
+    server: Served
+
+    def __init__(
+        self,
+        served: Served | None = None,
+        *,
+        until_stopped: bool = False,
+        name: str = "guandan-platform-server",
+        **options: Any,
+    ) -> None:
+        self.served: Served = PlatformServer(**options) if served is None else served
+        self.server = self.served
+        self.until_stopped = until_stopped
+        self._stopping: asyncio.Event | None = None
         self._result: ServeResult | None = None
-        super().__init__("guandan-platform-server")
+        super().__init__(name)
 
     async def _start(self) -> None:
-        await self.server.start()
+        self._stopping = asyncio.Event()
+        await self.served.start()
 
     async def _run(self) -> None:
-        self._result = await self.server.wait()
+        if self.until_stopped:
+            assert self._stopping is not None
+            await self._stopping.wait()
+            self._result = await self.served.close()
+        else:
+            self._result = await self.served.wait()
 
     @property
     def port(self) -> int:
         """The port it listens on."""
-        return self.server.port
+        return self.served.port
 
     @property
     def url(self) -> str:
         """``ws://HOST:PORT/game/`` (a bot adds its name)."""
-        return self.server.url
+        return self.served.url
 
     def wait(self, timeout: float | None = None) -> ServeResult:
         """Wait until every table is done and return the result; :class:`TimeoutError` after ``timeout`` seconds."""
@@ -120,13 +179,16 @@ class ServerThread(LoopThread):
         loop = self._loop
         if self._thread.is_alive() and loop is not None:
             with contextlib.suppress(RuntimeError):  # the loop finished meanwhile
-                asyncio.run_coroutine_threadsafe(self.server.close(), loop).result(timeout)
+                if self.until_stopped and self._stopping is not None:
+                    loop.call_soon_threadsafe(self._stopping.set)
+                else:
+                    asyncio.run_coroutine_threadsafe(self.served.close(), loop).result(timeout)
         self._thread.join(timeout)
         return self.result()
 
     def result(self) -> ServeResult:
         """The result (final once the server has stopped)."""
-        return self._result if self._result is not None else self.server.result()
+        return self._result if self._result is not None else self.served.result()
 
 
 def start_server(**options: Any) -> ServerThread:

@@ -8,8 +8,11 @@ every game record the package writes (``guandan web``, ``guandan serve --web``).
   are declared (sans-I/O);
 * :mod:`~guandan.web.pages` — the page and its assets (plain ES modules shipped with the
   package), served with their content types;
-* :mod:`~guandan.web.server` — :class:`~guandan.web.server.WebServer`, the platform server
-  that also serves the page (its bots' protocol unchanged), and
+* :mod:`~guandan.web.answers` — the plain HTTP answers and what the server reads of a path;
+* :mod:`~guandan.web.watch` — the spectators of a table;
+* :mod:`~guandan.web.reclaim` — a page taking its seat back with its secret;
+* :mod:`~guandan.web.server` — :class:`~guandan.web.server.WebServer`, a platform server
+  whose hooks also serve the page (its bots' protocol unchanged), and
   :class:`~guandan.web.server.WebGame`, a table of bots and one seat for a person (in a
   thread of its own: :func:`~guandan.web.server.start_web`).
 

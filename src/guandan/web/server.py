@@ -2,10 +2,10 @@
 viewer on the port its bots connect to, and :class:`WebGame` is ``guandan web`` — one table
 of in-process bots and a seat for a person at the browser.
 
-**One port.** A :class:`WebServer` is a :class:`~guandan.platform.server.PlatformServer`
-(the bots' protocol at ``ws://HOST:PORT/game/{name}`` is unchanged: seats, messages, close
-codes, HTTP 404 and 503) that also answers, over plain HTTP on the same port:
-
+**One port.** A :class:`WebServer` runs a :class:`~guandan.platform.server.PlatformServer`
+(its ``platform``) and is that server's hooks (:class:`~guandan.platform.server.ServerHooks`):
+the bots' protocol at ``ws://HOST:PORT/game/{name}`` is unchanged (seats, messages, close
+codes, HTTP 404 and 503), and the same port also answers, over plain HTTP:
 =====================  ==================================================================
 ``/``                  the table: a person plays a seat (``?name=…`` the name it connects
                        with)
@@ -25,19 +25,19 @@ table ignores a message of a page's seat (stale, malformed), that seat is sent
 never gets it). A page whose seat is taken is refused with HTTP 409 (a browser sees only a
 failed connection: the page reads ``/status.json`` to say why).
 
-**Coming back.** A page's seat is given a secret (``{"type": "notify", "stage": "seat",
-"reclaim": …}``, to that page only). When the page's connection goes away during the games,
-the seat waits ``reclaim_grace`` seconds (the table with it) for a page connecting with
-``&reclaim=SECRET``: that page is sent the seat's messages since the deal began and the
-request awaiting its answer, and plays on; a page still at the seat is closed
-(:data:`CLOSE_TAKEN_OVER`). After the grace the table ends as for a bot that left.
+**Coming back** (:mod:`~guandan.web.reclaim`). A page's seat is given a secret (a notice to
+that page only); when the page's connection goes away during the games, the seat waits
+``reclaim_grace`` seconds (the table with it) for a page connecting with ``&reclaim=SECRET``,
+which is sent the seat's messages since the deal began and plays on; a page still at the
+seat is closed (:data:`CLOSE_TAKEN_OVER`). After the grace the table ends as for a bot that
+left.
 
-**Spectators.** ``/watch/T`` sends a spectator what every seat of table ``T`` is sent
-(the notices to all four), a message at each deal's beginning (levels, counts; the dealt
-hands only with ``spectators_see_hands``) and one at each turn (the public part of the
-request); never a hand otherwise, a request or a secret. At most ``spectators`` per table;
-what a spectator sends closes it (1008). Every page socket — the seats of pages, ``/assist``,
-spectators — passes the same :class:`~guandan.web.guard.Guard`.
+**Spectators** (:mod:`~guandan.web.watch`). ``/watch/T`` sends a spectator table ``T``'s
+public messages, a message at each deal's beginning (the dealt hands only with
+``spectators_see_hands``) and one at each turn; never a hand otherwise, a request or a
+secret. At most ``spectators`` per table. Every page socket — the seats of pages,
+``/assist``, spectators — passes the same :class:`~guandan.web.guard.Guard`; the plain HTTP
+answers are made by :mod:`~guandan.web.answers`.
 
 **guandan web.** :class:`WebGame` hosts one :class:`WebTable` — the bots' seats are kept
 for them by name, any other name takes the person's seat — and connects the bots from a
@@ -53,10 +53,10 @@ thinking never holds up the server), each made from its spec and seeded
 (True, 1)
 """
 
+
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
 import json
 import logging
@@ -64,11 +64,11 @@ import os
 import secrets
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from http import HTTPStatus
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, quote, unquote, urlsplit
+from urllib.parse import unquote, urlsplit
 
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
@@ -80,15 +80,31 @@ from ..errors import GuandanError, describe, printable
 from ..game.match import Match
 from ..game.rules import Ruleset, get_ruleset
 from ..platform.connect import run_client
-from ..platform.messages import to_text
 from ..platform.results import ServeResult
-from ..platform.server import PlatformServer
-from ..platform.table import PlatformTable
-from ..platform.thread import LoopThread
+from ..platform.server import PlatformServer, ServerHooks, TableView
+from ..platform.table import PlatformTable, Send
+from ..platform.thread import ServerThread
+from .answers import (
+    ASSIST,
+    GAME,
+    WATCH,
+    is_page,
+    is_page_socket,
+    is_upgrade,
+    notify,
+    page_url_for,
+    query,
+    refuse,
+    secured,
+    table_number,
+    with_body,
+)
 from .assist import MAX_REQUEST, Assistant, Budget, Parts, read_record_file
-from .guard import SECURITY_HEADERS, Guard
+from .guard import Guard
 from .pages import CONTENT_TYPES, asset
+from .reclaim import CLOSE_TAKEN_OVER, RECLAIM_GRACE, Reclaims
 from .timeline import MAX_RECORD_BYTES
+from .watch import SPECTATOR_BACKLOG, SPECTATORS, Spectators
 
 __all__ = [
     "WebServer",
@@ -96,6 +112,7 @@ __all__ = [
     "WebGame",
     "WebThread",
     "start_web",
+    "page_url_for",
     "PAGE_NOTICE",
     "MAX_PAGE_SOCKETS",
     "ASSIST_WORKERS",
@@ -111,9 +128,6 @@ logger = logging.getLogger("guandan.web")
 
 #: The stage of the notice a page's seat gets when the table ignored its message.
 PAGE_NOTICE = "ignored"
-_GAME = "/game/"
-_ASSIST = "/assist"
-_WATCH = "/watch/"
 
 #: The most sockets of pages open at once (``/assist``, the seats of pages, spectators): more are
 #: refused (HTTP 503 at the handshake).
@@ -127,51 +141,6 @@ ASSIST_BUFFERED = 2 * MAX_REQUEST
 RECORDS_IN_FLIGHT = 4 * MAX_RECORD_BYTES
 #: Seconds a page has to read a reply of ``/assist`` (it holds a worker meanwhile): then it is cut.
 ASSIST_SEND_TIMEOUT = 10.0
-#: Spectators a table admits at once by default (``--spectators``); more are refused (HTTP 503).
-SPECTATORS = 8
-#: Messages waiting to be sent to one spectator: a spectator further behind is cut (it does not read).
-SPECTATOR_BACKLOG = 1024
-#: Seconds the seat of a page that went away during the games waits for the page to come back
-#: (``--reclaim-grace``; 0: the table ends at once, as for a bot).
-RECLAIM_GRACE = 60.0
-#: The close code of a page's seat taken over by another page of the same person (its secret).
-CLOSE_TAKEN_OVER = 4003
-
-
-def _query(path: str, name: str) -> str | None:
-    values = parse_qs(urlsplit(path).query).get(name)
-    return values[0] if values else None
-
-
-def _is_page(path: str) -> bool:
-    return "1" in parse_qs(urlsplit(path).query).get("page", [])
-
-
-def _secured(response: Response) -> Response:
-    """``response`` with the headers every answer of the web UI carries (:mod:`~guandan.web.guard`)."""
-    for name, value in SECURITY_HEADERS.items():
-        if name in response.headers:
-            del response.headers[name]
-        response.headers[name] = value
-    return response
-
-
-def _response(connection: ServerConnection, status: int, body: bytes, content_type: str) -> Response:
-    response = connection.respond(status, "")
-    headers = response.headers
-    for name in ("Content-Type", "Content-Length"):
-        del headers[name]
-    headers["Content-Type"] = content_type
-    headers["Content-Length"] = str(len(body))
-    return _secured(dataclasses.replace(response, body=body))
-
-
-def _refuse(connection: ServerConnection, status: int, text: str) -> Response:
-    return _secured(connection.respond(status, text.rstrip("\n") + "\n"))
-
-
-def _is_upgrade(request: Request) -> bool:
-    return "websocket" in request.headers.get("Upgrade", "").lower()
 
 
 class WebTable(PlatformTable):
@@ -226,15 +195,18 @@ class WebTable(PlatformTable):
         return seat
 
 
-class WebServer(PlatformServer):
-    """A :class:`~guandan.platform.server.PlatformServer` that also serves the page, the
-    viewer and their requests on its port (see the module's description). ``browse``: the
-    directory of records the viewer offers (by default the server's ``records``); ``hint``:
-    the search bot's spec behind the page's hint; ``record_prefix``: with ``records`` given,
-    the records are written as ``{record_prefix}-game{g}.json`` instead of
-    ``table{t}-game{g}.json``; ``spectators``: spectators admitted per table at once (0: none);
-    ``spectators_see_hands``: show them every hand; ``reclaim_grace``: seconds a page's seat
-    waits for its page to come back (0: none). Every other option is the platform server's.
+
+class WebServer(ServerHooks):
+    """A :class:`~guandan.platform.server.PlatformServer` (:attr:`platform`) that also serves
+    the page, the viewer and their requests on its port, being the platform server's hooks
+    (see the module's description). ``browse``: the directory of records the viewer offers
+    (by default the server's ``records``); ``hint``: the search bot's spec behind the page's
+    hint; ``record_prefix``: with ``records`` given, the records are written as
+    ``{record_prefix}-game{g}.json`` instead of ``table{t}-game{g}.json``; ``spectators``:
+    spectators admitted per table at once (0: none); ``spectators_see_hands``: show them every
+    hand; ``reclaim_grace``: seconds a page's seat waits for its page to come back (0: none).
+    Every other option is the platform server's; so are :attr:`url`, :attr:`port`,
+    :attr:`tables`, :meth:`wait` and :meth:`result`.
 
     >>> import asyncio, urllib.request
     >>> async def main():
@@ -273,7 +245,7 @@ class WebServer(PlatformServer):
         records = options.get("records")
         if record_prefix is not None:
             options["records"] = None  # written here, under their own names
-        super().__init__(**options)
+        self.platform = PlatformServer(hooks=self, **options)
         self.record_prefix = record_prefix
         self.web_records = None if records is None else Path(records)
         self.browse = Path(browse) if browse is not None else self.web_records
@@ -290,13 +262,64 @@ class WebServer(PlatformServer):
         self.spectators = spectators
         self.spectators_see_hands = bool(spectators_see_hands)
         self.reclaim_grace = float(reclaim_grace)
-        self._watchers: dict[int, set[_Watcher]] = {t: set() for t in range(len(self.tables))}
-        self._public: dict[int, list[str]] = {}  # each table's public messages of its current deal
-        self._secrets: dict[tuple[int, int], str] = {}  # (table, seat) of a page: its secret to come back
-        self._seen: dict[tuple[int, int], list[str]] = {}  # what that seat was sent in the current deal
-        self._last_act: dict[tuple[int, int], str] = {}  # the last request that seat was sent
-        self._away: dict[tuple[int, int], asyncio.TimerHandle] = {}  # seats waiting for their page
-        self._coming_back: set[tuple[int, int]] = set()  # seats a page is being given back
+        close = self.platform.close_connection
+        self._watching = Spectators(self.platform.views, limit=spectators, see_hands=self.spectators_see_hands,
+                                    close=close)
+        self._reclaims = Reclaims(self.platform.views, grace=self.reclaim_grace, close=close)
+
+    # -- the platform server's ------------------------------------------------------------------------
+
+    @property
+    def host(self) -> str:
+        """The address it listens on."""
+        return self.platform.host
+
+    @property
+    def port(self) -> int:
+        """The port it listens on."""
+        return self.platform.port
+
+    @property
+    def url(self) -> str:
+        """The protocol's URL, ``ws://HOST:PORT/game/``."""
+        return self.platform.url
+
+    @property
+    def tables(self) -> list[PlatformTable]:
+        """The tables."""
+        return self.platform.tables
+
+    @property
+    def games(self) -> int:
+        """The matches each table plays."""
+        return self.platform.games
+
+    @property
+    def ruleset(self) -> Ruleset:
+        """The rules played."""
+        return self.platform.ruleset
+
+    @property
+    def seed(self) -> int:
+        """The server's seed."""
+        return self.platform.seed
+
+    async def wait(self) -> ServeResult:
+        """Wait until every table is done, stop listening and return the result (see the platform server's)."""
+        return await self.platform.wait()
+
+    def result(self) -> ServeResult:
+        """The result so far (see the platform server's)."""
+        return self.platform.result()
+
+    async def __aenter__(self) -> WebServer:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    # -- the page's -----------------------------------------------------------------------------------
 
     @property
     def token(self) -> str | None:
@@ -321,7 +344,7 @@ class WebServer(PlatformServer):
             except OSError as error:
                 raise GuandanError(f"cannot create the records directory {str(self.web_records)!r}: {error}") from None
         self._workers = asyncio.Semaphore(ASSIST_WORKERS)
-        await super().start()
+        await self.platform.start()
         self.guard = dataclasses.replace(self.guard, port=self.port)
 
     async def close(self) -> ServeResult:
@@ -333,7 +356,7 @@ class WebServer(PlatformServer):
                     t,
                     table.games_played + 1,
                 )
-        return await super().close()
+        return await self.platform.close()
 
     def status(self) -> dict[str, Any]:
         """What ``/status.json`` says: the server, the ruleset, each table's state and seats."""
@@ -345,8 +368,8 @@ class WebServer(PlatformServer):
                 "played": table.games_played,
                 "taken": [name is not None for name in table.names],
                 "abort_reason": table.abort_reason,
-                "spectators": len(self._watchers.get(t, ())),
-                "away": [(t, seat) in self._away for seat in range(4)],
+                "spectators": self._watching.count(t),
+                "away": [self._reclaims.is_away(t, seat) for seat in range(4)],
             }
             if isinstance(table, WebTable):
                 entry["person"] = table.person
@@ -364,7 +387,7 @@ class WebServer(PlatformServer):
             "reclaim_grace": self.reclaim_grace,
         }
 
-    # -- HTTP and the page's sockets ------------------------------------------------------------------
+    # -- HTTP and the page's sockets (hooks) ----------------------------------------------------------
 
     def _refusal(self, request: Request) -> str | None:
         """Why the guard refuses a request (:mod:`~guandan.web.guard`), or ``None``."""
@@ -377,13 +400,13 @@ class WebServer(PlatformServer):
         if problem is not None:
             return problem
         origin = headers.get("Origin")
-        if _is_upgrade(request):
+        if is_upgrade(request):
             problem = self.guard.origin_problem(origin, host)
             if problem is not None:
                 return problem
         if self.guard.token is None or Guard.is_static(request.path):
             return None
-        if _is_upgrade(request) and origin is None and self._is_bot_seat(request.path):
+        if is_upgrade(request) and origin is None and self._is_bot_seat(request.path):
             return None  # the protocol's bots: no browser, no token (as a plain serve)
         given = {k: v for k in ("Cookie", "Authorization") if (v := headers.get(k)) is not None}
         return self.guard.token_problem(request.path, given)
@@ -392,93 +415,71 @@ class WebServer(PlatformServer):
         """Whether a connection to ``path`` takes a bot's seat: a name at ``/game/`` without
         ``?page=1``, and not the person's seat of a table of ``guandan web``."""
         parts = urlsplit(path)
-        if not parts.path.startswith(_GAME) or _is_page(path):
+        if not parts.path.startswith(GAME) or is_page(path):
             return False
-        name = unquote(parts.path[len(_GAME) :])
+        name = unquote(parts.path[len(GAME) :])
         return not any(isinstance(t, WebTable) and t.seat_for(name) == t.person for t in self.tables)
 
-    def _process_request(self, connection: ServerConnection, request: Request) -> Response | None:
+    def request(self, server: PlatformServer, connection: ServerConnection, request: Request) -> Response | None:
+        """Every request's answer (the hook): the guard's refusal, the page's files, ``/status.json``,
+        a record, or ``None`` for a WebSocket admitted; the bots' seats as the platform server's."""
         path = urlsplit(request.path).path
         problem = self._refusal(request)
         if problem is not None:
-            logger.warning("web: refused %s %s: %s", "a socket to" if _is_upgrade(request) else "GET",
+            logger.warning("web: refused %s %s: %s", "a socket to" if is_upgrade(request) else "GET",
                            printable(path), problem)
-            return _refuse(connection, HTTPStatus.FORBIDDEN, problem)
-        page_socket = _is_upgrade(request) and (
-            path == _ASSIST or path.startswith(_WATCH) or _is_page(request.path)
-        )
+            return refuse(connection, HTTPStatus.FORBIDDEN, problem)
+        page_socket = is_upgrade(request) and is_page_socket(request.path)
         if page_socket and self._page_sockets >= MAX_PAGE_SOCKETS:
-            return _refuse(connection, HTTPStatus.SERVICE_UNAVAILABLE,
-                           f"the server has {MAX_PAGE_SOCKETS} pages connected, as many as it takes")
-        if path.startswith(_WATCH):
-            return self._watch_refusal(connection, request, path)
-        if path.startswith(_GAME) and _is_page(request.path) and _query(request.path, "reclaim") is not None:
-            if self._reclaimable(_query(request.path, "reclaim") or "") is None:
+            return refuse(connection, HTTPStatus.SERVICE_UNAVAILABLE,
+                          f"the server has {MAX_PAGE_SOCKETS} pages connected, as many as it takes")
+        if path.startswith(WATCH):
+            return self._watching.refusal(connection, request, path)
+        if path.startswith(GAME) and is_page(request.path) and query(request.path, "reclaim") is not None:
+            if self._reclaims.reclaimable(query(request.path, "reclaim") or "") is None:
                 why = "no seat to take back with that secret (its table has ended, or the secret is not a seat's)"
                 logger.warning("web: refused a page coming back: %s", why)
-                return _refuse(connection, HTTPStatus.CONFLICT, why)
+                return refuse(connection, HTTPStatus.CONFLICT, why)
             return None
-        if path.startswith(_GAME):
-            name = unquote(path[len(_GAME) :])
+        if path.startswith(GAME):
+            name = unquote(path[len(GAME) :])
             for table in self.tables:
                 if isinstance(table, WebTable) and not table.seat_free(name):
                     seat = table.seat_for(name)
                     why = f"seat {seat} is taken" if table.names[seat] is not None else "the games have begun"
                     logger.warning("web: refused a connection as %r: %s", name, why)
-                    return _refuse(connection, HTTPStatus.CONFLICT, why)
-            response = super()._process_request(connection, request)
-            return None if response is None else _secured(response)
-        if path == _ASSIST:
-            if not _is_upgrade(request):
-                return _refuse(connection, HTTPStatus.UPGRADE_REQUIRED, "/assist is the page's WebSocket")
+                    return refuse(connection, HTTPStatus.CONFLICT, why)
+            response = server.answer(connection, request)
+            return None if response is None else secured(response)
+        if path == ASSIST:
+            if not is_upgrade(request):
+                return refuse(connection, HTTPStatus.UPGRADE_REQUIRED, "/assist is the page's WebSocket")
             return None
         if path == "/status.json":
-            return _response(connection, 200, json.dumps(self.status()).encode(), CONTENT_TYPES[".json"])
+            return with_body(connection, 200, json.dumps(self.status()).encode(), CONTENT_TYPES[".json"])
         if path.startswith("/records/"):
             return self._record_file(connection, unquote(path[len("/records/") :]))
         page = asset(path)
         if page is None:
-            return _refuse(connection, HTTPStatus.NOT_FOUND,
-                           f"nothing at {path}: the table is at /, the viewer at /viewer")
-        response = _response(connection, 200, page.body, page.content_type)
+            return refuse(connection, HTTPStatus.NOT_FOUND,
+                          f"nothing at {path}: the table is at /, the viewer at /viewer")
+        response = with_body(connection, 200, page.body, page.content_type)
         if self.guard.token is not None and page.name.endswith(".html"):
             response.headers["Set-Cookie"] = self.guard.set_cookie()  # the page's requests carry the token
         return response
-
-    def _watch_refusal(self, connection: ServerConnection, request: Request, path: str) -> Response | None:
-        """Why a spectator's socket ``/watch/T`` is refused (an answer), or ``None``."""
-        if not _is_upgrade(request):
-            return _refuse(connection, HTTPStatus.UPGRADE_REQUIRED,
-                           f"{printable(path)} is a spectator's WebSocket: watch it from the page /watch")
-        t = _table_number(path, len(self.tables))
-        if t is None:
-            return _refuse(connection, HTTPStatus.NOT_FOUND,
-                           f"no table {printable(path[len(_WATCH):])}: the tables are 0..{len(self.tables) - 1}")
-        if self.spectators == 0:
-            return _refuse(connection, HTTPStatus.FORBIDDEN, "this server admits no spectators (--spectators 0)")
-        if self.tables[t].is_done:
-            return _refuse(connection, HTTPStatus.GONE,
-                           f"table {t}'s games are over: replay them in the viewer (/viewer)")
-        if len(self._watchers[t]) >= self.spectators:
-            logger.warning("web: refused a spectator of table %d: it has %d, as many as it takes", t, self.spectators)
-            return _refuse(connection, HTTPStatus.SERVICE_UNAVAILABLE,
-                           f"table {t} has {self.spectators} spectators, as many as it takes (--spectators)")
-        return None
 
     def _record_file(self, connection: ServerConnection, name: str) -> Response:
         """``/records/NAME``: the record's bytes, within :data:`RECORDS_IN_FLIGHT` bytes sent at once."""
         try:
             body = read_record_file(self.browse, name)
         except GuandanError as error:
-            return _refuse(connection, HTTPStatus.NOT_FOUND, str(error))
+            return refuse(connection, HTTPStatus.NOT_FOUND, str(error))
         if not self._records_in_flight.take(len(body)):
-            response = _refuse(connection, HTTPStatus.SERVICE_UNAVAILABLE, "the server is sending other records: retry")
+            response = refuse(connection, HTTPStatus.SERVICE_UNAVAILABLE, "the server is sending other records: retry")
             response.headers["Retry-After"] = "1"
             return response
-        task = asyncio.get_running_loop().create_task(self._sent(connection, len(body)))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-        return _response(connection, 200, body, CONTENT_TYPES[".json"])
+        self._spawn(self._sent(connection, len(body)))
+        return with_body(connection, 200, body, CONTENT_TYPES[".json"])
 
     async def _sent(self, connection: ServerConnection, size: int) -> None:
         """Give back a record's bytes once its connection is closed (its answer sent or the peer gone)."""
@@ -487,258 +488,35 @@ class WebServer(PlatformServer):
         finally:
             self._records_in_flight.give(size)
 
-    async def _handler(self, ws: ServerConnection) -> None:
+    def _spawn(self, work: Coroutine[Any, Any, Any]) -> None:
+        """Run ``work`` on the loop, kept until it is done."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def connection(self, server: PlatformServer, ws: ServerConnection) -> None:
+        """Every WebSocket (the hook): a page's (``/assist``, a spectator's, a page's seat, a
+        page coming back), at most :data:`MAX_PAGE_SOCKETS` at once; a bot's as the platform server's."""
         request = ws.request
         path = urlsplit(request.path).path if request else ""
-        page_socket = request is not None and (path == _ASSIST or path.startswith(_WATCH) or _is_page(request.path))
-        if not page_socket:
-            await super()._handler(ws)
+        if request is None or not is_page_socket(request.path):
+            await server.take_seat(ws)
             return
         if self._page_sockets >= MAX_PAGE_SOCKETS:  # the handshakes raced past the check
-            await self._close_one(ws, 1013, "too many pages connected")
+            await server.close_connection(ws, 1013, "too many pages connected")
             return
         self._page_sockets += 1
         try:
-            if path == _ASSIST:
+            if path == ASSIST:
                 await self._assist(ws)
-            elif path.startswith(_WATCH):
-                await self._watch(ws, _table_number(path, len(self.tables)))
-            elif request is not None and (secret := _query(request.path, "reclaim")) is not None:
-                await self._come_back(ws, secret)
+            elif path.startswith(WATCH):
+                await self._watching.watch(ws, table_number(path, len(self.tables)))
+            elif (secret := query(request.path, "reclaim")) is not None:
+                await self._reclaims.come_back(ws, secret)
             else:
-                await super()._handler(ws)
+                await server.take_seat(ws)
         finally:
             self._page_sockets -= 1
-
-    # -- spectators ------------------------------------------------------------------------------------
-
-    async def _watch(self, ws: ServerConnection, t: int | None) -> None:
-        """A spectator of table ``t``: its public messages (the hands too with
-        ``spectators_see_hands``), from the current deal's beginning on; what it sends closes it."""
-        if t is None or self.tables[t].is_done or len(self._watchers[t]) >= self.spectators:  # raced
-            await self._close_one(ws, 1013, "the table takes no more spectators")
-            return
-        rt = self._runtimes[t]
-        table = rt.table
-        watcher = _Watcher(ws)
-        self._watchers[t].add(watcher)
-        hello = {
-            "type": "notify", "stage": "watching", "table": t, "state": table.state.value, "games": table.games,
-            "played": table.games_played, "labels": getattr(table, "labels", None),
-            "seeHands": self.spectators_see_hands,
-        }
-        watcher.put(to_text(hello))
-        for text in self._public.get(t, []):
-            watcher.put(text)
-        turn = self._turn(rt)
-        if turn is not None:
-            watcher.put(turn)
-        logger.info("web: a spectator watches table %d (%d now)", t, len(self._watchers[t]))
-        sender = asyncio.get_running_loop().create_task(watcher.run())
-        try:
-            async for _ in ws:
-                logger.warning("web: a spectator of table %d sent a message: closed (a spectator only watches)", t)
-                watcher.close(1008, "a spectator only watches: it cannot play")
-                break
-        except ConnectionClosed:
-            pass
-        finally:
-            self._watchers[t].discard(watcher)
-            watcher.close(1000, "")
-            try:
-                async with asyncio.timeout(CLOSE_WATCHER + ASSIST_SEND_TIMEOUT):
-                    await sender
-            except TimeoutError:
-                sender.cancel()
-
-    def _publish(self, t: int, text: str) -> None:
-        for watcher in list(self._watchers.get(t, ())):
-            if not watcher.put(text):
-                logger.warning("web: a spectator of table %d is %d messages behind: cut", t, SPECTATOR_BACKLOG)
-                self._watchers[t].discard(watcher)
-
-    def _turn(self, rt: Any) -> str | None:
-        """The spectators' message saying whose turn it is (public: what every seat's request shows)."""
-        table = rt.table
-        seat, pending, match = table.awaiting, table.pending, table.match
-        if seat is None or pending is None or match is None:
-            return None
-        levels = match.levels
-        turn = {
-            "type": "notify", "stage": "turn", "seat": seat, "act": pending["stage"],
-            "greaterPos": pending["greaterPos"], "greaterAction": pending["greaterAction"],
-            "curPos": pending["curPos"], "curAction": pending["curAction"], "publicInfo": pending["publicInfo"],
-            "curRank": pending["curRank"], "levels": [levels[0].letter, levels[1].letter],
-        }
-        return to_text(turn)
-
-    def _deal_begins(self, rt: Any) -> str:
-        """The spectators' message of a deal's beginning: the levels, the game and deal, and the
-        dealt hands only with ``spectators_see_hands``."""
-        table = rt.table
-        match = table.match
-        levels = match.levels
-        begin: dict[str, Any] = {
-            "type": "notify", "stage": "beginning", "spectator": True, "table": rt.index,
-            "game": len(table.matches), "deal": match.deal_index + 1, "curRank": match.level.letter,
-            "levels": [levels[0].letter, levels[1].letter], "counts": [len(h) for h in match.dealt_hands],
-        }
-        if self.spectators_see_hands:
-            begin["hands"] = [h.codes() for h in match.dealt_hands]
-        return to_text(begin)
-
-    async def _send(self, rt: Any, sends: Sequence[Any]) -> None:
-        """Send (see the platform server), keeping what the spectators and a page coming back need."""
-        t = rt.index
-        for send in sends:
-            message = send.message
-            stage = message.get("stage")
-            if message.get("type") == "act":
-                for seat in send.seats:
-                    if (t, seat) in self._secrets:
-                        self._last_act[t, seat] = send.wire
-                continue
-            if stage == "beginning":
-                for seat in send.seats:
-                    if (t, seat) in self._secrets:
-                        self._seen[t, seat] = [send.wire]
-                        self._last_act.pop((t, seat), None)
-                if send.seats == (0,):
-                    self._public[t] = [self._deal_begins(rt)]
-                    self._publish(t, self._public[t][0])
-                continue
-            for seat in send.seats:
-                if (t, seat) in self._seen:
-                    self._seen[t, seat].append(send.wire)
-            if len(send.seats) == 4:  # a notice to every seat: public
-                self._public.setdefault(t, []).append(send.wire)
-                self._publish(t, send.wire)
-        await super()._send(rt, sends)
-        turn = self._turn(rt)
-        if turn is not None and any(send.message.get("type") == "act" for send in sends):
-            self._publish(t, turn)
-
-    async def _close_connections(self, rt: Any) -> None:
-        await super()._close_connections(rt)
-        code = 1000 if rt.close_code is None else rt.close_code
-        reason = "every game is played" if code == 1000 else (rt.table.abort_reason or "")
-        for watcher in list(self._watchers.get(rt.index, ())):
-            watcher.close(code, reason.encode("utf-8")[:120].decode("utf-8", "ignore"))
-        for key in [k for k in self._away if k[0] == rt.index]:
-            self._away.pop(key).cancel()
-
-    # -- a page coming back to its seat ----------------------------------------------------------------
-
-    async def _seated(self, rt: Any, seat: int, ws: ServerConnection, join: bool) -> None:
-        """A page's seat: its secret to come back with (a notice only it gets); a page coming
-        back: the request awaiting its answer, sent again."""
-        key = (rt.index, seat)
-        if join:  # a new connection at the seat: a secret of a page that sat there before is void
-            self._secrets.pop(key, None)
-            self._seen.pop(key, None)
-            self._last_act.pop(key, None)
-        if ws.request is None or not _is_page(ws.request.path) or self.reclaim_grace <= 0:
-            return
-        if join:
-            self._secrets[key] = secrets.token_urlsafe(24)
-            await self._notify(ws, to_text(self._seat_notice(rt, seat)))
-        elif rt.table.awaiting == seat and key in self._last_act:
-            await self._notify(ws, self._last_act[key])
-
-    def _seat_notice(self, rt: Any, seat: int) -> dict[str, Any]:
-        notice: dict[str, Any] = {
-            "type": "notify", "stage": "seat", "table": rt.index, "seat": seat,
-            "reclaim": self._secrets[rt.index, seat], "grace": self.reclaim_grace,
-        }
-        match = rt.table.match
-        if match is not None:
-            levels = match.levels
-            notice.update(game=len(rt.table.matches), deal=match.deal_index + 1, curRank=match.level.letter,
-                          selfRank=levels[seat % 2].letter, oppoRank=levels[1 - seat % 2].letter)
-        return notice
-
-    def _reclaimable(self, secret: str) -> tuple[int, int] | None:
-        """The (table, seat) whose secret is ``secret``, while its table plays; else ``None``."""
-        for key, known in self._secrets.items():
-            if secrets.compare_digest(known.encode(), secret.encode()):
-                rt = self._runtimes[key[0]]
-                return key if rt.table.state.value == "playing" and not rt.ended else None
-        return None
-
-    def _leave(self, rt: Any, seat: int, why: str) -> None:
-        """A seat's connection is gone: a page's seat waits :attr:`reclaim_grace` seconds for it
-        to come back (its table waits meanwhile); a bot's, or after that, as the platform server."""
-        key = (rt.index, seat)
-        if (
-            key in self._secrets and self.reclaim_grace > 0 and rt.table.state.value == "playing"
-            and not rt.ended and key not in self._away
-        ):
-            rt.connections[seat] = None
-            rt.credits[seat] = None
-            loop = asyncio.get_running_loop()
-            self._away[key] = loop.call_later(self.reclaim_grace, self._gone, rt, seat, why)
-            self._event(rt, seat, "away", why=why, grace=self.reclaim_grace)
-            logger.warning("web: table %d seat %d (%s) %s: the seat waits %g s for its page to come back",
-                           rt.index, seat, printable(rt.table.names[seat]), why, self.reclaim_grace)
-            return
-        super()._leave(rt, seat, why)
-
-    def _gone(self, rt: Any, seat: int, why: str) -> None:
-        self._away.pop((rt.index, seat), None)
-        if rt.connections[seat] is None:
-            super()._leave(rt, seat, f"{why} and did not come back within {self.reclaim_grace:g} s")
-
-    async def _come_back(self, ws: ServerConnection, secret: str) -> None:
-        """A page with its seat's secret takes the seat back: told its seat, sent again what the
-        seat was sent since the deal began, and the request awaiting its answer; a page still at
-        that seat (the same person's other tab) is closed."""
-        key = self._reclaimable(secret)
-        if key is None or key in self._coming_back:  # the table ended during the handshake, or a page races
-            await self._close_one(ws, 1013, "no seat to take back")
-            return
-        self._coming_back.add(key)
-        try:
-            await self._take_back(ws, key)
-        finally:
-            self._coming_back.discard(key)
-
-    async def _take_back(self, ws: ServerConnection, key: tuple[int, int]) -> None:
-        t, seat = key
-        rt = self._runtimes[t]
-        timer = self._away.pop(key, None)
-        if timer is not None:
-            timer.cancel()
-        old = rt.connections[seat]
-        rt.connections[seat] = None  # the table sends it nothing more
-        if old is not None:
-            task = asyncio.get_running_loop().create_task(
-                self._close_one(old, CLOSE_TAKEN_OVER, "another page of this seat took it over"))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
-        name = rt.table.names[seat] or ""
-        self._event(rt, seat, "back", name=name)
-        logger.warning("web: table %d seat %d (%s): its page came back", t, seat, printable(name))
-        try:
-            await ws.send(to_text(self._seat_notice(rt, seat)))
-            history: list[str] = []
-            sent = 0
-            while True:  # what the seat was sent since the deal began, also while this is being sent
-                now = self._seen.get(key, [])
-                if now is not history:
-                    history, sent = now, 0
-                if sent >= len(history):
-                    break
-                for text in history[sent:]:
-                    await ws.send(text)
-                sent = len(history)
-        except ConnectionClosed:
-            self._leave(rt, seat, "disconnected while coming back")
-            return
-        if rt.ended:
-            await self._close_one(ws, 1000 if rt.close_code is None else rt.close_code, "the table has ended")
-            return
-        self._coming_back.discard(key)  # seated again: another page with the secret takes it over
-        await self._read_seat(rt, seat, ws, name, join=False)  # from here the table sends to this page
 
     def _answer(self, text: str) -> str:
         """A request's text answered, as the reply's text (in a worker thread)."""
@@ -775,25 +553,42 @@ class WebServer(PlatformServer):
         finally:
             parts.close()
 
-    def _event(self, rt: Any, seat: int | None, event: str, **details: Any) -> None:
-        super()._event(rt, seat, event, **details)
-        if event != "ignored" or rt is None or seat is None:
+    # -- the tables (hooks) ---------------------------------------------------------------------------
+
+    async def seated(self, view: TableView, seat: int, ws: ServerConnection, join: bool) -> None:
+        """A seat taken: a page's is given its secret (:mod:`~guandan.web.reclaim`)."""
+        await self._reclaims.seated(view, seat, ws, join)
+
+    def keep_seat(self, view: TableView, seat: int, why: str) -> bool:
+        """A page's seat waits for its page (:mod:`~guandan.web.reclaim`)."""
+        return self._reclaims.keep_seat(view, seat, why)
+
+    def sending(self, view: TableView, sends: Sequence[Send]) -> None:
+        """What a page coming back and the spectators need, kept (and the public messages passed on)."""
+        self._reclaims.sending(view, sends)
+        self._watching.sending(view, sends)
+
+    def sent(self, view: TableView, sends: Sequence[Send]) -> None:
+        """The spectators told whose turn it is."""
+        self._watching.sent(view, sends)
+
+    def closed(self, view: TableView) -> None:
+        """A table ended: its spectators closed, its seats wait no more."""
+        self._watching.closed(view)
+        self._reclaims.closed(view)
+
+    def event(self, view: TableView | None, seat: int | None, event: str, details: dict[str, Any]) -> None:
+        """A message of a page's seat ignored: the page is told (:data:`PAGE_NOTICE`)."""
+        if event != "ignored" or view is None or seat is None:
             return
-        ws = rt.connections[seat]
-        if ws is None or ws.request is None or not _is_page(ws.request.path):
+        ws = view.connection(seat)
+        if ws is None or ws.request is None or not is_page(ws.request.path):
             return
         notice = json.dumps({"type": "notify", "stage": PAGE_NOTICE, "error": details.get("error")})
-        task = asyncio.get_running_loop().create_task(self._notify(ws, notice))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self._spawn(notify(ws, notice))
 
-    @staticmethod
-    async def _notify(ws: ServerConnection, text: str) -> None:
-        with contextlib.suppress(ConnectionClosed):
-            await ws.send(text)
-
-    def _store(self, rt: Any, game: int, record: dict[str, Any]) -> None:
-        super()._store(rt, game, record)
+    def stored(self, view: TableView, game: int, record: dict[str, Any]) -> None:
+        """A game's record written under :attr:`record_prefix` (when given)."""
         if self.record_prefix is None or self.web_records is None:
             return
         width = len(str(self.games))
@@ -903,6 +698,20 @@ class WebGame:
         """The protocol's URL, ``ws://HOST:PORT/game/``."""
         return self.server.url
 
+    @property
+    def port(self) -> int:
+        """The port it listens on."""
+        return self.server.port
+
+    @property
+    def tables(self) -> list[PlatformTable]:
+        """The one table, in a list (as a server's)."""
+        return [self.table]
+
+    def result(self) -> ServeResult:
+        """The server's result so far."""
+        return self.server.result()
+
     async def start(self) -> None:
         """Listen, and connect the bots (from their thread); returns once they are seated."""
         await self.server.start()
@@ -936,6 +745,14 @@ class WebGame:
         while not self.table.is_done:
             await asyncio.sleep(0.05)
 
+    async def wait(self) -> ServeResult:
+        """Wait until the table's games are played (or the table was aborted) and the server
+        has stopped; the server's result."""
+        result = await self.server.wait()
+        if self._bots is not None:
+            await asyncio.to_thread(self._bots.join, 10)
+        return result
+
     async def close(self) -> ServeResult:
         """Shut down (a game in progress is aborted); the server's result."""
         result = await self.server.close()
@@ -951,58 +768,31 @@ class WebGame:
         await self.close()
 
 
-class WebThread(LoopThread):
-    """A :class:`WebGame` (or, with ``serve=True``, a bare :class:`WebServer` whose options
-    are ``options``) running on an event loop in a thread of its own: for tests and
-    synchronous code. ``.page_url``, ``.url``, ``.stop()``; a context manager.
+class WebThread(ServerThread):
+    """The browser's server in a thread of its own (for tests and synchronous code): a
+    :class:`~guandan.platform.thread.ServerThread` running a :class:`WebGame` (or, with
+    ``serve=True``, a bare :class:`WebServer` whose options are ``options``) until
+    :meth:`stop`, so the page stays served after the games. :attr:`server` is the
+    :class:`WebServer`, :attr:`game` the :class:`WebGame` (``None`` for a bare server);
+    ``.page_url``, ``.url``, ``.stop()``; a context manager.
 
     >>> with start_web(seat=1, bots="random", seed=2) as running:
     ...     running.page_url.startswith("http://127.0.0.1:")
     True
     """
 
+    server: WebServer
+
     def __init__(self, serve: bool = False, **options: Any) -> None:
         self.game: WebGame | None = None if serve else WebGame(**options)
-        self.server: WebServer = self.game.server if self.game is not None else WebServer(**options)
-        self._stop: asyncio.Event | None = None
-        self.result: ServeResult | None = None
-        super().__init__("guandan-web")
-
-    async def _start(self) -> None:
-        self._stop = asyncio.Event()
-        await (self.game.start() if self.game is not None else self.server.start())
-
-    async def _run(self) -> None:
-        assert self._stop is not None
-        await self._stop.wait()
-        self.result = await (self.game.close() if self.game is not None else self.server.close())
+        web = self.game.server if self.game is not None else WebServer(**options)
+        super().__init__(self.game if self.game is not None else web, until_stopped=True, name="guandan-web")
+        self.server = web
 
     @property
     def page_url(self) -> str:
         """The table's page, ``http://HOST:PORT/``."""
         return self.server.page_url
-
-    @property
-    def url(self) -> str:
-        """The protocol's URL, ``ws://HOST:PORT/game/``."""
-        return self.server.url
-
-    def call(self, function: Any, *args: Any) -> Any:
-        """Run ``function(*args)`` on the server's loop and return what it returns."""
-        assert self._loop is not None
-
-        async def run() -> Any:
-            return function(*args)
-
-        return asyncio.run_coroutine_threadsafe(run(), self._loop).result(10)
-
-    def stop(self, timeout: float = 30) -> ServeResult | None:
-        """Shut down and return the server's result."""
-        if self._loop is not None and self._stop is not None and self._thread.is_alive():
-            with contextlib.suppress(RuntimeError):
-                self._loop.call_soon_threadsafe(self._stop.set)
-        self._thread.join(timeout)
-        return self.result
 
 
 def start_web(**options: Any) -> WebThread:
@@ -1015,68 +805,3 @@ def start_web(**options: Any) -> WebThread:
     """
     return WebThread(**options).start()
 
-
-def page_url_for(server_url: str, page: str = "/") -> str:
-    """The page of a server ``ws://HOST:PORT/game/``: ``http://HOST:PORT/`` (``page`` added).
-
-    >>> page_url_for("ws://127.0.0.1:23456/game/", "/viewer")
-    'http://127.0.0.1:23456/viewer'
-    """
-    parts = urlsplit(server_url)
-    scheme = "https" if parts.scheme == "wss" else "http"
-    return f"{scheme}://{parts.netloc}{quote(page)}"
-
-
-def _table_number(path: str, tables: int) -> int | None:
-    """The table ``T`` of ``/watch/T`` (``None`` when it is not one of ``tables``)."""
-    text = path[len(_WATCH) :]
-    if not text.isdigit() or len(text) > 6 or int(text) >= tables:
-        return None
-    return int(text)
-
-
-class _Watcher:
-    """A spectator's connection and the messages waiting to be sent to it (at most
-    :data:`SPECTATOR_BACKLOG`: then it is cut)."""
-
-    def __init__(self, ws: ServerConnection) -> None:
-        self.ws = ws
-        self.queue: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue()
-        self.closed = False
-
-    def put(self, text: str) -> bool:
-        """Queue a message; ``False`` (and the connection cut) when the spectator is too far behind."""
-        if self.closed:
-            return True
-        if self.queue.qsize() >= SPECTATOR_BACKLOG:
-            self.closed = True
-            self.ws.transport.abort()
-            self.queue.put_nowait((1008, "too far behind"))  # the sender stops at its next send
-            return False
-        self.queue.put_nowait(text)
-        return True
-
-    def close(self, code: int, reason: str) -> None:
-        """Close once the messages queued are sent."""
-        if not self.closed:
-            self.closed = True
-            self.queue.put_nowait((code, reason))
-
-    async def run(self) -> None:
-        """Send the queued messages, then close with the code given to :meth:`close`."""
-        try:
-            while True:
-                item = await self.queue.get()
-                if isinstance(item, tuple):
-                    code, reason = item
-                    async with asyncio.timeout(CLOSE_WATCHER):
-                        await self.ws.close(code, reason)
-                    return
-                async with asyncio.timeout(ASSIST_SEND_TIMEOUT):
-                    await self.ws.send(item)
-        except (ConnectionClosed, TimeoutError, OSError):
-            self.ws.transport.abort()
-
-
-#: Seconds a spectator has to complete the close handshake.
-CLOSE_WATCHER = 5.0

@@ -124,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
         "records": args.records,
         "log": args.log,
     }
-    server: PlatformServer
+    server: PlatformServer | WebServer
     if args.web:
         server = WebServer(allow_origins=args.allow_origin, allow_hosts=args.allow_host, spectators=args.spectators,
                            spectators_see_hands=args.spectators_see_hands, reclaim_grace=args.reclaim_grace,

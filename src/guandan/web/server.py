@@ -6,6 +6,7 @@ of in-process bots and a seat for a person at the browser.
 (its ``platform``) and is that server's hooks (:class:`~guandan.platform.server.ServerHooks`):
 the bots' protocol at ``ws://HOST:PORT/game/{name}`` is unchanged (seats, messages, close
 codes, HTTP 404 and 503), and the same port also answers, over plain HTTP:
+
 =====================  ==================================================================
 ``/``                  the table: a person plays a seat (``?name=…`` the name it connects
                        with)

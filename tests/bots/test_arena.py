@@ -126,8 +126,8 @@ def test_ratio_interval():
         ({"sprt": (10, 0)}, "ELO0 must be below ELO1"),
         ({"sprt": (0, 10), "alpha": 1.5}, "--alpha"),
         ({}, "give sprt"),
-        ({"pairs": 0}, "pairs must be an int >= 1"),
-        ({"pairs": 2, "kind": "matches"}, "kind must be"),
+        ({"pairs": 0}, "pairs is an int >= 1"),
+        ({"pairs": 2, "kind": "matches"}, "kind is"),
         ({"pairs": 2, "ruleset": "chess"}, "unknown ruleset"),
     ],
 )

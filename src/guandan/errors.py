@@ -289,9 +289,13 @@ def check_int(
     return number
 
 
+def _figure(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() and abs(x) < 1e16 else f"{x:g}"
+
+
 def _interval(above: float | None, at_least: float | None, below: float | None, at_most: float | None) -> str:
-    low = f"({above:g}" if above is not None else None if at_least is None else f"[{at_least:g}"
-    high = f"{below:g})" if below is not None else None if at_most is None else f"{at_most:g}]"
+    low = f"({_figure(above)}" if above is not None else None if at_least is None else f"[{_figure(at_least)}"
+    high = f"{_figure(below)})" if below is not None else None if at_most is None else f"{_figure(at_most)}]"
     if low is not None and high is not None:
         return f" in {low}, {high}"
     if low is not None:

@@ -68,7 +68,7 @@ except ImportError as error:  # pragma: no cover
     ) from error
 
 from ..core.rng import derive_seed
-from ..errors import GuandanError, describe
+from ..errors import GuandanError, check_choice, check_int, describe
 from .dmc import TrainConfig, _eval_line, pick_actions
 from .torch_train import CHECKPOINT, TorchQNet, TorchTrainer, _pending_arrays, _pending_bytes, q_factored
 from .vector import VecTables
@@ -206,12 +206,9 @@ def start_ray(actors: int, address: str | None = None) -> bool:
 
 
 def _check(actors: object, order: object, steps: object) -> tuple[int, str, int]:
-    if isinstance(actors, bool) or not isinstance(actors, int) or actors < 1:
-        raise GuandanError(f"the number of actors is an int >= 1, got {describe(actors)}")
-    if order not in ORDERS:
-        raise GuandanError(f"order is one of {', '.join(ORDERS)}, got {describe(order)}")
-    if isinstance(steps, bool) or not isinstance(steps, int) or steps < 1:
-        raise GuandanError(f"steps (an actor's steps a batch) is an int >= 1, got {describe(steps)}")
+    actors = check_int("the number of actors", actors, 1)
+    check_choice("order", order, ORDERS, f"one of {', '.join(ORDERS)}")
+    steps = check_int("steps (an actor's steps a batch)", steps, 1)
     return actors, str(order), steps
 
 

@@ -397,9 +397,10 @@ def check_bool(name: str, value: object) -> bool:
 
 
 def check_choice(name: str, value: object, choices: Collection[object], expected: str | None = None) -> Any:
-    """``value`` if it is one of ``choices`` (a bool is not the int 1 or 0: ``True`` is
-    refused where the choices are numbers); else an :class:`ArgumentError` listing them
-    (``expected``: in the caller's words).
+    """The choice ``value`` is, if it is one of ``choices`` — equal to it and of its type (a
+    ``str`` subclass for a ``str``, any integer for an ``int``; a bool is not the int 1 or 0:
+    ``True`` is refused where the choices are numbers) — as the member of ``choices`` it
+    equals; else an :class:`ArgumentError` listing them (``expected``: in the caller's words).
 
     >>> check_choice("side", 1, (0, 1), "0 or 1")
     1
@@ -412,11 +413,12 @@ def check_choice(name: str, value: object, choices: Collection[object], expected
     ...
     guandan.errors.ArgumentError: side is 0 or 1, got True
     """
-    try:
-        found = any(value == c and isinstance(value, bool) == isinstance(c, bool) for c in choices)
-    except (TypeError, ValueError):  # a value that does not compare (a numpy array)
-        found = False
-    if not found:
-        what = expected or "one of " + ", ".join(repr(c) for c in choices)
-        raise ArgumentError(f"{name} is {what}, got {describe(value)}")
-    return value
+    for choice in choices:
+        try:
+            alike = isinstance(value, type(choice)) or (is_int(value) and is_int(choice))  # not a 0-d array
+            if alike and isinstance(value, bool) == isinstance(choice, bool) and bool(value == choice):
+                return choice
+        except (TypeError, ValueError):  # a value that does not compare (a numpy array)
+            break
+    what = expected or "one of " + ", ".join(repr(c) for c in choices)
+    raise ArgumentError(f"{name} is {what}, got {describe(value)}")

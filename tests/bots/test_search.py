@@ -651,7 +651,7 @@ def test_rollouts_take_a_policy_per_seat():
     assert np.array_equal(mixed, _core.rollouts(state, 50, ("random", "smart", "greedy", "smart"), seed=1))
     with pytest.raises(GuandanError, match="policies"):
         _core.rollouts(state, 1, ["smart"] * 3)
-    with pytest.raises(GuandanError, match="policy must be one of"):
+    with pytest.raises(GuandanError, match="policy is one of"):
         _core.rollouts(state, 1, "clever")
 
 

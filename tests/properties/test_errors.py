@@ -129,6 +129,10 @@ def test_a_good_argument_is_returned_as_what_it_is():
     assert errors.check_bool("b", True) is True
     assert errors.check_choice("g", "rank", ("card", "rank")) == "rank"
     assert errors.check_choice("flag", True, (True, False)) is True
+    assert type(errors.check_choice("side", np.int64(1), (0, 1))) is int  # the member matched
+    assert type(errors.check_choice("g", np.str_("rank"), ("card", "rank"))) is str
+    with pytest.raises(errors.ArgumentError, match="granularity is"):
+        errors.check_choice("granularity", np.array("rank"), ("card", "rank"))  # equal, but not a str
     assert not errors.is_int(True) and errors.is_int(np.uint8(3)) and not errors.is_int(np.float64(3))
 
 

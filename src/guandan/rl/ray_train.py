@@ -69,7 +69,7 @@ except ImportError as error:  # pragma: no cover
 
 from ..core.rng import derive_seed
 from ..errors import GuandanError, check_choice, check_int, describe
-from .dmc import TrainConfig, _eval_line, pick_actions
+from .dmc import TrainConfig, _eval_line, deal_samples, keep_decisions, pick_actions
 from .torch_train import CHECKPOINT, TorchQNet, TorchTrainer, _pending_arrays, _pending_bytes, q_factored
 from .vector import VecTables
 
@@ -133,19 +133,16 @@ class TableActor:
             q = q_factored(self.net, self.device, t.states, t.actions[:total], which)
             choice = pick_actions(q, t.offsets, epsilon, self.rng)
             t1 = time.perf_counter()
-            chosen = t.actions[t.offsets[:-1] + choice].astype(np.int8)
-            states = t.states.astype(np.int8)
-            seats = t.seats.tolist()
-            for i in range(t.n):
-                self.pending[i].append((states[i], chosen[i], seats[i]))
+            keep_decisions(self.pending, t, choice)
             t2 = time.perf_counter()
             rewards, ended, _ = t.step(choice)
             t3 = time.perf_counter()
             for i in np.flatnonzero(ended).tolist():
                 records, self.pending[i] = self.pending[i], []
-                out_s.append(np.stack([r[0] for r in records]))
-                out_a.append(np.stack([r[1] for r in records]))
-                out_t.append(np.array([rewards[i, r[2]] for r in records], dtype=np.float32))
+                states, actions, targets = deal_samples(records, rewards[i])
+                out_s.append(states)
+                out_a.append(actions)
+                out_t.append(targets)
                 deals += 1
             t4 = time.perf_counter()
             seconds["inference"] += t1 - t0

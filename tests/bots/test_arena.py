@@ -218,7 +218,7 @@ def test_results_are_the_same_whatever_the_executor_and_the_chunk():
         assert run.summary() == one.summary() and run.results == one.results
         run = head_to_head("greedy", "greedy:bomb_threshold=2", pairs=6, seed=11, workers=2, executor=pool, chunk=4)
         assert run.summary() == fixed.summary()
-    check(lambda: head_to_head("greedy", "random", pairs=2, workers=1, chunk=0), GuandanError, "chunk must be")
+    check(lambda: head_to_head("greedy", "random", pairs=2, workers=1, chunk=0), GuandanError, "chunk is an int >= 1")
 
 
 @pytest.mark.slow

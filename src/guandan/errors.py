@@ -289,20 +289,75 @@ def check_int(
     return number
 
 
+def _figure(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() and abs(x) < 1e16 else f"{x:g}"
+
+
+def _interval(above: float | None, at_least: float | None, below: float | None, at_most: float | None) -> str:
+    low = f"({_figure(above)}" if above is not None else None if at_least is None else f"[{_figure(at_least)}"
+    high = f"{_figure(below)})" if below is not None else None if at_most is None else f"{_figure(at_most)}]"
+    if low is not None and high is not None:
+        return f" in {low}, {high}"
+    if low is not None:
+        return f" {'>' if low[0] == '(' else '>='} {low[1:]}"
+    return "" if high is None else f" {'<' if high[-1] == ')' else '<='} {high[:-1]}"
+
+
+def _within(
+    value: float, above: float | None, at_least: float | None, below: float | None, at_most: float | None
+) -> bool:
+    # each test written so that NaN fails it
+    return (
+        (above is None or value > above)
+        and (at_least is None or value >= at_least)
+        and (below is None or value < below)
+        and (at_most is None or value <= at_most)
+    )
+
+
 @overload
 def check_number(
-    name: str, value: object, *, above: float | None = None, optional: Literal[False] = False, unit: str = ""
+    name: str,
+    value: object,
+    *,
+    above: float | None = None,
+    at_least: float | None = None,
+    below: float | None = None,
+    at_most: float | None = None,
+    optional: Literal[False] = False,
+    unit: str = "",
+    expected: str | None = None,
 ) -> float: ...
 @overload
 def check_number(
-    name: str, value: object, *, above: float | None = None, optional: Literal[True], unit: str = ""
+    name: str,
+    value: object,
+    *,
+    above: float | None = None,
+    at_least: float | None = None,
+    below: float | None = None,
+    at_most: float | None = None,
+    optional: Literal[True],
+    unit: str = "",
+    expected: str | None = None,
 ) -> float | None: ...
 def check_number(
-    name: str, value: object, *, above: float | None = None, optional: bool = False, unit: str = ""
+    name: str,
+    value: object,
+    *,
+    above: float | None = None,
+    at_least: float | None = None,
+    below: float | None = None,
+    at_most: float | None = None,
+    optional: bool = False,
+    unit: str = "",
+    expected: str | None = None,
 ) -> float | None:
-    """``value`` if it is a real number (an int or a float, not a bool) greater than
-    ``above`` (``None``: any), or ``None`` if it is ``None`` and ``optional``; else an
-    :class:`ArgumentError`. ``unit`` names what it counts, for the message.
+    """``value`` if it is a real number (an int or a float, not a bool) within the bounds
+    given — greater than ``above``, at least ``at_least``, less than ``below``, at most
+    ``at_most`` (``None``: no bound; NaN is within none) — or ``None`` if it is ``None`` and
+    ``optional``; else an :class:`ArgumentError`. ``unit`` names what it counts, for the
+    message; ``expected`` says what is expected in the caller's words instead.
 
     >>> check_number("act_timeout", 2.5, above=0, unit="seconds")
     2.5
@@ -310,11 +365,17 @@ def check_number(
     Traceback (most recent call last):
     ...
     guandan.errors.ArgumentError: act_timeout is a number of seconds > 0 or None, got 0
+    >>> check_number("bomb_weight", 1, above=0, at_most=1), check_number("alpha", 0.05, above=0, below=1)
+    (1, 0.05)
+    >>> check_number("bomb_weight", float("nan"), above=0, at_most=1)
+    Traceback (most recent call last):
+    ...
+    guandan.errors.ArgumentError: bomb_weight is a number in (0, 1], got nan
     """
     if value is None and optional:
         return None
-    if not is_number(value) or (above is not None and not value > above):  # type: ignore[operator]  # a real number here
-        what = f"a number{' of ' + unit if unit else ''}{'' if above is None else f' > {above:g}'}"
+    if not is_number(value) or not _within(value, above, at_least, below, at_most):  # type: ignore[arg-type]  # a real number here
+        what = expected or f"a number{' of ' + unit if unit else ''}{_interval(above, at_least, below, at_most)}"
         raise ArgumentError(f"{name} is {what}{' or None' if optional else ''}, got {describe(value)}")
     return value  # type: ignore[return-value]  # an int or a float here
 
@@ -336,9 +397,10 @@ def check_bool(name: str, value: object) -> bool:
 
 
 def check_choice(name: str, value: object, choices: Collection[object], expected: str | None = None) -> Any:
-    """``value`` if it is one of ``choices`` (a bool is not the int 1 or 0: ``True`` is
-    refused where the choices are numbers); else an :class:`ArgumentError` listing them
-    (``expected``: in the caller's words).
+    """The choice ``value`` is, if it is one of ``choices`` — equal to it and of its type (a
+    ``str`` subclass for a ``str``, any integer for an ``int``; a bool is not the int 1 or 0:
+    ``True`` is refused where the choices are numbers) — as the member of ``choices`` it
+    equals; else an :class:`ArgumentError` listing them (``expected``: in the caller's words).
 
     >>> check_choice("side", 1, (0, 1), "0 or 1")
     1
@@ -351,11 +413,12 @@ def check_choice(name: str, value: object, choices: Collection[object], expected
     ...
     guandan.errors.ArgumentError: side is 0 or 1, got True
     """
-    try:
-        found = any(value == c and isinstance(value, bool) == isinstance(c, bool) for c in choices)
-    except (TypeError, ValueError):  # a value that does not compare (a numpy array)
-        found = False
-    if not found:
-        what = expected or "one of " + ", ".join(repr(c) for c in choices)
-        raise ArgumentError(f"{name} is {what}, got {describe(value)}")
-    return value
+    for choice in choices:
+        try:
+            alike = isinstance(value, type(choice)) or (is_int(value) and is_int(choice))  # not a 0-d array
+            if alike and isinstance(value, bool) == isinstance(choice, bool) and bool(value == choice):
+                return choice
+        except (TypeError, ValueError):  # a value that does not compare (a numpy array)
+            break
+    what = expected or "one of " + ", ".join(repr(c) for c in choices)
+    raise ArgumentError(f"{name} is {what}, got {describe(value)}")

@@ -52,7 +52,7 @@ def test_elo_and_score_are_inverse():
         (0, 5, 0.6, 0.6, "below 1"),
         (float("nan"), 5, 0.05, 0.05, "ELO0 is a number"),
         ("0", 5, 0.05, 0.05, "ELO0 is a number"),
-        (0, 5000, 0.05, 0.05, "ELO1 is between -1200 and 1200"),
+        (0, 5000, 0.05, 0.05, "ELO1 is a number between -1200 and 1200"),
     ],
 )
 def test_bad_test_settings_are_refused(elo0, elo1, alpha, beta, match):

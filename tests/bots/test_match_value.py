@@ -91,8 +91,8 @@ def test_the_payoffs_of_an_observation_are_its_sides_chances():
 def test_bad_places_and_options_are_refused():
     check(lambda: MatchModel(COMPETITIVE_2022, places=(0.5, 0.5)), GuandanError, "places are three chances")
     check(lambda: MatchModel(COMPETITIVE_2022, places=(0.5, 0.6, 0.1)), GuandanError, "places are three chances")
-    check(lambda: MatchModel(COMPETITIVE_2022).outcomes(("2", "2"), None, side=2), GuandanError, "side must be")
-    check(lambda: MonteCarloAgent(objective="points"), GuandanError, "objective must be")
+    check(lambda: MatchModel(COMPETITIVE_2022).outcomes(("2", "2"), None, side=2), GuandanError, "side is 0 or 1")
+    check(lambda: MonteCarloAgent(objective="points"), GuandanError, "objective is")
 
 
 @pytest.mark.slow

@@ -214,7 +214,7 @@ def test_a_network_over_the_legal_rows_plays_the_gym_env_and_the_onnx_agent_alik
             assert "legal_rows" not in info
             break
     assert decisions > 5
-    with pytest.raises(GuandanError, match="legal_rows is True or False"):
+    with pytest.raises(GuandanError, match="legal_rows is a bool"):
         GuandanGymEnv(legal_rows=1)
 
 

@@ -175,7 +175,7 @@ def test_deal_state_is_native_state_of_the_deals_public_values(seed):
 @pytest.mark.parametrize(
     "call, error, match",
     [
-        (lambda: playout.playouts(Deal.new(1), -1), GuandanError, "n must be"),
+        (lambda: playout.playouts(Deal.new(1), -1), GuandanError, "n is an int"),
         (lambda: playout.playouts(Deal.new(1), 1, "x"), GuandanError, "policy"),
         (lambda: playout.playouts("deal", 1), GuandanError, "Deal"),
         (lambda: playout.policy_move(Deal.new(1), "x"), GuandanError, "policy"),

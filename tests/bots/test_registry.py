@@ -67,7 +67,7 @@ def test_registered_agents_take_options_by_keyword():
         agent_factory("mc:depth=3")
     with pytest.raises(GuandanError, match="the seed is not an option"):
         agent_factory("random:seed=3")
-    with pytest.raises(GuandanError, match="policy must be one of smart, learned, greedy, random"):
+    with pytest.raises(GuandanError, match="policy is one of smart, learned, greedy, random"):
         make_agent("mc:policy=clever")  # a bad value: the agent's own check
     with pytest.raises(GuandanError, match="unknown agent 'smart'.*package.module:Class"):
         agent_factory("smart")

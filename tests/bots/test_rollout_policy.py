@@ -414,8 +414,8 @@ def test_the_belief_of_events_that_do_not_replay_is_one():
     for _ in range(20):  # events in any order (out of turn, not beating) are read safely
         shuffled = info.events[rng.permutation(len(info.events))]
         assert 0.0 < _core.policy_belief(info._replace(events=shuffled), hands, w, 0.5, 1000) <= 1.0
-    check(lambda: _core.policy_belief(info, hands, w, 0.0, 3), GuandanError, "policy_weight must be")
-    check(lambda: _core.policy_belief(info, hands, w, 1.5, 3), GuandanError, "policy_weight must be")
+    check(lambda: _core.policy_belief(info, hands, w, 0.0, 3), GuandanError, "policy_weight is a number in")
+    check(lambda: _core.policy_belief(info, hands, w, 1.5, 3), GuandanError, "policy_weight is a number in")
     check(lambda: _core.policy_belief(info, hands, w[:3], 0.5, 3), GuandanError, "weights are")
     check(lambda: _core.policy_belief(info, hands[:3], w, 0.5, 3), GuandanError, "four packed hands")
     assert _core.policy_belief(info, hands, w, 1.0, 3) == 1.0 == _core.policy_belief(info, hands, w, 0.5, 0)

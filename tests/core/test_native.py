@@ -416,9 +416,9 @@ def test_native_deal_states_are_checked(state, error, match):
 @pytest.mark.parametrize(
     "call, error, match",
     [
-        (lambda s: _core.playouts(s, -1), GuandanError, "n must be an int 0"),
-        (lambda s: _core.playouts(s, 1.5), GuandanError, "n must be an int"),
-        (lambda s: _core.playouts(s, 2**62), GuandanError, "n must be an int"),
+        (lambda s: _core.playouts(s, -1), GuandanError, "n is an int 0"),
+        (lambda s: _core.playouts(s, 1.5), GuandanError, "n is an int"),
+        (lambda s: _core.playouts(s, 2**62), GuandanError, "n is an int"),
         (lambda s: _core.playouts(s, 1, "x"), GuandanError, "policy"),
         (lambda s: _core.playouts(s, 1, []), GuandanError, "policy"),
         (lambda s: _core.playouts(s, 1, "random", 1.5), GuandanError, "seed"),
@@ -434,7 +434,7 @@ def test_native_deal_states_are_checked(state, error, match):
         (lambda s: _core.evaluate([s], [[1]]), InvalidMoveError, "1-D"),
         (lambda s: _core.evaluate([s], 5), InvalidMoveError, "1-D"),
         (lambda s: _core.evaluate(None, [1]), InvalidMoveError, "list of deal states"),
-        (lambda s: _core.evaluate([s], [1], 0), GuandanError, "n must be an int 1"),
+        (lambda s: _core.evaluate([s], [1], 0), GuandanError, "n is an int 1"),
         (lambda s: _core.evaluate([s], [PASS_WORD + 1]), IllegalMoveError, "not a legal move"),
         (lambda s: _core.evaluate([s] * 4, list(_core.rank_moves(_counts(s), 2)[:4]), 2**39), GuandanError, "too many"),
     ],

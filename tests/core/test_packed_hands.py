@@ -169,7 +169,7 @@ def test_packed_hands_of_the_wrong_form_are_refused_by_name():
 @pytest.mark.parametrize("flag", [1, 0, "yes", None, np.array([True]), 1.0])
 def test_packed_is_true_or_false(flag):
     for call in CALLS.values():
-        with pytest.raises(GuandanError, match="packed must be True or False"):
+        with pytest.raises(GuandanError, match="packed is a bool, got"):
             call(P[:3], L[:3], B[:3], flag)
     counts = batch.count_moves(H[:3], L[:3], B[:3]).tolist()
     assert batch.count_moves(P[:3], L[:3], B[:3], packed=np.True_).tolist() == counts

@@ -64,5 +64,5 @@ def test_the_parameters_mirror_the_c_struct_and_are_checked_in_the_core():
     assert search.search(info, state, words, params)[1] == 20
     with pytest.raises(GuandanError, match="params must be a SearchParams"):
         search.search(info, state, words, {"rollouts": 20})
-    with pytest.raises(GuandanError, match="tree_first must be a number in"):
+    with pytest.raises(GuandanError, match="tree_first is a number in"):
         search.search(info, state, words, dataclasses.replace(params, tree_first=0.0))

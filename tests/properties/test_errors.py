@@ -90,6 +90,16 @@ def test_a_value_whose_repr_fails_is_still_described():
         (lambda: errors.check_number("t", 0, above=0, unit="seconds"), "t is a number of seconds > 0, got 0"),
         (lambda: errors.check_number("t", False), "t is a number, got False"),
         (lambda: errors.check_number("t", "1", optional=True), "t is a number or None, got '1'"),
+        (lambda: errors.check_number("w", 1.5, above=0, at_most=1), "w is a number in (0, 1], got 1.5"),
+        (lambda: errors.check_number("a", 1, above=0, below=1), "a is a number in (0, 1), got 1"),
+        (lambda: errors.check_number("e", -900, at_least=-800, at_most=800), "e is a number in [-800, 800], got -900"),
+        (
+            lambda: errors.check_number("t", 2e9, at_most=1e9, unit="ms"),
+            "t is a number of ms <= 1000000000, got 2000000000.0",
+        ),
+        (lambda: errors.check_number("q", -1, at_least=0), "q is a number >= 0, got -1"),
+        (lambda: errors.check_number("q", float("nan"), below=5), "q is a number < 5, got nan"),
+        (lambda: errors.check_number("q", 7, at_most=1, expected="a share"), "q is a share, got 7"),
         (lambda: errors.check_bool("flag", 0), "flag is a bool, got 0"),
         (lambda: errors.check_bool("flag", "yes"), "flag is a bool, got 'yes'"),
         (lambda: errors.check_choice("side", 2, (0, 1), "0 or 1"), "side is 0 or 1, got 2"),
@@ -112,9 +122,17 @@ def test_a_good_argument_is_returned_as_what_it_is():
     assert errors.check_int("n", np.int64(5), 0, 5) == 5 and type(errors.check_int("n", np.int64(5))) is int
     assert errors.check_int("n", None, optional=True) is None
     assert errors.check_number("t", 0.5, above=0) == 0.5 and errors.check_number("t", None, optional=True) is None
+    assert (
+        errors.check_number("w", 1, above=0, at_most=1) == 1 and errors.check_number("e", -800, at_least=-800) == -800
+    )
+    assert errors.check_number("x", float("inf")) == float("inf")  # no bound: any real number
     assert errors.check_bool("b", True) is True
     assert errors.check_choice("g", "rank", ("card", "rank")) == "rank"
     assert errors.check_choice("flag", True, (True, False)) is True
+    assert type(errors.check_choice("side", np.int64(1), (0, 1))) is int  # the member matched
+    assert type(errors.check_choice("g", np.str_("rank"), ("card", "rank"))) is str
+    with pytest.raises(errors.ArgumentError, match="granularity is"):
+        errors.check_choice("granularity", np.array("rank"), ("card", "rank"))  # equal, but not a str
     assert not errors.is_int(True) and errors.is_int(np.uint8(3)) and not errors.is_int(np.float64(3))
 
 

@@ -273,5 +273,7 @@ def test_the_commands_write_positions_and_a_policy_that_loads(tmp_path):
     with pytest.raises(SystemExit):
         imitate.main(["--help"])
     check(
-        lambda: imitate.main(["positions", "--deals", "0", "--out", str(pos)]), GuandanError, "--deals and --rollouts"
+        lambda: imitate.main(["positions", "--deals", "0", "--out", str(pos)]),
+        GuandanError,
+        "--deals is an int >= 1, got 0",
     )

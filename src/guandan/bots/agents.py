@@ -80,7 +80,7 @@ from ..core.moves import Move
 from ..core.order import elevated_order
 from ..core.playouts import greedy_choose
 from ..core.rng import SplitMix64
-from ..errors import GuandanError, IllegalMoveError, describe
+from ..errors import IllegalMoveError, check_number
 from ..game.history import Phase
 from ..game.observation import Observation
 
@@ -153,9 +153,7 @@ class GreedyAgent:
     name = "greedy"
 
     def __init__(self, seed: int = 0, bomb_threshold: int = 5) -> None:
-        if isinstance(bomb_threshold, bool) or not isinstance(bomb_threshold, (int, float)):
-            raise GuandanError(f"bomb_threshold is a number of cards, got {describe(bomb_threshold)}")
-        self.bomb_threshold = bomb_threshold
+        self.bomb_threshold = check_number("bomb_threshold", bomb_threshold, unit="cards")
 
     def __repr__(self) -> str:
         return f"GreedyAgent(bomb_threshold={self.bomb_threshold})"

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..core.rng import derive_seed
-from ..errors import GuandanError, describe
+from ..errors import GuandanError, check_choice, check_int, describe
 from ..game.rules import Ruleset, get_ruleset
 from .elo import (
     LEVEL_SCORES,
@@ -109,9 +109,7 @@ def _value(result: PairResult, scoring: str) -> float:
 
 
 def _check_scoring(scoring: object) -> Scoring:
-    if scoring not in SCORINGS:
-        raise GuandanError(f"--score is 'wins' or 'levels', got {describe(scoring)}")
-    return scoring  # type: ignore[return-value]
+    return check_choice("--score", scoring, SCORINGS, "'wins' or 'levels'")  # type: ignore[no-any-return]
 
 
 def _outcome(scores: tuple[float, ...], score: float) -> int:
@@ -221,15 +219,7 @@ def kind_ruleset(kind: str, ruleset: str | None) -> Ruleset:
 
 
 def _check_kind(kind: object) -> Kind:
-    if kind not in ("deals", "games"):
-        raise GuandanError(f"kind must be 'deals' or 'games', got {describe(kind)}")
-    return kind
-
-
-def _check_count(name: str, value: object, low: int = 1) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise GuandanError(f"{name} must be an int >= {low}, got {describe(value)}")
-    return value
+    return check_choice("kind", kind, ("deals", "games"), "'deals' or 'games'")  # type: ignore[no-any-return]
 
 
 # -- the log --------------------------------------------------------------------------------------
@@ -411,17 +401,16 @@ def ratio_interval(x: Sequence[float], y: Sequence[float], z: float = Z95) -> tu
     return (ratio, ratio - half, ratio + half)
 
 
-def _settings(bots: Sequence[AgentSpec], kind: object, seed: object, ruleset: str | None) -> tuple[Kind, str]:
+def _settings(bots: Sequence[AgentSpec], kind: object, seed: object, ruleset: str | None) -> tuple[Kind, int, str]:
     kind = _check_kind(kind)
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise GuandanError(f"seed must be an int, got {describe(seed)}")
+    seed = check_int("seed", seed)
     for spec in bots:
         if isinstance(spec, str) and spec.strip().startswith(COMMAND):
             if not spec.strip()[len(COMMAND) :].strip():
                 raise GuandanError(f"bot {describe(spec)}: no command after {COMMAND}")
             continue  # a program: its server seats it (guandan.platform.seated checks the rest)
         make_agents([spec], 0)  # a bad spec, or a bad option, is refused before any pair
-    return kind, kind_ruleset(kind, ruleset).name
+    return kind, seed, kind_ruleset(kind, ruleset).name
 
 
 # -- head to head -----------------------------------------------------------------------------
@@ -706,17 +695,17 @@ def head_to_head(
     the pairs (default :func:`play_pairs`, in-process agents;
     :func:`guandan.platform.seated.play_pairs_served` seats programs at a server).
     """
-    kind, rules = _settings([a, b], kind, seed, ruleset)
+    kind, seed, rules = _settings([a, b], kind, seed, ruleset)
     scoring = _check_scoring(scoring)
     if sprt is None and pairs is None:
         raise GuandanError("give sprt=(elo0, elo1), pairs=N, or both")
     if sprt is not None:
         check_sprt(sprt[0], sprt[1], alpha, beta)
     if pairs is not None:
-        _check_count("pairs", pairs)
-    _check_count("max_pairs", max_pairs)
-    workers = _check_count("workers", workers) if workers is not None else (os.cpu_count() or 1)
-    chunk = _check_count("chunk", chunk) if chunk is not None else 1
+        check_int("pairs", pairs, 1)
+    check_int("max_pairs", max_pairs, 1)
+    workers = check_int("workers", workers, 1) if workers is not None else (os.cpu_count() or 1)
+    chunk = check_int("chunk", chunk, 1) if chunk is not None else 1
     total = pairs if pairs is not None else max_pairs
     names = [agent_name(a), agent_name(b)]
     run = HeadToHead(names, kind, seed, rules, [], sprt, alpha, beta, target=total, scoring=scoring)
@@ -883,15 +872,14 @@ def tournament(
     >>> [round(x) for x in t.ratings().elo][:2], len(t.results)
     ([0, -381], 9)
     """
-    kind, rules = _settings(bots, kind, seed, ruleset)
+    kind, seed, rules = _settings(bots, kind, seed, ruleset)
     scoring = _check_scoring(scoring)
     if len(bots) < 2:
         raise GuandanError(f"a tournament needs two bots or more, got {len(bots)}")
-    _check_count("pairs", pairs)
-    if gauntlet is not None and not (isinstance(gauntlet, int) and 0 <= gauntlet < len(bots)):
-        raise GuandanError(f"gauntlet is a bot 0..{len(bots) - 1}, got {describe(gauntlet)}")
-    workers = _check_count("workers", workers) if workers is not None else (os.cpu_count() or 1)
-    chunk = _check_count("chunk", chunk) if chunk is not None else 1
+    check_int("pairs", pairs, 1)
+    check_int("gauntlet", gauntlet, 0, len(bots) - 1, optional=True, expected=f"a bot 0..{len(bots) - 1}")
+    workers = check_int("workers", workers, 1) if workers is not None else (os.cpu_count() or 1)
+    chunk = check_int("chunk", chunk, 1) if chunk is not None else 1
     names = [agent_name(s) for s in bots]
     tasks = [(a, b, i) for a, b in pairings(len(bots), gauntlet) for i in range(pairs)]
     log = _open_log(out, names, kind, seed, rules, {"pairs": pairs, "gauntlet": gauntlet, "scoring": scoring})

@@ -45,7 +45,7 @@ from ..core.order import elevated_order
 from ..core.packed import InfoSet, bits_of_cards, cards_of_bits, face_bit, move_bits, word_type
 from ..core.rng import SplitMix64
 from ..core.search import sample_deals
-from ..errors import GuandanError, InvalidCardsError, describe
+from ..errors import InvalidCardsError, check_int, describe
 from ..game.history import Phase, Return, Tribute
 from ..game.observation import Observation
 
@@ -240,9 +240,8 @@ def determinize(
     if not isinstance(observation, Observation):
         raise InvalidCardsError(f"determinize takes an Observation, got {describe(observation)}")
     if weighted:
-        if not isinstance(seed, SplitMix64) and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise GuandanError(f"a seed is an int or a SplitMix64, got {describe(seed)}")
-        native_seed = seed.next_u64() if isinstance(seed, SplitMix64) else seed
+        or_int = "an int or a SplitMix64"
+        native_seed = seed.next_u64() if isinstance(seed, SplitMix64) else check_int("a seed", seed, expected=or_int)
         (packed,) = sample_deals(information_set(observation), 1, native_seed, tries, pass_weight, bomb_weight)
         a, b, c, d = (cards_of_bits(h) for h in packed)
         return a, b, c, d

@@ -41,7 +41,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import GuandanError, describe
+from ..errors import GuandanError, check_int, check_number, describe
 
 __all__ = [
     "PAIR_SCORES",
@@ -113,15 +113,12 @@ def check_sprt(elo0: float, elo1: float, alpha: float, beta: float) -> None:
     guandan.errors.GuandanError: --sprt ELO0,ELO1: ELO0 must be below ELO1, got 5,0
     """
     for name, value in (("ELO0", elo0), ("ELO1", elo1)):
-        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-            raise GuandanError(f"--sprt ELO0,ELO1: {name} is a number, got {describe(value)}")
-        if abs(value) > MAX_ELO:
-            raise GuandanError(f"--sprt ELO0,ELO1: {name} is between -{MAX_ELO} and {MAX_ELO}, got {value:g}")
+        between = f"a number between -{MAX_ELO} and {MAX_ELO}"
+        check_number(f"--sprt ELO0,ELO1: {name}", value, at_least=-MAX_ELO, at_most=MAX_ELO, expected=between)
     if not elo0 < elo1:
         raise GuandanError(f"--sprt ELO0,ELO1: ELO0 must be below ELO1, got {elo0:g},{elo1:g}")
     for name, value in (("--alpha", alpha), ("--beta", beta)):
-        if isinstance(value, bool) or not isinstance(value, int | float) or not 0.0 < value < 1.0:
-            raise GuandanError(f"{name} is an error rate strictly between 0 and 1, got {describe(value)}")
+        check_number(name, value, above=0, below=1, expected="an error rate strictly between 0 and 1")
     if alpha + beta >= 1.0:
         raise GuandanError(f"--alpha plus --beta must be below 1, got {alpha:g} + {beta:g}")
 
@@ -350,10 +347,8 @@ def fit_ratings(
     >>> [round(x) for x in r.elo], r.ci[0]
     ([0, -99, -199], (0.0, 0.0))
     """
-    if isinstance(bots, bool) or not isinstance(bots, int) or bots < 1:
-        raise GuandanError(f"bots is an int >= 1, got {describe(bots)}")
-    if not 0 <= anchor < bots:
-        raise GuandanError(f"anchor is a bot 0..{bots - 1}, got {describe(anchor)}")
+    bots = check_int("bots", bots, 1)
+    check_int("anchor", anchor, 0, bots - 1, expected=f"a bot 0..{bots - 1}")
     free = [k for k in range(bots) if k != anchor]
     index = {k: i for i, k in enumerate(free)}
     rows: list[tuple[int, int, float, float, float, float, float]] = []

@@ -40,7 +40,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..core.moves import Move, RankMove
-from ..errors import GuandanError, describe
+from ..errors import GuandanError, check_int, describe
 from ..game.history import Phase
 from ..game.protocol import Game
 from .agents import Agent, index_chooser
@@ -124,8 +124,7 @@ def play_out(
     (10, False)
     """
     check_agents(agents)
-    if max_actions is not None and (isinstance(max_actions, bool) or not isinstance(max_actions, int)):
-        raise GuandanError(f"max_actions is an int or None, got {describe(max_actions)}")
+    max_actions = check_int("max_actions", max_actions, optional=True)
     choosers = [index_chooser(agent) for agent in agents] if on_action is None else [None] * 4
     taken = 0
     while not state.is_over and (max_actions is None or taken < max_actions):

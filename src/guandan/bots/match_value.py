@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from ..core.cards import Rank, parse_level
-from ..errors import GuandanError, describe
+from ..errors import GuandanError, check_choice, describe, is_number
 from ..game.observation import Observation
 from ..game.rules import Ruleset
 from ..game.scoring import settle
@@ -71,7 +71,7 @@ class MatchModel:
             isinstance(places, (str, bytes))
             or not isinstance(places, Sequence)
             or len(places) != 3
-            or not all(isinstance(q, (int, float)) and not isinstance(q, bool) and q >= 0 for q in places)
+            or not all(is_number(q) and q >= 0 for q in places)
             or not abs(sum(places) - 1.0) < 1e-9
         ):
             raise GuandanError(
@@ -190,8 +190,7 @@ class MatchModel:
         """The chance that ``side`` wins the match after each result of the deal in hand: it
         wins with its partner 2nd, 3rd, 4th; it loses with the other side's partner 2nd,
         3rd, 4th (the order of :func:`guandan.core.search.search`'s payoffs)."""
-        if side not in (0, 1) or isinstance(side, bool):
-            raise GuandanError(f"side must be 0 or 1, got {describe(side)}")
+        check_choice("side", side, (0, 1), "0 or 1")
         ranks = (parse_level(levels[0]), parse_level(levels[1]))
         out = []
         left = None if self._cap is None else self._cap - deals_played - 1

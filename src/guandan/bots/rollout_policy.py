@@ -52,7 +52,7 @@ from ..core.packed import (
     word_wilds,
     word_x,
 )
-from ..errors import GuandanError, describe
+from ..errors import GuandanError, describe, is_number
 from ..game.deal import Deal
 from ..game.history import Play
 from ..game.observation import Observation
@@ -189,7 +189,7 @@ def _read_policy(data: Any, what: str) -> tuple[tuple[str, ...], tuple[float, ..
         if not isinstance(values, list) or len(values) != len(names):
             raise GuandanError(f"{what}: {half!r} is {len(names)} numbers, got {describe(values)}")
         for name, v in zip(names, values, strict=True):
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or not abs(v) < 1e30:
+            if not is_number(v) or not abs(v) < 1e30:
                 raise GuandanError(f"{what}: {half!r} holds {describe(v)}, not a finite number")
             out[h * len(FEATURES) + FEATURES.index(name)] = float(v)
     hidden = data.get("hidden")
@@ -204,7 +204,7 @@ def _read_hidden(hidden: Any, names: list[str], what: str) -> list[float]:
     the tail of a :data:`NET_WEIGHTS` vector."""
 
     def number(v: Any, where: str) -> float:
-        if isinstance(v, bool) or not isinstance(v, (int, float)) or not abs(v) < 1e30:
+        if not is_number(v) or not abs(v) < 1e30:
             raise GuandanError(f"{what}: the hidden layer's {where} is {describe(v)}, not a finite number")
         return float(v)
 

@@ -97,7 +97,7 @@ from ..core.packed import (
 )
 from ..core.rng import SplitMix64
 from ..core.search import SearchParams
-from ..errors import GuandanError, describe
+from ..errors import GuandanError, check_choice, check_int, check_number, describe
 from ..game.history import Phase, Tribute
 from ..game.observation import Observation
 from ..game.scoring import side_scores
@@ -202,12 +202,6 @@ def affordable_rollouts(max_cost: int, cards_left: int) -> int:
     return max(1, max_cost * full // (COST_CARDS * COST_CARDS + cards_left * cards_left))
 
 
-def _int_option(value: Any, what: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise GuandanError(f"{what} must be an int {low}..{high}, got {describe(value)}")
-    return value
-
-
 @dataclass(frozen=True)
 class SearchConfig:
     """The options of ``mc`` (:class:`MonteCarloAgent`), checked once: a spec's options make
@@ -239,7 +233,7 @@ class SearchConfig:
     >>> SearchConfig(tries=0)
     Traceback (most recent call last):
     ...
-    guandan.errors.GuandanError: tries must be an int 1..4096, got 0
+    guandan.errors.ArgumentError: tries is an int 1..4096, got 0
     """
 
     rollouts: int | None = None
@@ -255,29 +249,18 @@ class SearchConfig:
     weights: str | None = None
 
     def __post_init__(self) -> None:
-        if self.objective not in ("levels", "wins", "match"):
-            raise GuandanError(f"objective must be 'levels', 'wins' or 'match', got {describe(self.objective)}")
+        check_choice("objective", self.objective, ("levels", "wins", "match"), "'levels', 'wins' or 'match'")
         if self.rollouts is None and self.think_ms is None and self.max_cost is None:
             object.__setattr__(self, "rollouts", DEFAULT_ROLLOUTS)
-        if self.rollouts is not None:
-            _int_option(self.rollouts, "rollouts", 1, 2**40)
-        if self.max_cost is not None:
-            _int_option(self.max_cost, "max_cost", 1, 2**40)
-        think_ms = self.think_ms
-        if think_ms is not None and (
-            isinstance(think_ms, bool) or not isinstance(think_ms, (int, float)) or not 0 < think_ms <= 1e9
-        ):
-            raise GuandanError(f"think_ms must be a number > 0 (milliseconds), got {describe(think_ms)}")
-        _int_option(self.threads, "threads", 1, native_search.MAX_THREADS)
-        _int_option(self.candidates, "candidates", 1, native_search.MAX_RANK_MOVES)
-        _int_option(self.tries, "tries", 1, 4096)
+        check_int("rollouts", self.rollouts, 1, 2**40, optional=True)
+        check_int("max_cost", self.max_cost, 1, 2**40, optional=True)
+        check_number("think_ms", self.think_ms, above=0, at_most=1e9, optional=True, unit="milliseconds")
+        check_int("threads", self.threads, 1, native_search.MAX_THREADS)
+        check_int("candidates", self.candidates, 1, native_search.MAX_RANK_MOVES)
+        check_int("tries", self.tries, 1, 4096)
         for name in ("pass_weight", "bomb_weight"):
-            weight = getattr(self, name)
-            if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not 0 < weight <= 1:
-                raise GuandanError(f"{name} must be a number in (0, 1], got {describe(weight)}")
-            object.__setattr__(self, name, float(weight))
-        if not isinstance(self.policy, str) or self.policy not in _SEARCH_POLICIES:
-            raise GuandanError(f"policy must be one of {', '.join(_SEARCH_POLICIES)}, got {describe(self.policy)}")
+            object.__setattr__(self, name, float(check_number(name, getattr(self, name), above=0, at_most=1)))
+        check_choice("policy", self.policy, _SEARCH_POLICIES, f"one of {', '.join(_SEARCH_POLICIES)}")
         if self.weights is not None and not isinstance(self.weights, str):
             raise GuandanError(f"weights is the path of a rollout policy file, got {describe(self.weights)}")
 
@@ -352,9 +335,7 @@ class MonteCarloAgent:
         return agent
 
     def _configure(self, seed: int, config: SearchConfig) -> None:
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise GuandanError(f"seed must be an int, got {describe(seed)}")
-        self.seed = seed
+        self.seed = check_int("seed", seed)
         self.config = config
         self._params = config.params()
         self._weights = self._params.weights
@@ -609,12 +590,10 @@ class BasicMonteCarloAgent:
         policy: Policy = "greedy",
         candidates: int = 24,
     ) -> None:
-        if not all(
-            isinstance(x, int) and not isinstance(x, bool) and x >= 1 for x in (determinizations, playouts, candidates)
-        ):
-            raise GuandanError("determinizations, playouts and candidates must be ints >= 1")
-        if policy not in ("random", "greedy"):
-            raise GuandanError(f"policy must be 'random' or 'greedy', got {describe(policy)}")
+        check_int("determinizations", determinizations, 1)
+        check_int("playouts", playouts, 1)
+        check_int("candidates", candidates, 1)
+        check_choice("policy", policy, ("random", "greedy"), "'random' or 'greedy'")
         self.seed = seed
         self.determinizations = determinizations
         self.playouts = playouts

@@ -46,7 +46,7 @@ from typing import Any, Literal
 from ..core.moves import MoveType
 from ..core.packed import word_type
 from ..core.rng import derive_seed
-from ..errors import GuandanError, describe
+from ..errors import GuandanError, check_choice, check_int, describe
 from ..game.deal import Deal
 from ..game.match import Match
 from ..game.protocol import Game
@@ -454,13 +454,9 @@ def simulate(
     >>> run.agents, [r["winner_side"] for r in run.rows]
     (['guandan.bots.simulate:Lowest', 'random', 'guandan.bots.simulate:Lowest', 'random'], [0, 0, 0])
     """
-    if kind not in ("match", "deal"):
-        raise GuandanError(f"kind must be 'match' or 'deal', got {describe(kind)}")
-    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-        raise GuandanError(f"n must be an int >= 0, got {describe(n)}")
-    for name, value in (("workers", workers), ("chunk", chunk)):
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
-            raise GuandanError(f"{name} must be an int >= 1 or None, got {describe(value)}")
+    check_choice("kind", kind, ("match", "deal"), "'match' or 'deal'")
+    n = check_int("n", n, 0)
+    workers, chunk = check_int("workers", workers, 1, optional=True), check_int("chunk", chunk, 1, optional=True)
     specs = seat_specs(agents)
     names = [agent_name(spec) for spec in specs]
     ruleset_name = get_ruleset(ruleset).name

@@ -38,6 +38,8 @@ cdef enum:  # which error a bad value raises (_WORD: a move word, named as such)
 
 cdef uint64_t _u64(value, str what, int kind) except? 0:
     """An int 0..2**64-1 (a Python or numpy integer; never a float, a bool or a string)."""
+    if kind == _OTHER and (not _is_int(value) or not 0 <= value < 2**64):
+        value = _errors().check_int(what, value, 0, 2**64 - 1, expected="an int 0..2**64-1")
     if not _is_int(value) or not 0 <= value < 2**64:
         errors = _errors()
         error = (errors.InvalidCardsError, errors.InvalidMoveError, errors.GuandanError, errors.InvalidMoveError)[kind]
@@ -46,17 +48,22 @@ cdef uint64_t _u64(value, str what, int kind) except? 0:
     return <uint64_t>value
 
 
+# The checks of arguments that are not cards or moves accept here, in C, what they accept;
+# a value they do not is handed to guandan.errors' check (check_int, check_number,
+# check_bool, check_choice), which raises its ArgumentError: one wording for the whole
+# library, and the call that passes pays no Python call.
+
 cdef uint64_t _seed(value) except? 0:
     """A seed: any int, taken modulo 2**64 (as guandan.core.rng.SplitMix64 does)."""
     if not _is_int(value):
-        raise _errors().GuandanError(f"a seed is an int, got {value!r:.60}")
+        value = _errors().check_int("a seed", value)
     return <uint64_t>(int(value) & _MASK64)
 
 
 cdef Py_ssize_t _size(value, str what, Py_ssize_t lo, Py_ssize_t hi) except? -1:
     """A count or an index: an int lo..hi."""
     if not _is_int(value) or not lo <= value <= hi:
-        raise _errors().GuandanError(f"{what} must be an int {lo}..{hi}, got {value!r:.60}")
+        value = _errors().check_int(what, value, lo, hi)
     return <Py_ssize_t>value
 
 
@@ -66,14 +73,14 @@ _MAX_ROWS = 2**40
 
 def _int_arg(value, str what, Py_ssize_t lo, Py_ssize_t hi):
     """A count or an index given to the library: a Python or numpy integer lo..hi (never a
-    bool, a float or a string), as a Python int; :class:`~guandan.GuandanError` otherwise.
+    bool, a float or a string), as a Python int; :class:`~guandan.errors.ArgumentError` otherwise.
 
     >>> _int_arg(np.uint8(3), "n", 0, 10)
     3
     >>> _int_arg(3.0, "n", 0, 10)
     Traceback (most recent call last):
     ...
-    guandan.errors.GuandanError: n must be an int 0..10, got 3.0
+    guandan.errors.ArgumentError: n is an int 0..10, got 3.0
     """
     return _size(value, what, lo, hi)
 
@@ -148,5 +155,5 @@ cdef int _check_packed(const gd_cards *packed) except -1:
 
 cdef str _policy_name(policy):
     if not isinstance(policy, str) or policy not in POLICIES:
-        raise _errors().GuandanError(f"policy must be one of {sorted(POLICIES)}, got {policy!r}")
+        return _errors().check_choice("policy", policy, sorted(POLICIES))
     return policy

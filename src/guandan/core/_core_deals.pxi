@@ -393,7 +393,7 @@ cdef int _flag(value, str what) except -1:
     """A yes or no: a bool or a numpy bool (never an int, a string or None)."""
     if value is True or value is False or isinstance(value, np.bool_):
         return 1 if value else 0
-    raise _errors().GuandanError(f"{what} must be a bool, got {value!r:.60}")
+    return 1 if _errors().check_bool(what, value) else 0
 
 
 def greedy_choose(moves, level, hand, mine, responding, partner_play, opponent_low):

@@ -152,7 +152,7 @@ cdef bint _packed_arg(packed) except -1:
     """The ``packed`` flag of a batch call: True or False (a Python or numpy bool), nothing else."""
     if packed is True or packed is False or isinstance(packed, np.bool_):
         return bool(packed)
-    raise _errors().GuandanError(f"packed must be True or False, got {_describe(packed)}")
+    return _errors().check_bool("packed", packed)
 
 
 cdef struct _hands:
@@ -281,7 +281,7 @@ cdef bint _card_granularity(granularity) except -1:
             return True
         if granularity == "rank":
             return False
-    raise _errors().GuandanError(f"granularity must be 'card' or 'rank', got {_describe(granularity)}")
+    return _errors().check_choice("granularity", granularity, ("card", "rank"), "'card' or 'rank'") == "card"
 
 
 def batch_rank_moves(hands, levels, beats, start=0, end=None, packed=False):

@@ -32,7 +32,8 @@ POLICY_NET = GD_POLICY_NET
 
 cdef int _search_policy(policy) except -1:
     if not isinstance(policy, str) or policy not in SEARCH_POLICIES:
-        raise _errors().GuandanError(f"policy must be one of {', '.join(SEARCH_POLICIES)}, got {_describe(policy)}")
+        names = tuple(SEARCH_POLICIES)
+        policy = _errors().check_choice("policy", policy, names, f"one of {', '.join(names)}")
     return SEARCH_POLICIES[policy]
 
 
@@ -192,7 +193,7 @@ cdef double _real_arg(value, str name, double lo, double hi) except? -1.0:
     """A real number in [lo, hi]."""
     if isinstance(value, bool) or not isinstance(value, (int, float, _NP_INTEGER, np.floating)) \
             or not lo <= float(value) <= hi:
-        raise _errors().GuandanError(f"{name} must be a number {lo:g}..{hi:g}, got {value!r:.60}")
+        value = _errors().check_number(name, value, at_least=lo, at_most=hi)
     return float(value)
 
 
@@ -200,7 +201,7 @@ cdef double _unit_weight(value, str name) except -1.0:
     """A likelihood factor: a number in (0, 1]."""
     if isinstance(value, bool) or not isinstance(value, (int, float, _NP_INTEGER, np.floating)) \
             or not 0.0 < float(value) <= 1.0:
-        raise _errors().GuandanError(f"{name} must be a number in (0, 1], got {value!r:.60}")
+        value = _errors().check_number(name, value, above=0, at_most=1)
     return float(value)
 
 

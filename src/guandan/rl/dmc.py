@@ -19,7 +19,7 @@ from ..bots.simulate import wilson_interval
 from .qnet import QNetwork
 from .vector import VecTables
 
-__all__ = ["TrainConfig", "choose_actions", "pick_actions", "evaluate"]
+__all__ = ["TrainConfig", "choose_actions", "pick_actions", "evaluate", "keep_decisions", "deal_samples"]
 
 
 @dataclass
@@ -62,6 +62,43 @@ def choose_actions(
     total = int(offsets[-1])
     which = np.repeat(np.arange(n), np.diff(offsets))
     return pick_actions(net.q_factored(states, actions[:total], which), offsets, epsilon, rng)
+
+
+#: A decision kept until its deal ends: the state (int8), the action chosen (int8), the seat.
+Decision = tuple[np.ndarray, np.ndarray, int]
+
+
+def keep_decisions(pending: list[list[Decision]], tables: VecTables, choice: np.ndarray) -> None:
+    """Append each table's decision of this step (``choice``: the action chosen at each, an
+    index into its rows) to that table's list in ``pending``; ``tables`` observe ``rows``.
+
+    >>> tables, pending = VecTables(2, seed=1, observe="rows"), [[], []]
+    >>> keep_decisions(pending, tables, np.zeros(2, np.int64))
+    >>> [len(p) for p in pending], pending[0][0][0].dtype, pending[0][0][2]
+    ([1, 1], dtype('int8'), 1)
+    """
+    assert tables.offsets is not None and tables.actions is not None and tables.states is not None
+    chosen = tables.actions[tables.offsets[:-1] + choice].astype(np.int8)
+    states = tables.states.astype(np.int8)
+    seats = tables.seats.tolist()
+    for i in range(tables.n):
+        pending[i].append((states[i], chosen[i], seats[i]))
+
+
+def deal_samples(decisions: list[Decision], rewards: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The samples of a deal that ended: its decisions' states and actions stacked, and each
+    one's target, the deal's reward (``rewards``: one a seat) of the seat that decided.
+
+    >>> d = [(np.zeros(3, np.int8), np.ones(2, np.int8), s) for s in (0, 1)]
+    >>> states, actions, targets = deal_samples(d, np.array([1.0, -1.0, 1.0, -1.0]))
+    >>> states.shape, actions.shape, targets.tolist()
+    ((2, 3), (2, 2), [1.0, -1.0])
+    """
+    return (
+        np.stack([r[0] for r in decisions]),
+        np.stack([r[1] for r in decisions]),
+        np.array([rewards[r[2]] for r in decisions], dtype=np.float32),
+    )
 
 
 def pick_actions(
@@ -113,7 +150,6 @@ def evaluate(net: QNetwork, opponent: str, deals: int, seed: int) -> dict[str, A
     n = 2 * deals
     lo, hi = wilson_interval(won, n)
     return {"won": won, "n": n, "rate": won / n, "lo": lo, "hi": hi}
-
 
 
 def _eval_line(record: dict[str, Any]) -> str:

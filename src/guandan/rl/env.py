@@ -74,7 +74,7 @@ from ..core.movegen import canonical_move, unpack_rank_move
 from ..core.moves import Move
 from ..core.packed import canonical_words, cards_of_bits
 from ..core.rng import SplitMix64
-from ..errors import GuandanError, IllegalMoveError, describe
+from ..errors import GuandanError, IllegalMoveError, check_bool, check_choice, check_int, describe
 from ..game.deal import Deal
 from ..game.encoding import ROW_SIZE, STATE_SIZE, card_vector, encode_actions, encode_state
 from ..game.history import Phase
@@ -150,17 +150,11 @@ class GuandanEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types
         legal_rows: bool = False,
     ) -> None:
         super().__init__()
-        if not isinstance(legal_rows, bool):
-            raise GuandanError(f"legal_rows is True or False, got {describe(legal_rows)}")
-        self.with_rows = legal_rows
-        if kind not in ("deal", "match"):
-            raise GuandanError(f"kind is 'deal' or 'match', got {describe(kind)}")
-        if reward not in ("levels", "wins"):
-            raise GuandanError(f"reward is 'levels' or 'wins', got {describe(reward)}")
-        if render_mode not in (None, "ansi", "human"):
-            raise GuandanError(f"render_mode is None, 'ansi' or 'human', got {describe(render_mode)}")
-        if max_deals is not None and (isinstance(max_deals, bool) or not isinstance(max_deals, int) or max_deals < 1):
-            raise GuandanError(f"max_deals is an int >= 1 or None, got {describe(max_deals)}")
+        self.with_rows = check_bool("legal_rows", legal_rows)
+        check_choice("kind", kind, ("deal", "match"), "'deal' or 'match'")
+        check_choice("reward", reward, ("levels", "wins"), "'levels' or 'wins'")
+        check_choice("render_mode", render_mode, (None, "ansi", "human"), "None, 'ansi' or 'human'")
+        check_int("max_deals", max_deals, 1, optional=True)
         self.kind = kind
         self.level = int(parse_level(level))
         self.ruleset = get_ruleset(ruleset)
@@ -521,9 +515,7 @@ _SEATS = {agent: seat for seat, agent in enumerate(AGENTS)}
 
 
 def _seat_of(agent: str) -> int:
-    seat = _SEATS.get(agent) if isinstance(agent, str) else None
-    if seat is None:
-        raise GuandanError(f"an agent is one of {', '.join(AGENTS)}, got {describe(agent)}")
+    seat: int = _SEATS[check_choice("an agent", agent, AGENTS, f"one of {', '.join(AGENTS)}")]
     return seat
 
 

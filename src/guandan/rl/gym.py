@@ -45,7 +45,7 @@ from ..bots.registry import AgentSpec, make_agent
 from ..core.batch import ACTION_SPACE
 from ..core.packed import canonical_words
 from ..core.rng import derive_seed
-from ..errors import GuandanError, IllegalMoveError, describe
+from ..errors import GuandanError, IllegalMoveError, check_bool, check_choice, check_int, describe, is_int
 from ..game.encoding import ROW_SIZE, STATE_SIZE, encode_actions
 from ..game.rules import Ruleset
 from .env import AGENTS, N_ACTIONS, GuandanEnv
@@ -76,7 +76,7 @@ class MaskedDiscrete(spaces.Discrete):
         self._for_seed: int | None = None
 
     def seed(self, seed: Any = None) -> Any:
-        self._for_seed = None if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) else int(seed)
+        self._for_seed = int(seed) if is_int(seed) else None
         return super().seed(self._for_seed if self._for_seed is not None else seed)
 
     def sample(self, mask: Any = None, probability: Any = None) -> np.int64:
@@ -127,12 +127,8 @@ class GuandanGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         render_mode: str | None = None,
         legal_rows: bool = False,
     ) -> None:
-        if not isinstance(legal_rows, bool):
-            raise GuandanError(f"legal_rows is True or False, got {describe(legal_rows)}")
-        self.with_rows = legal_rows
-        if isinstance(seat, bool) or seat not in (0, 1, 2, 3):
-            raise GuandanError(f"seat is a seat 0..3, got {describe(seat)}")
-        self.seat = seat
+        self.with_rows = check_bool("legal_rows", legal_rows)
+        self.seat = check_int("seat", seat, 0, 3, expected="a seat 0..3")
         self.specs = _opponent_specs(opponents, seat)
         for spec in self.specs:
             if spec is not None:
@@ -284,18 +280,12 @@ class TablesVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):
         seed: int = 0,
         legal_rows: bool = False,
     ) -> None:
-        if not isinstance(legal_rows, bool):
-            raise GuandanError(f"legal_rows is True or False, got {describe(legal_rows)}")
-        self.with_rows = legal_rows
-        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or seat not in (0, 1, 2, 3):
-            raise GuandanError(f"seat is the learner's seat 0..3 (one trajectory is one seat), got {describe(seat)}")
-        if opponents not in ("random", "greedy"):
-            raise GuandanError(f"opponents are 'random' or 'greedy' (played in the core), got {describe(opponents)}")
+        self.with_rows = check_bool("legal_rows", legal_rows)
+        seat = check_int("seat", seat, 0, 3, expected="the learner's seat 0..3 (one trajectory is one seat)")
+        check_choice("opponents", opponents, ("random", "greedy"), "'random' or 'greedy' (played in the core)")
         if partner is None:
             partner = opponents
-        if partner not in ("random", "greedy"):
-            raise GuandanError(f"partner is 'random', 'greedy' or None (as the opponents), got {describe(partner)}")
-        seat = int(seat)
+        check_choice("partner", partner, ("random", "greedy"), "'random', 'greedy' or None (as the opponents)")
         policies = tuple("external" if s == seat else partner if s == seat ^ 2 else opponents for s in range(4))
         self.tables = VecTables(num_envs, seed=check_seed(seed), observe="state+mask", level=level,
                                 policies=policies, ruleset=ruleset, objective=objective)  # fmt: skip

@@ -62,7 +62,7 @@ from ..core.movegen import pack_rank_move, rank_moves
 from ..core.moves import Move
 from ..core.packed import PASS_WORD, DealState, cards_of_bits, size_of_bits, word_size
 from ..core.rng import SplitMix64
-from ..errors import GuandanError, describe
+from ..errors import GuandanError, check_int, check_number, describe
 from ..game.deal import Deal
 from ..game.history import Phase
 from ..game.observation import Observation
@@ -740,17 +740,17 @@ def run(args: argparse.Namespace) -> int:
         args.add_features = _feature_list(args.add_features) if args.add_features else ()
     say = (lambda s: None) if args.quiet else (lambda s: print(s, file=sys.stderr, flush=True))
     if args.step == "positions":
-        if args.deals < 1 or args.rollouts < 1:
-            raise GuandanError(
-                f"--deals and --rollouts must be >= 1, got {describe(args.deals)}, {describe(args.rollouts)}"
-            )
+        check_int("--deals", args.deals, 1)
+        check_int("--rollouts", args.rollouts, 1)
         return _positions_command(args, say)
     if args.step == "improve":
-        if min(args.generations, args.population, args.deals, args.pool, args.duel_deals) < 1 or args.sigma <= 0:
-            raise GuandanError("--generations, --population, --deals, --pool, --duel-deals and --sigma must be > 0")
+        for name in ("generations", "population", "deals", "pool", "duel_deals"):
+            check_int(f"--{name.replace('_', '-')}", getattr(args, name), 1)
+        check_number("--sigma", args.sigma, above=0)
         return _improve_command(args, say)
-    if args.steps < 0 or args.l2 < 0 or args.hold_out_every < 0:
-        raise GuandanError("--steps, --l2 and --hold-out-every must be >= 0")
+    check_int("--steps", args.steps, 0)
+    check_number("--l2", args.l2, at_least=0)
+    check_int("--hold-out-every", args.hold_out_every, 0)
     return _fit_command(args, say)
 
 

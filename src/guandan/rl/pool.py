@@ -28,7 +28,7 @@ from typing import Any
 
 from ..bots.arena import Tournament, tournament
 from ..bots.registry import agent_factory
-from ..errors import GuandanError, describe
+from ..errors import GuandanError, check_int, describe
 
 __all__ = ["PoolRating", "checkpoint_frames", "checkpoints", "main", "rate_checkpoints"]
 
@@ -134,8 +134,7 @@ def rate_checkpoints(
     >>> [row["frames"] for row in rating.curve()], rating.tournament.bots[0]
     ([10, 20], 'random')
     """
-    if isinstance(last, bool) or not isinstance(last, int) or last < 1:
-        raise GuandanError(f"last is an int >= 1, got {describe(last)}")
+    last = check_int("last", last, 1)
     if isinstance(fixed, str) or not fixed:
         raise GuandanError(f"fixed is a list of one agent spec or more, got {describe(fixed)}")
     for spec in fixed:

@@ -24,10 +24,28 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import GuandanError, describe
+from ..errors import ArgumentError, GuandanError, describe, is_int
 from ..game.encoding import ROW_SIZE, STATE_SIZE
 
 __all__ = ["QNetwork", "Adam"]
+
+
+def check_hidden(hidden: object) -> tuple[int, ...]:
+    """The widths of a network's hidden layers: a sequence of one int >= 1 or more, as a
+    tuple; else an :class:`~guandan.errors.ArgumentError`.
+
+    >>> check_hidden([64, 32])
+    (64, 32)
+    >>> check_hidden(())
+    Traceback (most recent call last):
+    ...
+    guandan.errors.ArgumentError: hidden is a sequence of layer widths >= 1, got ()
+    """
+    if isinstance(hidden, (str, bytes)) or not isinstance(hidden, Sequence) or not hidden or not all(
+        is_int(h) and h >= 1 for h in hidden
+    ):
+        raise ArgumentError(f"hidden is a sequence of layer widths >= 1, got {describe(hidden)}")
+    return tuple(int(h) for h in hidden)
 
 
 class QNetwork:
@@ -41,13 +59,9 @@ class QNetwork:
     """
 
     def __init__(self, hidden: Sequence[int] = (256, 128), seed: int = 0) -> None:
-        if isinstance(hidden, (str, bytes)) or not isinstance(hidden, Sequence) or not hidden or not all(
-            isinstance(h, int) and not isinstance(h, bool) and h >= 1 for h in hidden
-        ):
-            raise GuandanError(f"hidden is a sequence of layer widths >= 1, got {describe(hidden)}")
+        self.hidden = check_hidden(hidden)
         rng = np.random.default_rng(seed)
         sizes = [ROW_SIZE, *hidden, 1]
-        self.hidden = tuple(hidden)
         self.params: list[np.ndarray] = []
         for a, b in zip(sizes[:-1], sizes[1:]):
             self.params.append((rng.standard_normal((a, b)) * np.sqrt(2.0 / a)).astype(np.float32))

@@ -68,8 +68,8 @@ except ImportError as error:  # pragma: no cover
     ) from error
 
 from ..core.rng import derive_seed
-from ..errors import GuandanError, describe
-from .dmc import TrainConfig, _eval_line, pick_actions
+from ..errors import GuandanError, check_choice, check_int, describe
+from .dmc import TrainConfig, _eval_line, deal_samples, keep_decisions, pick_actions
 from .torch_train import CHECKPOINT, TorchQNet, TorchTrainer, _pending_arrays, _pending_bytes, q_factored
 from .vector import VecTables
 
@@ -133,19 +133,16 @@ class TableActor:
             q = q_factored(self.net, self.device, t.states, t.actions[:total], which)
             choice = pick_actions(q, t.offsets, epsilon, self.rng)
             t1 = time.perf_counter()
-            chosen = t.actions[t.offsets[:-1] + choice].astype(np.int8)
-            states = t.states.astype(np.int8)
-            seats = t.seats.tolist()
-            for i in range(t.n):
-                self.pending[i].append((states[i], chosen[i], seats[i]))
+            keep_decisions(self.pending, t, choice)
             t2 = time.perf_counter()
             rewards, ended, _ = t.step(choice)
             t3 = time.perf_counter()
             for i in np.flatnonzero(ended).tolist():
                 records, self.pending[i] = self.pending[i], []
-                out_s.append(np.stack([r[0] for r in records]))
-                out_a.append(np.stack([r[1] for r in records]))
-                out_t.append(np.array([rewards[i, r[2]] for r in records], dtype=np.float32))
+                states, actions, targets = deal_samples(records, rewards[i])
+                out_s.append(states)
+                out_a.append(actions)
+                out_t.append(targets)
                 deals += 1
             t4 = time.perf_counter()
             seconds["inference"] += t1 - t0
@@ -206,12 +203,9 @@ def start_ray(actors: int, address: str | None = None) -> bool:
 
 
 def _check(actors: object, order: object, steps: object) -> tuple[int, str, int]:
-    if isinstance(actors, bool) or not isinstance(actors, int) or actors < 1:
-        raise GuandanError(f"the number of actors is an int >= 1, got {describe(actors)}")
-    if order not in ORDERS:
-        raise GuandanError(f"order is one of {', '.join(ORDERS)}, got {describe(order)}")
-    if isinstance(steps, bool) or not isinstance(steps, int) or steps < 1:
-        raise GuandanError(f"steps (an actor's steps a batch) is an int >= 1, got {describe(steps)}")
+    actors = check_int("the number of actors", actors, 1)
+    check_choice("order", order, ORDERS, f"one of {', '.join(ORDERS)}")
+    steps = check_int("steps (an actor's steps a batch)", steps, 1)
     return actors, str(order), steps
 
 

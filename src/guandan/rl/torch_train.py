@@ -52,7 +52,7 @@ except ImportError as error:  # pragma: no cover
 from ..errors import GuandanError, describe
 from ..game.encoding import ACTION_SIZE, ROW_SIZE, STATE_SIZE
 from .dmc import TrainConfig, _eval_line, evaluate, pick_actions
-from .qnet import QNetwork
+from .qnet import QNetwork, check_hidden
 from .vector import VecTables
 
 __all__ = ["TorchQNet", "TorchTrainer", "q_factored"]
@@ -71,8 +71,7 @@ class TorchQNet(nn.Module):
 
     def __init__(self, hidden: tuple[int, ...] = (256, 128), seed: int = 0) -> None:
         super().__init__()
-        if not hidden or not all(isinstance(h, int) and not isinstance(h, bool) and h >= 1 for h in hidden):
-            raise GuandanError(f"hidden is a sequence of layer widths >= 1, got {describe(hidden)}")
+        check_hidden(hidden)
         generator = torch.Generator().manual_seed(int(seed))
         sizes = [ROW_SIZE, *hidden, 1]
         layers: list[nn.Module] = []

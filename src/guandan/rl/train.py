@@ -45,7 +45,7 @@ import numpy as np
 
 from ..errors import GuandanError, describe
 from ..game.encoding import ACTION_SIZE, STATE_SIZE
-from .dmc import TrainConfig, _eval_line, choose_actions, evaluate
+from .dmc import TrainConfig, _eval_line, choose_actions, deal_samples, evaluate, keep_decisions
 from .qnet import Adam, QNetwork
 from .vector import VecTables
 
@@ -103,23 +103,14 @@ class Trainer:
         t0 = time.perf_counter()
         assert t.offsets is not None and t.actions is not None and t.states is not None
         choice = choose_actions(self.net, t.states, t.actions, t.offsets, self.epsilon(), self.rng)
-        chosen = t.actions[t.offsets[:-1] + choice].astype(np.int8)
-        states = t.states.astype(np.int8)
-        seats = t.seats.tolist()
-        for i in range(t.n):
-            self.pending[i].append((states[i], chosen[i], seats[i]))
+        keep_decisions(self.pending, t, choice)
         t1 = time.perf_counter()
         rewards, ended, _ = t.step(choice)
         t2 = time.perf_counter()
         self.frames += t.n
         for i in np.flatnonzero(ended).tolist():
-            records = self.pending[i]
-            self.pending[i] = []
-            self._store(
-                np.stack([r[0] for r in records]),
-                np.stack([r[1] for r in records]),
-                np.array([rewards[i, r[2]] for r in records], dtype=np.float32),
-            )
+            records, self.pending[i] = self.pending[i], []
+            self._store(*deal_samples(records, rewards[i]))
             self.deals += 1
         self.seconds["network"] += t1 - t0
         self.seconds["engine"] += t2 - t1

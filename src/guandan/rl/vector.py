@@ -56,7 +56,7 @@ from ..core.packed import cards_of_bits
 from ..core.playouts import choose
 from ..core.rng import SplitMix64, derive_seed
 from ..core.tables import NativeTables
-from ..errors import GuandanError, IllegalMoveError, describe
+from ..errors import GuandanError, IllegalMoveError, check_choice, check_int, describe
 from ..game.deal import Deal
 from ..game.encoding import ACTION_SIZE, ROW_SIZE, STATE_SIZE, encode_actions, encode_state
 from ..game.rules import Ruleset, get_ruleset
@@ -94,16 +94,12 @@ def check_seed(seed: object, optional: bool = False) -> int | None:
     >>> check_seed(-1)
     Traceback (most recent call last):
     ...
-    guandan.errors.GuandanError: a seed is an int in [0, 2**64), got -1
+    guandan.errors.ArgumentError: a seed is an int in [0, 2**64), got -1
     """
-    if seed is None and optional:
-        return None
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
-        what = "an int in [0, 2**64) or None" if optional else "an int in [0, 2**64)"
-        raise GuandanError(f"a seed is {what}, got {describe(seed)}")
-    if not 0 <= int(seed) < 1 << 64:
-        raise GuandanError(f"a seed is an int in [0, 2**64), got {describe(int(seed))}")
-    return int(seed)
+    in_range = "an int in [0, 2**64)"
+    if optional:
+        return check_int("a seed", seed, 0, (1 << 64) - 1, optional=True, expected=in_range)
+    return check_int("a seed", seed, 0, (1 << 64) - 1, expected=in_range)
 
 
 def table_seeds(seed: int, n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -122,13 +118,10 @@ def table_seeds(seed: int, n: int) -> tuple[np.ndarray, np.ndarray]:
 def _options(
     n: object, seed: object, observe: object, level: object, policies: object, ruleset: object, objective: object
 ) -> tuple[int, int, str, int | None, tuple[str, ...], Ruleset, bool]:
-    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 1 << 24:
-        raise GuandanError(f"the number of tables is an int 1..2**24, got {describe(n)}")
+    n = check_int("the number of tables", n, 1, 1 << 24, expected="an int 1..2**24")
     seed = check_seed(seed)
-    if observe not in _OBSERVE:
-        raise GuandanError(f"observe is one of {', '.join(_OBSERVE)}, got {describe(observe)}")
-    if level is not None and (isinstance(level, bool) or not isinstance(level, int) or not 2 <= level <= 14):
-        raise GuandanError(f"level is a rank number 2..14 or None (drawn per deal), got {describe(level)}")
+    check_choice("observe", observe, _OBSERVE, f"one of {', '.join(_OBSERVE)}")
+    level = check_int("level", level, 2, 14, optional=True, expected="a rank number 2..14 (None: drawn per deal)")
     if isinstance(policies, str):
         policies = (policies,) * 4
     if not isinstance(policies, Sequence) or len(policies) != 4 or not all(p in _POLICIES for p in policies):
@@ -138,8 +131,7 @@ def _options(
     rules = get_ruleset(ruleset)  # type: ignore[arg-type]
     if not rules.plain_straight_flush:
         raise GuandanError(f"the tables play rulesets that keep same-suit fives as straights; {rules.name} does not")
-    if objective not in ("levels", "wins"):
-        raise GuandanError(f"objective is 'levels' or 'wins', got {describe(objective)}")
+    check_choice("objective", objective, ("levels", "wins"), "'levels' or 'wins'")
     return n, seed, str(observe), level, tuple(str(p) for p in policies), rules, objective == "wins"
 
 
@@ -340,15 +332,11 @@ class VecTables:
 
 
 def _seat_index(seat: object) -> int:
-    if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= int(seat) <= 3:
-        raise GuandanError(f"a seat is an int 0..3, got {describe(seat)}")
-    return int(seat)
+    return check_int("a seat", seat, 0, 3)
 
 
 def _table_index(i: object, n: int) -> int:
-    if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not 0 <= int(i) < n:
-        raise GuandanError(f"a table index is an int 0..{n - 1}, got {describe(i)}")
-    return int(i)
+    return check_int("a table index", i, 0, n - 1)
 
 
 class PyTables:

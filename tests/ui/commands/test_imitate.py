@@ -14,7 +14,7 @@ def test_each_step_reads_its_options():
 
 def test_a_bad_count_is_refused_with_status_2(capsys):
     assert main(["imitate", "positions", "--deals", "0", "--out", "p.jsonl"]) == 2
-    assert capsys.readouterr().err.startswith("guandan: error: --deals and --rollouts must be >= 1")
+    assert capsys.readouterr().err.startswith("guandan: error: --deals is an int >= 1, got 0")
 
 
 def test_a_step_is_required(capsys):

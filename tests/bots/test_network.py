@@ -279,3 +279,48 @@ def test_net_plays_the_shipped_network_and_net_model_another_file(tmp_path):
     assert deal.is_over
     with pytest.raises(ModelError, match="no model file"):
         make_agent(f"net:model={tmp_path / 'missing.onnx'}")
+
+
+def _with_prior(path, temperature, bias):
+    model = onnx.load(path)
+    helper.set_model_props(model, {"guandan.temperature": str(temperature), "guandan.place_bias": bias})
+    onnx.save(model, path)
+    return path
+
+
+def test_a_place_prior_in_the_model_is_added_to_the_scores_of_the_candidates(tmp_path):
+    from guandan.bots.network import NetAgent, search_candidates
+
+    weights = _weights(5)
+    plain = NetAgent(_model(tmp_path / "plain.onnx", weights))
+    first = NetAgent(_with_prior(_model(tmp_path / "first.onnx", weights), 0.5, "[1000.0, 0.0]"))
+    third = NetAgent(_with_prior(_model(tmp_path / "third.onnx", weights), 2.0, "[-1000, -1000, 1000]"))
+    assert plain.place_prior is None and first.place_prior[0] == 0.5 and list(third.place_prior[1]) == [-1e3, -1e3, 1e3]
+    deal, differ, seen = Deal.new(seed=21, level=7), 0, 0
+    while not deal.is_over and seen < 40:
+        obs = deal.observation(deal.turn)
+        if obs.phase == Phase.PLAY:
+            moves = search_candidates(obs, 32)
+            legal = list(obs.legal_actions)
+            q = _numpy_q(weights, encode_rows(obs)[[legal.index(m) for m in moves]])
+            assert first.act(obs) == moves[0]  # the huge bias of place 0 decides
+            if len(moves) > 2:  # places past the list take its last bias: the best-scored from place 2 on
+                assert third.act(obs) == moves[2 + int(np.argmax(q[2:]))]
+            assert plain.act(obs) == moves[int(np.argmax(q))]
+            differ += plain.act(obs) != moves[0]
+            seen += 1
+        deal.play(plain.act(obs))
+    assert seen >= 10 and differ > 0  # the prior changed some choices
+
+
+@pytest.mark.parametrize(
+    "temperature, bias, said",
+    [("0", "[0.0]", "got '0' and '\\[0.0\\]'"), ("1", "[]", "got '1' and '\\[\\]'"), ("1", "[NaN]", "'\\[NaN\\]'"),
+     ("x", "[1]", "got 'x'"), ("1", "{\"a\": 1}", "a JSON list of finite numbers")],
+)  # fmt: skip
+def test_a_malformed_place_prior_is_refused_naming_the_model(tmp_path, temperature, bias, said):
+    from guandan.bots.network import NetAgent
+
+    path = _with_prior(_model(tmp_path / "bad.onnx", _weights(1)), temperature, bias)
+    with pytest.raises(ModelError, match=f"model 'bad.onnx' has a malformed place prior.*{said}"):
+        NetAgent(path)

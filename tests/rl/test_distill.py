@@ -56,7 +56,7 @@ def test_the_losses_are_the_weighted_squared_error_and_the_cross_entropy_of_the_
 
 def test_a_batch_gathers_each_decisions_rows_values_and_choice(positions):
     d = positions.train[:3]
-    states, actions, owner, values, rollouts, chosen = positions.batch(d)
+    states, actions, owner, values, rollouts, chosen, place = positions.batch(d)
     sizes = positions.offsets[d + 1] - positions.offsets[d]
     assert len(actions) == sizes.sum() and owner.tolist() == np.repeat(np.arange(3), sizes).tolist()
     a = positions.offsets[d[1]]
@@ -64,6 +64,27 @@ def test_a_batch_gathers_each_decisions_rows_values_and_choice(positions):
     assert (actions[sizes[0] : sizes[0] + sizes[1]] == positions.actions[a : a + sizes[1]]).all()
     assert chosen[1] - sizes[0] == positions.chosen[d[1]] - a
     assert ((rollouts > 0) | (values == 0)).all() and rollouts[chosen].min() > 0
+    assert ((0 <= place) & (place <= 32)).all() and (place[chosen] < 32).all()  # the choice is a candidate
+
+
+def test_each_row_has_its_place_in_the_smart_policys_order_of_the_candidates():
+    from guandan.bots.network import search_candidates
+    from guandan.rl.expert import _rank_word
+    from guandan.rl.imitate import deal_level
+
+    arrays = deal_positions([6], rollouts=20)
+    order, offsets, chosen = arrays["order"], arrays["offsets"], arrays["chosen"]
+    assert order.dtype == np.int8 and len(order) == len(arrays["actions"])
+    assert (order[np.isfinite(arrays["values"])] >= 0).all() and (order[chosen] >= 0).all()  # searched: candidates
+    for d in range(len(chosen)):  # a decision's candidates take the places 0 .. k - 1, each at least once
+        places = order[offsets[d] : offsets[d + 1]]
+        k = int(places.max()) + 1
+        assert set(places.tolist()) - {-1} == set(range(k)) and 2 <= k <= 32
+    deal = Deal.new(6, level=deal_level(6))  # the first decision, the deal's lead
+    obs = deal.observation(deal.turn)
+    words = [_rank_word(m) for m in search_candidates(obs, 32)]
+    first = [words.index(w) if w in words else -1 for w in map(_rank_word, obs.legal_actions)]
+    assert order[offsets[0] : offsets[1]].tolist() == first
 
 
 def test_training_rows_are_the_searched_actions_or_every_legal_one_and_the_factored_scores_are_the_rows():
@@ -131,6 +152,42 @@ def test_a_stopped_and_resumed_run_ends_with_the_weights_of_one_never_stopped(tm
     assert len(logs[0]) == len(logs[1]) == 3
     with pytest.raises(GuandanError, match="is of another run"):
         Distiller(DistillConfig(hidden=(8,), epochs=3), positions, str(tmp_path / "part"), device="cpu")
+
+
+def test_a_place_prior_is_learned_kept_in_the_checkpoint_and_carried_by_the_model(tmp_path, positions):
+    pytest.importorskip("onnxruntime")
+    import torch
+
+    from guandan.bots.network import NetAgent, load_session, place_prior
+    from guandan.rl.distill import PLACES, DistillConfig, Distiller, _losses
+
+    q = torch.tensor([0.2, -0.1, 0.5])
+    owner, chosen = torch.tensor([0, 0, 0]), torch.tensor([0])
+    zero = torch.zeros(3)
+    plain = _losses(q, owner, zero, zero, chosen, 1, 0.5, 8.0)
+    lifted = _losses(q, owner, zero, zero, chosen, 1, 0.5, 8.0, prior=torch.tensor([1.0, 0.0, 0.0]))
+    ce = -math.log(math.exp(1.4) / (math.exp(1.4) + math.exp(-0.2) + math.exp(1.0)))
+    assert float(lifted[1]) == pytest.approx(ce, rel=1e-5) and float(lifted[1]) < float(plain[1])
+    assert plain[2].tolist() == [False] and lifted[2].tolist() == [True]  # agreement is judged on the logits
+
+    config = DistillConfig(hidden=(16,), epochs=2, batch=8, seed=3, place_prior=True)
+    run = Distiller(config, positions, str(tmp_path / "run"), device="cpu")
+    run.run()
+    temperature, bias = run.prior()
+    assert temperature == config.temperature and bias.shape == (PLACES,) and np.abs(bias).max() > 0
+    model = str(tmp_path / "run" / "model.onnx")
+    carried = place_prior(load_session(model), model)
+    assert carried is not None and carried[0] == temperature and np.allclose(carried[1], bias, atol=1e-6)
+    assert NetAgent(model).place_prior is not None
+    resumed = Distiller(config, positions, str(tmp_path / "run"), device="cpu")
+    assert resumed.epoch == 2 and torch.equal(resumed.place_bias, run.place_bias)
+    plain_run = Distiller(DistillConfig(hidden=(16,), epochs=1, batch=8), positions, str(tmp_path / "plain"), "cpu")
+    plain_run.run()
+    assert plain_run.prior() is None and not plain_run.place_bias.detach().abs().max() > 0  # not trained
+    plain_model = str(tmp_path / "plain" / "model.onnx")
+    assert place_prior(load_session(plain_model), plain_model) is None
+    with pytest.raises(GuandanError, match="is of another run"):  # the prior is part of the run's configuration
+        Distiller(DistillConfig(hidden=(16,), epochs=2, batch=8, seed=3), positions, str(tmp_path / "run"), "cpu")
 
 
 def test_the_commands_make_positions_then_a_network_the_net_agent_plays(tmp_path, capsys):

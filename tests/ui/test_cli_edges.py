@@ -83,7 +83,8 @@ def test_refused_options_are_said_in_the_words_of_the_command_line():
     )
     assert workers.returncode == 2 and workers.stderr.startswith("guandan: error: --workers: at least 1 process")
     assert "None" not in workers.stderr and "int >=" not in workers.stderr
-    assert option.returncode == 2 and option.stderr.startswith("guandan: error: agent mc:rollouts=abc: rollouts is a count")
+    refused = "guandan: error: agent mc:rollouts=abc: rollouts is a count"
+    assert option.returncode == 2 and option.stderr.startswith(refused)
     assert "1099511627776" not in option.stderr and option.stderr.rstrip().endswith("got 'abc'")
     for run in (empty, blank):
         assert run.returncode == 2 and run.stderr.startswith("guandan: error: HAND holds no card"), run.stderr

@@ -32,6 +32,7 @@ True
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Sequence
 from typing import Any
@@ -44,13 +45,16 @@ from ..core.movegen import canonical_move, flush_keeping_move, pack_move, straig
 from ..core.moves import Move
 from ..core.order import elevated_order
 from ..core.packed import InfoSet, bits_of_cards
-from ..errors import GuandanError, IllegalMoveError, ModelError, describe
+from ..errors import GuandanError, IllegalMoveError, ModelError, check_int, describe
 from ..game.encoding import ROW_SIZE, encode_actions, encode_rows, encode_state
 from ..game.history import Phase
 from ..game.observation import Observation
 from .playout import public_state
 
-__all__ = ["OnnxAgent", "NetAgent", "SHIPPED_MODEL", "load_session", "search_candidates"]
+__all__ = ["OnnxAgent", "NetAgent", "SHIPPED_MODEL", "load_session", "place_prior", "search_candidates"]
+
+#: The metadata keys of a model's place prior (see :func:`place_prior`).
+PLACE_BIAS, TEMPERATURE = "guandan.place_bias", "guandan.temperature"
 
 _NO_EVENTS = np.zeros((0, 3), dtype=np.uint64)
 _DECK = bits_of_cards(Cards.deck())
@@ -75,8 +79,7 @@ def load_session(model: str, threads: int = 1) -> Any:
         raise ModelError(f"model is the path of an ONNX file, got {describe(model)}")
     if not os.path.isfile(model):
         raise ModelError(f"no model file at {str(model)!r}")
-    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
-        raise GuandanError(f"threads is an int >= 1, got {describe(threads)}")
+    check_int("threads", threads, 1)
     try:
         import onnxruntime as ort
     except ImportError:
@@ -141,6 +144,39 @@ def search_candidates(observation: Observation, limit: int = 32) -> list[Move]:
     return [spend(int(w), hand, level) for w in words]
 
 
+def place_prior(session: Any, model: str = "model") -> tuple[float, np.ndarray] | None:
+    """The place prior a model file carries, or ``None``: its temperature and the bias added
+    to its scores of the search's candidates by their place in the smart policy's order
+    (:func:`search_candidates`), the metadata ``guandan.temperature`` and
+    ``guandan.place_bias`` (a JSON list, one number a place; places beyond it take the last) that
+    :mod:`guandan.rl.distill` writes when it learns one. The agent then plays the candidate
+    of the highest ``q / temperature + bias[place]`` (the policy it was trained as). Raises
+    :class:`~guandan.ModelError` if the metadata is there but malformed.
+
+    >>> import os, tempfile
+    >>> from guandan.rl.qnet import QNetwork
+    >>> path = os.path.join(tempfile.mkdtemp(), "tiny.onnx"); QNetwork(hidden=(4,), seed=1).to_onnx(path)
+    >>> place_prior(load_session(path)) is None
+    True
+    """
+    meta = session.get_modelmeta().custom_metadata_map
+    if PLACE_BIAS not in meta and TEMPERATURE not in meta:
+        return None
+    try:
+        temperature = float(json.loads(meta[TEMPERATURE]))
+        bias = np.asarray(json.loads(meta[PLACE_BIAS]), dtype=np.float64)
+        well_formed = bias.ndim == 1 and len(bias) > 0 and bool(np.isfinite(bias).all())
+    except (KeyError, ValueError, TypeError):
+        well_formed = False
+    if not well_formed or not (np.isfinite(temperature) and temperature > 0):
+        raise ModelError(
+            f"model {os.path.basename(model)!r} has a malformed place prior: {TEMPERATURE} is a number > 0 and"
+            f" {PLACE_BIAS} a JSON list of finite numbers, got {meta.get(TEMPERATURE)!r} and"
+            f" {meta.get(PLACE_BIAS, '')[:60]!r}"
+        )
+    return temperature, bias
+
+
 def _q_shape(shape: Any) -> bool:
     """Whether a declared output shape is a Q-network's: ``(n, 1)`` or ``(n,)``, ``n`` free."""
     if not isinstance(shape, (list, tuple)) or len(shape) not in (1, 2):
@@ -162,20 +198,20 @@ class OnnxAgent:
     run one process a core); ``candidates``: 0 (the default) scores every legal action, as
     the published agents do; above 0, only the moves the search bot weighs
     (:func:`search_candidates`, at most that many), the ones a network taught by the search
-    (:mod:`guandan.rl.expert`) has seen valued. ``seed`` is accepted and unused (the agent is
-    deterministic).
+    (:mod:`guandan.rl.expert`) has seen valued, and with a model carrying a place prior
+    (:func:`place_prior`) the prior is added to the scores. ``seed`` is accepted and unused (the
+    agent is deterministic).
     """
 
     name = "onnx"
 
     def __init__(self, model: str, seed: int = 0, threads: int = 1, candidates: int = 0) -> None:
-        if isinstance(candidates, bool) or not isinstance(candidates, int) or not 0 <= candidates <= 64:
-            raise GuandanError(f"candidates is an int 0..64 (0: every legal action), got {describe(candidates)}")
+        self.candidates = check_int("candidates", candidates, 0, 64, expected="an int 0..64 (0: every legal action)")
         self.model = str(model)
         self.threads = threads
-        self.candidates = candidates
         self._session = load_session(model, threads)
         self._input = self._session.get_inputs()[0].name
+        self.place_prior = place_prior(self._session, self.model)
 
     def __repr__(self) -> str:
         more = f", candidates={self.candidates}" if self.candidates else ""
@@ -242,7 +278,12 @@ class OnnxAgent:
         moves = search_candidates(observation, self.candidates or 32)
         if len(moves) == 1:
             return moves[0]
-        return moves[int(np.argmax(self.move_values(observation, moves)))]
+        scores = self.move_values(observation, moves)
+        if self.place_prior is not None:
+            temperature, bias = self.place_prior
+            places = np.minimum(np.arange(len(moves)), len(bias) - 1)  # beyond the list: the last place's
+            scores = scores / temperature + bias[places]
+        return moves[int(np.argmax(scores))]
 
     def move_values(self, observation: Observation, moves: Sequence[Move]) -> np.ndarray:
         """The network's value of each of ``moves``, legal actions of the observation (their

@@ -252,8 +252,9 @@ class SearchConfig:
         check_choice("objective", self.objective, ("levels", "wins", "match"), "'levels', 'wins' or 'match'")
         if self.rollouts is None and self.think_ms is None and self.max_cost is None:
             object.__setattr__(self, "rollouts", DEFAULT_ROLLOUTS)
-        check_int("rollouts", self.rollouts, 1, 2**40, optional=True, expected="a count of deals per decision from 1 to 2**40")
-        check_int("max_cost", self.max_cost, 1, 2**40, optional=True, expected="a cost of plays from 1 to 2**40")
+        deals = "a count of deals per decision from 1 to 2**40"
+        check_int("rollouts", self.rollouts, 1, 2**40, optional=True, expected=deals)
+        check_int("max_cost", self.max_cost, 1, 2**40, optional=True, expected="a cost from 1 to 2**40")
         check_number("think_ms", self.think_ms, above=0, at_most=1e9, optional=True, unit="milliseconds")
         check_int("threads", self.threads, 1, native_search.MAX_THREADS)
         check_int("candidates", self.candidates, 1, native_search.MAX_RANK_MOVES)

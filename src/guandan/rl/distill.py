@@ -12,7 +12,10 @@ of the positions (:func:`guandan.rl.expert.read_chunks`) and minimises
   decision's weighted mean taken off the scores and the values: a position's worth, noisy
   and the same for all its actions, left out), and
 * ``policy_weight`` times the softmax cross-entropy, over each decision's rows, of
-  the search's choice (the scores times ``temperature``'s inverse as the logits),
+  the search's choice (the scores times ``temperature``'s inverse as the logits; with
+  ``place_prior``, plus a learned bias of each action's place in the smart policy's order of
+  the candidates, the ``order`` of the positions: the policy whose first choice alone beats
+  ``greedy`` in most deals, the network learning where the search departs from it),
 
 with ``torch.optim.Adam``. A decision's rows are its searched actions only (``legal=False``,
 the default: the ones the ``net`` agent scores, a few dozen however many legal actions there
@@ -25,7 +28,9 @@ their loss and how often the network's best-scored action is the search's choice
 the weights, the optimiser, the random generators, the epoch) is written after every epoch;
 the same command run again goes on from it, and a run stopped and resumed ends with the same
 weights as one never stopped. Each epoch exports ``model.onnx`` (input ``rows`` ``(n, 567)``
-float32, output ``q`` ``(n, 1)``), the form the ``onnx:`` and ``net`` agents play.
+float32, output ``q`` ``(n, 1)``), the form the ``onnx:`` and ``net`` agents play; a run
+with ``place_prior`` writes the temperature and the biases into the file's metadata, which
+the ``net`` agent adds to its scores (:func:`guandan.bots.network.place_prior`).
 """
 
 from __future__ import annotations
@@ -58,6 +63,8 @@ __all__ = ["DistillConfig", "Positions", "Distiller", "export_onnx", "factored_q
 CHECKPOINT = "checkpoint.pt"
 #: The searched values are in levels, +3 .. -3: the network's scores are a third of them.
 VALUE_SCALE = 3.0
+#: The places of the place prior: 0 .. PLACES - 1 in the smart policy's order, PLACES: none.
+PLACES = 32
 
 
 @dataclass
@@ -75,6 +82,7 @@ class DistillConfig:
     advantage: bool = False
     hold_out_every: int = 10
     seed: int = 0
+    place_prior: bool = False
 
 
 class Positions:
@@ -99,6 +107,8 @@ class Positions:
         self.values = np.asarray(arrays["values"], dtype=np.float32)
         self.rollouts = np.asarray(arrays["rollouts"], dtype=np.float32)
         self.chosen = np.asarray(arrays["chosen"], dtype=np.int64)
+        order = np.asarray(arrays["order"], dtype=np.int64) if "order" in arrays else np.full(len(self.values), -1)
+        self.place = np.where((order >= 0) & (order < PLACES), order, PLACES)
         seeds = np.asarray(arrays["seeds"], dtype=np.int64)
         if len(self.chosen) == 0:
             raise GuandanError("no positions to train on")
@@ -108,11 +118,12 @@ class Positions:
 
     def batch(
         self, decisions: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The rows of some decisions factored: their states (float32 ``(d, 513)``) and the
         actions (float32 ``(n, 54)``), each action's decision (0 .. ``d - 1``), its target
-        value (0 when not searched), the rollouts that judged it (0: not searched) and each
-        decision's chosen row (an index into the actions)."""
+        value (0 when not searched), the rollouts that judged it (0: not searched), each
+        decision's chosen row (an index into the actions) and each action's place in the
+        smart policy's order (``PLACES``: not among the candidates)."""
         starts, ends = self.offsets[decisions], self.offsets[decisions + 1]
         sizes = ends - starts
         owner = np.repeat(np.arange(len(decisions)), sizes)
@@ -123,7 +134,7 @@ class Positions:
         chosen = (np.cumsum(sizes) - sizes) + (self.chosen[decisions] - starts)
         rollouts = np.where(np.isfinite(self.values[index]), self.rollouts[index], 0).astype(np.float32)
         values = np.where(rollouts > 0, self.values[index], 0).astype(np.float32)
-        return states, actions, owner, values, rollouts, chosen
+        return states, actions, owner, values, rollouts, chosen, self.place[index]
 
 
 def searched_only(arrays: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
@@ -145,6 +156,7 @@ def searched_only(arrays: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         "actions": arrays["actions"][keep],
         "values": values[keep],
         "rollouts": rollouts[keep],
+        **({"order": arrays["order"][keep]} if "order" in arrays else {}),
         "chosen": kept[arrays["chosen"]],
     }
 
@@ -163,8 +175,10 @@ def factored_q(net: TorchQNet, states: torch.Tensor, actions: torch.Tensor, owne
 def _losses(
     q: torch.Tensor, owner: torch.Tensor, values: torch.Tensor, rollouts: torch.Tensor, chosen: torch.Tensor,
     decisions: int, temperature: float, value_rollouts: float, advantage: bool = False,
+    prior: torch.Tensor | None = None,
 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:  # fmt: skip
-    """The value loss, the policy loss, and whether each decision's best-scored row is the chosen one."""
+    """The value loss, the policy loss, and whether each decision's best-scored row is the
+    chosen one (scored by the logits: ``q / temperature``, plus ``prior`` of each row if given)."""
     weight = rollouts / (rollouts + value_rollouts)
     target = values / VALUE_SCALE
     if advantage:  # each decision's weighted mean taken off both: the differences between its actions
@@ -172,18 +186,19 @@ def _losses(
         q = q - (torch.zeros(decisions, dtype=q.dtype).index_add(0, owner, weight * q) / total)[owner]
         target = target - (torch.zeros(decisions, dtype=q.dtype).index_add(0, owner, weight * target) / total)[owner]
     value_loss = torch.sum(weight * (q - target) ** 2) / torch.clamp(torch.sum(weight), min=1e-9)
-    logits = q / temperature
+    logits = q / temperature if prior is None else q / temperature + prior
     top = torch.full((decisions,), -torch.inf, dtype=q.dtype).scatter_reduce(0, owner, logits, "amax")
     z = torch.zeros(decisions, dtype=q.dtype).index_add(0, owner, torch.exp(logits - top[owner]))
     policy_loss = torch.mean(torch.log(z) + top - logits[chosen])
-    best = torch.full((decisions,), -torch.inf, dtype=q.dtype).scatter_reduce(0, owner, q, "amax")
-    agree = q[chosen] >= best
+    agree = logits[chosen] >= top
     return value_loss, policy_loss, agree
 
 
-def export_onnx(net: TorchQNet, path: str) -> None:
+def export_onnx(net: TorchQNet, path: str, prior: tuple[float, Any] | None = None) -> None:
     """Write a network as ONNX for the ``onnx:`` agent (input ``rows`` ``(n, 567)``, output
-    ``q`` ``(n, 1)``; the exporter of :class:`~guandan.rl.qnet.QNetwork`).
+    ``q`` ``(n, 1)``; the exporter of :class:`~guandan.rl.qnet.QNetwork`); ``prior``: a
+    temperature and the biases of the places written as the file's place prior
+    (:func:`guandan.bots.network.place_prior`).
 
     >>> import os, tempfile
     >>> from guandan.bots.network import load_session
@@ -196,6 +211,16 @@ def export_onnx(net: TorchQNet, path: str) -> None:
     qnet.params = [a for m in linears for a in (m.weight.detach().cpu().numpy().T.copy(),
                                                 m.bias.detach().cpu().numpy().copy())]  # fmt: skip
     qnet.to_onnx(path)
+    if prior is not None:
+        import onnx
+
+        from ..bots.network import PLACE_BIAS, TEMPERATURE
+
+        model = onnx.load(path)
+        temperature, bias = prior
+        onnx.helper.set_model_props(model, {TEMPERATURE: json.dumps(float(temperature)),
+                                            PLACE_BIAS: json.dumps([round(float(b), 6) for b in bias])})  # fmt: skip
+        onnx.save(model, path)
 
 
 class Distiller:
@@ -220,7 +245,10 @@ class Distiller:
         self.device = _device(device)
         torch.manual_seed(c.seed)
         self.net = TorchQNet(tuple(c.hidden), seed=c.seed).to(self.device)
-        self.opt = torch.optim.Adam(self.net.parameters(), lr=c.lr)
+        # the place prior's biases (the last: rows not among the candidates); trained only with place_prior
+        self.place_bias = nn.Parameter(torch.zeros(PLACES + 1, device=self.device))
+        params = [*self.net.parameters(), self.place_bias] if c.place_prior else list(self.net.parameters())
+        self.opt = torch.optim.Adam(params, lr=c.lr)
         self.rng = np.random.default_rng([c.seed, 2])
         self.epoch = 0
         self.wall = 0.0
@@ -230,12 +258,15 @@ class Distiller:
 
     def _load(self, path: str) -> None:
         s = torch.load(path, weights_only=False)
-        saved = {**s["config"], "hidden": tuple(s["config"]["hidden"]), "epochs": self.config.epochs}
+        saved = {"place_prior": False, **s["config"]}  # a checkpoint from before the place prior: without one
+        saved.update(hidden=tuple(saved["hidden"]), epochs=self.config.epochs)
         if saved != {**asdict(self.config), "hidden": tuple(self.config.hidden)}:
             raise GuandanError(
                 f"the checkpoint {path!r} is of another run ({s['config']}); use another output directory"
             )
         self.net.load_state_dict(s["net"])
+        if "place_bias" in s:
+            self.place_bias.data.copy_(s["place_bias"].to(self.device))
         self.opt.load_state_dict(s["opt"])
         self.rng.bit_generator.state = s["numpy_rng"]
         torch.set_rng_state(s["torch_rng"])
@@ -244,7 +275,8 @@ class Distiller:
     def save(self) -> str:
         """Write the checkpoint (replaced whole); its path."""
         path = os.path.join(self.out, CHECKPOINT)
-        state = {"config": asdict(self.config), "net": self.net.state_dict(), "opt": self.opt.state_dict(),
+        state = {"config": asdict(self.config), "net": self.net.state_dict(),
+                 "place_bias": self.place_bias.detach().cpu(), "opt": self.opt.state_dict(),
                  "numpy_rng": self.rng.bit_generator.state, "torch_rng": torch.get_rng_state(),
                  "epoch": self.epoch, "wall": self.wall}  # fmt: skip
         torch.save(state, path + ".tmp")
@@ -253,6 +285,16 @@ class Distiller:
 
     def _tensors(self, decisions: np.ndarray) -> tuple[torch.Tensor, ...]:
         return tuple(torch.from_numpy(a).to(self.device) for a in self.positions.batch(decisions))
+
+    def _prior(self, place: torch.Tensor) -> torch.Tensor | None:
+        return self.place_bias[place] if self.config.place_prior else None
+
+    def prior(self) -> tuple[float, np.ndarray] | None:
+        """The temperature and the learned biases of the candidates' places (``None`` without
+        ``place_prior``): what the exported model carries."""
+        if not self.config.place_prior:
+            return None
+        return self.config.temperature, self.place_bias.detach().cpu().numpy()[:PLACES].copy()
 
     def train_epoch(self) -> dict[str, float]:
         """One pass over the training decisions in a random order; the mean losses."""
@@ -263,10 +305,10 @@ class Distiller:
         steps = 0
         for k in range(0, len(order), c.batch):
             part = order[k : k + c.batch]
-            states, actions, owner, values, rollouts, chosen = self._tensors(part)
+            states, actions, owner, values, rollouts, chosen, place = self._tensors(part)
             q = factored_q(self.net, states, actions, owner)
             value_loss, policy_loss, agree = _losses(q, owner, values, rollouts, chosen, len(part), c.temperature,
-                                                     c.value_rollouts, c.advantage)  # fmt: skip
+                                                     c.value_rollouts, c.advantage, self._prior(place))  # fmt: skip
             loss = value_loss + c.policy_weight * policy_loss
             self.opt.zero_grad()
             loss.backward()  # type: ignore[no-untyped-call]
@@ -285,10 +327,10 @@ class Distiller:
         with torch.no_grad():
             for k in range(0, len(decisions), 1024):
                 part = decisions[k : k + 1024]
-                states, actions, owner, values, rollouts, chosen = self._tensors(part)
+                states, actions, owner, values, rollouts, chosen, place = self._tensors(part)
                 q = factored_q(self.net, states, actions, owner)
-                value_loss, policy_loss, agree = _losses(q, owner, values, rollouts, chosen, len(part),
-                                                         c.temperature, c.value_rollouts, c.advantage)  # fmt: skip
+                value_loss, policy_loss, agree = _losses(q, owner, values, rollouts, chosen, len(part), c.temperature,
+                                                         c.value_rollouts, c.advantage, self._prior(place))  # fmt: skip
                 sums += (float(value_loss) * len(part), float(policy_loss) * len(part), float(agree.float().sum()))
                 n += len(part)
         value, policy, agreement = sums / max(1, n)
@@ -309,7 +351,7 @@ class Distiller:
                 held = self.evaluate(self.positions.held)
                 record.update({f"held_{k}": round(v, 5) for k, v in held.items()})
             self.save()
-            export_onnx(self.net, os.path.join(self.out, "model.onnx"))
+            export_onnx(self.net, os.path.join(self.out, "model.onnx"), self.prior())
             with open(os.path.join(self.out, "log.jsonl"), "a") as log:
                 log.write(json.dumps(record) + "\n")
             records.append(record)

@@ -37,6 +37,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
+from ..bots.network import search_candidates
 from ..bots.search import MonteCarloAgent
 from ..core.movegen import pack_rank_move
 from ..core.moves import Move
@@ -48,7 +49,9 @@ from .imitate import deal_level, searched_decisions
 __all__ = ["deal_positions", "make_positions", "read_chunks", "chunk_name", "main"]
 
 #: The arrays of a chunk of positions (see :func:`deal_positions`).
-CHUNK_KEYS = ("seeds", "states", "offsets", "actions", "values", "rollouts", "chosen")
+CHUNK_KEYS = ("seeds", "states", "offsets", "actions", "values", "rollouts", "order", "chosen")
+#: The arrays of a chunk with one entry per action (the others have one per decision).
+ROW_KEYS = ("actions", "values", "rollouts", "order")
 
 
 def _rank_word(move: Move) -> int:
@@ -62,20 +65,23 @@ def deal_positions(seeds: Sequence[int], rollouts: int = 200, candidates: int = 
     ``seeds`` (d,) the deal's seed, ``states`` int8 (d, 513), ``offsets`` (d + 1,) where each
     decision's actions start in ``actions`` int8 (N, 54), ``values`` float32 (N,) the searched
     value of each action's rank-level move (NaN: not a candidate; 0 with no rollout: a candidate
-    dropped before its first), ``rollouts`` int32 (N,) the rollouts that judged it, and
-    ``chosen`` (d,) the index in ``actions`` of the action the search played.
+    dropped before its first), ``rollouts`` int32 (N,) the rollouts that judged it, ``order``
+    int8 (N,) the place of its rank-level move in the smart policy's order of the candidates
+    (:func:`~guandan.bots.network.search_candidates`, 0 its own choice; -1: not among them),
+    and ``chosen`` (d,) the index in ``actions`` of the action the search played.
 
     >>> chunk = deal_positions([3], rollouts=40)
     >>> c = chunk["chosen"]; bool(((chunk["offsets"][:-1] <= c) & (c < chunk["offsets"][1:])).all())
     True
-    >>> bool(np.isfinite(chunk["values"][c]).all())
-    True
+    >>> bool(np.isfinite(chunk["values"][c]).all()), int(chunk["order"].max()) < 32
+    (True, True)
     """
     out_seeds: list[int] = []
     states: list[np.ndarray] = []
     actions: list[np.ndarray] = []
     values: list[np.ndarray] = []
     spent: list[np.ndarray] = []
+    places: list[np.ndarray] = []
     chosen: list[int] = []
     offsets = [0]
     for seed in seeds:
@@ -93,6 +99,8 @@ def deal_positions(seeds: Sequence[int], rollouts: int = 200, candidates: int = 
             words = [_rank_word(m) for m in legal]
             v = np.array([searched.get(w, (np.nan, 0))[0] for w in words], dtype=np.float32)
             r = np.array([searched.get(w, (0.0, 0))[1] for w in words], dtype=np.int32)
+            place = {_rank_word(m): i for i, m in enumerate(search_candidates(observation, candidates))}
+            places.append(np.array([place.get(w, -1) for w in words], dtype=np.int8))
             states.append(rows[0, :STATE_SIZE].astype(np.int8))
             actions.append(rows[:, STATE_SIZE:].astype(np.int8))
             values.append(v)
@@ -107,6 +115,7 @@ def deal_positions(seeds: Sequence[int], rollouts: int = 200, candidates: int = 
         "actions": np.concatenate(actions) if actions else np.zeros((0, ACTION_SIZE), np.int8),
         "values": np.concatenate(values) if values else np.zeros(0, np.float32),
         "rollouts": np.concatenate(spent) if spent else np.zeros(0, np.int32),
+        "order": np.concatenate(places) if places else np.zeros(0, np.int8),
         "chosen": np.array(chosen, dtype=np.int64),
     }
 
@@ -208,7 +217,7 @@ def read_chunks(paths: Sequence[str]) -> dict[str, np.ndarray]:
                 chunk = {k: z[k] for k in CHUNK_KEYS}
         except (OSError, ValueError, KeyError) as error:
             raise GuandanError(f"cannot read the positions {path!r}: {error}") from None
-        for k in ("seeds", "states", "actions", "values", "rollouts"):
+        for k in ("seeds", "states", *ROW_KEYS):
             parts[k].append(chunk[k])
         parts["offsets"].append(chunk["offsets"][:-1] + base_rows)
         parts["chosen"].append(chunk["chosen"] + base_rows)
@@ -237,7 +246,8 @@ def _train_command(args: argparse.Namespace, say: Callable[[str], None]) -> int:
     config = DistillConfig(hidden=hidden, epochs=args.epochs, batch=args.batch, lr=args.lr,
                            policy_weight=args.policy_weight, temperature=args.temperature,
                            value_rollouts=args.value_rollouts, hold_out_every=args.hold_out_every,
-                           seed=args.seed, legal=args.legal, advantage=args.advantage)  # fmt: skip
+                           seed=args.seed, legal=args.legal, advantage=args.advantage,
+                           place_prior=args.place_prior)  # fmt: skip
     arrays = read_chunks(args.positions)
     if args.deals is not None:
         keep = arrays["seeds"] < args.deals
@@ -260,9 +270,7 @@ def _decisions(arrays: dict[str, np.ndarray], keep: np.ndarray) -> dict[str, np.
         "seeds": arrays["seeds"][keep],
         "states": arrays["states"][keep],
         "offsets": np.append(base, int(sizes.sum())),
-        "actions": arrays["actions"][index],
-        "values": arrays["values"][index],
-        "rollouts": arrays["rollouts"][index],
+        **{k: arrays[k][index] for k in ROW_KEYS},
         "chosen": base + arrays["chosen"][keep] - starts,
     }
 
@@ -294,6 +302,8 @@ def main(argv: Sequence[str] | None = None, say: Callable[[str], None] = print) 
     t.add_argument("--seed", type=int, default=0)
     t.add_argument("--advantage", action="store_true", help="regress the differences between a decision's actions")
     t.add_argument("--legal", action="store_true", help="every legal action's row, not only the searched ones")
+    t.add_argument("--place-prior", action="store_true",
+                   help="learn a bias of each candidate's place in the smart policy's order (kept in the model)")
     t.add_argument("--device", default="auto", help="auto (CUDA when present), cpu, cuda:0, ...")
     args = parser.parse_args(argv)
     try:

@@ -67,11 +67,11 @@ test_a_stopped_run_goes_on_and_makes_the_same_files_as_one_run_and_as_two_worker
 
 
 def test_bad_options_and_missing_positions_are_refused_naming_them(tmp_path, capsys):
-    with pytest.raises(GuandanError, match="rollouts must be an int >= 1"):
+    with pytest.raises(GuandanError, match="rollouts is an int >= 1"):
         make_positions(str(tmp_path), 1, rollouts=0)
     with pytest.raises(GuandanError, match="no positions at"):
         read_chunks([str(tmp_path / "none")])
     with pytest.raises(GuandanError, match="no chunk of positions"):
         read_chunks([str(tmp_path)])
     assert main(["positions", "--out", str(tmp_path), "--deals", "0"]) == 2
-    assert "deals must be an int >= 1" in capsys.readouterr().err
+    assert "deals is an int >= 1" in capsys.readouterr().err

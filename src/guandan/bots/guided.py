@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 
 from ..core.moves import Move
-from ..errors import GuandanError, describe
+from ..errors import GuandanError, check_number
 from ..game.history import Phase
 from ..game.observation import Observation
 from .network import OnnxAgent
@@ -76,8 +76,7 @@ class GuidedSearchAgent:
     name = "mc-net"
 
     def __init__(self, model: str, prior: float = 100.0, seed: int = 0, **search: Any) -> None:
-        if isinstance(prior, bool) or not isinstance(prior, (int, float)) or not prior >= 0:
-            raise GuandanError(f"prior is a number of rollouts >= 0, got {describe(prior)}")
+        check_number("prior", prior, at_least=0, expected="a number of rollouts >= 0")
         known = inspect.signature(MonteCarloAgent).parameters
         unknown = sorted(set(search) - set(known))
         if unknown:

@@ -41,7 +41,7 @@ from ..bots.network import search_candidates
 from ..bots.search import MonteCarloAgent
 from ..core.movegen import pack_rank_move
 from ..core.moves import Move
-from ..errors import GuandanError, describe
+from ..errors import GuandanError, check_int
 from ..game.deal import Deal
 from ..game.encoding import ACTION_SIZE, STATE_SIZE, encode_rows
 from .imitate import deal_level, searched_decisions
@@ -164,8 +164,7 @@ def make_positions(
     """
     for name, value, low in (("deals", deals, 1), ("first", first, 0), ("rollouts", rollouts, 1),
                              ("candidates", candidates, 2), ("chunk", chunk, 1), ("workers", workers, 1)):  # fmt: skip
-        if isinstance(value, bool) or not isinstance(value, int) or value < low:
-            raise GuandanError(f"{name} must be an int >= {low}, got {describe(value)}")
+        check_int(name, value, low)
     os.makedirs(out, exist_ok=True)
     jobs = [
         (out, s, min(chunk, first + deals - s), rollouts, candidates)

@@ -46,7 +46,8 @@ from ..game.deal import Deal
 from ..game.encoding import ACTION_SIZE, STATE_SIZE, encode_rows
 from .imitate import deal_level, searched_decisions
 
-__all__ = ["deal_positions", "make_positions", "read_chunks", "chunk_name", "main"]
+__all__ = ["DESCRIPTION", "deal_positions", "make_positions", "read_chunks", "chunk_name", "main", "add_arguments",
+           "run"]  # fmt: skip
 
 #: The arrays of a chunk of positions (see :func:`deal_positions`).
 CHUNK_KEYS = ("seeds", "states", "offsets", "actions", "values", "rollouts", "order", "chosen")
@@ -274,46 +275,68 @@ def _decisions(arrays: dict[str, np.ndarray], keep: np.ndarray) -> dict[str, np.
     }
 
 
+DESCRIPTION = "Teach a network mc's own values: positions searched by mc, then a network trained on them."
+
+
 def main(argv: Sequence[str] | None = None, say: Callable[[str], None] = print) -> int:
-    """The command line (``python -m guandan.rl.expert --help``)."""
-    parser = argparse.ArgumentParser(prog="python -m guandan.rl.expert", description=__doc__.split("\n\n")[0])
-    sub = parser.add_subparsers(dest="command", required=True)
+    """The command line (``python -m guandan.rl.expert --help``; also ``guandan expert``, with
+    the same steps and options: :func:`add_arguments`, :func:`run`)."""
+    parser = argparse.ArgumentParser(prog="python -m guandan.rl.expert", description=DESCRIPTION)
+    add_arguments(parser)
+    try:
+        return run(parser.parse_args(argv), say)
+    except GuandanError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The command's steps (``positions``, ``train``) and their options, added to ``parser``.
+
+    >>> parser = argparse.ArgumentParser(); add_arguments(parser)
+    >>> args = parser.parse_args(["train", "pos", "--out", "run", "--place-prior"])
+    >>> args.step, args.positions, args.place_prior, args.hidden
+    ('train', ['pos'], True, '512,256')
+    """
+    sub = parser.add_subparsers(dest="step", metavar="STEP", required=True)
     p = sub.add_parser("positions", help="play seeded deals with mc and write its searched values")
-    p.add_argument("--out", required=True, help="the directory of the chunks")
-    p.add_argument("--deals", type=int, required=True)
-    p.add_argument("--first", type=int, default=0, help="the first deal's seed")
-    p.add_argument("--rollouts", type=int, default=200, help="mc's rollouts a decision")
-    p.add_argument("--candidates", type=int, default=32)
-    p.add_argument("--chunk", type=int, default=4, help="deals a chunk file")
-    p.add_argument("--workers", type=int, default=1, help="processes (at most the cores)")
-    t = sub.add_parser("train", help="train a network on positions (needs torch)")
+    p.add_argument("--out", required=True, help="the directory of the chunks (made if missing)")
+    p.add_argument("--deals", type=int, required=True, help="how many deals")
+    p.add_argument("--first", type=int, default=0, help="the first deal's seed (default 0)")
+    p.add_argument("--rollouts", type=int, default=200, help="mc's rollouts a decision (default 200)")
+    p.add_argument("--candidates", type=int, default=32, help="mc's candidates a decision (default 32)")
+    p.add_argument("--chunk", type=int, default=4, help="deals a chunk file (default 4)")
+    p.add_argument("--workers", type=int, default=1, help="processes, at most the cores (default 1)")
+    t = sub.add_parser("train", help="train a network on positions (needs torch: the train extra)")
     t.add_argument("positions", nargs="+", help="chunk files or directories of chunks")
-    t.add_argument("--out", required=True, help="the run's directory (checkpoint, log, model.onnx)")
-    t.add_argument("--deals", type=int, default=None, help="only the deals of seeds below this")
-    t.add_argument("--hidden", default="512,256", help="the hidden layers' widths, comma-separated")
-    t.add_argument("--epochs", type=int, default=20)
-    t.add_argument("--batch", type=int, default=256, help="decisions a step")
-    t.add_argument("--lr", type=float, default=1e-3)
-    t.add_argument("--policy-weight", type=float, default=1.0)
-    t.add_argument("--temperature", type=float, default=0.1)
-    t.add_argument("--value-rollouts", type=float, default=8.0, help="a value of r rollouts weighs r / (r + this)")
-    t.add_argument("--hold-out-every", type=int, default=10)
-    t.add_argument("--seed", type=int, default=0)
+    t.add_argument("--out", required=True, help="the run's directory (checkpoint, log.jsonl, model.onnx)")
+    t.add_argument("--deals", type=int, default=None, help="only the deals of seeds below this (default: all)")
+    t.add_argument("--hidden", default="512,256", help="the hidden layers' widths, comma-separated (default 512,256)")
+    t.add_argument("--epochs", type=int, default=20, help="passes over the training decisions (default 20)")
+    t.add_argument("--batch", type=int, default=256, help="decisions a step (default 256)")
+    t.add_argument("--lr", type=float, default=1e-3, help="Adam's learning rate (default 0.001)")
+    t.add_argument("--policy-weight", type=float, default=1.0,
+                   help="the weight of the cross-entropy of the search's choice (default 1)")
+    t.add_argument("--temperature", type=float, default=0.1,
+                   help="the scores divided by this are the choice's logits (default 0.1)")
+    t.add_argument("--value-rollouts", type=float, default=8.0,
+                   help="a value of r rollouts weighs r / (r + this) (default 8)")
+    t.add_argument("--hold-out-every", type=int, default=10,
+                   help="every n-th deal held out to measure agreement (default 10)")
+    t.add_argument("--seed", type=int, default=0, help="the run's seed: weights, order of batches (default 0)")
     t.add_argument("--advantage", action="store_true", help="regress the differences between a decision's actions")
     t.add_argument("--legal", action="store_true", help="every legal action's row, not only the searched ones")
     t.add_argument("--place-prior", action="store_true",
                    help="learn a bias of each candidate's place in the smart policy's order (kept in the model)")
     t.add_argument("--device", default="auto", help="auto (CUDA when present), cpu, cuda:0, ...")
-    args = parser.parse_args(argv)
-    try:
-        if args.command == "positions":
-            return _positions_command(args, say)
-        if args.command == "train":
-            return _train_command(args, say)
-    except GuandanError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    return 2  # pragma: no cover
+
+
+def run(args: argparse.Namespace, say: Callable[[str], None] = print) -> int:
+    """Run the step the parsed options ``args`` name; the exit status. A refused option or
+    missing positions raise a :class:`~guandan.errors.GuandanError` naming them."""
+    if args.step == "positions":
+        return _positions_command(args, say)
+    return _train_command(args, say)
 
 
 if __name__ == "__main__":

@@ -25,4 +25,5 @@ COMMANDS: tuple[str, ...] = (
     "replay",
     "train",
     "imitate",
+    "expert",
 )

@@ -76,17 +76,3 @@ def test_bad_options_and_missing_positions_are_refused_naming_them(tmp_path, cap
     assert main(["positions", "--out", str(tmp_path), "--deals", "0"]) == 2
     assert "deals is an int >= 1" in capsys.readouterr().err
 
-
-def test_guandan_expert_is_the_same_command_and_says_its_errors_as_guandan(tmp_path, capsys):
-    from guandan.ui.cli import main as guandan
-
-    assert guandan(["expert", "positions", "--out", str(tmp_path / "a"), "--deals", "1", "--first", "3",
-                    "--rollouts", "20", "--chunk", "1"]) == 0  # fmt: skip
-    assert main(["positions", "--out", str(tmp_path / "b"), "--deals", "1", "--first", "3", "--rollouts", "20",
-                 "--chunk", "1"]) == 0  # fmt: skip
-    a, b = (read_chunks([str(tmp_path / d)]) for d in "ab")
-    assert all(np.array_equal(a[k], b[k], equal_nan=True) for k in a) and len(a["chosen"]) > 5
-    capsys.readouterr()
-    assert guandan(["expert", "positions", "--out", str(tmp_path / "c"), "--deals", "0"]) == 2
-    assert capsys.readouterr().err.startswith("guandan: error: deals is an int >= 1, got 0")
-    assert not (tmp_path / "c").exists()

@@ -76,3 +76,28 @@ def test_bad_options_and_missing_positions_are_refused_naming_them(tmp_path, cap
     assert main(["positions", "--out", str(tmp_path), "--deals", "0"]) == 2
     assert "deals is an int >= 1" in capsys.readouterr().err
 
+
+
+def test_with_play_the_deal_goes_as_those_agents_play_it_and_mc_judges_each_decision():
+    from guandan.bots.registry import make_agent
+
+    chunk = deal_positions([5], rollouts=20, play=("greedy", "random"))
+    deal = Deal.new(5, level=deal_level(5))
+    agents = [make_agent(("greedy", "random")[s & 1], seed=5 * 4 + s) for s in range(4)]
+    states = []
+    while not deal.is_over:
+        obs = deal.observation(deal.turn)
+        if len(obs.legal_actions) == 1:  # played at once, as the positions play it
+            deal.play(obs.legal_actions[0])
+            continue
+        states.append(encode_rows(obs)[0, :STATE_SIZE].astype(np.int8).tobytes())
+        deal.play(agents[deal.turn].act(obs))
+    assert len(chunk["states"]) > 5 and all(s.tobytes() in states for s in chunk["states"])
+    searched = deal_positions([5], rollouts=20)
+    assert not np.array_equal(searched["states"][: len(chunk["states"])], chunk["states"][: len(searched["states"])])
+    c = chunk["chosen"]  # the choice stored is mc's, a candidate it searched, whatever was played
+    assert np.isfinite(chunk["values"][c]).all() and (chunk["rollouts"][c] > 0).all()
+    with pytest.raises(GuandanError, match="play is two agent specs"):
+        make_positions("unused", 1, play=["greedy"])
+    with pytest.raises(GuandanError, match="unknown agent 'nope'"):
+        make_positions("unused", 1, play=["greedy", "nope"])

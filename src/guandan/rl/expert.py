@@ -38,10 +38,11 @@ from concurrent.futures import ProcessPoolExecutor
 import numpy as np
 
 from ..bots.network import search_candidates
+from ..bots.registry import make_agent
 from ..bots.search import MonteCarloAgent
 from ..core.movegen import pack_rank_move
 from ..core.moves import Move
-from ..errors import GuandanError, check_int
+from ..errors import ArgumentError, GuandanError, check_int, describe
 from ..game.deal import Deal
 from ..game.encoding import ACTION_SIZE, STATE_SIZE, encode_rows
 from .imitate import deal_level, searched_decisions
@@ -59,10 +60,14 @@ def _rank_word(move: Move) -> int:
     return int(pack_rank_move(move.to_rank()))
 
 
-def deal_positions(seeds: Sequence[int], rollouts: int = 200, candidates: int = 32) -> dict[str, np.ndarray]:
+def deal_positions(
+    seeds: Sequence[int], rollouts: int = 200, candidates: int = 32, play: Sequence[str] | None = None
+) -> dict[str, np.ndarray]:
     """The positions of the deals of ``seeds`` (each at the level :func:`deal_level` of its
     seed, the bots' seeds ``seed * 4 + seat``), played by four ``mc`` bots of ``rollouts`` a
-    decision: for the ``d`` decisions in play whose search had two candidates or more,
+    decision (with ``play``, two agent specs, side 0's and side 1's: played by those agents, the
+    ``mc`` bots judging every decision, so that a network learns from the positions its own
+    play reaches): for the ``d`` decisions in play whose search had two candidates or more,
     ``seeds`` (d,) the deal's seed, ``states`` int8 (d, 513), ``offsets`` (d + 1,) where each
     decision's actions start in ``actions`` int8 (N, 54), ``values`` float32 (N,) the searched
     value of each action's rank-level move (NaN: not a candidate; 0 with no rollout: a candidate
@@ -88,7 +93,8 @@ def deal_positions(seeds: Sequence[int], rollouts: int = 200, candidates: int = 
     for seed in seeds:
         deal = Deal.new(int(seed), level=deal_level(int(seed)))
         bots = [MonteCarloAgent(seed=int(seed) * 4 + s, rollouts=rollouts, candidates=candidates) for s in range(4)]
-        for observation, result in searched_decisions(deal, bots):  # a new deal has no tribute
+        players = None if play is None else [make_agent(play[s & 1], seed=int(seed) * 4 + s) for s in range(4)]
+        for observation, result in searched_decisions(deal, bots, players):  # a new deal has no tribute
             best = result.best
             assert isinstance(best, Move)
             rows = encode_rows(observation)
@@ -130,10 +136,10 @@ def chunk_name(first: int) -> str:
     return f"chunk-{first:08d}.npz"
 
 
-def _make_chunk(job: tuple[str, int, int, int, int]) -> tuple[int, int, float]:
-    out, first, size, rollouts, candidates = job
+def _make_chunk(job: tuple[str, int, int, int, int, tuple[str, str] | None]) -> tuple[int, int, float]:
+    out, first, size, rollouts, candidates, play = job
     start = time.perf_counter()
-    chunk = deal_positions(range(first, first + size), rollouts, candidates)
+    chunk = deal_positions(range(first, first + size), rollouts, candidates, play)
     path = os.path.join(out, chunk_name(first))
     with open(path + ".tmp", "wb") as f:
         np.savez_compressed(f, **chunk)  # type: ignore[arg-type]
@@ -150,10 +156,12 @@ def make_positions(
     chunk: int = 4,
     workers: int = 1,
     progress: Callable[[str], None] | None = None,
+    play: Sequence[str] | None = None,
 ) -> int:
     """Write the positions of deals ``first .. first + deals - 1`` into ``out`` in chunks of
     ``chunk`` deals (:func:`chunk_name`), skipping the chunks already there (a stopped run
-    goes on), ``workers`` processes; the decisions written by this call.
+    goes on), ``workers`` processes; the decisions written by this call. ``play``: the two
+    sides' agent specs whose moves are played (:func:`deal_positions`; default ``mc``'s own).
 
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as out:
@@ -166,9 +174,16 @@ def make_positions(
     for name, value, low in (("deals", deals, 1), ("first", first, 0), ("rollouts", rollouts, 1),
                              ("candidates", candidates, 2), ("chunk", chunk, 1), ("workers", workers, 1)):  # fmt: skip
         check_int(name, value, low)
+    sides = None
+    if play is not None:
+        if isinstance(play, str) or len(play) != 2:
+            raise ArgumentError(f"play is two agent specs, side 0's and side 1's, got {describe(play)}")
+        for spec in play:
+            make_agent(spec)  # refused here, naming it, not in a worker
+        sides = (str(play[0]), str(play[1]))
     os.makedirs(out, exist_ok=True)
     jobs = [
-        (out, s, min(chunk, first + deals - s), rollouts, candidates)
+        (out, s, min(chunk, first + deals - s), rollouts, candidates, sides)
         for s in range(first, first + deals, chunk)
         if not os.path.exists(os.path.join(out, chunk_name(s)))
     ]
@@ -231,8 +246,9 @@ def read_chunks(paths: Sequence[str]) -> dict[str, np.ndarray]:
 
 def _positions_command(args: argparse.Namespace, say: Callable[[str], None]) -> int:
     start = time.perf_counter()
+    play = None if args.play is None else args.play.split(",")
     made = make_positions(args.out, args.deals, args.first, args.rollouts, args.candidates, args.chunk,
-                          args.workers, say)  # fmt: skip
+                          args.workers, say, play)  # fmt: skip
     say(f"{made} decisions written in {time.perf_counter() - start:.0f} s -> {args.out}")
     return 0
 
@@ -307,6 +323,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--candidates", type=int, default=32, help="mc's candidates a decision (default 32)")
     p.add_argument("--chunk", type=int, default=4, help="deals a chunk file (default 4)")
     p.add_argument("--workers", type=int, default=1, help="processes, at most the cores (default 1)")
+    p.add_argument("--play", metavar="A,B", default=None,
+                   help="the agents whose moves are played, side 0's and side 1's, mc judging every decision"
+                        " (default: mc's own choices)")  # fmt: skip
     t = sub.add_parser("train", help="train a network on positions (needs torch: the train extra)")
     t.add_argument("positions", nargs="+", help="chunk files or directories of chunks")
     t.add_argument("--out", required=True, help="the run's directory (checkpoint, log.jsonl, model.onnx)")

@@ -45,6 +45,7 @@ from typing import Any
 
 import numpy as np
 
+from ..bots.agents import Agent
 from ..bots.rollout_policy import (
     FEATURES,
     FIRST_FEATURES,
@@ -129,10 +130,13 @@ def state_of_row(row: dict[str, Any]) -> DealState:
     )
 
 
-def searched_decisions(deal: Deal, bots: Sequence[MonteCarloAgent]) -> Iterator[tuple[Observation, SearchResult]]:
+def searched_decisions(
+    deal: Deal, bots: Sequence[MonteCarloAgent], play: Sequence[Agent] | None = None
+) -> Iterator[tuple[Observation, SearchResult]]:
     """Play ``deal`` out with the search ``bots`` (one a seat), yielding each decision in play
     whose search had two candidates or more, with its search's result, before its choice is
-    played (a decision of one legal action is played at once, unsearched).
+    played (a decision of one legal action is played at once, unsearched). With ``play`` (four
+    agents, one a seat), the move played is that seat's agent's, the search only judging it.
 
     >>> deal = Deal.new(3, level=2)
     >>> bots = [MonteCarloAgent(seed=s, rollouts=40) for s in range(4)]
@@ -150,9 +154,9 @@ def searched_decisions(deal: Deal, bots: Sequence[MonteCarloAgent]) -> Iterator[
         result = bots[seat].analyze(observation)
         if len(result.choices) >= 2:
             yield observation, result
-        best = result.best
-        assert isinstance(best, Move)  # in play, a move
-        deal.play(best)
+        move = result.best if play is None else play[seat].act(observation)
+        assert isinstance(move, Move)  # in play, a move
+        deal.play(move)
 
 
 def expert_positions(

@@ -724,12 +724,12 @@ def test_search_arguments_are_checked():
     for kwargs in ({"determinizations": 0}, {"playouts": 1.5}, {"candidates": -1}, {"policy": "x"}):
         check(lambda: search.BasicMonteCarloAgent(**kwargs), GuandanError)  # noqa: B023
     for kwargs, match in (
-        ({"rollouts": 0}, "rollouts is an int"),
-        ({"rollouts": 2.5}, "rollouts is an int"),
+        ({"rollouts": 0}, "rollouts is a count of deals per decision"),
+        ({"rollouts": 2.5}, "rollouts is a count of deals per decision"),
         ({"think_ms": 0}, "think_ms is a number of milliseconds in \\(0, 1000000000]"),
         ({"think_ms": "fast"}, "think_ms is a number"),
-        ({"max_cost": 0}, "max_cost is an int"),
-        ({"max_cost": 2.5}, "max_cost is an int"),
+        ({"max_cost": 0}, "max_cost is a cost from 1"),
+        ({"max_cost": 2.5}, "max_cost is a cost from 1"),
         ({"threads": 0}, "threads is an int 1..64"),
         ({"threads": True}, "threads is an int"),
         ({"candidates": 0}, "candidates is an int"),

@@ -20,6 +20,9 @@ Five parts (``--part``, default all):
   card-level by ``canonical_move`` and as ``mc`` does (``flush_keeping_move`` when the hand
   holds a straight flush): CPU time a decision, mean over all, p99 and max of each one's.
 
+* ``agents`` (only when asked) — any agent (``--agents``, default ``net``) in seats 0 and 2
+  against ``greedy``, each decision of two legal actions or more timed around ``act``.
+
 * ``infoset`` — ``information_set`` (an observation read into the native information set,
   what every decision of ``mc`` does first) at every tenth ply of 20 seeded greedy deals:
   CPU time a call.
@@ -31,6 +34,7 @@ Run it with nothing else on the machine for clean times; ``--nice`` lowers its p
     python benchmarks/search_speed.py --part decisions --cpu --budgets rollouts=2000 policy=smart:rollouts=4000
     python benchmarks/search_speed.py --part decisions --cpu --by-cards --budgets rollouts=2000 max_cost=800
     python benchmarks/search_speed.py --part spend
+    python benchmarks/search_speed.py --part agents --cpu --agents net net:candidates=1 --deals 20
     python benchmarks/search_speed.py --part rollouts --cpu --weights my_policy.json
 """
 
@@ -156,6 +160,33 @@ def decision_speed(budgets: list[str], deals: int, seed: int, cpu: bool = False,
             by_cards(times, rolls, timed[0].cards_left + timed[1].cards_left)
 
 
+def agent_speed(specs: list[str], deals: int, seed: int, cpu: bool = False) -> None:
+    """Any agent as a user runs it (``--agents``: specs such as ``net``): in seats 0 and 2
+    against ``greedy``, every decision of more than one legal action timed around ``act``."""
+    from guandan.bots.registry import make_agent
+
+    print(f"agents: each in seats 0 and 2 against greedy, {deals} single deals (seed {seed}); decisions of"
+          " two legal actions or more" + ("; CPU time" if cpu else ""))
+    print(f"  {'agent':<30} {'decisions':>9} {'mean ms':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}")
+    clock = time.process_time if cpu else time.perf_counter
+    for spec in specs:
+        players = [make_agent(spec, seed=s) for s in (1, 2)]
+        times: list[float] = []
+        for i in range(deals):
+            deal = Deal.new(seed=derive_seed(seed, i), level=2)
+            agents = [players[0], GreedyAgent(), players[1], GreedyAgent()]
+            while not deal.is_over:
+                observation = deal.observation(deal.turn)
+                begin = clock()
+                action = agents[deal.turn].act(observation)
+                if deal.turn % 2 == 0 and len(observation.legal_actions) > 1:
+                    times.append(clock() - begin)
+                deal.act(action)
+        ms = np.array(times) * 1000
+        print(f"  {spec:<30} {len(ms):>9} {ms.mean():>8.2f} {np.percentile(ms, 50):>8.2f} "
+              f"{np.percentile(ms, 99):>8.2f} {ms.max():>8.2f}")
+
+
 def spend_speed(deals: int) -> None:
     agent, cases = GreedyAgent(), []
     for seed in range(deals):
@@ -215,10 +246,12 @@ def infoset_speed(deals: int) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--part", choices=["rollouts", "search", "decisions", "spend", "infoset", "all"], default="all")
+    parser.add_argument("--part", choices=["rollouts", "search", "decisions", "spend", "infoset", "agents", "all"],
+                        default="all", help="one part (default all; agents only when asked: it needs onnxruntime)")
     parser.add_argument("--budgets", nargs="+", default=["rollouts=2000", "think_ms=100"],
                         help="decision budgets: rollouts=N, think_ms=T or max_cost=C, other options of mc after colons "
                              "(default rollouts=2000 think_ms=100)")
+    parser.add_argument("--agents", nargs="+", default=["net"], help="the agents part's agent specs (default net)")
     parser.add_argument("--deals", type=int, default=10, help="single deals for the decisions part (default 10)")
     parser.add_argument("--seed", type=int, default=2027, help="the decisions part's seed (default 2027)")
     parser.add_argument("--cpu", action="store_true",
@@ -240,6 +273,8 @@ def main(argv: list[str] | None = None) -> int:
         search_speed(40, 4000)
     if args.part in ("decisions", "all"):
         decision_speed(args.budgets, args.deals, args.seed, args.cpu, args.by_cards)
+    if args.part == "agents":
+        agent_speed(args.agents, args.deals, args.seed, args.cpu)
     if args.part in ("spend", "all"):
         spend_speed(200)
     if args.part in ("infoset", "all"):

@@ -32,7 +32,11 @@ def lead(seed=2):
 def test_blend_weighs_the_network_as_prior_rollouts():
     means, counts, q = np.array([1.0, -1.0, 0.5]), np.array([300.0, 10.0, 0.0]), np.array([-1.0, 1.0, 2.0])
     assert blend(means, counts, q, 0.0).tolist()[:2] == [1.0, -1.0]
-    assert blend(means, counts, q, 100.0).tolist() == pytest.approx([(300 - 100) / 400, (-10 + 100) / 110, 2.0])
+    shift = (300 * (1 + 1) + 10 * (-1 - 1)) / 310  # the network's values brought to the means' level
+    assert blend(means, counts, q, 100.0).tolist() == pytest.approx(
+        [(300 + 100 * (-1 + shift)) / 400, (-10 + 100 * (1 + shift)) / 110, 2.0 + shift])
+    assert blend(means, counts, q + 7.0, 100.0).tolist() == pytest.approx(blend(means, counts, q, 100.0).tolist())
+    assert blend(means, np.zeros(3), q, 100.0).tolist() == q.tolist()  # no rollout: the network's own
 
 
 def test_with_no_prior_it_is_the_search_and_with_an_overwhelming_one_the_networks_order(model):
@@ -46,7 +50,8 @@ def test_with_no_prior_it_is_the_search_and_with_an_overwhelming_one_the_network
     assert set(c.action for c in result.choices) == set(c.action for c in search.choices)
     q = led.q_values(obs, [c.action for c in result.choices])
     assert np.all(np.diff(q) <= 1e-6)  # best first by the network
-    assert [c.value for c in result.choices] == pytest.approx(q.tolist(), abs=1e-5)
+    values = np.array([c.value for c in result.choices])
+    assert np.diff(values) == pytest.approx(np.diff(q), abs=1e-5)  # the network's, shifted
     assert result.rollouts == search.rollouts == 300
 
 
@@ -60,6 +65,19 @@ def test_a_candidates_row_is_the_onnx_agents_row_of_that_legal_action(model):
     other = next(m for m in lead(9).legal_actions if m not in index)  # legal in another deal only
     with pytest.raises(GuandanError, match="is not a legal action"):
         agent.q_values(obs, [moves[0], other])
+
+
+def test_the_networks_scores_are_put_in_levels_by_the_models_value_scale(model, tmp_path):
+    onnx = pytest.importorskip("onnx", reason="writing a model's metadata (the rl extra)")
+    scaled = str(tmp_path / "scaled.onnx")
+    proto = onnx.load(model)
+    onnx.helper.set_model_props(proto, {"guandan.value_scale": "3.0"})
+    onnx.save(proto, scaled)
+    obs = lead(5)
+    moves = [c.action for c in MonteCarloAgent(seed=1, rollouts=100).analyze(obs).choices]
+    plain = GuidedSearchAgent(model=model, seed=1, rollouts=100).q_values(obs, moves)
+    levels = GuidedSearchAgent(model=scaled, seed=1, rollouts=100).q_values(obs, moves)
+    assert levels == pytest.approx(3 * plain, abs=1e-6)
 
 
 def test_the_same_seed_gives_the_same_choices_and_the_spec_makes_it(model):

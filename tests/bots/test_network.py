@@ -324,3 +324,29 @@ def test_a_malformed_place_prior_is_refused_naming_the_model(tmp_path, temperatu
     path = _with_prior(_model(tmp_path / "bad.onnx", _weights(1)), temperature, bias)
     with pytest.raises(ModelError, match=f"model 'bad.onnx' has a malformed place prior.*{said}"):
         NetAgent(path)
+
+
+@pytest.mark.parametrize(
+    "scale, said", [("0", "'0'"), ("-3", "'-3'"), ("x", "'x'"), ("NaN", "'NaN'"), ("[3]", "'\\[3\\]'")]
+)
+def test_a_malformed_value_scale_is_refused_naming_the_model(tmp_path, scale, said):
+    from guandan.bots.network import NetAgent, value_scale
+
+    path = _model(tmp_path / "bad.onnx", _weights(1))
+    assert NetAgent(path).value_scale == 1.0  # none in the file: the scores are levels
+    model = onnx.load(path)
+    helper.set_model_props(model, {"guandan.value_scale": scale})
+    onnx.save(model, path)
+    said = f"model 'bad.onnx' has a malformed guandan.value_scale: a number > 0, got {said}"
+    with pytest.raises(ModelError, match=said):
+        NetAgent(path)
+    model = onnx.load(path)
+    helper.set_model_props(model, {"guandan.value_scale": "2.5"})
+    onnx.save(model, path)
+    assert NetAgent(path).value_scale == 2.5 and value_scale(onnx_session(path)) == 2.5
+
+
+def onnx_session(path):
+    from guandan.bots.network import load_session
+
+    return load_session(path)

@@ -178,7 +178,7 @@ def test_a_place_prior_is_learned_kept_in_the_checkpoint_and_carried_by_the_mode
     model = str(tmp_path / "run" / "model.onnx")
     carried = place_prior(load_session(model), model)
     assert carried is not None and carried[0] == temperature and np.allclose(carried[1], bias, atol=1e-6)
-    assert NetAgent(model).place_prior is not None
+    assert NetAgent(model).place_prior is not None and NetAgent(model).value_scale == 3.0  # scores a third of levels
     resumed = Distiller(config, positions, str(tmp_path / "run"), device="cpu")
     assert resumed.epoch == 2 and torch.equal(resumed.place_bias, run.place_bias)
     plain_run = Distiller(DistillConfig(hidden=(16,), epochs=1, batch=8), positions, str(tmp_path / "plain"), "cpu")

@@ -11,9 +11,13 @@ candidates by their blend, the network's value standing in as ``prior`` rollouts
 so a candidate the search judged at length keeps its mean, and one it judged briefly leans
 on the network. The network reads the 567-value rows of the candidates only (the
 :mod:`~guandan.bots.network` agent's input: a Q-network in ONNX, output ``(n, 1)`` or
-``(n,)``) and must give values in the search's unit, the levels its side gains (+3 .. -3
-under the competitive rules), as a network taught by the search does. The tribute and
-return are the search's alone.
+``(n,)``); its scores are put in the search's unit, the levels its side gains (+3 .. -3
+under the competitive rules), by the model's :func:`~guandan.bots.network.value_scale`
+(3 for a network taught by the search, which scores a third of the levels), then shifted
+so that their mean weighted by the candidates' rollouts is the means' one: only the
+differences between a position's moves count (what a network trained on the differences,
+``--advantage``, knows; a position's worth is the search's to say). The tribute and return
+are the search's alone.
 
 The search keeps every option of ``mc`` (``rollouts``, ``think_ms``, ``threads``, ...),
 given beside ``model`` and ``prior``: ``mc-net:model=net.onnx:prior=200:rollouts=2000``.
@@ -50,12 +54,15 @@ __all__ = ["GuidedSearchAgent", "blend"]
 
 def blend(means: np.ndarray, rollouts: np.ndarray, q: np.ndarray, prior: float) -> np.ndarray:
     """Each candidate's search mean and network value weighed together, the network as
-    ``prior`` rollouts.
+    ``prior`` rollouts, its values first shifted to the means' level (their means weighted
+    by the rollouts made equal; with no rollout at all, left as they are).
 
-    >>> blend(np.array([1.0, 0.0]), np.array([100, 0]), np.array([0.0, 0.5]), 100.0).tolist()
-    [0.5, 0.5]
+    >>> blend(np.array([1.0, 0.0]), np.array([100, 0]), np.array([-1.0, -0.5]), 100.0).tolist()
+    [1.0, 1.5]
     """
-    values: np.ndarray = (rollouts * means + prior * q) / np.maximum(rollouts + prior, 1e-12)
+    total = float(np.sum(rollouts))
+    shift = float(np.dot(rollouts, means - q)) / total if total > 0 else 0.0
+    values: np.ndarray = (rollouts * means + prior * (q + shift)) / np.maximum(rollouts + prior, 1e-12)
     return values
 
 
@@ -95,9 +102,11 @@ class GuidedSearchAgent:
         )
 
     def q_values(self, observation: Observation, moves: list[Move]) -> np.ndarray:
-        """The network's value of each of ``moves`` (legal actions of the observation):
-        :meth:`OnnxAgent.move_values <guandan.bots.network.OnnxAgent.move_values>`."""
-        return self.network.move_values(observation, moves)
+        """The network's value of each of ``moves`` (legal actions of the observation) in
+        levels: :meth:`OnnxAgent.move_values <guandan.bots.network.OnnxAgent.move_values>`
+        times the model's :func:`~guandan.bots.network.value_scale`."""
+        values: np.ndarray = self.network.move_values(observation, moves) * self.network.value_scale
+        return values
 
     def analyze(self, observation: Observation) -> SearchResult:
         """The search's result with its choices ranked by the blend (their ``value`` the

@@ -51,10 +51,12 @@ from ..game.history import Phase
 from ..game.observation import Observation
 from .playout import public_state
 
-__all__ = ["OnnxAgent", "NetAgent", "SHIPPED_MODEL", "load_session", "place_prior", "search_candidates"]
+__all__ = ["OnnxAgent", "NetAgent", "SHIPPED_MODEL", "load_session", "place_prior", "search_candidates", "value_scale"]
 
 #: The metadata keys of a model's place prior (see :func:`place_prior`).
 PLACE_BIAS, TEMPERATURE = "guandan.place_bias", "guandan.temperature"
+#: The metadata key of the levels a model's score of 1 stands for (see :func:`value_scale`).
+VALUE_SCALE = "guandan.value_scale"
 
 _NO_EVENTS = np.zeros((0, 3), dtype=np.uint64)
 _DECK = bits_of_cards(Cards.deck())
@@ -177,6 +179,34 @@ def place_prior(session: Any, model: str = "model") -> tuple[float, np.ndarray] 
     return temperature, bias
 
 
+def value_scale(session: Any, model: str = "model") -> float:
+    """The levels a model's score of 1 stands for: the metadata ``guandan.value_scale`` that
+    :mod:`guandan.rl.distill` writes (its networks score a third of the searched levels: 3), or
+    1 without it (a network trained on the levels themselves, as :mod:`guandan.rl.train`'s
+    are). ``mc-net`` multiplies the scores by it to weigh them against the search's means.
+    Raises :class:`~guandan.ModelError` if the metadata is there but not a number > 0.
+
+    >>> import os, tempfile
+    >>> from guandan.rl.qnet import QNetwork
+    >>> path = os.path.join(tempfile.mkdtemp(), "tiny.onnx"); QNetwork(hidden=(4,), seed=1).to_onnx(path)
+    >>> value_scale(load_session(path))
+    1.0
+    """
+    meta = session.get_modelmeta().custom_metadata_map
+    if VALUE_SCALE not in meta:
+        return 1.0
+    try:
+        scale = float(json.loads(meta[VALUE_SCALE]))
+    except (ValueError, TypeError):
+        scale = float("nan")
+    if not (np.isfinite(scale) and scale > 0):
+        raise ModelError(
+            f"model {os.path.basename(model)!r} has a malformed {VALUE_SCALE}: a number > 0, "
+            f"got {meta[VALUE_SCALE][:60]!r}"
+        )
+    return scale
+
+
 def _q_shape(shape: Any) -> bool:
     """Whether a declared output shape is a Q-network's: ``(n, 1)`` or ``(n,)``, ``n`` free."""
     if not isinstance(shape, (list, tuple)) or len(shape) not in (1, 2):
@@ -212,6 +242,7 @@ class OnnxAgent:
         self._session = load_session(model, threads)
         self._input = self._session.get_inputs()[0].name
         self.place_prior = place_prior(self._session, self.model)
+        self.value_scale = value_scale(self._session, self.model)
 
     def __repr__(self) -> str:
         more = f", candidates={self.candidates}" if self.candidates else ""

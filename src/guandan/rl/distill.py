@@ -196,8 +196,9 @@ def _losses(
 
 def export_onnx(net: TorchQNet, path: str, prior: tuple[float, Any] | None = None) -> None:
     """Write a network as ONNX for the ``onnx:`` agent (input ``rows`` ``(n, 567)``, output
-    ``q`` ``(n, 1)``; the exporter of :class:`~guandan.rl.qnet.QNetwork`); ``prior``: a
-    temperature and the biases of the places written as the file's place prior
+    ``q`` ``(n, 1)``; the exporter of :class:`~guandan.rl.qnet.QNetwork`), its metadata
+    saying a score of 1 is :data:`VALUE_SCALE` levels (:func:`guandan.bots.network.value_scale`);
+    ``prior``: a temperature and the biases of the places written as the file's place prior
     (:func:`guandan.bots.network.place_prior`).
 
     >>> import os, tempfile
@@ -211,16 +212,19 @@ def export_onnx(net: TorchQNet, path: str, prior: tuple[float, Any] | None = Non
     qnet.params = [a for m in linears for a in (m.weight.detach().cpu().numpy().T.copy(),
                                                 m.bias.detach().cpu().numpy().copy())]  # fmt: skip
     qnet.to_onnx(path)
+    import onnx
+
+    from ..bots.network import PLACE_BIAS, TEMPERATURE
+    from ..bots.network import VALUE_SCALE as SCALE_KEY
+
+    model = onnx.load(path)
+    props = {SCALE_KEY: json.dumps(VALUE_SCALE)}
     if prior is not None:
-        import onnx
-
-        from ..bots.network import PLACE_BIAS, TEMPERATURE
-
-        model = onnx.load(path)
         temperature, bias = prior
-        onnx.helper.set_model_props(model, {TEMPERATURE: json.dumps(float(temperature)),
-                                            PLACE_BIAS: json.dumps([round(float(b), 6) for b in bias])})  # fmt: skip
-        onnx.save(model, path)
+        props.update({TEMPERATURE: json.dumps(float(temperature)),
+                      PLACE_BIAS: json.dumps([round(float(b), 6) for b in bias])})  # fmt: skip
+    onnx.helper.set_model_props(model, props)
+    onnx.save(model, path)
 
 
 class Distiller:

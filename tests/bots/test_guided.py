@@ -88,6 +88,14 @@ def test_the_same_seed_gives_the_same_choices_and_the_spec_makes_it(model):
     assert one.act(obs) == two.act(obs)
 
 
+def test_without_a_model_it_is_the_shipped_network():
+    from guandan.bots.network import SHIPPED_MODEL
+
+    agent = make_agent("mc-net:rollouts=100", seed=1)
+    assert isinstance(agent, GuidedSearchAgent) and agent.network.model == SHIPPED_MODEL
+    assert agent.network.value_scale == 3.0  # the shipped network scores a third of the levels
+
+
 def test_the_tribute_is_the_searchs(model):
     match = Match(seed=3, levels=(5, 9), previous=(1, 0, 3, 2), hands=[["S3 HR", "D4 HR", "S8 SA DA C7 D7 S2", "C5"]])
     obs = match.observation(match.turn)

@@ -21,6 +21,7 @@ are the search's alone.
 
 The search keeps every option of ``mc`` (``rollouts``, ``think_ms``, ``threads``, ...),
 given beside ``model`` and ``prior``: ``mc-net:model=net.onnx:prior=200:rollouts=2000``.
+Without ``model`` it is the network the package ships (the ``net`` agent's).
 
 >>> import os, tempfile
 >>> from guandan import Deal
@@ -46,7 +47,7 @@ from ..core.moves import Move
 from ..errors import GuandanError, check_number
 from ..game.history import Phase
 from ..game.observation import Observation
-from .network import OnnxAgent
+from .network import SHIPPED_MODEL, OnnxAgent
 from .search import MonteCarloAgent, SearchResult
 
 __all__ = ["GuidedSearchAgent", "blend"]
@@ -68,7 +69,8 @@ def blend(means: np.ndarray, rollouts: np.ndarray, q: np.ndarray, prior: float) 
 
 class GuidedSearchAgent:
     """``mc`` with its candidates ranked by the blend of their rollouts' mean and a
-    network's value (see the module's description). ``model``: the ONNX Q-network;
+    network's value (see the module's description). ``model``: the ONNX Q-network (by
+    default the shipped one, :data:`~guandan.bots.network.SHIPPED_MODEL`);
     ``prior``: the rollouts the network's value counts for (0: the search alone); every
     other keyword is an option of :class:`~guandan.bots.search.MonteCarloAgent`.
 
@@ -82,7 +84,7 @@ class GuidedSearchAgent:
 
     name = "mc-net"
 
-    def __init__(self, model: str, prior: float = 100.0, seed: int = 0, **search: Any) -> None:
+    def __init__(self, model: str | None = None, prior: float = 100.0, seed: int = 0, **search: Any) -> None:
         check_number("prior", prior, at_least=0, expected="a number of rollouts >= 0")
         known = inspect.signature(MonteCarloAgent).parameters
         unknown = sorted(set(search) - set(known))
@@ -92,7 +94,7 @@ class GuidedSearchAgent:
                 f"({', '.join(k for k in known if k != 'seed')})"
             )
         self.prior = float(prior)
-        self.network = OnnxAgent(model)
+        self.network = OnnxAgent(SHIPPED_MODEL if model is None else model)
         self.search = MonteCarloAgent(seed=seed, **search)
 
     def __repr__(self) -> str:

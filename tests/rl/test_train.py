@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from guandan.rl.qnet import QNetwork
-from guandan.rl.train import TrainConfig, Trainer, evaluate, main, plot_curve
+from guandan.rl.train import TrainConfig, Trainer, curve_title, evaluate, main, plot_curve
 
 
 def _run(out, seed):
@@ -40,6 +40,17 @@ def test_a_few_training_steps_learn_checkpoint_export_and_repeat_with_the_seed(t
     pytest.importorskip("matplotlib")
     plot_curve(str(tmp_path / "a" / "log.jsonl"), str(tmp_path / "curve.png"))
     assert (tmp_path / "curve.png").stat().st_size > 1000
+
+
+def test_the_curves_title_says_how_the_run_was_trained(tmp_path):
+    log = str(tmp_path / "log.jsonl")
+    assert curve_title(log) == "Deep Monte Carlo self-play in one process"  # no config: a plain run
+    (tmp_path / "config.json").write_text('{"seed": 0, "extra": {"actors": 1}}')
+    assert curve_title(log) == "Deep Monte Carlo self-play: 1 actor on Ray and a learner"
+    (tmp_path / "config.json").write_text('{"seed": 0, "extra": {"actors": 3}}')
+    assert curve_title(log) == "Deep Monte Carlo self-play: 3 actors on Ray and a learner"
+    (tmp_path / "config.json").write_text("not json")
+    assert curve_title(log) == "Deep Monte Carlo self-play in one process"
 
 
 def test_evaluation_plays_the_same_deals_with_sides_swapped():

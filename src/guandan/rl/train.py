@@ -205,10 +205,31 @@ class Trainer:
         )
 
 
-def plot_curve(log: str, png: str, title: str = "Deep Monte Carlo self-play on one core") -> None:
+def curve_title(log: str) -> str:
+    """The title of a run's learning curve, from the ``config.json`` beside its log: how it
+    was trained (in one process, or by how many actors on Ray).
+
+    >>> import os, tempfile
+    >>> out = tempfile.mkdtemp()
+    >>> with open(os.path.join(out, "config.json"), "w") as f:
+    ...     _ = f.write('{"extra": {"actors": 2}}')
+    >>> curve_title(os.path.join(out, "log.jsonl"))
+    'Deep Monte Carlo self-play: 2 actors on Ray and a learner'
+    """
+    try:
+        with open(os.path.join(os.path.dirname(log), "config.json")) as f:
+            actors = int(json.load(f).get("extra", {}).get("actors", 0))
+    except (OSError, ValueError, TypeError, AttributeError):
+        actors = 0
+    if actors:
+        return f"Deep Monte Carlo self-play: {actors} actor{'s' if actors > 1 else ''} on Ray and a learner"
+    return "Deep Monte Carlo self-play in one process"
+
+
+def plot_curve(log: str, png: str, title: str | None = None) -> None:
     """Draw a run's learning curve (deals won against ``random`` and ``greedy`` by training
     wall time, 95% Wilson intervals) from its ``log.jsonl`` into a PNG (matplotlib: the
-    ``plot`` extra)."""
+    ``plot`` extra); ``title`` by default :func:`curve_title`'s."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -228,10 +249,10 @@ def plot_curve(log: str, png: str, title: str = "Deep Monte Carlo self-play on o
         ax.plot(x, y, marker="o", ms=3, color=color, label=f"vs {opponent}")
         ax.fill_between(x, lo, hi, color=color, alpha=0.15)
     ax.axhline(0.5, color="gray", lw=0.8, ls="--")
-    ax.set_xlabel("training wall time (minutes, one core; evaluations included)")
+    ax.set_xlabel("training wall time (minutes; evaluations included)")
     ax.set_ylabel("deals won (sides swapped)")
     ax.set_ylim(0, 1)
-    ax.set_title(title)
+    ax.set_title(curve_title(log) if title is None else title)
     ax.legend(loc="lower right")
     ax.grid(alpha=0.3)
     fig.tight_layout()

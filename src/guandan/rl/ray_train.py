@@ -173,7 +173,7 @@ def check_address(address: str, timeout: float = 5.0) -> None:
     """
     if address == "auto":
         return
-    rest = address[len("ray://"):] if address.startswith("ray://") else address
+    rest = address[len("ray://") :] if address.startswith("ray://") else address
     host, _, port = rest.rpartition(":")
     if not host or not port.isdigit() or not 0 < int(port) < 65536:
         raise GuandanError(f"a Ray address is 'auto', HOST:PORT or ray://HOST:PORT, got {describe(address)}")

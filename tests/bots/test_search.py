@@ -612,6 +612,9 @@ def test_bad_search_arguments_are_refused_by_name():
         ({**good, "tree_c": -0.5}, GuandanError, "tree_c"),
         ({**good, "tree_c": "wide"}, GuandanError, "tree_c"),
         ({**good, "tree_first": 0.0}, GuandanError, "tree_first"),
+        ({**good, "tree_c": 10**400}, GuandanError, "tree_c is a number in .*got <int of 1329 bits>"),
+        ({"rollouts": 10, "seconds": -(10**400)}, GuandanError, "seconds is a number"),
+        ({**good, "pass_weight": 10**400}, GuandanError, "pass_weight is a number"),
     ]:
         with pytest.raises(error, match=name):
             _core.search(info, state, words, SearchParams(**kwargs))

@@ -190,9 +190,10 @@ cdef object _infoset_from(infoset, gd_infoset *s):
 
 
 cdef double _real_arg(value, str name, double lo, double hi) except? -1.0:
-    """A real number in [lo, hi]."""
+    """A real number in [lo, hi] (compared as given: an int too large for a double is out of
+    bounds, not an OverflowError)."""
     if isinstance(value, bool) or not isinstance(value, (int, float, _NP_INTEGER, np.floating)) \
-            or not lo <= float(value) <= hi:
+            or not lo <= value <= hi:
         value = _errors().check_number(name, value, at_least=lo, at_most=hi)
     return float(value)
 
@@ -200,7 +201,7 @@ cdef double _real_arg(value, str name, double lo, double hi) except? -1.0:
 cdef double _unit_weight(value, str name) except -1.0:
     """A likelihood factor: a number in (0, 1]."""
     if isinstance(value, bool) or not isinstance(value, (int, float, _NP_INTEGER, np.floating)) \
-            or not 0.0 < float(value) <= 1.0:
+            or not 0.0 < value <= 1.0:
         value = _errors().check_number(name, value, above=0, at_most=1)
     return float(value)
 

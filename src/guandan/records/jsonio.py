@@ -30,8 +30,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..core.cards import card_name, parse_level
+from ..core.movegen import check_granularity
 from ..core.moves import AnyMove, Move, MoveType, RankMove
-from ..errors import GuandanError, InvalidMoveError
+from ..errors import InvalidMoveError
 
 __all__ = ["move_to_json", "moves_to_json"]
 
@@ -73,8 +74,7 @@ def moves_to_json(moves: Iterable[AnyMove], level: int | str, granularity: str) 
     {'level': '2', 'granularity': 'card',
      'moves': [{'type': 'single', 'key': '5', 'size': 1, 'suit': None, 'cards': ['S5'], 'as': ['S5']}]}
     """
-    if not isinstance(granularity, str) or granularity not in ("card", "rank"):
-        raise GuandanError(f"granularity must be 'card' or 'rank', got {granularity!r}")
+    granularity = check_granularity(granularity)
     lvl = parse_level(level)
     kind = Move if granularity == "card" else RankMove
     out = []

@@ -49,7 +49,7 @@ from .dmc import TrainConfig, _eval_line, choose_actions, deal_samples, evaluate
 from .qnet import Adam, QNetwork
 from .vector import VecTables
 
-__all__ = ["Trainer", "plot_curve", "main", "summary_text"]
+__all__ = ["Trainer", "curve_title", "plot_curve", "main", "summary_text"]
 
 
 class Trainer:

@@ -93,7 +93,7 @@ def test_without_a_model_it_is_the_shipped_network():
 
     agent = make_agent("mc-net:rollouts=100", seed=1)
     assert isinstance(agent, GuidedSearchAgent) and agent.network.model == SHIPPED_MODEL
-    assert agent.prior == 25.0  # the default: the least that measured a difference
+    assert agent.prior == 25.0  # the default: level with mc where 100 lost to it
     assert agent.network.value_scale == 3.0  # the shipped network scores a third of the levels
 
 

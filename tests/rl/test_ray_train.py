@@ -81,10 +81,12 @@ def test_two_actors_in_turn_a_run_stopped_and_resumed_makes_the_weights_of_one_n
 def test_batches_taken_as_ready_train_too_and_the_samples_are_the_learners(ray_up, tmp_path):
     from guandan.rl.ray_train import RayTrainer
 
-    t = RayTrainer(_config(800, eval_every=0), str(tmp_path), "cpu", actors=2, order="ready", steps=4)
+    # samples reach the learner only when deals end: 2,400 frames are about three deals a table
+    # (800 could end before any deal of the eight tables had, and no step was made)
+    t = RayTrainer(_config(2400, eval_every=0), str(tmp_path), "cpu", actors=2, order="ready", steps=4)
     t.run()
     t.stop()
-    assert t.frames >= 800 and t.updates > 0 and t.r_size > 0
+    assert t.frames >= 2400 and t.updates > 0 and t.r_size > 0
     # the replay holds rows of real decisions: a state's 513 values and a played card vector
     assert set(np.unique(t.r_actions[: t.r_size])) <= {0, 1, 2} and t.r_actions[: t.r_size].sum() > 0
     with pytest.raises(GuandanError, match="actors"):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import math
+import os
 
 import numpy as np
 import pytest
@@ -18,7 +19,7 @@ pytestmark = pytest.mark.slow
 
 from guandan import Deal, GuandanError  # noqa: E402
 from guandan.game.encoding import encode_rows  # noqa: E402
-from guandan.rl.expert import deal_positions, main, make_positions  # noqa: E402
+from guandan.rl.expert import chunk_name, deal_positions, main, make_positions  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -208,3 +209,45 @@ def test_the_commands_make_positions_then_a_network_the_net_agent_plays(tmp_path
     assert deal.is_over
     assert main(["train", str(tmp_path / "none"), "--out", out]) == 2
     assert "no positions at" in capsys.readouterr().err
+
+
+def test_iterate_makes_every_round_goes_on_with_more_rounds_and_refuses_other_options(tmp_path, capsys):
+    import onnx
+    from onnx import numpy_helper
+
+    from guandan.bots.registry import make_agent
+
+    def weights(path):
+        model = onnx.load(path)
+        return {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}, {
+            p.key: p.value for p in model.metadata_props
+        }
+
+    tiny = ["iterate", "--deals", "3", "--play-deals", "2", "--rollouts", "20", "--chunk", "1", "--hidden", "8",
+            "--epochs", "1", "--device", "cpu"]  # fmt: skip
+    whole, parts = str(tmp_path / "whole"), str(tmp_path / "parts")
+    assert main([*tiny, "--out", whole, "--rounds", "2"]) == 0
+    said = capsys.readouterr().out
+    assert "positions-1: 2 deals of round 1's network against greedy" in said and "-> " in said
+    assert sorted(os.listdir(whole)) == ["iterate.json", "model.onnx", "positions-0", "positions-1", "round-1",
+                                         "round-2"]  # fmt: skip
+    # round 2 learned from both rounds' positions: the second's are the play of round 1's network
+    assert sorted(os.listdir(os.path.join(whole, "positions-1"))) == [chunk_name(100000), chunk_name(100001)]
+    assert '"epoch": 1' in open(os.path.join(whole, "round-2", "log.jsonl")).read()
+    final, last = weights(os.path.join(whole, "model.onnx")), weights(os.path.join(whole, "round-2", "model.onnx"))
+    assert final[1] == last[1] and all(np.array_equal(final[0][k], last[0][k]) for k in last[0])
+    # the same command again makes nothing
+    assert main([*tiny, "--out", whole, "--rounds", "2"]) == 0
+    assert "positions-0: 0 decisions made now" in (again := capsys.readouterr().out)
+    assert "positions-1: 0 decisions made now" in again and '"epoch"' not in again
+    # one round, then two in the same directory: the files of one run of two rounds
+    assert main([*tiny, "--out", parts, "--rounds", "1"]) == 0
+    assert not os.path.exists(os.path.join(parts, "round-2"))
+    assert main([*tiny, "--out", parts, "--rounds", "2"]) == 0
+    resumed = weights(os.path.join(parts, "model.onnx"))
+    assert resumed[1] == final[1] and all(np.array_equal(resumed[0][k], final[0][k]) for k in final[0])
+    assert make_agent(f"net:model={parts}/model.onnx").place_prior is not None  # the net agent plays it
+    capsys.readouterr()
+    # other options in the same directory are refused, naming the directory
+    assert main([*tiny[:-6], "--hidden", "16", "--epochs", "1", "--device", "cpu", "--out", whole]) == 2
+    assert "holds an expert iteration of other options" in capsys.readouterr().err

@@ -18,8 +18,12 @@
    command; exported as ONNX (input ``rows`` ``(n, 567)``, output ``q`` ``(n, 1)``) for the
    ``onnx:`` agent and the ``net`` agent.
 
-The commands that made the shipped network (``guandan/bots/models/net.onnx``) are in
-``docs/training.md``.
+3. **Iteration** (``python -m guandan.rl.expert iterate``, :func:`iterate`): both steps round
+   after round in one command, each round's network playing the next round's positions
+   (expert iteration, DAgger's way); like the steps it goes on from where it stopped.
+
+The shipped network (``guandan/bots/models/net.onnx``) is ``iterate``'s defaults; the
+commands are in ``docs/training.md``.
 
 >>> chunk = deal_positions([3], rollouts=40)
 >>> chunk["states"].shape[1], chunk["actions"].shape[1], len(chunk["offsets"]) == len(chunk["states"]) + 1
@@ -29,6 +33,7 @@ The commands that made the shipped network (``guandan/bots/models/net.onnx``) ar
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import time
@@ -244,6 +249,129 @@ def read_chunks(paths: Sequence[str]) -> dict[str, np.ndarray]:
     return joined
 
 
+#: The first seed of the deals of round k's own play is ``k * PLAY_SEEDS`` (round 0's, search
+#: against search, start at 0): so each round's deals are its own.
+PLAY_SEEDS = 100_000
+#: What decides an expert iteration's files (the workers and the device only how fast they come).
+ITERATE_KEYS = ("rounds", "deals", "play_deals", "rollouts", "against", "chunk", "hidden", "epochs")
+
+
+def iterate(
+    out: str,
+    rounds: int = 3,
+    deals: int = 3000,
+    play_deals: int = 1500,
+    rollouts: int = 300,
+    against: str = "greedy",
+    chunk: int = 10,
+    hidden: Sequence[int] = (256, 256),
+    epochs: int = 6,
+    workers: int = 1,
+    device: str = "auto",
+    progress: Callable[[str], None] | None = None,
+) -> str:
+    """Expert iteration in one call (needs torch: the ``train`` extra): ``rounds`` networks,
+    each taught by ``mc`` on every position so far. Round 1 learns from ``deals`` deals of
+    search against search (``out/positions-0``, seeds from 0); round k + 1 also from
+    ``play_deals`` deals of round k's network (the ``net`` agent) against ``against``, ``mc``
+    judging every decision (``out/positions-k``, seeds from ``k * PLAY_SEEDS``). Each round is
+    trained into ``out/round-<k>`` (:class:`~guandan.rl.distill.Distiller`, ``--advantage``
+    and ``--place-prior``, ``hidden`` and ``epochs``); the last round's network is copied to
+    ``out/model.onnx``, whose path is returned. Every step resumes: the same call after a stop
+    (or a finished run) makes only what is missing, and the files are the same whatever
+    ``workers`` (processes for the positions); more ``rounds`` in the same directory go on
+    from the last. ``out/iterate.json`` keeps the options; a directory of other options (but
+    ``rounds``) is refused.
+
+    The shipped network is ``iterate("data/ei", workers=2)`` (about 50 minutes here); options
+    are checked before anything is made:
+
+    >>> iterate("data/ei", deals=200_000)
+    Traceback (most recent call last):
+    ...
+    guandan.errors.ArgumentError: deals is at most 100000 (each round's deals have their own seeds), got 200000
+    """
+    import shutil
+
+    for name, value, low in (("rounds", rounds, 1), ("deals", deals, 1), ("play_deals", play_deals, 1),
+                             ("rollouts", rollouts, 1), ("chunk", chunk, 1), ("epochs", epochs, 1),
+                             ("workers", workers, 1)):  # fmt: skip
+        check_int(name, value, low)
+    for name, value in (("deals", deals), ("play_deals", play_deals)):
+        if value > PLAY_SEEDS:
+            raise ArgumentError(
+                f"{name} is at most {PLAY_SEEDS} (each round's deals have their own seeds), got {value}"
+            )
+    if not isinstance(hidden, Sequence) or not hidden or not all(isinstance(h, int) and h >= 1 for h in hidden):
+        raise ArgumentError(f"hidden is the hidden layers' widths, positive ints, got {describe(hidden)}")
+    make_agent(against)  # a bad spec is refused now, not after the first hour
+    folder = os.path.abspath(out)
+    if ":" in folder:
+        raise ArgumentError(f"the output directory's path may not hold ':' (it names each network in an agent spec), "
+                            f"got {out!r}")  # fmt: skip
+    try:
+        from .distill import DistillConfig, Distiller, Positions
+    except ImportError as error:
+        raise GuandanError(str(error)) from None
+    options = {"rounds": rounds, "deals": deals, "play_deals": play_deals, "rollouts": rollouts,
+               "against": against, "chunk": chunk, "hidden": list(hidden), "epochs": epochs}  # fmt: skip
+    os.makedirs(folder, exist_ok=True)
+    saved = os.path.join(folder, "iterate.json")
+    if os.path.isfile(saved):
+        try:
+            with open(saved) as f:
+                before = json.load(f)
+        except (OSError, ValueError) as error:
+            raise GuandanError(f"cannot read {saved!r}: {error}") from None
+        if not isinstance(before, dict) or {**before, "rounds": rounds} != options:
+            raise GuandanError(f"{out!r} holds an expert iteration of other options ({before}); use another directory")
+    with open(saved + ".tmp", "w") as f:
+        json.dump(options, f)
+    os.replace(saved + ".tmp", saved)
+
+    def say(line: str) -> None:
+        if progress:
+            progress(line)
+
+    config = DistillConfig(hidden=tuple(hidden), epochs=epochs, advantage=True, place_prior=True)
+    sources: list[str] = []
+    for k in range(rounds):
+        where = os.path.join(folder, f"positions-{k}")
+        if k == 0:
+            say(f"positions-0: {deals} deals of mc against mc, {rollouts} rollouts a decision")
+            made = make_positions(where, deals, 0, rollouts, chunk=chunk, workers=workers, progress=say)
+        else:
+            play = (f"net:model={os.path.join(folder, f'round-{k}', 'model.onnx')}", against)
+            say(f"positions-{k}: {play_deals} deals of round {k}'s network against {against}, mc judging")
+            made = make_positions(where, play_deals, k * PLAY_SEEDS, rollouts, chunk=chunk, workers=workers,
+                                  progress=say, play=play)  # fmt: skip
+        say(f"positions-{k}: {made} decisions made now")
+        sources.append(where)
+        positions = Positions(read_chunks(sources), config.hold_out_every, config.legal)
+        say(f"round-{k + 1}: {len(positions.train)} decisions to train on, {len(positions.held)} held out")
+        Distiller(config, positions, os.path.join(folder, f"round-{k + 1}"), device=device).run(progress)
+    model = os.path.join(folder, "model.onnx")
+    shutil.copyfile(os.path.join(folder, f"round-{rounds}", "model.onnx"), model + ".tmp")
+    os.replace(model + ".tmp", model)
+    return model
+
+
+def _iterate_command(args: argparse.Namespace, say: Callable[[str], None]) -> int:
+    start = time.perf_counter()
+    hidden = _widths(args.hidden)
+    model = iterate(args.out, args.rounds, args.deals, args.play_deals, args.rollouts, args.against, args.chunk,
+                    hidden, args.epochs, args.workers, args.device, say)  # fmt: skip
+    say(f"{args.rounds} rounds in {time.perf_counter() - start:.0f} s -> {model}")
+    return 0
+
+
+def _widths(text: str) -> tuple[int, ...]:
+    try:
+        return tuple(int(h) for h in text.split(",")) if text else ()
+    except ValueError:
+        raise ArgumentError(f"--hidden is widths separated by commas, e.g. 256,256, got {text!r}") from None
+
+
 def _positions_command(args: argparse.Namespace, say: Callable[[str], None]) -> int:
     start = time.perf_counter()
     play = None if args.play is None else args.play.split(",")
@@ -258,7 +386,7 @@ def _train_command(args: argparse.Namespace, say: Callable[[str], None]) -> int:
         from .distill import DistillConfig, Distiller, Positions
     except ImportError as error:
         raise GuandanError(str(error)) from None
-    hidden = tuple(int(h) for h in args.hidden.split(",")) if args.hidden else ()
+    hidden = _widths(args.hidden)
     config = DistillConfig(hidden=hidden, epochs=args.epochs, batch=args.batch, lr=args.lr,
                            policy_weight=args.policy_weight, temperature=args.temperature,
                            value_rollouts=args.value_rollouts, hold_out_every=args.hold_out_every,
@@ -307,7 +435,7 @@ def main(argv: Sequence[str] | None = None, say: Callable[[str], None] = print) 
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The command's steps (``positions``, ``train``) and their options, added to ``parser``.
+    """The command's steps (``positions``, ``train``, ``iterate``) and their options, added to ``parser``.
 
     >>> parser = argparse.ArgumentParser(); add_arguments(parser)
     >>> args = parser.parse_args(["train", "pos", "--out", "run", "--place-prior"])
@@ -348,6 +476,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     t.add_argument("--place-prior", action="store_true",
                    help="learn a bias of each candidate's place in the smart policy's order (kept in the model)")
     t.add_argument("--device", default="auto", help="auto (CUDA when present), cpu, cuda:0, ...")
+    i = sub.add_parser("iterate", help="every round in one command: positions, a network, its own play, ... "
+                                       "(needs torch; the shipped network's recipe by default)")  # fmt: skip
+    i.add_argument("--out", required=True,
+                   help="the run's directory: positions-<k>/, round-<k>/ and the last round's model.onnx")  # fmt: skip
+    i.add_argument("--rounds", type=int, default=3, help="networks trained, each on every position so far (default 3)")
+    i.add_argument("--deals", type=int, default=3000, help="deals of mc against mc, round 1's (default 3000)")
+    i.add_argument("--play-deals", type=int, default=1500,
+                   help="deals of each later round's network against --against (default 1500)")  # fmt: skip
+    i.add_argument("--against", default="greedy", help="the agent the networks play against (default greedy)")
+    i.add_argument("--rollouts", type=int, default=300, help="mc's rollouts a decision (default 300)")
+    i.add_argument("--chunk", type=int, default=10, help="deals a chunk file (default 10)")
+    i.add_argument("--hidden", default="256,256", help="the hidden layers' widths (default 256,256)")
+    i.add_argument("--epochs", type=int, default=6, help="epochs a round (default 6)")
+    i.add_argument("--workers", type=int, default=1, help="processes for the positions (default 1)")
+    i.add_argument("--device", default="auto", help="auto (CUDA when present), cpu, cuda:0, ...")
 
 
 def run(args: argparse.Namespace, say: Callable[[str], None] = print) -> int:
@@ -355,6 +498,8 @@ def run(args: argparse.Namespace, say: Callable[[str], None] = print) -> int:
     missing positions raise a :class:`~guandan.errors.GuandanError` naming them."""
     if args.step == "positions":
         return _positions_command(args, say)
+    if args.step == "iterate":
+        return _iterate_command(args, say)
     return _train_command(args, say)
 
 

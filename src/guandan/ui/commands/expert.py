@@ -1,4 +1,4 @@
-"""``guandan expert``: a network taught by ``mc``'s own values, in two steps
+"""``guandan expert``: a network taught by ``mc``'s own values, in two steps or every round at once
 (:mod:`guandan.rl.expert`; the same steps and options as ``python -m guandan.rl.expert``).
 
 >>> from guandan.ui.cli import build_parser
@@ -19,15 +19,18 @@ EPILOG = """\
 steps:
   positions  seeded deals played by four mc bots: each decision's searched values, in chunk files
   train      a network trained on them (torch: the train extra), exported as model.onnx
-Run 'guandan expert STEP --help' for a step's options. Both steps resume: run the same command again.
+  iterate    both, round after round, each network playing the next round's positions (the
+             shipped network's recipe by default)
+Run 'guandan expert STEP --help' for a step's options. Every step resumes: run the same command again.
 
 examples:
   guandan expert positions --out pos --deals 3000 --rollouts 300 --chunk 10 --workers 2
   guandan expert train pos --out run --hidden 256,256 --epochs 6 --advantage --place-prior
   guandan arena net:model=run/model.onnx greedy --pairs 40
+  guandan expert iterate --out ei --workers 2
 """
 
-HELP = "teach a network mc's own values: positions, train"
+HELP = "teach a network mc's own values: positions, train, iterate"
 DESCRIPTION = expert.DESCRIPTION
 
 

@@ -155,6 +155,30 @@ def test_a_stopped_and_resumed_run_ends_with_the_weights_of_one_never_stopped(tm
         Distiller(DistillConfig(hidden=(8,), epochs=3), positions, str(tmp_path / "part"), device="cpu")
 
 
+def test_a_run_makes_the_same_network_however_many_threads_torch_has(tmp_path, positions):
+    """Training is the same bytes run after run and whatever torch's thread count (two threads'
+    parallel sums, and a matrix product split another way, would each round differently)."""
+    import torch
+
+    from guandan.rl.distill import DistillConfig, Distiller
+
+    config = DistillConfig(hidden=(256, 256), epochs=2, batch=64, advantage=True, place_prior=True)
+    before = torch.get_num_threads()
+    weights = []
+    try:
+        for k, threads in enumerate((2, 2, 1)):
+            torch.set_num_threads(threads)
+            run = Distiller(config, positions, str(tmp_path / str(k)), device="cpu")
+            run.run()
+            weights.append([t.detach().clone() for t in (*run.net.parameters(), run.place_bias)])
+            assert torch.get_num_threads() == threads  # the caller's setting is left as it was
+    finally:
+        torch.set_num_threads(before)
+    for other in weights[1:]:
+        for a, b in zip(weights[0], other):
+            assert torch.equal(a, b)
+
+
 def test_a_place_prior_is_learned_kept_in_the_checkpoint_and_carried_by_the_model(tmp_path, positions):
     pytest.importorskip("onnxruntime")
     import torch

@@ -27,10 +27,13 @@ their loss and how often the network's best-scored action is the search's choice
 (``agreement``). The checkpoint (``checkpoint.pt``:
 the weights, the optimiser, the random generators, the epoch) is written after every epoch;
 the same command run again goes on from it, and a run stopped and resumed ends with the same
-weights as one never stopped. Each epoch exports ``model.onnx`` (input ``rows`` ``(n, 567)``
-float32, output ``q`` ``(n, 1)``), the form the ``onnx:`` and ``net`` agents play; a run
-with ``place_prior`` writes the temperature and the biases into the file's metadata, which
-the ``net`` agent adds to its scores (:func:`guandan.bots.network.place_prior`).
+weights as one never stopped. On the CPU a run trains on one torch thread with torch's
+deterministic algorithms (:func:`one_thread`), so the same positions and options make the same
+network run after run whatever the machine's cores (two threads round their parallel sums
+differently from run to run; a CUDA device is not held to this). Each epoch exports
+``model.onnx`` (input ``rows`` ``(n, 567)`` float32, output ``q`` ``(n, 1)``), the form the
+``onnx:`` and ``net`` agents play; a run with ``place_prior`` writes the temperature and the
+biases into the file's metadata, which the ``net`` agent adds to its scores (:func:`guandan.bots.network.place_prior`).
 """
 
 from __future__ import annotations
@@ -38,7 +41,8 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -58,13 +62,38 @@ from ..game.encoding import STATE_SIZE
 from .qnet import QNetwork
 from .torch_train import TorchQNet, _device
 
-__all__ = ["DistillConfig", "Positions", "Distiller", "export_onnx", "factored_q", "searched_only"]
+__all__ = ["DistillConfig", "Positions", "Distiller", "export_onnx", "factored_q", "one_thread", "searched_only"]
 
 CHECKPOINT = "checkpoint.pt"
 #: The searched values are in levels, +3 .. -3: the network's scores are a third of them.
 VALUE_SCALE = 3.0
 #: The places of the place prior: 0 .. PLACES - 1 in the smart policy's order, PLACES: none.
 PLACES = 32
+
+
+@contextmanager
+def one_thread(device: torch.device) -> Iterator[None]:
+    """Within it, on the CPU, torch computes on one thread with its deterministic algorithms:
+    a training step is then the same bytes run after run, whatever ``torch.get_num_threads()``
+    was (two threads sum a scatter's parts and split a matrix product in orders that vary).
+    The caller's settings are restored on leaving.
+
+    >>> with one_thread(torch.device("cpu")):
+    ...     torch.get_num_threads(), torch.are_deterministic_algorithms_enabled()
+    (1, True)
+    """
+    if device.type != "cpu":
+        yield
+        return
+    threads, deterministic = torch.get_num_threads(), torch.are_deterministic_algorithms_enabled()
+    warn_only = torch.is_deterministic_algorithms_warn_only_enabled()
+    torch.set_num_threads(1)
+    torch.use_deterministic_algorithms(True)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(threads)
+        torch.use_deterministic_algorithms(deterministic, warn_only=warn_only)
 
 
 @dataclass
@@ -346,13 +375,15 @@ class Distiller:
         records = []
         while self.epoch < self.config.epochs:
             start = time.perf_counter()
-            train = self.train_epoch()
+            with one_thread(self.device):
+                train = self.train_epoch()
             self.epoch += 1
             self.wall += time.perf_counter() - start
             record: dict[str, Any] = {"epoch": self.epoch, "wall": round(self.wall, 1)}
             record.update({f"train_{k}": round(v, 5) for k, v in train.items()})
             if len(self.positions.held):
-                held = self.evaluate(self.positions.held)
+                with one_thread(self.device):
+                    held = self.evaluate(self.positions.held)
                 record.update({f"held_{k}": round(v, 5) for k, v in held.items()})
             self.save()
             export_onnx(self.net, os.path.join(self.out, "model.onnx"), self.prior())

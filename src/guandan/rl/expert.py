@@ -22,8 +22,8 @@
    after round in one command, each round's network playing the next round's positions
    (expert iteration, DAgger's way); like the steps it goes on from where it stopped.
 
-The shipped network (``guandan/bots/models/net.onnx``) is ``iterate``'s defaults; the
-commands are in ``docs/training.md``.
+The shipped network (``guandan/bots/models/net.onnx``) is the file ``iterate``'s defaults
+make, byte for byte; the command and its steps are in ``docs/training.md``.
 
 >>> chunk = deal_positions([3], rollouts=40)
 >>> chunk["states"].shape[1], chunk["actions"].shape[1], len(chunk["offsets"]) == len(chunk["states"]) + 1
@@ -283,7 +283,7 @@ def iterate(
     from the last. ``out/iterate.json`` keeps the options; a directory of other options (but
     ``rounds``) is refused.
 
-    The shipped network is ``iterate("data/ei", workers=2)`` (about 50 minutes here); options
+    The shipped network is ``iterate("data/ei", workers=2)``, byte for byte (53 minutes here); options
     are checked before anything is made:
 
     >>> iterate("data/ei", deals=200_000)

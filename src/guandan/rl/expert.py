@@ -211,7 +211,8 @@ def make_positions(
 
 def read_chunks(paths: Sequence[str]) -> dict[str, np.ndarray]:
     """The positions of chunk files and directories of chunks, joined in the order of their
-    first deals (so the same chunks give the same arrays however they were made).
+    file names as strings (``chunk-100.npz`` before ``chunk-20.npz``; a fixed order, so the same
+    chunks give the same arrays however they were made).
 
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as out:

@@ -33,7 +33,8 @@ network run after run whatever the machine's cores (two threads round their para
 differently from run to run; a CUDA device is not held to this). Each epoch exports
 ``model.onnx`` (input ``rows`` ``(n, 567)`` float32, output ``q`` ``(n, 1)``), the form the
 ``onnx:`` and ``net`` agents play; a run with ``place_prior`` writes the temperature and the
-biases into the file's metadata, which the ``net`` agent adds to its scores (:func:`guandan.bots.network.place_prior`).
+biases into the file's metadata, which the ``net`` agent adds to its scores
+(:func:`guandan.bots.network.place_prior`).
 """
 
 from __future__ import annotations
@@ -75,7 +76,8 @@ PLACES = 32
 def one_thread(device: torch.device) -> Iterator[None]:
     """Within it, on the CPU, torch computes on one thread with its deterministic algorithms:
     a training step is then the same bytes run after run, whatever ``torch.get_num_threads()``
-    was (two threads sum a scatter's parts and split a matrix product in orders that vary).
+    was (two threads sum in orders that vary from run to run, and split a matrix product
+    otherwise than one).
     The caller's settings are restored on leaving.
 
     >>> with one_thread(torch.device("cpu")):
@@ -373,23 +375,22 @@ class Distiller:
         """Train until ``epochs``: after each, the checkpoint, ``model.onnx`` and a line of
         ``log.jsonl``; the records of this call."""
         records = []
-        while self.epoch < self.config.epochs:
-            start = time.perf_counter()
-            with one_thread(self.device):
+        with one_thread(self.device):  # the same network run after run, whatever the cores
+            while self.epoch < self.config.epochs:
+                start = time.perf_counter()
                 train = self.train_epoch()
-            self.epoch += 1
-            self.wall += time.perf_counter() - start
-            record: dict[str, Any] = {"epoch": self.epoch, "wall": round(self.wall, 1)}
-            record.update({f"train_{k}": round(v, 5) for k, v in train.items()})
-            if len(self.positions.held):
-                with one_thread(self.device):
+                self.epoch += 1
+                self.wall += time.perf_counter() - start
+                record: dict[str, Any] = {"epoch": self.epoch, "wall": round(self.wall, 1)}
+                record.update({f"train_{k}": round(v, 5) for k, v in train.items()})
+                if len(self.positions.held):
                     held = self.evaluate(self.positions.held)
-                record.update({f"held_{k}": round(v, 5) for k, v in held.items()})
-            self.save()
-            export_onnx(self.net, os.path.join(self.out, "model.onnx"), self.prior())
-            with open(os.path.join(self.out, "log.jsonl"), "a") as log:
-                log.write(json.dumps(record) + "\n")
-            records.append(record)
-            if progress:
-                progress(json.dumps(record))
+                    record.update({f"held_{k}": round(v, 5) for k, v in held.items()})
+                self.save()
+                export_onnx(self.net, os.path.join(self.out, "model.onnx"), self.prior())
+                with open(os.path.join(self.out, "log.jsonl"), "a") as log:
+                    log.write(json.dumps(record) + "\n")
+                records.append(record)
+                if progress:
+                    progress(json.dumps(record))
         return records

@@ -253,6 +253,7 @@ def read_chunks(paths: Sequence[str]) -> dict[str, np.ndarray]:
 #: The first seed of the deals of round k's own play is ``k * PLAY_SEEDS`` (round 0's, search
 #: against search, start at 0): so each round's deals are its own.
 PLAY_SEEDS = 100_000
+
 ITERATE_DESCRIPTION = """\
 Expert iteration in one command (needs torch: the train extra). Round 1's network learns from
 --deals deals of mc against mc; each later round's also from --play-deals deals of the last

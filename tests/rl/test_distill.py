@@ -5,6 +5,7 @@ stopped, and the command end to end."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import math
 import os
 
@@ -213,6 +214,50 @@ def test_a_place_prior_is_learned_kept_in_the_checkpoint_and_carried_by_the_mode
     assert place_prior(load_session(plain_model), plain_model) is None
     with pytest.raises(GuandanError, match="is of another run"):  # the prior is part of the run's configuration
         Distiller(DistillConfig(hidden=(16,), epochs=2, batch=8, seed=3), positions, str(tmp_path / "run"), "cpu")
+
+
+def test_a_network_reading_the_structure_trains_resumes_and_its_model_computes_it_from_the_rows(tmp_path, positions):
+    pytest.importorskip("onnxruntime")
+    import onnx
+    import torch
+
+    from guandan.bots.network import NetAgent, load_session
+    from guandan.rl.distill import STRUCTURE_KEY, DistillConfig, Distiller, factored_q
+    from guandan.rl.structure import STRUCTURE, STRUCTURE_SIZE, structure_torch
+
+    config = DistillConfig(hidden=(16, 8), epochs=2, batch=8, seed=5, structure=True, place_prior=True)
+    run = Distiller(config, positions, str(tmp_path / "run"), device="cpu")
+    assert run.net.layers[0].in_features == 567 + STRUCTURE_SIZE
+    run.run()
+    assert run.net.layers[0].weight[:, 567:].detach().abs().max() > 0  # the structure's weights were trained
+    # the factored scores (training's) are the network's on the whole rows and their structure
+    states, actions, owner, *_ = (torch.from_numpy(a) for a in positions.batch(positions.train[:4]))
+    rows = torch.cat([states[owner], actions], dim=1)
+    with torch.no_grad():
+        whole = run.net(torch.cat([rows, structure_torch(rows)], dim=1)).reshape(-1)
+        assert torch.allclose(factored_q(run.net, states, actions, owner), whole, atol=1e-5)
+    # the model takes the plain rows and computes the structure itself; the agents play it
+    model = str(tmp_path / "run" / "model.onnx")
+    session = load_session(model)
+    props = {p.key: p.value for p in onnx.load(model).metadata_props}
+    assert json.loads(props[STRUCTURE_KEY]) == list(STRUCTURE)
+    deal = Deal.new(seed=8, level=9)
+    agent = NetAgent(model)
+    for _ in range(12):
+        obs = deal.observation(deal.turn)
+        rows = torch.from_numpy(encode_rows(obs))
+        with torch.no_grad():
+            expected = run.net(torch.cat([rows, structure_torch(rows)], dim=1)).numpy()
+        got = session.run(None, {"rows": rows.numpy()})[0]
+        assert np.allclose(got, expected, rtol=1e-5, atol=1e-5)
+        deal.play(agent.act(obs))
+    resumed = Distiller(config, positions, str(tmp_path / "run"), device="cpu")
+    assert resumed.epoch == 2
+    for a, b in zip(run.net.state_dict().values(), resumed.net.state_dict().values()):
+        assert torch.equal(a, b)
+    with pytest.raises(GuandanError, match="is of another run"):  # the structure is part of the run's configuration
+        Distiller(DistillConfig(hidden=(16, 8), epochs=2, batch=8, seed=5, place_prior=True), positions,
+                  str(tmp_path / "run"), "cpu")  # fmt: skip
 
 
 def test_the_commands_make_positions_then_a_network_the_net_agent_plays(tmp_path, capsys):

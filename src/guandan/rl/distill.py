@@ -59,13 +59,16 @@ except ImportError as error:  # pragma: no cover
     ) from error
 
 from ..errors import GuandanError, describe
-from ..game.encoding import STATE_SIZE
+from ..game.encoding import ROW_SIZE, STATE_SIZE
 from .qnet import QNetwork
+from .structure import STRUCTURE, STRUCTURE_SIZE, structure_onnx_nodes, structure_torch
 from .torch_train import TorchQNet, _device
 
 __all__ = ["DistillConfig", "Positions", "Distiller", "export_onnx", "factored_q", "one_thread", "searched_only"]
 
 CHECKPOINT = "checkpoint.pt"
+#: The metadata key naming the structure features a model computes from its rows.
+STRUCTURE_KEY = "guandan.structure"
 #: The searched values are in levels, +3 .. -3: the network's scores are a third of them.
 VALUE_SCALE = 3.0
 #: The places of the place prior: 0 .. PLACES - 1 in the smart policy's order, PLACES: none.
@@ -114,6 +117,7 @@ class DistillConfig:
     hold_out_every: int = 10
     seed: int = 0
     place_prior: bool = False
+    structure: bool = False
 
 
 class Positions:
@@ -194,11 +198,23 @@ def searched_only(arrays: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
 
 def factored_q(net: TorchQNet, states: torch.Tensor, actions: torch.Tensor, owner: torch.Tensor) -> torch.Tensor:
     """The network's scores ``(n,)`` of the rows ``[states[owner[j]], actions[j]]``, the first
-    layer split: the state's share once a state (equal to the rows' scores up to rounding)."""
+    layer split: the state's share once a state (equal to the rows' scores up to rounding). A
+    network with ``extra`` inputs reads the rows' structure there (:func:`structure_torch`).
+
+    >>> net = TorchQNet((8,), seed=0, extra=STRUCTURE_SIZE)
+    >>> states, actions = torch.zeros(1, 513), torch.eye(54)[:3]
+    >>> rows = torch.cat([states.expand(3, 513), actions], dim=1)
+    >>> full = net(torch.cat([rows, structure_torch(rows)], dim=1)).reshape(-1)
+    >>> bool(torch.allclose(factored_q(net, states, actions, torch.zeros(3, dtype=torch.long)), full, atol=1e-6))
+    True
+    """
     first = net.layers[0]
     assert isinstance(first, nn.Linear)
     w = first.weight
-    h = actions @ w[:, STATE_SIZE:].T + (states @ w[:, :STATE_SIZE].T + first.bias)[owner]
+    h = actions @ w[:, STATE_SIZE:ROW_SIZE].T + (states @ w[:, :STATE_SIZE].T + first.bias)[owner]
+    if net.extra:
+        rows = torch.cat([states[owner], actions], dim=1)
+        h = h + structure_torch(rows) @ w[:, ROW_SIZE:].T
     out: torch.Tensor = net.layers[1:](h)
     return out.reshape(-1)
 
@@ -239,10 +255,14 @@ def export_onnx(net: TorchQNet, path: str, prior: tuple[float, Any] | None = Non
     [['n', 1]]
     """
     linears = [m for m in net.layers if isinstance(m, nn.Linear)]
-    qnet = QNetwork(net.hidden, seed=0)
-    qnet.params = [a for m in linears for a in (m.weight.detach().cpu().numpy().T.copy(),
-                                                m.bias.detach().cpu().numpy().copy())]  # fmt: skip
-    qnet.to_onnx(path)
+    params = [a for m in linears for a in (m.weight.detach().cpu().numpy().T.copy(),
+                                           m.bias.detach().cpu().numpy().copy())]  # fmt: skip
+    if net.extra:
+        _structure_onnx(params, path)
+    else:
+        qnet = QNetwork(net.hidden, seed=0)
+        qnet.params = params
+        qnet.to_onnx(path)
     import onnx
 
     from ..bots.network import PLACE_BIAS, TEMPERATURE
@@ -250,11 +270,41 @@ def export_onnx(net: TorchQNet, path: str, prior: tuple[float, Any] | None = Non
 
     model = onnx.load(path)
     props = {SCALE_KEY: json.dumps(VALUE_SCALE)}
+    if net.extra:
+        props[STRUCTURE_KEY] = json.dumps(list(STRUCTURE))
     if prior is not None:
         temperature, bias = prior
         props.update({TEMPERATURE: json.dumps(float(temperature)),
                       PLACE_BIAS: json.dumps([round(float(b), 6) for b in bias])})  # fmt: skip
     onnx.helper.set_model_props(model, props)
+    onnx.save(model, path)
+
+
+def _structure_onnx(params: list[np.ndarray], path: str) -> None:
+    """Write an MLP whose first layer reads the rows and their structure as ONNX: input
+    ``rows`` ``(n, 567)``, the structure computed in the graph (:func:`structure_onnx_nodes`),
+    output ``q`` ``(n, 1)``."""
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    nodes, inits = structure_onnx_nodes("rows", "structure")
+    nodes.append(helper.make_node("Concat", ["rows", "structure"], ["x"], axis=1))
+    x, layers = "x", len(params) // 2
+    for k in range(layers):
+        w, b = f"W{k}", f"b{k}"
+        inits += [numpy_helper.from_array(params[2 * k], w), numpy_helper.from_array(params[2 * k + 1], b)]
+        out = "q" if k == layers - 1 else f"h{k}"
+        nodes.append(helper.make_node("Gemm", [x, w, b], [out]))
+        if k < layers - 1:
+            nodes.append(helper.make_node("Relu", [out], [f"r{k}"]))
+            out = f"r{k}"
+        x = out
+    graph = helper.make_graph(nodes, "guandan_q_structure",
+                              [helper.make_tensor_value_info("rows", TensorProto.FLOAT, ["n", ROW_SIZE])],
+                              [helper.make_tensor_value_info("q", TensorProto.FLOAT, ["n", 1])], inits)  # fmt: skip
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)], producer_name="guandan")
+    model.ir_version = 8
+    onnx.checker.check_model(model)
     onnx.save(model, path)
 
 
@@ -279,7 +329,7 @@ class Distiller:
         os.makedirs(out, exist_ok=True)
         self.device = _device(device)
         torch.manual_seed(c.seed)
-        self.net = TorchQNet(tuple(c.hidden), seed=c.seed).to(self.device)
+        self.net = TorchQNet(tuple(c.hidden), seed=c.seed, extra=STRUCTURE_SIZE if c.structure else 0).to(self.device)
         # the place prior's biases (the last: rows not among the candidates); trained only with place_prior
         self.place_bias = nn.Parameter(torch.zeros(PLACES + 1, device=self.device))
         params = [*self.net.parameters(), self.place_bias] if c.place_prior else list(self.net.parameters())
@@ -293,7 +343,7 @@ class Distiller:
 
     def _load(self, path: str) -> None:
         s = torch.load(path, weights_only=False)
-        saved = {"place_prior": False, **s["config"]}  # a checkpoint from before the place prior: without one
+        saved = {"place_prior": False, "structure": False, **s["config"]}  # from before these options: without
         saved.update(hidden=tuple(saved["hidden"]), epochs=self.config.epochs)
         if saved != {**asdict(self.config), "hidden": tuple(self.config.hidden)}:
             raise GuandanError(

@@ -268,7 +268,7 @@ example (the shipped network, about an hour on 2 cores):
   guandan arena net:model=ei/model.onnx greedy --pairs 300"""
 
 #: What decides an expert iteration's files (the workers and the device only how fast they come).
-ITERATE_KEYS = ("rounds", "deals", "play_deals", "rollouts", "against", "chunk", "hidden", "epochs")
+ITERATE_KEYS = ("rounds", "deals", "play_deals", "rollouts", "against", "chunk", "hidden", "epochs", "structure")
 
 
 def iterate(
@@ -284,6 +284,8 @@ def iterate(
     workers: int = 1,
     device: str = "auto",
     progress: Callable[[str], None] | None = None,
+    *,
+    structure: bool = False,
 ) -> str:
     """Expert iteration in one call (needs torch: the ``train`` extra): ``rounds`` networks,
     each taught by ``mc`` on every position so far. Round 1 learns from ``deals`` deals of
@@ -291,11 +293,11 @@ def iterate(
     ``play_deals`` deals of round k's network (the ``net`` agent) against ``against``, ``mc``
     judging every decision (``out/positions-k``, seeds from ``k * PLAY_SEEDS``). Each round is
     trained into ``out/round-<k>`` (:class:`~guandan.rl.distill.Distiller`, ``--advantage``
-    and ``--place-prior``, ``hidden`` and ``epochs``); the last round's network is copied to
-    ``out/model.onnx``, whose path is returned. Every step resumes: the same call after a stop
-    (or a finished run) makes only what is missing, and the files are the same whatever
-    ``workers`` (processes for the positions); more ``rounds`` in the same directory go on
-    from the last. ``out/iterate.json`` keeps the options; a directory of other options (but
+    and ``--place-prior``, ``hidden`` and ``epochs``; with ``structure``, ``--structure``); the
+    last round's network is copied to ``out/model.onnx``, whose path is returned. Every step
+    resumes: the same call after a stop (or a finished run) makes only what is missing, and
+    the files are the same whatever ``workers`` (processes for the positions); more ``rounds``
+    in the same directory go on from the last. ``out/iterate.json`` keeps the options; a directory of other options (but
     ``rounds``) is refused.
 
     The shipped network is ``iterate("data/ei", workers=2)``, byte for byte (53 minutes here); options
@@ -329,7 +331,8 @@ def iterate(
     except ImportError as error:
         raise GuandanError(str(error)) from None
     options = {"rounds": rounds, "deals": deals, "play_deals": play_deals, "rollouts": rollouts,
-               "against": against, "chunk": chunk, "hidden": list(hidden), "epochs": epochs}  # fmt: skip
+               "against": against, "chunk": chunk, "hidden": list(hidden), "epochs": epochs,
+               "structure": bool(structure)}  # fmt: skip
     os.makedirs(folder, exist_ok=True)
     saved = os.path.join(folder, "iterate.json")
     if os.path.isfile(saved):
@@ -338,7 +341,8 @@ def iterate(
                 before = json.load(f)
         except (OSError, ValueError) as error:
             raise GuandanError(f"cannot read {saved!r}: {error}") from None
-        if not isinstance(before, dict) or {**before, "rounds": rounds} != options:
+        # a directory from before the structure option is one without it
+        if not isinstance(before, dict) or {"structure": False, **before, "rounds": rounds} != options:
             raise GuandanError(f"{out!r} holds an expert iteration of other options ({before}); use another directory")
     with open(saved + ".tmp", "w") as f:
         json.dump(options, f)
@@ -348,7 +352,8 @@ def iterate(
         if progress:
             progress(line)
 
-    config = DistillConfig(hidden=tuple(hidden), epochs=epochs, advantage=True, place_prior=True)
+    config = DistillConfig(hidden=tuple(hidden), epochs=epochs, advantage=True, place_prior=True,
+                           structure=bool(structure))  # fmt: skip
     sources: list[str] = []
     for k in range(rounds):
         where = os.path.join(folder, f"positions-{k}")
@@ -375,7 +380,7 @@ def _iterate_command(args: argparse.Namespace, say: Callable[[str], None]) -> in
     start = time.perf_counter()
     hidden = _widths(args.hidden)
     model = iterate(args.out, args.rounds, args.deals, args.play_deals, args.rollouts, args.against, args.chunk,
-                    hidden, args.epochs, args.workers, args.device, say)  # fmt: skip
+                    hidden, args.epochs, args.workers, args.device, say, structure=args.structure)  # fmt: skip
     say(f"{args.rounds} rounds in {time.perf_counter() - start:.0f} s -> {model}")
     return 0
 
@@ -406,7 +411,7 @@ def _train_command(args: argparse.Namespace, say: Callable[[str], None]) -> int:
                            policy_weight=args.policy_weight, temperature=args.temperature,
                            value_rollouts=args.value_rollouts, hold_out_every=args.hold_out_every,
                            seed=args.seed, legal=args.legal, advantage=args.advantage,
-                           place_prior=args.place_prior)  # fmt: skip
+                           place_prior=args.place_prior, structure=args.structure)  # fmt: skip
     arrays = read_chunks(args.positions)
     if args.deals is not None:
         keep = arrays["seeds"] < args.deals
@@ -490,6 +495,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     t.add_argument("--legal", action="store_true", help="every legal action's row, not only the searched ones")
     t.add_argument("--place-prior", action="store_true",
                    help="learn a bias of each candidate's place in the smart policy's order (kept in the model)")
+    t.add_argument("--structure", action="store_true",
+                   help="also feed the first layer the hand's structure after each move, computed from the row "
+                        "(guandan.rl.structure; in the model too: it still takes the plain rows)")
     t.add_argument("--device", default="auto", help="auto (CUDA when present), cpu, cuda:0, ...")
     i = sub.add_parser("iterate", help="every round in one command: positions, a network, its own play, ... "
                                        "(needs torch; the shipped network's recipe by default)",
@@ -506,6 +514,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     i.add_argument("--chunk", type=int, default=10, help="deals a chunk file (default 10)")
     i.add_argument("--hidden", default="256,256", help="the hidden layers' widths (default 256,256)")
     i.add_argument("--epochs", type=int, default=6, help="epochs a round (default 6)")
+    i.add_argument("--structure", action="store_true",
+                   help="the networks also read the hand's structure after each move (train's --structure)")
     i.add_argument("--workers", type=int, default=1, help="processes for the positions (default 1)")
     i.add_argument("--device", default="auto", help="auto (CUDA when present), cpu, cuda:0, ...")
 

@@ -62,18 +62,19 @@ CHECKPOINT = "checkpoint.pt"
 
 class TorchQNet(nn.Module):
     """The Q-network: an MLP ``567 -> hidden... -> 1`` with ReLU; ``forward(rows)`` gives
-    ``(n, 1)`` Q-values.
+    ``(n, 1)`` Q-values. ``extra``: inputs after the row's 567 (the first layer's last columns;
+    :mod:`guandan.rl.distill` feeds the hand's structure there, :mod:`guandan.rl.structure`).
 
     >>> net = TorchQNet((8,), seed=0)
     >>> tuple(net(torch.zeros(3, 567)).shape)
     (3, 1)
     """
 
-    def __init__(self, hidden: tuple[int, ...] = (256, 128), seed: int = 0) -> None:
+    def __init__(self, hidden: tuple[int, ...] = (256, 128), seed: int = 0, extra: int = 0) -> None:
         super().__init__()
         check_hidden(hidden)
         generator = torch.Generator().manual_seed(int(seed))
-        sizes = [ROW_SIZE, *hidden, 1]
+        sizes = [ROW_SIZE + extra, *hidden, 1]
         layers: list[nn.Module] = []
         for k, (a, b) in enumerate(zip(sizes[:-1], sizes[1:])):
             linear = nn.Linear(a, b)
@@ -85,6 +86,7 @@ class TorchQNet(nn.Module):
                 layers.append(nn.ReLU())
         self.layers = nn.Sequential(*layers)
         self.hidden = tuple(hidden)
+        self.extra = int(extra)
 
     def forward(self, rows: torch.Tensor) -> torch.Tensor:
         out: torch.Tensor = self.layers(rows)

@@ -316,7 +316,16 @@ def test_iterate_makes_every_round_goes_on_with_more_rounds_and_refuses_other_op
     resumed = weights(os.path.join(parts, "model.onnx"))
     assert resumed[1] == final[1] and all(np.array_equal(resumed[0][k], final[0][k]) for k in final[0])
     assert make_agent(f"net:model={parts}/model.onnx").place_prior is not None  # the net agent plays it
+    assert "guandan.structure" in final[1]  # the recipe's networks read the hand's structure
     capsys.readouterr()
     # other options in the same directory are refused, naming the directory
     assert main([*tiny[:-6], "--hidden", "16", "--epochs", "1", "--device", "cpu", "--out", whole]) == 2
     assert "holds an expert iteration of other options" in capsys.readouterr().err
+    assert main([*tiny, "--no-structure", "--out", whole, "--rounds", "2"]) == 2
+    assert "holds an expert iteration of other options" in capsys.readouterr().err
+    # a directory from before the option was one without the structure: --no-structure goes on in it
+    saved = os.path.join(parts, "iterate.json")
+    options = json.load(open(saved))
+    json.dump({k: v for k, v in options.items() if k != "structure"}, open(saved, "w"))
+    assert main([*tiny, "--out", parts, "--rounds", "2"]) == 2
+    capsys.readouterr()

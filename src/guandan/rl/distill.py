@@ -2,7 +2,10 @@
 step of :mod:`guandan.rl.expert`.
 
 The network is :class:`~guandan.rl.torch_train.TorchQNet`, an MLP ``567 -> hidden... -> 1``
-scoring each row (a decision's state and one legal action). A step takes ``batch`` decisions
+scoring each row (a decision's state and one legal action); with ``structure`` its first layer
+also reads the structure the move leaves in the hand, computed from the row
+(:mod:`guandan.rl.structure`: 25 features beside the 567), which the exported model computes
+itself, so that it still takes the plain rows. A step takes ``batch`` decisions
 of the positions (:func:`guandan.rl.expert.read_chunks`) and minimises
 
 * the squared error between each searched action's score and its searched value (in levels,

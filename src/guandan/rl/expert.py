@@ -258,6 +258,8 @@ ITERATE_DESCRIPTION = """\
 Expert iteration in one command (needs torch: the train extra). Round 1's network learns from
 --deals deals of mc against mc; each later round's also from --play-deals deals of the last
 round's network against --against, mc judging every decision; each on every position so far.
+The networks read the hand's structure after each move beside the rows (--no-structure: the
+rows alone, the recipe of earlier networks).
 Stopped at any point, the same command goes on from where it stopped; more --rounds in the
 same directory add rounds. The same options make the same model.onnx, byte for byte, whatever
 --workers (on the CPU: training runs on one torch thread, with torch's deterministic algorithms)."""
@@ -285,7 +287,7 @@ def iterate(
     device: str = "auto",
     progress: Callable[[str], None] | None = None,
     *,
-    structure: bool = False,
+    structure: bool = True,
 ) -> str:
     """Expert iteration in one call (needs torch: the ``train`` extra): ``rounds`` networks,
     each taught by ``mc`` on every position so far. Round 1 learns from ``deals`` deals of
@@ -293,7 +295,7 @@ def iterate(
     ``play_deals`` deals of round k's network (the ``net`` agent) against ``against``, ``mc``
     judging every decision (``out/positions-k``, seeds from ``k * PLAY_SEEDS``). Each round is
     trained into ``out/round-<k>`` (:class:`~guandan.rl.distill.Distiller`, ``--advantage``
-    and ``--place-prior``, ``hidden`` and ``epochs``; with ``structure``, ``--structure``); the
+    and ``--place-prior``, ``hidden`` and ``epochs``; with ``structure``, the default, ``--structure``); the
     last round's network is copied to ``out/model.onnx``, whose path is returned. Every step
     resumes: the same call after a stop (or a finished run) makes only what is missing, and
     the files are the same whatever ``workers`` (processes for the positions); more ``rounds``
@@ -514,8 +516,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     i.add_argument("--chunk", type=int, default=10, help="deals a chunk file (default 10)")
     i.add_argument("--hidden", default="256,256", help="the hidden layers' widths (default 256,256)")
     i.add_argument("--epochs", type=int, default=6, help="epochs a round (default 6)")
-    i.add_argument("--structure", action="store_true",
-                   help="the networks also read the hand's structure after each move (train's --structure)")
+    i.add_argument("--structure", action=argparse.BooleanOptionalAction, default=True,
+                   help="the networks also read the hand's structure after each move (train's --structure; "
+                        "default: yes)")
     i.add_argument("--workers", type=int, default=1, help="processes for the positions (default 1)")
     i.add_argument("--device", default="auto", help="auto (CUDA when present), cpu, cuda:0, ...")
 

@@ -63,7 +63,7 @@ except ImportError as error:  # pragma: no cover
 
 from ..errors import GuandanError, describe
 from ..game.encoding import ROW_SIZE, STATE_SIZE
-from .qnet import QNetwork
+from .qnet import QNetwork, mlp_onnx
 from .structure import STRUCTURE, STRUCTURE_SIZE, structure_onnx_nodes, structure_torch
 from .torch_train import TorchQNet, _device
 
@@ -287,28 +287,11 @@ def _structure_onnx(params: list[np.ndarray], path: str) -> None:
     """Write an MLP whose first layer reads the rows and their structure as ONNX: input
     ``rows`` ``(n, 567)``, the structure computed in the graph (:func:`structure_onnx_nodes`),
     output ``q`` ``(n, 1)``."""
-    import onnx
-    from onnx import TensorProto, helper, numpy_helper
+    from onnx import helper
 
     nodes, inits = structure_onnx_nodes("rows", "structure")
     nodes.append(helper.make_node("Concat", ["rows", "structure"], ["x"], axis=1))
-    x, layers = "x", len(params) // 2
-    for k in range(layers):
-        w, b = f"W{k}", f"b{k}"
-        inits += [numpy_helper.from_array(params[2 * k], w), numpy_helper.from_array(params[2 * k + 1], b)]
-        out = "q" if k == layers - 1 else f"h{k}"
-        nodes.append(helper.make_node("Gemm", [x, w, b], [out]))
-        if k < layers - 1:
-            nodes.append(helper.make_node("Relu", [out], [f"r{k}"]))
-            out = f"r{k}"
-        x = out
-    graph = helper.make_graph(nodes, "guandan_q_structure",
-                              [helper.make_tensor_value_info("rows", TensorProto.FLOAT, ["n", ROW_SIZE])],
-                              [helper.make_tensor_value_info("q", TensorProto.FLOAT, ["n", 1])], inits)  # fmt: skip
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)], producer_name="guandan")
-    model.ir_version = 8
-    onnx.checker.check_model(model)
-    onnx.save(model, path)
+    mlp_onnx(params, path, (nodes, inits, "x"), name="guandan_q_structure")
 
 
 class Distiller:

@@ -27,7 +27,7 @@ import numpy as np
 from ..errors import ArgumentError, GuandanError, describe, is_int
 from ..game.encoding import ROW_SIZE, STATE_SIZE
 
-__all__ = ["QNetwork", "Adam"]
+__all__ = ["QNetwork", "Adam", "mlp_onnx"]
 
 
 def check_hidden(hidden: object) -> tuple[int, ...]:
@@ -141,33 +141,48 @@ class QNetwork:
     def to_onnx(self, path: str) -> None:
         """Write the network as an ONNX model: input ``rows`` ``(n, 567)`` float32, output
         ``q`` ``(n, 1)`` (the ``onnx`` package: the ``rl`` extra)."""
-        import onnx
-        from onnx import TensorProto, helper, numpy_helper
+        mlp_onnx(self.params, path)
 
-        nodes, inits = [], []
-        x = "rows"
-        layers = len(self.params) // 2
-        for k in range(layers):
-            w, b = f"W{k}", f"b{k}"
-            inits.append(numpy_helper.from_array(self.params[2 * k], w))
-            inits.append(numpy_helper.from_array(self.params[2 * k + 1], b))
-            out = "q" if k == layers - 1 else f"h{k}"
-            nodes.append(helper.make_node("Gemm", [x, w, b], [out]))
-            if k < layers - 1:
-                nodes.append(helper.make_node("Relu", [out], [f"r{k}"]))
-                out = f"r{k}"
-            x = out
-        graph = helper.make_graph(
-            nodes,
-            "guandan_q",
-            [helper.make_tensor_value_info("rows", TensorProto.FLOAT, ["n", ROW_SIZE])],
-            [helper.make_tensor_value_info("q", TensorProto.FLOAT, ["n", 1])],
-            inits,
-        )
-        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)], producer_name="guandan")
-        model.ir_version = 8
-        onnx.checker.check_model(model)
-        onnx.save(model, path)
+
+def mlp_onnx(
+    params: list[np.ndarray], path: str, before: tuple[list[Any], list[Any], str] | None = None, name: str = "guandan_q"
+) -> None:
+    """Write an MLP of ``params`` (each layer's weights ``(in, out)`` then its biases; ReLU
+    between the layers) as an ONNX model of input ``rows`` ``(n, 567)`` float32 and output
+    ``q`` ``(n, 1)``. ``before``: nodes, their constants and the name of the tensor they make
+    from ``rows``, the MLP's input (else ``rows`` itself); ``name``: the graph's.
+
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "q.onnx")
+    >>> mlp_onnx(QNetwork(hidden=(4,), seed=0).params, path); os.path.getsize(path) > 0
+    True
+    """
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    nodes, inits, x = (list(before[0]), list(before[1]), before[2]) if before else ([], [], "rows")
+    layers = len(params) // 2
+    for k in range(layers):
+        w, b = f"W{k}", f"b{k}"
+        inits.append(numpy_helper.from_array(params[2 * k], w))
+        inits.append(numpy_helper.from_array(params[2 * k + 1], b))
+        out = "q" if k == layers - 1 else f"h{k}"
+        nodes.append(helper.make_node("Gemm", [x, w, b], [out]))
+        if k < layers - 1:
+            nodes.append(helper.make_node("Relu", [out], [f"r{k}"]))
+            out = f"r{k}"
+        x = out
+    graph = helper.make_graph(
+        nodes,
+        name,
+        [helper.make_tensor_value_info("rows", TensorProto.FLOAT, ["n", ROW_SIZE])],
+        [helper.make_tensor_value_info("q", TensorProto.FLOAT, ["n", 1])],
+        inits,
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)], producer_name="guandan")
+    model.ir_version = 8
+    onnx.checker.check_model(model)
+    onnx.save(model, path)
 
 
 class Adam:

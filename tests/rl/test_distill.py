@@ -228,8 +228,9 @@ def test_a_network_reading_the_structure_trains_resumes_and_its_model_computes_i
     config = DistillConfig(hidden=(16, 8), epochs=2, batch=8, seed=5, structure=True, place_prior=True)
     run = Distiller(config, positions, str(tmp_path / "run"), device="cpu")
     assert run.net.layers[0].in_features == 567 + STRUCTURE_SIZE
+    initial = run.net.layers[0].weight[:, 567:].detach().clone()
     run.run()
-    assert run.net.layers[0].weight[:, 567:].detach().abs().max() > 0  # the structure's weights were trained
+    assert not torch.equal(run.net.layers[0].weight[:, 567:].detach(), initial)  # the structure's weights learned
     # the factored scores (training's) are the network's on the whole rows and their structure
     states, actions, owner, *_ = (torch.from_numpy(a) for a in positions.batch(positions.train[:4]))
     rows = torch.cat([states[owner], actions], dim=1)
@@ -322,10 +323,34 @@ def test_iterate_makes_every_round_goes_on_with_more_rounds_and_refuses_other_op
     assert main([*tiny[:-6], "--hidden", "16", "--epochs", "1", "--device", "cpu", "--out", whole]) == 2
     assert "holds an expert iteration of other options" in capsys.readouterr().err
     assert main([*tiny, "--no-structure", "--out", whole, "--rounds", "2"]) == 2
-    assert "holds an expert iteration of other options" in capsys.readouterr().err
-    # a directory from before the option was one without the structure: --no-structure goes on in it
-    saved = os.path.join(parts, "iterate.json")
-    options = json.load(open(saved))
-    json.dump({k: v for k, v in options.items() if k != "structure"}, open(saved, "w"))
-    assert main([*tiny, "--out", parts, "--rounds", "2"]) == 2
+    assert "other options" in (err := capsys.readouterr().err) and "(--structure goes on with it)" in err
+
+
+def test_an_iteration_from_before_the_structure_goes_on_with_no_structure(tmp_path, capsys):
+    """A directory made before the option (its iterate.json and checkpoints without
+    ``structure``) is one without the structure: ``--no-structure`` goes on in it, the default
+    is refused and says so."""
+    import torch
+
+    from guandan.rl.distill import CHECKPOINT
+
+    old = str(tmp_path / "old")
+    tiny = ["iterate", "--deals", "2", "--rollouts", "20", "--chunk", "1", "--hidden", "8", "--epochs", "1",
+            "--device", "cpu", "--out", old, "--no-structure"]  # fmt: skip
+    assert main([*tiny, "--rounds", "1"]) == 0
+    saved = os.path.join(old, "iterate.json")
+    with open(saved) as f:
+        options = json.load(f)
+    with open(saved, "w") as f:  # as written before the option
+        json.dump({k: v for k, v in options.items() if k != "structure"}, f)
+    checkpoint = os.path.join(old, "round-1", CHECKPOINT)
+    state = torch.load(checkpoint, weights_only=False)
+    del state["config"]["structure"]
+    torch.save(state, checkpoint)
+    capsys.readouterr()
+    assert main([*tiny[:-1], "--rounds", "1"]) == 2  # the default reads the structure: another recipe
+    assert "(--no-structure goes on with it)" in capsys.readouterr().err
+    assert main([*tiny, "--rounds", "1"]) == 0  # the same recipe: nothing to make, the old checkpoint accepted
+    assert "positions-0: 0 decisions made now" in (said := capsys.readouterr().out) and '"epoch"' not in said
+    assert main([*tiny, "--rounds", "2", "--play-deals", "1"]) == 2  # --play-deals differs: refused by name
     capsys.readouterr()

@@ -213,6 +213,7 @@ def factored_q(net: TorchQNet, states: torch.Tensor, actions: torch.Tensor, owne
     """
     first = net.layers[0]
     assert isinstance(first, nn.Linear)
+    _check_extra(net)
     w = first.weight
     h = actions @ w[:, STATE_SIZE:ROW_SIZE].T + (states @ w[:, :STATE_SIZE].T + first.bias)[owner]
     if net.extra:
@@ -220,6 +221,12 @@ def factored_q(net: TorchQNet, states: torch.Tensor, actions: torch.Tensor, owne
         h = h + structure_torch(rows) @ w[:, ROW_SIZE:].T
     out: torch.Tensor = net.layers[1:](h)
     return out.reshape(-1)
+
+
+def _check_extra(net: TorchQNet) -> None:
+    if net.extra not in (0, STRUCTURE_SIZE):
+        raise GuandanError(f"a network taught by the search reads the rows, or the rows and their {STRUCTURE_SIZE} "
+                           f"structure values; this one has {net.extra} extra inputs")  # fmt: skip
 
 
 def _losses(
@@ -257,6 +264,7 @@ def export_onnx(net: TorchQNet, path: str, prior: tuple[float, Any] | None = Non
     >>> [o.shape for o in load_session(path).get_outputs()]
     [['n', 1]]
     """
+    _check_extra(net)
     linears = [m for m in net.layers if isinstance(m, nn.Linear)]
     params = [a for m in linears for a in (m.weight.detach().cpu().numpy().T.copy(),
                                            m.bias.detach().cpu().numpy().copy())]  # fmt: skip

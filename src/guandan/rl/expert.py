@@ -302,8 +302,8 @@ def iterate(
     in the same directory go on from the last. ``out/iterate.json`` keeps the options; a directory of other options (but
     ``rounds``) is refused.
 
-    The shipped network is ``iterate("data/ei", workers=2)``, byte for byte (53 minutes here); options
-    are checked before anything is made:
+    The shipped network is ``iterate("data/ei", workers=2)``, byte for byte (about an hour
+    here); options are checked before anything is made:
 
     >>> iterate("data/ei", deals=200_000)
     Traceback (most recent call last):
@@ -345,7 +345,12 @@ def iterate(
             raise GuandanError(f"cannot read {saved!r}: {error}") from None
         # a directory from before the structure option is one without it
         if not isinstance(before, dict) or {"structure": False, **before, "rounds": rounds} != options:
-            raise GuandanError(f"{out!r} holds an expert iteration of other options ({before}); use another directory")
+            hint = ""
+            flipped = {**options, "structure": not structure}  # only the structure differs: say how to go on
+            if isinstance(before, dict) and {"structure": False, **before, "rounds": rounds} == flipped:
+                hint = " (--no-structure goes on with it)" if structure else " (--structure goes on with it)"
+            raise GuandanError(f"{out!r} holds an expert iteration of other options ({before}){hint}; "
+                               f"use another directory")  # fmt: skip
     with open(saved + ".tmp", "w") as f:
         json.dump(options, f)
     os.replace(saved + ".tmp", saved)

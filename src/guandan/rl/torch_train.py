@@ -114,6 +114,8 @@ def q_factored(net: TorchQNet, device: torch.device, states: np.ndarray, actions
     """
     first = net.layers[0]
     assert isinstance(first, nn.Linear)
+    if net.extra:
+        raise GuandanError(f"the actors' inference reads the rows alone; this network has {net.extra} extra inputs")
     with torch.no_grad():
         s = torch.from_numpy(np.ascontiguousarray(states, dtype=np.float32)).to(device)
         a = torch.from_numpy(np.ascontiguousarray(actions, dtype=np.float32)).to(device)

@@ -63,7 +63,7 @@ except ImportError as error:  # pragma: no cover
 
 from ..errors import GuandanError, describe
 from ..game.encoding import ROW_SIZE, STATE_SIZE
-from .qnet import QNetwork, mlp_onnx
+from .qnet import mlp_onnx
 from .structure import STRUCTURE, STRUCTURE_SIZE, structure_onnx_nodes, structure_torch
 from .torch_train import TorchQNet, _device
 
@@ -253,7 +253,7 @@ def _losses(
 
 def export_onnx(net: TorchQNet, path: str, prior: tuple[float, Any] | None = None) -> None:
     """Write a network as ONNX for the ``onnx:`` agent (input ``rows`` ``(n, 567)``, output
-    ``q`` ``(n, 1)``; the exporter of :class:`~guandan.rl.qnet.QNetwork`), its metadata
+    ``q`` ``(n, 1)``; the writer :func:`~guandan.rl.qnet.mlp_onnx`), its metadata
     saying a score of 1 is :data:`VALUE_SCALE` levels (:func:`guandan.bots.network.value_scale`);
     ``prior``: a temperature and the biases of the places written as the file's place prior
     (:func:`guandan.bots.network.place_prior`).
@@ -271,9 +271,7 @@ def export_onnx(net: TorchQNet, path: str, prior: tuple[float, Any] | None = Non
     if net.extra:
         _structure_onnx(params, path)
     else:
-        qnet = QNetwork(net.hidden, seed=0)
-        qnet.params = params
-        qnet.to_onnx(path)
+        mlp_onnx(params, path)
     import onnx
 
     from ..bots.network import PLACE_BIAS, TEMPERATURE

@@ -201,33 +201,41 @@ def structure_torch(rows: Any) -> Any:
 
         structure_torch(torch.zeros(2, 567)).shape  # torch.Size([2, 25])
     """
-    import torch
-
     _check_rows(rows)
-    cache: dict[str, Any] = {}
+    return _program(_Torch(rows.device, rows.dtype), rows)
 
-    def constant(name: str) -> Any:
-        if name not in cache:
-            cache[name] = torch.from_numpy(_CONSTANTS[name]).to(device=rows.device, dtype=rows.dtype)
-        return cache[name]
 
-    class _Torch(_Numpy):
-        def matmul(self, x: Any, name: str) -> Any:
-            return x @ constant(name)
+#: The constants as torch tensors, made once per (name, device, dtype).
+_TORCH_CONSTANTS: dict[tuple[str, Any, Any], Any] = {}
 
-        def clip(self, x: Any) -> Any:
-            return torch.clamp(x, 0.0, 1.0)
 
-        def concat(self, parts: list[Any]) -> Any:
-            return torch.cat(parts, dim=1)
+class _Torch(_Numpy):
+    """The operations of :func:`_program` on torch tensors of a device and dtype."""
 
-        def scale(self, x: Any, c: float) -> Any:
-            return x * c
+    def __init__(self, device: Any, dtype: Any) -> None:
+        self.device, self.dtype = device, dtype
 
-        def shift(self, x: Any, c: float) -> Any:
-            return x + c
+    def matmul(self, x: Any, name: str) -> Any:
+        key = (name, self.device, self.dtype)
+        if key not in _TORCH_CONSTANTS:
+            import torch
 
-    return _program(_Torch(), rows)
+            _TORCH_CONSTANTS[key] = torch.from_numpy(_CONSTANTS[name]).to(device=self.device, dtype=self.dtype)
+        return x @ _TORCH_CONSTANTS[key]
+
+    def clip(self, x: Any) -> Any:
+        return x.clamp(0.0, 1.0)
+
+    def concat(self, parts: list[Any]) -> Any:
+        import torch
+
+        return torch.cat(parts, dim=1)
+
+    def scale(self, x: Any, c: float) -> Any:
+        return x * c
+
+    def shift(self, x: Any, c: float) -> Any:
+        return x + c
 
 
 def structure_onnx_nodes(rows: str, out: str) -> tuple[list[Any], list[Any]]:

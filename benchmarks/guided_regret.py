@@ -1,5 +1,7 @@
 """What a network adds to the search, judged by a longer search: ``mc-net``'s blend at each
-``prior``, without playing whole deals.
+``prior``, without playing whole deals. The blend is judged on the search's result
+(``mc-net:halving=0``): every prior on the same rollouts; with the prior in the search's
+standings (``mc-net``'s default) each prior would play other rollouts.
 
 Positions: the play decisions of more than two legal actions in ``--deals`` seeded single
 deals of ``greedy`` play (deal seeds from ``--seed``), each taken with probability

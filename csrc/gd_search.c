@@ -1085,12 +1085,25 @@ static int by_standing(const void *a, const void *b) {
     return x->index < y->index ? -1 : x->index > y->index;
 }
 
-static void standings(const gd_candidate_stats *stats, const uint32_t *which, size_t n, standing *out) {
+/* With a prior, each mean is blended with the candidate's prior value (gd_search). */
+static void standings(const gd_candidate_stats *stats, const uint32_t *which, size_t n, const gd_search_params *p,
+                      standing *out) {
+    const double a = p->prior ? p->prior_rollouts : 0.0;
+    double shift = 0.0, total = 0.0;
+    if (a > 0) {
+        for (size_t i = 0; i < n; i++) {
+            const gd_candidate_stats *st = &stats[which[i]];
+            if (st->n) shift += st->sum - st->weight * p->prior[which[i]], total += st->weight;
+        }
+        shift = total > 0 ? shift / total : 0.0;
+    }
     for (size_t i = 0; i < n; i++) {
         const gd_candidate_stats *st = &stats[which[i]];
         out[i].round = st->round;
         out[i].n = st->n;
-        out[i].mean = st->n ? st->sum / st->weight : 0.0;
+        out[i].mean = !st->n ? 0.0
+                      : a > 0 ? (st->sum + a * (p->prior[which[i]] + shift)) / (st->weight + a)
+                              : st->sum / st->weight;
         out[i].index = which[i];
     }
     qsort(out, n, sizeof(standing), by_standing);
@@ -1170,7 +1183,7 @@ int64_t gd_search(const gd_infoset *s, const gd_deal *root, const gd_move *cands
         if (j.stop) stopped = 1;
         for (size_t ci = 0; ci < n_alive; ci++) stats[alive[ci]].round = r;
         if (r < rounds - 1 && !stopped) { /* keep the better half */
-            standings(stats, alive, n_alive, order);
+            standings(stats, alive, n_alive, p, order);
             n_alive = (n_alive + 1) / 2;
             for (size_t ci = 0; ci < n_alive; ci++) alive[ci] = order[ci].index;
             /* keep the prior order among those kept: the same extra-world rule every round */
@@ -1184,7 +1197,7 @@ int64_t gd_search(const gd_infoset *s, const gd_deal *root, const gd_move *cands
         }
     }
     for (size_t i = 0; i < k; i++) alive[i] = (uint32_t)i;
-    standings(stats, alive, k, order);
+    standings(stats, alive, k, p, order);
     for (size_t i = 0; i < k; i++) stats[order[i].index].rank = (int32_t)i;
     if (j.tree) gd_tree_free(j.tree);
     free(alive);

@@ -184,6 +184,9 @@ typedef struct gd_search_params {
     uint32_t tree_nodes;   /* the most nodes of the tree (>= 1) */
     double tree_c;         /* PUCT's exploration, in results (levels or wins) */
     double tree_first;     /* the prior of the rollout policy's move at a node, in (0, 1] */
+    const double *prior;   /* NULL, or a value for each candidate (in the rollouts' unit): a prior that
+                              counts as prior_rollouts rollouts in every standing (see gd_search) */
+    double prior_rollouts; /* >= 0 */
 } gd_search_params;
 
 /* With a tree, a round's sampled deals are played in batches of this many: the threads read
@@ -214,7 +217,11 @@ typedef struct gd_candidate_stats {
  * Successive halving: ceil(log2 k) rounds share the budget equally; each round plays every
  * candidate still in on the same sampled deals (world w is the same deal for every
  * candidate, drawn from a stream of the seed and w; rollout randomness likewise), then keeps
- * the better half by mean result. With p->tree_moves, the searching seat's later decisions
+ * the better half by mean result. With p->prior (and p->prior_rollouts > 0), a standing's
+ * mean is the blend (sum + a * (q + shift)) / (weight + a) of the candidate's results and its
+ * prior value q counted as a = prior_rollouts rollouts, shift making the priors' mean weighted
+ * by the candidates' weights (over those ranked together) the means' one: the eliminations
+ * and the final ranking both; stats keep the rollouts' own sums. With p->tree_moves, the searching seat's later decisions
  * in those playouts are chosen by the tree (gd_tree.h) that the playouts grow, one node a
  * playout at most. With a rollout budget the result does not depend on the thread count.
  * With only a time budget, the rollout budget is estimated from the first worlds' speed.

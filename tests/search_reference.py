@@ -87,6 +87,7 @@ class Params:
     tree_c: float = 1.0
     tree_first: float = 0.5
     payoff: tuple[int, ...] | None = None  # objective: six payoffs (a win with the partner 2nd..4th; a loss)
+    prior_rollouts: float = 0.0  # with search's prior: the rollouts it counts for in the standings
 
 
 def _policy_move(state: Any, p: Params) -> int:
@@ -191,11 +192,18 @@ def _over(state: Any) -> bool:
 
 
 def search(
-    infoset: Any, root: Any, candidates: list[int], p: Params, counted: Counter[str] | None = None
+    infoset: Any,
+    root: Any,
+    candidates: list[int],
+    p: Params,
+    counted: Counter[str] | None = None,
+    prior: list[float] | None = None,
 ) -> list[tuple[int, float, int, int]]:
     """Each candidate's (rollouts, mean, last round, rank), as ``_core.search`` gives them
     (``root``: the whole deal state of the seat to act; its other hands are not read), and in
-    ``counted["chose"]`` the choices the tree's nodes made."""
+    ``counted["chose"]`` the choices the tree's nodes made. ``prior``: a value a candidate,
+    counted as ``p.prior_rollouts`` rollouts in the standings."""
+    blend = (prior, p.prior_rollouts) if prior is not None and p.prior_rollouts > 0 else None
     k = len(candidates)
     stats = [{"n": 0, "sum": 0, "round": 0, "rank": i} for i in range(k)]
     if k <= 1:
@@ -244,11 +252,11 @@ def search(
         for ci in alive:
             stats[ci]["round"] = r
         if r < rounds - 1:
-            ordered = _standings(stats, alive)
+            ordered = _standings(stats, alive, blend)
             alive = sorted(ordered[: (n_alive + 1) // 2])
             for ci in alive:
                 stats[ci]["round"] = r + 1
-    for rank, i in enumerate(_standings(stats, list(range(k)))):
+    for rank, i in enumerate(_standings(stats, list(range(k)), blend)):
         stats[i]["rank"] = rank
     return [
         (s["n"], s["sum"] / s["n"] if s["n"] else 0.0, s["round"], s["rank"])  # type: ignore[operator]
@@ -256,12 +264,29 @@ def search(
     ]
 
 
-def _standings(stats: list[dict[str, int]], which: list[int]) -> list[int]:
-    """Later round first, then played before unplayed, then the higher mean, then the index."""
+def _standings(stats: list[dict[str, int]], which: list[int], blend: tuple[list[float], float] | None) -> list[int]:
+    """Later round first, then played before unplayed, then the higher mean, then the index.
+    With a prior (``blend``: the values and the rollouts they count for), a mean is
+    ``(sum + a * (q + shift)) / (n + a)``, ``shift`` the mean of ``sum - n * q`` over the
+    played candidates ranked, weighted by their rollouts (summed in ``which``'s order)."""
+    shift = 0.0
+    if blend is not None:
+        q, a = blend
+        total = 0.0
+        for i in which:
+            if stats[i]["n"]:
+                shift += stats[i]["sum"] - stats[i]["n"] * q[i]
+                total += stats[i]["n"]
+        shift = shift / total if total > 0 else 0.0
 
     def key(i: int) -> tuple[int, int, float, int]:
         s = stats[i]
-        mean = s["sum"] / s["n"] if s["n"] else 0.0
+        if not s["n"]:
+            mean = 0.0
+        elif blend is not None:
+            mean = (s["sum"] + a * (q[i] + shift)) / (s["n"] + a)
+        else:
+            mean = s["sum"] / s["n"]
         return (-s["round"], 0 if s["n"] else 1, -mean if s["n"] else 0.0, i)
 
     return sorted(which, key=key)

@@ -55,6 +55,30 @@ def test_with_no_prior_it_is_the_search_and_with_an_overwhelming_one_the_network
     assert result.rollouts == search.rollouts == 300
 
 
+def test_in_halving_the_network_decides_which_candidates_the_search_keeps(model):
+    """With ``halving`` (the default) the network's values are the search's prior: its
+    standings (successive halving's, the final ranking) are the blend, the choices' values
+    blended too; with ``halving=0`` the search runs alone and the blend ranks after it."""
+    obs = lead(5)
+    inside = GuidedSearchAgent(model=model, prior=25, seed=4, rollouts=300)
+    after = GuidedSearchAgent(model=model, prior=25, halving=0, seed=4, rollouts=300)
+    assert inside.halving and not after.halving
+    ins, aft = inside.analyze(obs), after.analyze(obs)
+    plain = MonteCarloAgent(seed=4, rollouts=300).analyze(obs)
+    assert [(c.action, c.rollouts) for c in sorted(aft.choices, key=lambda c: str(c.action))] == \
+        [(c.action, c.rollouts) for c in sorted(plain.choices, key=lambda c: str(c.action))]
+    moves = [c.action for c in ins.choices]
+    q = inside.q_values(obs, moves)
+    assert [c.rollouts for c in ins.choices] != [c.rollouts for c in plain.choices] or \
+        [c.action for c in ins.choices] != [c.action for c in plain.choices]  # the prior moved the search
+    raw = MonteCarloAgent(seed=4, rollouts=300).analyze(obs, prior=inside.q_values, prior_rollouts=25)
+    assert [c.action for c in raw.choices] == moves and ins.rollouts == raw.rollouts == 300
+    means, counts = np.array([c.value for c in raw.choices]), np.array([c.rollouts for c in raw.choices], float)
+    expected = blend(means, counts, q, 25)
+    assert [c.value for c in ins.choices] == pytest.approx(expected.tolist(), abs=1e-6)
+    assert make_agent(f"mc-net:model={model}:halving=0:rollouts=100").halving is False
+
+
 def test_a_candidates_row_is_the_onnx_agents_row_of_that_legal_action(model):
     obs = lead(5)
     agent = GuidedSearchAgent(model=model, seed=1, rollouts=200)
@@ -94,6 +118,8 @@ def test_without_a_model_it_is_the_shipped_network():
     agent = make_agent("mc-net:rollouts=100", seed=1)
     assert isinstance(agent, GuidedSearchAgent) and agent.network.model == SHIPPED_MODEL
     assert agent.prior == 25.0  # the default: level with mc where 100 lost to it
+    assert agent.halving and make_agent("mc-net").search.config.rollouts == 200  # a tenth of mc's budget
+    assert make_agent("mc-net:max_cost=500").search.config.rollouts is None  # a budget given: mc's rules
     assert agent.network.value_scale == 3.0  # the shipped network scores a third of the levels
 
 
@@ -113,6 +139,8 @@ def test_the_tribute_is_the_searchs(model):
         (dict(prior="much"), "prior is a number of rollouts >= 0"),
         (dict(prior=True), "prior is a number of rollouts >= 0"),
         (dict(roll_outs=5), "mc-net has no option 'roll_outs'"),
+        (dict(halving=2), "halving is 1 or 0"),
+        (dict(halving="yes"), "halving is 1 or 0"),
     ],
 )
 def test_bad_options_are_refused_by_name(model, options, message):

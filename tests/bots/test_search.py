@@ -118,6 +118,45 @@ def test_the_search_is_its_plain_python_version_over_many_positions():
     assert compared >= 30 and chose > 200
 
 
+def test_the_search_with_a_prior_is_its_plain_python_version():
+    """The prior's blend in successive halving's standings, position by position: the stats,
+    rounds and ranks of the native search and of the plain-Python one, the same."""
+    weights = load_weights()
+    compared = changed = 0
+    for obs, deal in positions_with_deals(range(40, 46), 11):
+        info, state = information_set(obs), deal_state_of(obs)
+        words = [int(w) for w in _core.search_candidates(info, state, 12)]
+        if len(words) < 3:
+            continue
+        prior = [((i * 7919) % 13) / 6.0 - 1.0 for i in range(len(words))]  # a fixed, uneven prior
+        for a in (0.0, 4.0, 60.0):
+            given = SearchParams(150, seed=3, policy="learned", weights=weights, prior_rollouts=a)
+            native, done = _core.search(info, state, words, given, prior)
+            reference = search_reference.Params(150, seed=3, weights=weights, prior_rollouts=a)
+            expected = search_reference.search(info, deal.native_state(), words, reference, prior=prior)
+            np.testing.assert_array_equal(native, np.array(expected, dtype=np.float64))
+            plain, _ = _core.search(info, state, words, replace(given, prior_rollouts=0.0))
+            changed += not np.array_equal(native[:, 3], plain[:, 3])
+            compared += 1
+    assert compared >= 9 and changed >= 3  # a prior that counts changes the standings, at some positions
+
+
+def test_a_prior_ranks_the_candidates_it_favours_and_an_even_one_changes_nothing():
+    info, state, _ = door_case()
+    words = _core.search_candidates(info, state, 8)
+    params = SearchParams(400, seed=2, policy="learned", weights=load_weights(), prior_rollouts=25.0)
+    plain, _ = _core.search(info, state, words, replace(params, prior_rollouts=0.0))
+    even, _ = _core.search(info, state, words, params, np.full(len(words), 0.7))
+    np.testing.assert_array_equal(even, plain)  # a constant prior is shifted away
+    worst = int(np.argmax(plain[:, 3]))  # the plain search's last
+    favoured = np.zeros(len(words))
+    favoured[worst] = 30.0  # far above any result
+    stats, done = _core.search(info, state, words, params, favoured)
+    assert stats[worst, 3] == 0 and done == 400  # chosen, the budget played all the same
+    assert stats[worst, 2] == max(stats[:, 2]) and stats[worst, 0] >= max(stats[:, 0]) - 1  # in every round
+    np.testing.assert_array_equal(stats[:, 0].sum(), 400)
+
+
 def test_the_reference_doors_play_a_move_canonically_and_list_a_deals_candidates():
     obs, deal = next(positions_with_deals([3], 4))
     state = deal.native_state()
@@ -615,9 +654,20 @@ def test_bad_search_arguments_are_refused_by_name():
         ({**good, "tree_c": 10**400}, GuandanError, "tree_c is a number in .*got <int of 1329 bits>"),
         ({"rollouts": 10, "seconds": -(10**400)}, GuandanError, "seconds is a number"),
         ({**good, "pass_weight": 10**400}, GuandanError, "pass_weight is a number"),
+        ({**good, "prior_rollouts": -1.0}, GuandanError, "prior_rollouts"),
+        ({**good, "prior_rollouts": 25.0}, GuandanError, "needs a prior"),
     ]:
         with pytest.raises(error, match=name):
             _core.search(info, state, words, SearchParams(**kwargs))
+    with_prior = SearchParams(10, prior_rollouts=25.0)
+    for prior, name in [
+        ([0.0] * (len(words) - 1), f"one number for each of the {len(words)} candidates"),
+        ([[0.0] * len(words)], "one number for each"),
+        ([float("nan")] + [0.0] * (len(words) - 1), "finite"),
+        (["high"] * len(words), "a number for each candidate"),
+    ]:
+        with pytest.raises(GuandanError, match=name):
+            _core.search(info, state, words, with_prior, prior)
     with pytest.raises(InvalidMoveError, match="distinct"):
         _core.search(info, state, [words[0], words[0]], SearchParams(10))
     with pytest.raises(InvalidMoveError, match="non-empty"):

@@ -52,9 +52,9 @@ def test_the_parameters_mirror_the_c_struct_and_are_checked_in_the_core():
     struct = re.sub(r"/\*.*?\*/", "", struct, flags=re.S)  # the comments out
     c_fields = set(re.findall(r"\b(\w+)(?:\[\d+\])?;", struct))
     # the C struct's linear points to the weights given, infer holds tries and the two weights,
-    # payoff is an objective of six values
+    # payoff is an objective of six values, prior points to the values search() is given beside
     python = {f.name for f in dataclasses.fields(search.SearchParams)}
-    assert c_fields - {"linear", "infer", "payoff"} <= python
+    assert c_fields - {"linear", "infer", "payoff", "prior"} <= python
     assert python - c_fields == {"weights", "tries", "pass_weight", "bomb_weight"}
     assert set(_core._SEARCH_FIELDS) == python  # what the core reads of it, each field once
     obs = Deal.new(seed=2, level=2, leader=0).observation(0)

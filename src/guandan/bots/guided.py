@@ -1,31 +1,45 @@
 """The search bot with a network's judgement: ``mc-net``, :class:`GuidedSearchAgent`.
 
-``mc`` judges each candidate move by the mean of its rollouts, a noisy number: a candidate
-that successive halving dropped early has had a few dozen. A network taught by the search's
-own values (its value of every candidate, :mod:`guandan.rl.expert`) carries what the search
-found at many positions like this one. :class:`GuidedSearchAgent` asks both and ranks the
-candidates by their blend, the network's value standing in as ``prior`` rollouts::
+``mc`` judges each candidate move by the mean of its rollouts, a noisy number: successive
+halving's first round gives each of 32 candidates a dozen rollouts of a 2,000 budget, and
+one of 200 rollouts. A network taught by the search's own values (its value of every
+candidate, :mod:`guandan.rl.expert`) carries what the search found at many positions like
+this one. :class:`GuidedSearchAgent` gives the network's value ``q`` of each candidate to
+the search as a *prior* that counts as ``prior`` rollouts::
 
-    value = (rollouts * mean + prior * q) / (rollouts + prior)
+    value = (rollouts * mean + prior * (q + shift)) / (rollouts + prior)
 
-so a candidate the search judged at length keeps its mean, and one it judged briefly leans
-on the network. The network reads the 567-value rows of the candidates only (the
+in every standing of the search (``halving``, the default): the ones that decide which half
+of the candidates successive halving keeps after each round, and the final ranking
+(:meth:`MonteCarloAgent.analyze <guandan.bots.search.MonteCarloAgent.analyze>`'s ``prior``,
+the native search's; ``shift`` brings the network's values to the means' level: their means
+weighted by the rollouts made equal, so only the differences between a position's moves
+count, what a network trained on the differences, ``--advantage``, knows). A candidate the
+search judged at length keeps its mean; one it judged briefly leans on the network, and a
+candidate the network rates low needs more from its first rollouts to stay in. With
+``halving=0`` the search runs alone and the blend only ranks its result (the earlier
+``mc-net``). The network reads the 567-value rows of the candidates only (the
 :mod:`~guandan.bots.network` agent's input: a Q-network in ONNX, output ``(n, 1)`` or
 ``(n,)``); its scores are put in the search's unit, the levels its side gains (+3 .. -3
 under the competitive rules), by the model's :func:`~guandan.bots.network.value_scale`
-(3 for a network taught by the search, which scores a third of the levels), then shifted
-so that their mean weighted by the candidates' rollouts is the means' one: only the
-differences between a position's moves count (what a network trained on the differences,
-``--advantage``, knows; a position's worth is the search's to say). The tribute and return
-are the search's alone.
+(3 for a network taught by the search, which scores a third of the levels). The tribute
+and return are the search's alone.
 
 The search keeps every option of ``mc`` (``rollouts``, ``think_ms``, ``threads``, ...),
-given beside ``model`` and ``prior``: ``mc-net:model=net.onnx:prior=200:rollouts=2000``.
-Without ``model`` it is the network the package ships (the ``net`` agent's). ``prior`` is 25
-by default: with an earlier shipped network, ``prior=100`` lost to ``mc`` (39% of deals) and
-``prior=25`` was level with it (48% [44.5, 51.5] of 400 deals); with today's, ``prior=25`` is
-level too (58 of 116 deals). The networks know less than 2,000 rollouts do, so a larger prior
-only costs.
+given beside ``model``, ``prior`` and ``halving``:
+``mc-net:model=net.onnx:prior=50:rollouts=2000``. Without ``model`` it is the network the
+package ships (the ``net`` agent's); ``prior`` is 25 by default (50 measured the same at 200
+rollouts a decision; 100 lost at 2,000 with an earlier network); without a budget
+(``rollouts``, ``think_ms``, ``max_cost``) a decision plays :data:`GUIDED_ROLLOUTS`, 200
+rollouts, where ``mc`` plays 2,000.
+
+What it measures (``benchmarks/README.md``): the network stands in for most of the rollouts,
+and adds little to many. At 200 rollouts a decision (7.6 ms of CPU against ``mc``'s 66 ms)
+``mc-net`` is level with ``mc`` at its 2,000 (49.8% [45.4, 54.1] of 400 deals), where
+``mc`` at 200 wins 37.5% [33.6, 41.4]; at 2,000 it is no clearly stronger than ``mc`` (a
+sequential test of "60% of the deals" against "no stronger" stopped at no stronger, 93 of
+178 deals). The network learned the search's values, so it knows what the rollouts would
+find, not better than that.
 
 >>> import os, tempfile
 >>> from guandan import Deal
@@ -48,13 +62,18 @@ from typing import Any
 import numpy as np
 
 from ..core.moves import Move
-from ..errors import GuandanError, check_number
+from ..errors import GuandanError, check_number, describe
 from ..game.history import Phase
 from ..game.observation import Observation
 from .network import SHIPPED_MODEL, OnnxAgent
 from .search import MonteCarloAgent, SearchResult
 
-__all__ = ["GuidedSearchAgent", "blend"]
+__all__ = ["GuidedSearchAgent", "blend", "GUIDED_ROLLOUTS"]
+
+#: The rollouts a decision of ``mc-net`` plays when no budget is given: a tenth of ``mc``'s
+#: (:data:`~guandan.bots.search.DEFAULT_ROLLOUTS`), level with ``mc`` in play at about an
+#: eighth of its time (``benchmarks/README.md``).
+GUIDED_ROLLOUTS = 200
 
 
 def blend(means: np.ndarray, rollouts: np.ndarray, q: np.ndarray, prior: float) -> np.ndarray:
@@ -72,39 +91,53 @@ def blend(means: np.ndarray, rollouts: np.ndarray, q: np.ndarray, prior: float) 
 
 
 class GuidedSearchAgent:
-    """``mc`` with its candidates ranked by the blend of their rollouts' mean and a
-    network's value (see the module's description). ``model``: the ONNX Q-network (by
-    default the shipped one, :data:`~guandan.bots.network.SHIPPED_MODEL`);
-    ``prior``: the rollouts the network's value counts for (0: the search alone; 25 by
-    default); every
-    other keyword is an option of :class:`~guandan.bots.search.MonteCarloAgent`.
+    """``mc`` with a network's value of each candidate as a prior (see the module's
+    description). ``model``: the ONNX Q-network (by default the shipped one,
+    :data:`~guandan.bots.network.SHIPPED_MODEL`); ``prior``: the rollouts the network's value
+    counts for (0: the search alone; 25 by default); ``halving``: the prior counts in the
+    search's standings, successive halving's and the final ranking (the default), or only in
+    a blend of the search's result (``False``); every other keyword is an option of
+    :class:`~guandan.bots.search.MonteCarloAgent`, the budget :data:`GUIDED_ROLLOUTS`
+    rollouts when none is given.
 
     >>> import os, tempfile
     >>> from guandan.rl.qnet import QNetwork
     >>> path = os.path.join(tempfile.mkdtemp(), "tiny.onnx"); QNetwork(hidden=(4,), seed=1).to_onnx(path)
     >>> agent = GuidedSearchAgent(model=path, prior=100, rollouts=400)
-    >>> agent.prior, agent.search.config.rollouts, os.path.basename(agent.network.model)
-    (100.0, 400, 'tiny.onnx')
+    >>> agent.prior, agent.halving, agent.search.config.rollouts, os.path.basename(agent.network.model)
+    (100.0, True, 400, 'tiny.onnx')
+    >>> GuidedSearchAgent(model=path).search.config.rollouts
+    200
+    >>> GuidedSearchAgent(model=path, think_ms=50).search.config.rollouts is None
+    True
     """
 
     name = "mc-net"
 
-    def __init__(self, model: str | None = None, prior: float = 25.0, seed: int = 0, **search: Any) -> None:
+    def __init__(
+        self, model: str | None = None, prior: float = 25.0, halving: bool = True, seed: int = 0, **search: Any
+    ) -> None:
         check_number("prior", prior, at_least=0, expected="a number of rollouts >= 0")
+        if not isinstance(halving, (bool, np.bool_)) and halving not in (0, 1):
+            raise GuandanError(f"halving is 1 or 0 (true or false), got {describe(halving)}")
+        self.halving = bool(halving)
         known = inspect.signature(MonteCarloAgent).parameters
         unknown = sorted(set(search) - set(known))
         if unknown:
             raise GuandanError(
-                f"mc-net has no option {unknown[0]!r}: model, prior, and the options of mc "
+                f"mc-net has no option {unknown[0]!r}: model, prior, halving, and the options of mc "
                 f"({', '.join(k for k in known if k != 'seed')})"
             )
         self.prior = float(prior)
         self.network = OnnxAgent(SHIPPED_MODEL if model is None else model)
+        if all(search.get(budget) is None for budget in ("rollouts", "think_ms", "max_cost")):
+            search["rollouts"] = GUIDED_ROLLOUTS
         self.search = MonteCarloAgent(seed=seed, **search)
 
     def __repr__(self) -> str:
         return (
             f"GuidedSearchAgent(model={os.path.basename(self.network.model)!r}, prior={self.prior}, "
+            f"halving={self.halving}, "
             f"search={self.search!r})"
         )
 
@@ -118,6 +151,22 @@ class GuidedSearchAgent:
     def analyze(self, observation: Observation) -> SearchResult:
         """The search's result with its choices ranked by the blend (their ``value`` the
         blended one); the tribute and return as the search found them."""
+        if self.halving and self.prior > 0 and observation.phase == Phase.PLAY:
+            asked: dict[Move, float] = {}
+
+            def prior(obs: Observation, moves: list[Move]) -> np.ndarray:
+                q = self.q_values(obs, moves)
+                asked.update(zip(moves, q.tolist()))
+                return q
+
+            result = self.search.analyze(observation, prior=prior, prior_rollouts=self.prior)
+            if not asked:  # one candidate: nothing was searched
+                return result
+            moves = [c.action for c in result.choices]
+            q = np.array([asked[m] for m in moves])  # type: ignore[index]
+            values = self._blended(result, q)
+            choices = tuple(replace(c, value=float(v)) for c, v in zip(result.choices, values))
+            return SearchResult(choices, result.rollouts, result.seconds)
         result = self.search.analyze(observation)
         start = time.perf_counter()
         if observation.phase != Phase.PLAY or len(result.choices) < 2 or self.prior == 0:
@@ -125,12 +174,16 @@ class GuidedSearchAgent:
         moves = [c.action for c in result.choices]
         assert all(isinstance(m, Move) for m in moves)
         q = self.q_values(observation, moves)  # type: ignore[arg-type]
-        means = np.array([c.value for c in result.choices])
-        counts = np.array([c.rollouts for c in result.choices], dtype=np.float64)
-        values = blend(means, counts, q, self.prior)
+        values = self._blended(result, q)
         order = np.argsort(-values, kind="stable")
         choices = tuple(replace(result.choices[i], value=float(values[i])) for i in order)
         return SearchResult(choices, result.rollouts, result.seconds + (time.perf_counter() - start))
+
+    def _blended(self, result: SearchResult, q: np.ndarray) -> np.ndarray:
+        """The choices' values blended with the network's ``q`` (in the choices' order)."""
+        means = np.array([c.value for c in result.choices])
+        counts = np.array([c.rollouts for c in result.choices], dtype=np.float64)
+        return blend(means, counts, q, self.prior)
 
     def act(self, observation: Observation) -> Move | int:
         """The action of the blend in play; the search's in the tribute and return."""

@@ -68,10 +68,12 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 import numpy as np
+import numpy.typing as npt
 
 from ..core import playouts as native
 from ..core import search as native_search
@@ -117,9 +119,14 @@ __all__ = [
     "SearchResult",
     "SearchPolicy",
     "DEFAULT_ROLLOUTS",
+    "Prior",
     "affordable_rollouts",
 ]
 
+
+#: A prior over a decision's candidates (:meth:`MonteCarloAgent.analyze`): the observation and
+#: the candidate moves in, a value for each (in the search's unit) out.
+Prior = Callable[[Observation, list[Move]], "npt.ArrayLike"]
 
 #: The rollout policies of :class:`MonteCarloAgent`.
 SearchPolicy = Literal["smart", "learned", "greedy", "random"]
@@ -358,18 +365,27 @@ class MonteCarloAgent:
             return only
         return self.analyze(observation).best
 
-    def analyze(self, observation: Observation) -> SearchResult:
+    def analyze(
+        self, observation: Observation, prior: Prior | None = None, prior_rollouts: float = 0.0
+    ) -> SearchResult:
         """Search the decision of an observation (the seat to act) and return every
         candidate with its value, best first (the hint of ``guandan play``). Draws one
-        seed from the agent's generator, as :meth:`act` does."""
+        seed from the agent's generator, as :meth:`act` does.
+
+        ``prior`` (in play): a function of the observation and the candidate moves giving
+        each a value in the search's unit (a network's, :class:`~guandan.bots.guided.
+        GuidedSearchAgent`), counted as ``prior_rollouts`` rollouts in the standings of
+        successive halving and of the final ranking (``SearchParams.prior_rollouts``); the
+        choices' values stay their rollouts' means."""
         start = time.perf_counter()
         if not isinstance(observation, Observation):
             raise GuandanError(f"analyze takes an Observation, got {describe(observation)}")
         if observation.turn != observation.seat or not len(observation.legal_actions):
             raise GuandanError(f"seat {observation.seat} is not to act: there is nothing to search")
         seed = self._rng.next_u64()
+        check_number("prior_rollouts", prior_rollouts, at_least=0, expected="a number of rollouts >= 0")
         if observation.phase == Phase.PLAY:
-            return self._analyze_play(observation, seed, start)
+            return self._analyze_play(observation, seed, start, prior, float(prior_rollouts))
         return self._analyze_card(observation, seed, start)
 
     def _promotion(self, observation: Observation) -> tuple[int, int, int]:
@@ -400,7 +416,9 @@ class MonteCarloAgent:
             return 0.0
         return max(1e-6, start + think_ms / 1000 - time.perf_counter() - 0.0005)
 
-    def _analyze_play(self, observation: Observation, seed: int, start: float) -> SearchResult:
+    def _analyze_play(
+        self, observation: Observation, seed: int, start: float, prior: Prior | None, prior_rollouts: float
+    ) -> SearchResult:
         info = information_set(observation)
         hand = observation.hand
         state = public_state(
@@ -424,12 +442,14 @@ class MonteCarloAgent:
             objective=objective,
             promotion=observation.ruleset.promotion,
         )
-        stats, done = native_search.search(info, state, words, params)
+        moves = [spend(int(w), hand, observation.level) for w in words]
+        values = None
+        if prior is not None and prior_rollouts > 0:
+            values = np.asarray(prior(observation, moves), dtype=np.float64)
+            params = replace(params, prior_rollouts=prior_rollouts)
+        stats, done = native_search.search(info, state, words, params, values)
         order = np.argsort(stats[:, 3], kind="stable")
-        choices = tuple(
-            Choice(spend(int(words[i]), hand, observation.level), float(stats[i, 1]), int(stats[i, 0]))
-            for i in order
-        )
+        choices = tuple(Choice(moves[i], float(stats[i, 1]), int(stats[i, 0])) for i in order)
         return SearchResult(choices, int(done), time.perf_counter() - start)
 
     # -- tribute and return ----------------------------------------------------------------

@@ -173,6 +173,7 @@ def search(
     state: _SearchState,
     candidates: Iterable[_Int] | npt.NDArray[np.uint64],
     params: SearchParams,
+    prior: Sequence[float] | npt.NDArray[np.floating[Any]] | None = None,
 ) -> tuple[npt.NDArray[np.float64], int]: ...
 def rollouts(
     state: _DealState,

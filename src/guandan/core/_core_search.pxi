@@ -351,7 +351,7 @@ def search_candidates(infoset, state, limit):
 _SEARCH_FIELDS = ("seed", "rollouts", "seconds", "threads", "policy", "weights", "objective", "promotion",
                   "solve_cards", "solve_nodes", "solve_cost", "tries", "pass_weight", "bomb_weight",
                   "policy_weight", "policy_events", "tree_moves", "tree_visits", "tree_nodes", "tree_c",
-                  "tree_first")
+                  "tree_first", "prior_rollouts")
 
 
 cdef int _params_from(given, gd_search_params *p, gd_linear *lin) except -1:
@@ -401,10 +401,26 @@ cdef int _params_from(given, gd_search_params *p, gd_linear *lin) except -1:
     p.tree_nodes = <uint32_t>_size(params["tree_nodes"], "tree_nodes", 1, GD_TREE_MAX_NODES)
     p.tree_c = _real_arg(params["tree_c"], "tree_c", 0.0, 1e6)
     p.tree_first = _unit_weight(params["tree_first"], "tree_first")
+    p.prior = NULL
+    p.prior_rollouts = _real_arg(params["prior_rollouts"], "prior_rollouts", 0.0, 1e12)
     return 0
 
 
-def search(infoset, state, candidates, params):
+def _prior_arg(prior, Py_ssize_t k):
+    """The candidates' prior values as a contiguous ``float64`` array of ``k`` finite numbers."""
+    errors = _errors()
+    try:
+        values = np.ascontiguousarray(prior, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise errors.GuandanError(f"prior must be a number for each candidate, got {_describe(prior)}") from None
+    if values.ndim != 1 or values.shape[0] != k:
+        raise errors.GuandanError(f"prior must be one number for each of the {k} candidates, got shape {values.shape}")
+    if not np.isfinite(values).all():
+        raise errors.GuandanError("prior values must be finite")
+    return values
+
+
+def search(infoset, state, candidates, params, prior=None):
     """Determinized search with successive halving over candidate moves (``gd_search``),
     without the GIL, on ``params.threads`` threads: ``(stats, rollouts played)``, ``stats`` a
     ``float64 (k, 4)`` array of each candidate's rollouts, mean result (levels, for the
@@ -412,7 +428,10 @@ def search(infoset, state, candidates, params):
 
     ``candidates``: rank-level words legal for the seat (distinct). ``params``: a
     :class:`guandan.core.search.SearchParams`, the C parameter struct ``gd_search_params``
-    field for field (its fields say what each does), checked and copied here."""
+    field for field (its fields say what each does), checked and copied here. ``prior``: a
+    finite value for each candidate, in the rollouts' unit, that counts as
+    ``params.prior_rollouts`` rollouts in the standings (``None``: no prior; one is needed
+    when ``prior_rollouts`` > 0)."""
     errors = _errors()
     cdef gd_infoset info
     _events = _infoset_from(infoset, &info)  # holds the events that info points to
@@ -429,6 +448,13 @@ def search(infoset, state, candidates, params):
     cdef gd_search_params p
     cdef gd_linear lin
     _params_from(params, &p, &lin)
+    cdef const double[::1] pv
+    if prior is not None:
+        values = _prior_arg(prior, k)
+        pv = values
+        p.prior = &pv[0]
+    elif p.prior_rollouts > 0:
+        raise errors.GuandanError("prior_rollouts > 0 needs a prior: a value for each candidate")
     cdef gd_candidate_stats *stats = <gd_candidate_stats *>malloc(k * sizeof(gd_candidate_stats))
     if stats == NULL:
         raise MemoryError()

@@ -70,6 +70,8 @@ cdef extern from "gd_search.h" nogil:
         uint32_t tree_nodes
         double tree_c
         double tree_first
+        const double *prior
+        double prior_rollouts
     ctypedef struct gd_candidate_stats:
         int64_t n
         double sum

@@ -105,6 +105,10 @@ class SearchParams:
     the policy's move's prior ``tree_first`` in (0, 1]) once it has seen ``tree_visits``
     playouts.
 
+    ``prior_rollouts`` > 0: :func:`search`'s ``prior``, a value for each candidate (a
+    network's, say), counts as that many rollouts in the standings that decide successive
+    halving's eliminations and the final ranking (``csrc/gd_search.h`` gives the blend).
+
     >>> SearchParams(rollouts=400, seed=7).threads, SearchParams().objective
     (1, 'levels')
     """
@@ -130,3 +134,4 @@ class SearchParams:
     tree_nodes: int = 4096
     tree_c: float = 1.0
     tree_first: float = 0.5
+    prior_rollouts: float = 0.0

@@ -1100,10 +1100,10 @@ static void standings(const gd_candidate_stats *stats, const uint32_t *which, si
     for (size_t i = 0; i < n; i++) {
         const gd_candidate_stats *st = &stats[which[i]];
         out[i].round = st->round;
-        out[i].n = st->n;
-        out[i].mean = !st->n ? 0.0
-                      : a > 0 ? (st->sum + a * (p->prior[which[i]] + shift)) / (st->weight + a)
-                              : st->sum / st->weight;
+        out[i].n = a > 0 ? 1 : st->n; /* with a prior, an unplayed candidate stands by it (q + shift) */
+        out[i].mean = a > 0 ? (st->sum + a * (p->prior[which[i]] + shift)) / (st->weight + a)
+                      : st->n ? st->sum / st->weight
+                              : 0.0;
         out[i].index = which[i];
     }
     qsort(out, n, sizeof(standing), by_standing);

@@ -220,8 +220,10 @@ typedef struct gd_candidate_stats {
  * the better half by mean result. With p->prior (and p->prior_rollouts > 0), a standing's
  * mean is the blend (sum + a * (q + shift)) / (weight + a) of the candidate's results and its
  * prior value q counted as a = prior_rollouts rollouts, shift making the priors' mean weighted
- * by the candidates' weights (over those ranked together) the means' one: the eliminations
- * and the final ranking both; stats keep the rollouts' own sums. With p->tree_moves, the searching seat's later decisions
+ * by the candidates' weights (over those ranked together) the means' one (a constant prior
+ * draws each mean towards their pooled mean, more the fewer its rollouts): the eliminations
+ * and the final ranking both, a candidate no rollout reached standing at q + shift among the
+ * others; stats keep the rollouts' own sums. With p->tree_moves, the searching seat's later decisions
  * in those playouts are chosen by the tree (gd_tree.h) that the playouts grow, one node a
  * playout at most. With a rollout budget the result does not depend on the thread count.
  * With only a time budget, the rollout budget is estimated from the first worlds' speed.

@@ -268,7 +268,8 @@ def _standings(stats: list[dict[str, int]], which: list[int], blend: tuple[list[
     """Later round first, then played before unplayed, then the higher mean, then the index.
     With a prior (``blend``: the values and the rollouts they count for), a mean is
     ``(sum + a * (q + shift)) / (n + a)``, ``shift`` the mean of ``sum - n * q`` over the
-    played candidates ranked, weighted by their rollouts (summed in ``which``'s order)."""
+    played candidates ranked, weighted by their rollouts (summed in ``which``'s order), and an
+    unplayed candidate stands by it too (``q + shift``), among the played."""
     shift = 0.0
     if blend is not None:
         q, a = blend
@@ -281,12 +282,9 @@ def _standings(stats: list[dict[str, int]], which: list[int], blend: tuple[list[
 
     def key(i: int) -> tuple[int, int, float, int]:
         s = stats[i]
-        if not s["n"]:
-            mean = 0.0
-        elif blend is not None:
-            mean = (s["sum"] + a * (q[i] + shift)) / (s["n"] + a)
-        else:
-            mean = s["sum"] / s["n"]
+        if blend is not None:  # an unplayed candidate stands by its prior, among the others
+            return (-s["round"], 0, -((s["sum"] + a * (q[i] + shift)) / (s["n"] + a)), i)
+        mean = s["sum"] / s["n"] if s["n"] else 0.0
         return (-s["round"], 0 if s["n"] else 1, -mean if s["n"] else 0.0, i)
 
     return sorted(which, key=key)

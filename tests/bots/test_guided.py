@@ -1,6 +1,7 @@
-"""``mc-net``: the search's candidates ranked by the blend of their rollouts' mean and a
-network's value. With no prior it is the search; with an overwhelming one it is the network's
-order of the search's candidates; the network reads the same rows for a candidate as the
+"""``mc-net``: the network's value of each candidate as the search's prior, counted as rollouts
+in successive halving's standings (or, ``halving=0``, blended into the search's result). With
+no prior it is the search; with an overwhelming one it is the network's order of the search's
+candidates; the network reads the same rows for a candidate as the
 ``onnx`` agent does for that legal action; bad options are refused by name."""
 
 from __future__ import annotations
@@ -118,7 +119,9 @@ def test_without_a_model_it_is_the_shipped_network():
     agent = make_agent("mc-net:rollouts=100", seed=1)
     assert isinstance(agent, GuidedSearchAgent) and agent.network.model == SHIPPED_MODEL
     assert agent.prior == 25.0  # the default: level with mc where 100 lost to it
-    assert agent.halving and make_agent("mc-net").search.config.rollouts == 200  # a tenth of mc's budget
+    default = make_agent("mc-net")
+    assert agent.halving and default.search.config.rollouts == 200  # a tenth of mc's budget in play
+    assert default.card_search.config.rollouts == 2000  # the tribute and return: mc's own
     assert make_agent("mc-net:max_cost=500").search.config.rollouts is None  # a budget given: mc's rules
     assert agent.network.value_scale == 3.0  # the shipped network scores a third of the levels
 
@@ -130,6 +133,8 @@ def test_the_tribute_is_the_searchs(model):
     guided = GuidedSearchAgent(model=model, prior=1e9, seed=1, rollouts=100).analyze(obs)
     search = MonteCarloAgent(seed=1, rollouts=100).analyze(obs)
     assert (guided.choices, guided.rollouts) == (search.choices, search.rollouts)
+    default = GuidedSearchAgent(model=model, seed=1).analyze(obs)  # 200 rollouts in play only
+    assert default.choices == MonteCarloAgent(seed=1).analyze(obs).choices
 
 
 @pytest.mark.parametrize(

@@ -129,32 +129,43 @@ def test_the_search_with_a_prior_is_its_plain_python_version():
         if len(words) < 3:
             continue
         prior = [((i * 7919) % 13) / 6.0 - 1.0 for i in range(len(words))]  # a fixed, uneven prior
-        for a in (0.0, 4.0, 60.0):
-            given = SearchParams(150, seed=3, policy="learned", weights=weights, prior_rollouts=a)
+        for rollouts, a in ((150, 0.0), (150, 4.0), (150, 60.0), (5, 4.0)):  # 5: some candidates unplayed
+            given = SearchParams(rollouts, seed=3, policy="learned", weights=weights, prior_rollouts=a)
             native, done = _core.search(info, state, words, given, prior)
-            reference = search_reference.Params(150, seed=3, weights=weights, prior_rollouts=a)
+            reference = search_reference.Params(rollouts, seed=3, weights=weights, prior_rollouts=a)
             expected = search_reference.search(info, deal.native_state(), words, reference, prior=prior)
             np.testing.assert_array_equal(native, np.array(expected, dtype=np.float64))
             plain, _ = _core.search(info, state, words, replace(given, prior_rollouts=0.0))
             changed += not np.array_equal(native[:, 3], plain[:, 3])
             compared += 1
-    assert compared >= 9 and changed >= 3  # a prior that counts changes the standings, at some positions
+    assert compared >= 12 and changed >= 3  # a prior that counts changes the standings, at some positions
 
 
 def test_a_prior_ranks_the_candidates_it_favours_and_an_even_one_changes_nothing():
     info, state, _ = door_case()
     words = _core.search_candidates(info, state, 8)
-    params = SearchParams(400, seed=2, policy="learned", weights=load_weights(), prior_rollouts=25.0)
+    assert len(words) == 8
+    # 240 rollouts over 8 candidates: rounds of 80, every candidate in a round as many rollouts
+    params = SearchParams(240, seed=2, policy="learned", weights=load_weights(), prior_rollouts=25.0)
     plain, _ = _core.search(info, state, words, replace(params, prior_rollouts=0.0))
     even, _ = _core.search(info, state, words, params, np.full(len(words), 0.7))
-    np.testing.assert_array_equal(even, plain)  # a constant prior is shifted away
+    np.testing.assert_array_equal(even, plain)  # a constant prior shifted to the means: no change
     worst = int(np.argmax(plain[:, 3]))  # the plain search's last
     favoured = np.zeros(len(words))
     favoured[worst] = 30.0  # far above any result
     stats, done = _core.search(info, state, words, params, favoured)
-    assert stats[worst, 3] == 0 and done == 400  # chosen, the budget played all the same
+    assert stats[worst, 3] == 0 and done == 240  # chosen, the budget played all the same
     assert stats[worst, 2] == max(stats[:, 2]) and stats[worst, 0] >= max(stats[:, 0]) - 1  # in every round
-    np.testing.assert_array_equal(stats[:, 0].sum(), 400)
+    np.testing.assert_array_equal(stats[:, 0].sum(), 240)
+    # a budget too small to reach every candidate: an unplayed one stands by its prior
+    tiny = replace(params, rollouts=3)
+    alone, _ = _core.search(info, state, words, replace(tiny, prior_rollouts=0.0))
+    unplayed = int(np.flatnonzero(alone[:, 0] == 0)[-1])
+    assert alone[unplayed, 3] > 0  # without a prior it stands last: not chosen
+    favoured = np.zeros(len(words))
+    favoured[unplayed] = 30.0
+    stats, _ = _core.search(info, state, words, tiny, favoured)
+    assert stats[unplayed, 3] == 0
 
 
 def test_the_reference_doors_play_a_move_canonically_and_list_a_deals_candidates():
@@ -663,7 +674,8 @@ def test_bad_search_arguments_are_refused_by_name():
     for prior, name in [
         ([0.0] * (len(words) - 1), f"one number for each of the {len(words)} candidates"),
         ([[0.0] * len(words)], "one number for each"),
-        ([float("nan")] + [0.0] * (len(words) - 1), "finite"),
+        ([float("nan")] + [0.0] * (len(words) - 1), "finite numbers within"),
+        ([1e7] + [0.0] * (len(words) - 1), "finite numbers within"),
         (["high"] * len(words), "a number for each candidate"),
     ]:
         with pytest.raises(GuandanError, match=name):

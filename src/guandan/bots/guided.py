@@ -15,8 +15,9 @@ of the candidates successive halving keeps after each round, and the final ranki
 the native search's; ``shift`` brings the network's values to the means' level: their means
 weighted by the rollouts made equal, so only the differences between a position's moves
 count, what a network trained on the differences, ``--advantage``, knows). A candidate the
-search judged at length keeps its mean; one it judged briefly leans on the network, and a
-candidate the network rates low needs more from its first rollouts to stay in. With
+search judged at length keeps its mean; one it judged briefly leans on the network (one no
+rollout reached stands at ``q + shift``), and a candidate the network rates low needs more
+from its first rollouts to stay in. With
 ``halving=0`` the search runs alone and the blend only ranks its result (the earlier
 ``mc-net``). The network reads the 567-value rows of the candidates only (the
 :mod:`~guandan.bots.network` agent's input: a Q-network in ONNX, output ``(n, 1)`` or
@@ -30,11 +31,11 @@ given beside ``model``, ``prior`` and ``halving``:
 ``mc-net:model=net.onnx:prior=50:rollouts=2000``. Without ``model`` it is the network the
 package ships (the ``net`` agent's); ``prior`` is 25 by default (50 measured the same at 200
 rollouts a decision; 100 lost at 2,000 with an earlier network); without a budget
-(``rollouts``, ``think_ms``, ``max_cost``) a decision plays :data:`GUIDED_ROLLOUTS`, 200
-rollouts, where ``mc`` plays 2,000.
+(``rollouts``, ``think_ms``, ``max_cost``) a decision in play plays :data:`GUIDED_ROLLOUTS`,
+200 rollouts, where ``mc`` plays 2,000 (the tribute and return, rare, keep ``mc``'s budget).
 
 What it measures (``benchmarks/README.md``): the network stands in for most of the rollouts,
-and adds little to many. At 200 rollouts a decision (7.6 ms of CPU against ``mc``'s 66 ms)
+and adds little to many. At 200 rollouts a decision (7.4 ms of CPU against ``mc``'s 66 ms)
 ``mc-net`` is level with ``mc`` at its 2,000 (49.8% [45.4, 54.1] of 400 deals), where
 ``mc`` at 200 wins 37.5% [33.6, 41.4]; at 2,000 it is no clearly stronger than ``mc`` (a
 sequential test of "60% of the deals" against "no stronger" stopped at no stronger, 93 of
@@ -70,9 +71,9 @@ from .search import MonteCarloAgent, SearchResult
 
 __all__ = ["GuidedSearchAgent", "blend", "GUIDED_ROLLOUTS"]
 
-#: The rollouts a decision of ``mc-net`` plays when no budget is given: a tenth of ``mc``'s
-#: (:data:`~guandan.bots.search.DEFAULT_ROLLOUTS`), level with ``mc`` in play at about an
-#: eighth of its time (``benchmarks/README.md``).
+#: The rollouts a decision of ``mc-net`` in play plays when no budget is given: a tenth of
+#: ``mc``'s (:data:`~guandan.bots.search.DEFAULT_ROLLOUTS`), level with ``mc`` at about a
+#: ninth of its time (``benchmarks/README.md``).
 GUIDED_ROLLOUTS = 200
 
 
@@ -97,8 +98,9 @@ class GuidedSearchAgent:
     counts for (0: the search alone; 25 by default); ``halving``: the prior counts in the
     search's standings, successive halving's and the final ranking (the default), or only in
     a blend of the search's result (``False``); every other keyword is an option of
-    :class:`~guandan.bots.search.MonteCarloAgent`, the budget :data:`GUIDED_ROLLOUTS`
-    rollouts when none is given.
+    :class:`~guandan.bots.search.MonteCarloAgent`, the budget in play :data:`GUIDED_ROLLOUTS`
+    rollouts when none is given (``search``; the tribute and return, ``card_search``, then
+    keep ``mc``'s default).
 
     >>> import os, tempfile
     >>> from guandan.rl.qnet import QNetwork
@@ -106,8 +108,8 @@ class GuidedSearchAgent:
     >>> agent = GuidedSearchAgent(model=path, prior=100, rollouts=400)
     >>> agent.prior, agent.halving, agent.search.config.rollouts, os.path.basename(agent.network.model)
     (100.0, True, 400, 'tiny.onnx')
-    >>> GuidedSearchAgent(model=path).search.config.rollouts
-    200
+    >>> GuidedSearchAgent(model=path).search.config.rollouts, GuidedSearchAgent(model=path).card_search.config.rollouts
+    (200, 2000)
     >>> GuidedSearchAgent(model=path, think_ms=50).search.config.rollouts is None
     True
     """
@@ -130,9 +132,10 @@ class GuidedSearchAgent:
             )
         self.prior = float(prior)
         self.network = OnnxAgent(SHIPPED_MODEL if model is None else model)
+        self.search = self.card_search = MonteCarloAgent(seed=seed, **search)
         if all(search.get(budget) is None for budget in ("rollouts", "think_ms", "max_cost")):
-            search["rollouts"] = GUIDED_ROLLOUTS
-        self.search = MonteCarloAgent(seed=seed, **search)
+            # no budget given: GUIDED_ROLLOUTS in play; the tribute and return keep mc's default
+            self.search = MonteCarloAgent(seed=seed, **{**search, "rollouts": GUIDED_ROLLOUTS})
 
     def __repr__(self) -> str:
         return (
@@ -149,8 +152,13 @@ class GuidedSearchAgent:
         return values
 
     def analyze(self, observation: Observation) -> SearchResult:
-        """The search's result with its choices ranked by the blend (their ``value`` the
-        blended one); the tribute and return as the search found them."""
+        """The search's result, each choice's ``value`` the blend of its mean and the
+        network's value. With ``halving``, in the search's order (later round of successive
+        halving first, then the blend, as ``mc``'s own: a candidate dropped early may show a
+        higher value than the choice); without, ranked by the blend. The tribute and return
+        as the search (``card_search``) found them."""
+        if observation.phase != Phase.PLAY:
+            return self.card_search.analyze(observation)
         if self.halving and self.prior > 0 and observation.phase == Phase.PLAY:
             asked: dict[Move, float] = {}
 

@@ -382,8 +382,8 @@ class MonteCarloAgent:
             raise GuandanError(f"analyze takes an Observation, got {describe(observation)}")
         if observation.turn != observation.seat or not len(observation.legal_actions):
             raise GuandanError(f"seat {observation.seat} is not to act: there is nothing to search")
-        seed = self._rng.next_u64()
         check_number("prior_rollouts", prior_rollouts, at_least=0, expected="a number of rollouts >= 0")
+        seed = self._rng.next_u64()
         if observation.phase == Phase.PLAY:
             return self._analyze_play(observation, seed, start, prior, float(prior_rollouts))
         return self._analyze_card(observation, seed, start)
@@ -434,6 +434,10 @@ class MonteCarloAgent:
         objective: tuple[int, ...] | Literal["levels", "wins"] = (
             payoffs if payoffs is not None else "wins" if self.config.objective == "wins" else "levels"
         )
+        moves = [spend(int(w), hand, observation.level) for w in words]
+        values = None
+        if prior is not None and prior_rollouts > 0:  # before the time left is measured: it counts
+            values = prior(observation, moves)
         params = replace(
             self._params,
             rollouts=self._budget(observation) or 0,
@@ -441,12 +445,8 @@ class MonteCarloAgent:
             seed=seed,
             objective=objective,
             promotion=observation.ruleset.promotion,
+            prior_rollouts=prior_rollouts if values is not None else 0.0,
         )
-        moves = [spend(int(w), hand, observation.level) for w in words]
-        values = None
-        if prior is not None and prior_rollouts > 0:
-            values = np.asarray(prior(observation, moves), dtype=np.float64)
-            params = replace(params, prior_rollouts=prior_rollouts)
         stats, done = native_search.search(info, state, words, params, values)
         order = np.argsort(stats[:, 3], kind="stable")
         choices = tuple(Choice(moves[i], float(stats[i, 1]), int(stats[i, 0])) for i in order)

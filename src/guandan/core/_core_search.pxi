@@ -407,16 +407,17 @@ cdef int _params_from(given, gd_search_params *p, gd_linear *lin) except -1:
 
 
 def _prior_arg(prior, Py_ssize_t k):
-    """The candidates' prior values as a contiguous ``float64`` array of ``k`` finite numbers."""
+    """The candidates' prior values as a new ``float64`` array of ``k`` numbers within ±1e6 (a
+    copy: what is checked is what the search reads)."""
     errors = _errors()
     try:
-        values = np.ascontiguousarray(prior, dtype=np.float64)
+        values = np.array(prior, dtype=np.float64)
     except (TypeError, ValueError):
         raise errors.GuandanError(f"prior must be a number for each candidate, got {_describe(prior)}") from None
     if values.ndim != 1 or values.shape[0] != k:
         raise errors.GuandanError(f"prior must be one number for each of the {k} candidates, got shape {values.shape}")
-    if not np.isfinite(values).all():
-        raise errors.GuandanError("prior values must be finite")
+    if not (np.abs(values) <= 1e6).all():  # NaN fails too
+        raise errors.GuandanError("prior values must be finite numbers within ±1e6")
     return values
 
 

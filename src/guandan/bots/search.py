@@ -68,7 +68,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
@@ -126,7 +126,7 @@ __all__ = [
 
 #: A prior over a decision's candidates (:meth:`MonteCarloAgent.analyze`): the observation and
 #: the candidate moves in, a value for each (in the search's unit) out.
-Prior = Callable[[Observation, list[Move]], "npt.ArrayLike"]
+Prior = Callable[[Observation, list[Move]], "npt.NDArray[np.floating[Any]] | Sequence[float]"]
 
 #: The rollout policies of :class:`MonteCarloAgent`.
 SearchPolicy = Literal["smart", "learned", "greedy", "random"]

@@ -40,8 +40,8 @@ and adds little to many. At 200 rollouts a decision (7.4 ms of CPU against ``mc`
 ``mc`` at 200 wins 37.5% [33.6, 41.4] (against the finalists' two rule bots it wins 87.0%
 and 86.0% of the deals, ``mc`` 92.5% and 85.0%); at 2,000 it is no clearly stronger than
 ``mc`` (a sequential test of "60% of the deals" against "no stronger" stopped at no
-stronger, 93 of 178 deals; with ``prior=100``, 53.0% [49.1, 56.9] of 400). The network learned the search's values, so it knows what the rollouts would
-find, not better than that.
+stronger, 93 of 178 deals; with ``prior=100``, 53.0% [49.1, 56.9] of 400). The network
+learned the search's values, so it knows what the rollouts would find, not better than that.
 
 >>> import os, tempfile
 >>> from guandan import Deal

@@ -17,9 +17,8 @@ weighted by the rollouts made equal, so only the differences between a position'
 count, what a network trained on the differences, ``--advantage``, knows). A candidate the
 search judged at length keeps its mean; one it judged briefly leans on the network (one no
 rollout reached stands at ``q + shift``), and a candidate the network rates low needs more
-from its first rollouts to stay in. With
-``halving=0`` the search runs alone and the blend only ranks its result (the earlier
-``mc-net``). The network reads the 567-value rows of the candidates only (the
+from its first rollouts to stay in. With ``halving=0`` the search runs alone and the blend
+only ranks its result (the earlier ``mc-net``). The network reads the 567-value rows of the candidates only (the
 :mod:`~guandan.bots.network` agent's input: a Q-network in ONNX, output ``(n, 1)`` or
 ``(n,)``); its scores are put in the search's unit, the levels its side gains (+3 .. -3
 under the competitive rules), by the model's :func:`~guandan.bots.network.value_scale`

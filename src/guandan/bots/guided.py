@@ -159,7 +159,7 @@ class GuidedSearchAgent:
         as the search (``card_search``) found them."""
         if observation.phase != Phase.PLAY:
             return self.card_search.analyze(observation)
-        if self.halving and self.prior > 0 and observation.phase == Phase.PLAY:
+        if self.halving and self.prior > 0:
             asked: dict[Move, float] = {}
 
             def prior(obs: Observation, moves: list[Move]) -> np.ndarray:
@@ -177,7 +177,7 @@ class GuidedSearchAgent:
             return SearchResult(choices, result.rollouts, result.seconds)
         result = self.search.analyze(observation)
         start = time.perf_counter()
-        if observation.phase != Phase.PLAY or len(result.choices) < 2 or self.prior == 0:
+        if len(result.choices) < 2 or self.prior == 0:
             return result
         moves = [c.action for c in result.choices]
         assert all(isinstance(m, Move) for m in moves)

@@ -153,6 +153,12 @@ double gd_policy_belief(const gd_infoset *s, const gd_linear *lin, double miss, 
  * them to out (room for GD_MAX_RANK_MOVES) and returns how many. */
 size_t gd_candidates(const gd_deal *d, size_t limit, gd_move *out);
 
+/* The place of each of k card-level moves of the seat to act (two words each, as
+ * gd_card_moves writes them) among its candidates (gd_candidates, at most `limit`, capped at
+ * 127): 0 for the smart policy's own choice, and so on; -1 for a move whose rank-level move is
+ * not among them. Every card-level move of a candidate's rank-level move has its place. */
+void gd_candidate_places(const gd_deal *d, size_t limit, const uint64_t *moves, size_t k, int8_t *out);
+
 /* ---- the search ------------------------------------------------------------------------ */
 
 typedef struct gd_search_params {

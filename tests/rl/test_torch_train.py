@@ -119,3 +119,74 @@ def test_the_command_on_torch_goes_on_from_its_checkpoint_when_run_again(tmp_pat
     with pytest.raises(SystemExit) as stopped:
         main(["--out", str(tmp_path / "x"), "--backend", "torch", "--device", "nowhere", "--frames", "10"])
     assert stopped.value.code == 2
+
+
+def test_a_run_started_from_a_checkpoint_starts_from_its_network_and_resumes_without_the_file(tmp_path):
+    torch, TorchQNet, TorchTrainer = _torch()
+    from dataclasses import replace
+
+    from guandan.rl.torch_train import read_init
+
+    source = TorchQNet((16, 8), seed=9)
+    init = tmp_path / "teacher.pt"
+    torch.save({"net": source.state_dict(), "epoch": 3}, init)  # the form guandan expert train writes
+    assert read_init(str(init))[0] == (16, 8)
+    config = replace(_config(1500), init=str(init))
+    run = TorchTrainer(config, str(tmp_path / "run"), device="cpu")
+    assert all(torch.equal(a, b) for a, b in zip(run.net.parameters(), source.parameters()))
+    assert not all(torch.equal(a, b) for a, b in zip(TorchTrainer(_config(300), str(tmp_path / "fresh"), device="cpu")
+                                                     .net.parameters(), source.parameters()))  # fmt: skip
+    assert run.run()["updates"] > 0
+    assert not all(torch.equal(a, b) for a, b in zip(run.net.parameters(), source.parameters()))  # it learnt
+    init.unlink()  # going on needs the checkpoint alone
+    again = TorchTrainer.resume(str(tmp_path / "run"), device="cpu")
+    assert again.config.init == str(init) and again.frames == run.frames
+    assert all(torch.equal(a, b) for a, b in zip(again.net.parameters(), run.net.parameters()))
+
+
+def test_a_start_that_is_not_a_network_of_the_rows_is_refused_by_name(tmp_path):
+    torch, TorchQNet, TorchTrainer = _torch()
+    from dataclasses import replace
+
+    from guandan.rl.torch_train import read_init
+
+    cases = {
+        "missing.pt": (None, "no such file"),
+        "text.pt": (b"not a checkpoint", "not a torch checkpoint"),
+        "empty.pt": ({"epoch": 1}, "holds no network"),
+        "extra.pt": ({"net": TorchQNet((8,), seed=0, extra=25).state_dict()}, "592 inputs"),
+        "broken.pt": ({"net": {"layers.0.weight": torch.zeros(8, 567)}}, "not a linear layer"),
+    }
+    for name, (content, message) in cases.items():
+        path = tmp_path / name
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        elif content is not None:
+            torch.save(content, path)
+        with pytest.raises(GuandanError, match=message):
+            read_init(str(path))
+    good = tmp_path / "good.pt"
+    torch.save({"net": TorchQNet((8,), seed=0).state_dict()}, good)
+    with pytest.raises(GuandanError, match="hidden widths 8; this run 16,8"):
+        TorchTrainer(replace(_config(10), init=str(good)), str(tmp_path / "run"), device="cpu")
+
+
+def test_the_command_takes_its_start_and_its_widths_from_init(tmp_path, capsys):
+    pytest.importorskip("onnx")
+    import json
+
+    torch, TorchQNet, _ = _torch()
+    from guandan.rl.train import main
+
+    init = tmp_path / "teacher.pt"
+    torch.save({"net": TorchQNet((12, 4), seed=2).state_dict()}, init)
+    args = ["--out", str(tmp_path / "run"), "--device", "cpu", "--tables", "4", "--batch", "32", "--eval-every",
+            "0", "--frames", "200"]  # fmt: skip
+    assert main([*args, "--init", str(init)]) == 0  # torch without --backend: --init starts a torch run
+    config = json.load(open(tmp_path / "run" / "config.json"))
+    assert config["hidden"] == [12, 4] and config["init"] == str(init)
+    for bad, message in ((["--hidden", "8"], "--hidden 8 differs from --init's network"),
+                         (["--backend", "numpy"], "--init starts a torch run")):  # fmt: skip
+        with pytest.raises(SystemExit) as stopped:
+            main([*args[:1], str(tmp_path / "other"), *args[2:], "--init", str(init), *bad])
+        assert stopped.value.code == 2 and message in capsys.readouterr().err

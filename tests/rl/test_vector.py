@@ -206,3 +206,34 @@ def test_tables_restored_from_their_state_go_on_exactly_as_the_originals(observe
         VecTables(3).set_state(state)
     with pytest.raises(GuandanError, match="bytes dump"):
         b._native.load(state["tables"][:-1])
+
+
+@pytest.mark.parametrize("limit", [1, 4, 32])
+def test_the_places_of_the_actions_among_the_candidates_equal_the_plain_python_tables(limit):
+    a = VecTables(6, seed=21, observe="rows", level=None, policies=("external", "greedy", "external", "external"))
+    b = PyTables(6, seed=21, observe="rows", level=None, policies=("external", "greedy", "external", "external"))
+    seen = set()
+    for k in range(150):
+        places = a.places(limit)
+        assert (places == b.places(limit)).all()
+        assert places.max() < limit and places.min() >= -1
+        for i in range(a.n):  # the smart policy's own choice, place 0, is always legal
+            mine = places[a.offsets[i] : a.offsets[i + 1]]
+            assert (mine == 0).any()
+            assert set(mine[mine >= 0].tolist()) == set(range(int(mine.max()) + 1))  # no candidate is missing
+        seen.update(places.tolist())
+        actions = a.random_actions(k)
+        a.step(actions)
+        b.step(actions)
+    assert -1 in seen or limit == 32  # with few candidates, some actions are none of them
+
+
+def test_places_are_refused_where_they_are_not_observed_or_the_limit_is_bad():
+    with pytest.raises(GuandanError, match="observe='rows'"):
+        VecTables(2, seed=0).places()
+    tables = VecTables(2, seed=0, observe="rows")
+    for bad in (0, 128, "8"):
+        with pytest.raises(GuandanError, match="limit"):
+            tables.places(bad)
+    with pytest.raises(GuandanError, match="int8"):
+        tables._native.places(np.zeros(1, dtype=np.int64), 8)

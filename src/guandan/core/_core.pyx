@@ -119,6 +119,7 @@ from .gd_search cimport (
     GD_POLICY_NET,
     GD_TREE_MAX_MOVES,
     GD_TREE_MAX_NODES,
+    gd_candidate_places,
     gd_candidate_stats,
     gd_candidates,
     gd_deal_weight,

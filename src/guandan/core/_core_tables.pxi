@@ -214,6 +214,30 @@ cdef class NativeTables:
             memcpy(&o[0, 0], &self.store[2 * a], (b - a) * 2 * sizeof(uint64_t))
         return out
 
+    def places(self, out, limit):
+        """The place of each gathered move among its table's search candidates into ``out[:total]``
+        (``int8 (cap,)``, cap at least the total :meth:`gather` returned): 0 for the smart
+        policy's own choice and so on in its order, at most ``limit`` (1..127) candidates
+        (``gd_candidates``), -1 for a move whose rank-level move is not among them."""
+        if (not isinstance(out, np.ndarray) or out.dtype != np.int8 or out.ndim != 1
+                or out.shape[0] < <Py_ssize_t>self.store_used or not out.flags.c_contiguous or not out.flags.writeable):
+            raise _errors().GuandanError(
+                f"out must be a writable C-contiguous int8 array of shape (at least {self.store_used},), "
+                f"got {_describe(out)}")
+        cdef size_t lim = <size_t>_size(limit, "limit", 1, 127)
+        if not self.gathered:
+            raise _errors().GuandanError("no moves gathered since the last step: call gather first")
+        if not self.store_used:
+            return
+        cdef int8_t[::1] o = out
+        cdef Py_ssize_t i
+        cdef int64_t a, b
+        with nogil:
+            for i in range(self.n):
+                a, b = self.offsets[i], self.offsets[i + 1]
+                if b > a:
+                    gd_candidate_places(&self.tables[i].deal, lim, &self.store[2 * a], <size_t>(b - a), &o[a])
+
     cdef int _outputs(self, actions, rewards, ended, finish) except -1:
         if (not isinstance(actions, np.ndarray) or actions.dtype.kind not in "iu" or actions.shape != (self.n,)):
             raise _errors().GuandanError(

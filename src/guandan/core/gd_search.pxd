@@ -1,7 +1,7 @@
 # The C core's search (csrc/gd_search.h): information sets and the deals sampled from them,
 # the smart policy, rollouts, and the search loop over candidate moves.
 
-from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 
 from .gd_core cimport gd_cards, gd_move
 from .gd_play cimport gd_deal, gd_rng
@@ -93,6 +93,7 @@ cdef extern from "gd_search.h" nogil:
     double gd_policy_belief(const gd_infoset *s, const gd_linear *lin, double miss, int events,
                             const gd_cards *hands)
     size_t gd_candidates(const gd_deal *d, size_t limit, gd_move *out)
+    void gd_candidate_places(const gd_deal *d, size_t limit, const uint64_t *moves, size_t k, int8_t *out)
     int64_t gd_search(const gd_infoset *s, const gd_deal *root, const gd_move *cands, size_t k,
                       const gd_search_params *p, gd_candidate_stats *stats)
     uint64_t gd_stream(uint64_t seed, uint64_t a, uint64_t b)

@@ -47,6 +47,7 @@ __all__ = [
     "sample_deals",
     "policy_belief",
     "search_candidates",
+    "deal_candidates",
     "search",
     "SearchParams",
     "SearchPolicyName",
@@ -70,6 +71,9 @@ sample_deals = _core.sample_deals
 policy_belief = _core.policy_belief
 #: The rank-level moves a search weighs in a position (at most ``limit``), best first.
 search_candidates = _core.search_candidates
+#: The same for the seat to act in a whole deal's state (``Deal.native_state()``): the search's
+#: candidates read its hand and the card counts alone.
+deal_candidates = _core.deal_candidates
 #: The search: each candidate's statistics over sampled deals, and how many rollouts ran.
 search = _core.search
 

@@ -42,6 +42,7 @@ class TrainConfig:
     eval_every: int = 1_000_000
     eval_deals: int = 100
     eval_seed: int = 2026
+    init: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
 

@@ -16,6 +16,11 @@ generators (numpy's and torch's) and the counters. ``TorchTrainer.resume(out)`` 
 one, and a run stopped at a checkpoint and resumed makes the same weights as one never
 stopped (on the same machine and build: the tables' states are native bytes).
 
+**Starting from a network** (``init``, ``--init PATH``): the run's first weights are those of
+another run's ``checkpoint.pt``, a deep Monte Carlo run's or the one ``guandan expert train``
+writes (:func:`read_init`; the hidden widths are the file's), so that self-play goes on from a
+network taught by the search: its values learnt again from the results of its own play.
+
 **Export**: :meth:`TorchTrainer.export` writes the network as ONNX (input ``rows`` ``(n,
 567)`` float32, output ``q`` ``(n, 1)``), the form the ``onnx:`` agent plays
 (:class:`guandan.bots.network.OnnxAgent`), whose inference stays on onnxruntime alone.
@@ -35,7 +40,7 @@ import json
 import os
 import time
 from collections.abc import Callable
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from typing import Any
 
 import numpy as np
@@ -55,7 +60,7 @@ from .dmc import TrainConfig, _eval_line, evaluate, pick_actions
 from .qnet import QNetwork, check_hidden
 from .vector import VecTables
 
-__all__ = ["TorchQNet", "TorchTrainer", "q_factored"]
+__all__ = ["TorchQNet", "TorchTrainer", "q_factored", "read_init"]
 
 CHECKPOINT = "checkpoint.pt"
 
@@ -126,6 +131,46 @@ def q_factored(net: TorchQNet, device: torch.device, states: np.ndarray, actions
     return q
 
 
+def read_init(path: str) -> tuple[tuple[int, ...], dict[str, torch.Tensor]]:
+    """The hidden widths and weights of the network in the torch checkpoint ``path`` (a deep
+    Monte Carlo run's ``checkpoint.pt``, or ``guandan expert train``'s): the start of a run
+    with ``init``. Refused with :class:`~guandan.errors.GuandanError` naming the problem: no
+    such file, not a checkpoint, or a network that is not an MLP over the 567-value rows alone.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as out:
+    ...     torch.save({"net": TorchQNet((8, 4), seed=0).state_dict()}, os.path.join(out, "checkpoint.pt"))
+    ...     hidden, weights = read_init(os.path.join(out, "checkpoint.pt"))
+    >>> hidden, sorted(weights)[:2]
+    ((8, 4), ['layers.0.bias', 'layers.0.weight'])
+    """
+    if not isinstance(path, str) or not os.path.isfile(path):
+        raise GuandanError(f"init is a checkpoint.pt file, got {describe(path)}: no such file")
+    try:
+        saved = torch.load(path, map_location="cpu", weights_only=False)
+    except Exception as error:  # torch raises many kinds for a file it cannot read
+        raise GuandanError(f"init {path!r} is not a torch checkpoint: {error}") from None
+    weights = saved.get("net") if isinstance(saved, dict) else None
+    if not isinstance(weights, dict) or not weights:
+        raise GuandanError(f"init {path!r} holds no network (a checkpoint.pt has its weights under 'net')")
+    shapes = []
+    for k in range(0, 2 * len(weights), 2):
+        w, b = weights.get(f"layers.{k}.weight"), weights.get(f"layers.{k}.bias")
+        if w is None and b is None:
+            break
+        if not (isinstance(w, torch.Tensor) and isinstance(b, torch.Tensor) and w.ndim == 2 and b.shape == w.shape[:1]):
+            raise GuandanError(f"init {path!r}: layer {k // 2} is not a linear layer of the Q-network")
+        shapes.append(tuple(w.shape))
+    if 2 * len(shapes) != len(weights) or len(shapes) < 2 or shapes[-1][0] != 1:
+        raise GuandanError(f"init {path!r} is not the Q-network's MLP (layers of shapes {shapes})")
+    if shapes[0][1] != ROW_SIZE:
+        raise GuandanError(f"init {path!r}: the network reads {shapes[0][1]} inputs; self-play feeds it the "
+                           f"{ROW_SIZE}-value rows alone")  # fmt: skip
+    if any(shapes[i][0] != shapes[i + 1][1] for i in range(len(shapes) - 1)):
+        raise GuandanError(f"init {path!r}: its layers do not chain (shapes {shapes})")
+    return tuple(s[0] for s in shapes[:-1]), weights
+
+
 def _pending_bytes(pending: list[list[tuple[np.ndarray, np.ndarray, int]]]) -> list[list[tuple[bytes, bytes, int]]]:
     return [[(s.tobytes(), a.tobytes(), seat) for s, a, seat in p] for p in pending]
 
@@ -158,6 +203,12 @@ class TorchTrainer:
         self.device = _device(device)
         torch.manual_seed(c.seed)
         self.net = TorchQNet(c.hidden, seed=c.seed).to(self.device)
+        if c.init is not None:
+            hidden, weights = read_init(c.init)
+            if hidden != tuple(c.hidden):
+                raise GuandanError(f"init {c.init!r} has hidden widths {','.join(map(str, hidden))}; this run "
+                                   f"{','.join(map(str, c.hidden))}")  # fmt: skip
+            self.net.load_state_dict(weights)
         self.opt = torch.optim.Adam(self.net.parameters(), lr=c.lr)
         self.rng = np.random.default_rng([c.seed, 1])
         self._init_acting()
@@ -357,7 +408,8 @@ class TorchTrainer:
         config = TrainConfig(**{**s["config"], "hidden": tuple(s["config"]["hidden"])})
         if frames is not None:
             config.frames = frames
-        t = cls(config, out, device, **options)
+        t = cls(replace(config, init=None), out, device, **options)  # the weights are the checkpoint's
+        t.config.init = config.init
         t.net.load_state_dict(s["net"])
         t.opt.load_state_dict(s["opt"])
         t.rng.bit_generator.state = s["numpy_rng"]

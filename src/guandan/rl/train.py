@@ -292,9 +292,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help=f"the run's seed: the same seed, the same run (default {d.seed})")  # fmt: skip
     p.add_argument("--tables", type=int, default=d.tables,
                    help=f"self-play tables stepped together (default {d.tables})")  # fmt: skip
-    p.add_argument("--hidden", type=_hidden, default=d.hidden,
+    p.add_argument("--hidden", type=_hidden, default=None,
                    help=f"the hidden layers' widths, comma-separated (default "
-                        f"{','.join(map(str, d.hidden))})")  # fmt: skip
+                        f"{','.join(map(str, d.hidden))}, or --init's)")  # fmt: skip
+    p.add_argument("--init", default=None, metavar="CHECKPOINT",
+                   help="torch: start from the network of this checkpoint.pt (a torch run's, or guandan expert "
+                        "train's), its hidden widths (default: a network drawn from --seed)")  # fmt: skip
     p.add_argument("--lr", type=float, default=d.lr, help=f"Adam's learning rate (default {d.lr:g})")
     p.add_argument("--batch", type=int, default=d.batch,
                    help=f"samples a learning step; one step per this many new samples (default {d.batch})")  # fmt: skip
@@ -337,12 +340,13 @@ def run(a: argparse.Namespace, p: argparse.ArgumentParser) -> int:
     """Train as the parsed options ``a`` say (``p``: their parser, for usage errors); the exit status."""
     if a.frames is None and a.minutes is None:
         p.error("give --frames or --minutes")
+    hidden = _init_hidden(a, p)
     _check_ray_options(a, p)
     config = TrainConfig(
-        seed=a.seed, tables=a.tables, hidden=a.hidden, lr=a.lr, batch=a.batch, replay=a.replay,
+        seed=a.seed, tables=a.tables, hidden=hidden, lr=a.lr, batch=a.batch, replay=a.replay,
         epsilon_start=a.epsilon_start, epsilon_end=a.epsilon_end, epsilon_frames=a.epsilon_frames,
         level=a.level, objective=a.objective, frames=a.frames, minutes=a.minutes, eval_every=a.eval_every,
-        eval_deals=a.eval_deals, eval_seed=a.eval_seed,
+        eval_deals=a.eval_deals, eval_seed=a.eval_seed, init=a.init,
     )  # fmt: skip
     if a.actors is not None:
         summary = _ray_run(config, a, p)
@@ -354,6 +358,27 @@ def run(a: argparse.Namespace, p: argparse.ArgumentParser) -> int:
         plot_curve(os.path.join(a.out, "log.jsonl"), a.plot)
     print(summary_text(summary, a.out, a.plot))
     return 0
+
+
+def _init_hidden(a: argparse.Namespace, p: argparse.ArgumentParser) -> tuple[int, ...]:
+    """The run's hidden widths: --hidden's, or --init's network's (the two must agree), or the default."""
+    if a.init is None:
+        return tuple(a.hidden) if a.hidden is not None else TrainConfig().hidden
+    if a.backend == "numpy":
+        p.error("--init starts a torch run: --backend torch (or --actors N)")
+    a.backend = a.backend or "torch"
+    try:
+        from .torch_train import read_init
+    except ImportError as error:
+        p.error(str(error))
+    try:
+        hidden, _ = read_init(a.init)
+    except GuandanError as error:
+        p.error(str(error))
+    if a.hidden is not None and tuple(a.hidden) != hidden:
+        p.error(f"--hidden {','.join(map(str, a.hidden))} differs from --init's network "
+                f"({','.join(map(str, hidden))})")  # fmt: skip
+    return hidden
 
 
 def _torch_run(config: TrainConfig, out: str, device: str, parser: argparse.ArgumentParser) -> dict[str, Any]:

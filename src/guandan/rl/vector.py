@@ -51,10 +51,11 @@ from typing import Any, Literal, NamedTuple, overload
 import numpy as np
 
 from ..core.batch import ACTION_SPACE, action_indices
-from ..core.movegen import canonical_move, spent_move
+from ..core.movegen import canonical_move, pack_rank_move, spent_move
 from ..core.packed import cards_of_bits
 from ..core.playouts import choose
 from ..core.rng import SplitMix64, derive_seed
+from ..core.search import deal_candidates
 from ..core.tables import NativeTables
 from ..errors import GuandanError, IllegalMoveError, check_choice, check_int, describe
 from ..game.deal import Deal
@@ -285,6 +286,26 @@ class VecTables:
         moves: np.ndarray = self._native.moves(_table_index(i, self.n))
         return moves
 
+    def places(self, limit: int = 32) -> np.ndarray:
+        """The place of every observed action (``"rows"`` observations: ``actions[:total]``)
+        among its table's search candidates, ``int8 (total,)``: the rank-level moves ``mc``
+        weighs, at most ``limit`` (1..127), in the smart policy's order (0: its own choice),
+        which the ``net`` agent chooses among; -1 for an action whose rank-level move is not
+        one of them. A candidate's every card-level form has its place.
+
+        >>> tables = VecTables(2, seed=0, observe="rows")
+        >>> places = tables.places(8)
+        >>> len(places) == tables.offsets[-1], [int((places[a:b] == 0).sum() > 0) for a, b in
+        ...                                      zip(tables.offsets[:-1], tables.offsets[1:])]
+        (True, [1, 1])
+        """
+        if self.observe != "rows":
+            raise GuandanError(f"the actions' places are observed with observe='rows', not {self.observe!r}")
+        assert self.offsets is not None
+        out = np.zeros(int(self.offsets[-1]), dtype=np.int8)
+        self._native.places(out, limit)
+        return out
+
     def get_state(self) -> dict[str, Any]:
         """The tables' whole state for a checkpoint (their native states as bytes, the seed):
         :meth:`set_state` on tables made with the same arguments, in the same build, goes on
@@ -464,6 +485,20 @@ class PyTables:
             ended[i] = self._advance(i, rewards, finish)
         self._observe()
         return rewards, ended, finish
+
+    def places(self, limit: int = 32) -> np.ndarray:
+        """As :meth:`VecTables.places`: each legal move's rank-level word looked up among the
+        candidates of the deal's state."""
+        if self.observe != "rows":
+            raise GuandanError(f"the actions' places are observed with observe='rows', not {self.observe!r}")
+        limit = check_int("limit", limit, 1, 127)
+        out: list[int] = []
+        for deal in self.deals:
+            words = [int(w) for w in deal_candidates(deal.native_state(), limit)]
+            for move in deal.legal_moves():
+                w = int(pack_rank_move(move.to_rank()))
+                out.append(words.index(w) if w in words else -1)
+        return np.array(out, dtype=np.int8)
 
     def table(self, i: int) -> TableInfo:
         """As :meth:`VecTables.table`."""

@@ -52,6 +52,7 @@ import numpy as np
 
 from ..core.batch import ACTION_SPACE, action_indices
 from ..core.movegen import canonical_move, pack_rank_move, spent_move
+from ..core.moves import Move
 from ..core.packed import cards_of_bits
 from ..core.playouts import choose
 from ..core.rng import SplitMix64, derive_seed
@@ -496,6 +497,7 @@ class PyTables:
         for deal in self.deals:
             words = [int(w) for w in deal_candidates(deal.native_state(), limit)]
             for move in deal.legal_moves():
+                assert isinstance(move, Move)
                 w = int(pack_rank_move(move.to_rank()))
                 out.append(words.index(w) if w in words else -1)
         return np.array(out, dtype=np.int8)

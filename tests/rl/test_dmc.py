@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from guandan.rl.dmc import TrainConfig, evaluate, pick_actions
+from guandan.rl.dmc import TrainConfig, candidate_scores, evaluate, pick_actions, pick_candidates
 from guandan.rl.qnet import QNetwork
 
 
@@ -26,3 +26,31 @@ def test_the_evaluation_plays_each_deal_both_ways():
     result = evaluate(QNetwork(hidden=(4,), seed=1), "random", 3, seed=2)
     assert result["n"] == 6 and 0 <= result["won"] <= 6 and result["lo"] <= result["rate"] <= result["hi"]
     assert TrainConfig().objective == "levels"
+
+
+def test_among_the_candidates_the_highest_score_wins_and_exploration_draws_candidates_alone_uniformly():
+    scores = np.array([5.0, 1.0, 2.0, 9.0, 0.0, 0.0, 3.0])
+    places = np.array([-1, 2, 0, -1, 1, -1, 0], dtype=np.int8)  # table 0: 4 actions, table 1: 3
+    offsets = np.array([0, 4, 7])
+    assert pick_candidates(scores, places, offsets).tolist() == [2, 2]  # 5 and 9 are no candidates
+    rng = np.random.default_rng(11)
+    counts = np.zeros(7, dtype=int)
+    for _ in range(3000):
+        choice = pick_candidates(scores, places, offsets, 1.0, rng)
+        counts[offsets[:-1] + choice] += 1
+    assert counts[places < 0].sum() == 0
+    assert all(1300 < counts[i] < 1700 for i in (1, 2)) and all(1300 < counts[i] < 1700 for i in (4, 6))
+    again = [pick_candidates(scores, places, offsets, 0.5, np.random.default_rng(2)).tolist() for _ in range(2)]
+    assert again[0] == again[1]
+
+
+def test_the_candidates_scores_are_the_net_agents_with_a_place_prior_and_the_q_values_without():
+    q, places = np.array([0.2, 0.1, 0.3], dtype=np.float32), np.array([0, 1, 40], dtype=np.int8)
+    assert candidate_scores(q, places, TrainConfig(candidates=8)) is q
+    prior = TrainConfig(candidates=8, temperature=0.1, place_bias=[1.0, 0.5, -1.0])
+    assert np.allclose(candidate_scores(q, places, prior), [3.0, 1.5, 2.0])  # place 40: the last bias
+
+
+def test_the_evaluation_plays_a_chooser_of_the_tables_too():
+    first = evaluate(lambda tables: np.zeros(tables.n, dtype=np.int64), "random", 3, seed=2)
+    assert first["n"] == 6 and first == evaluate(lambda tables: np.zeros(tables.n, dtype=np.int64), "random", 3, 2)

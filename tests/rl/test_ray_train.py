@@ -54,6 +54,31 @@ def test_an_actor_restored_from_its_state_plays_as_the_original():
     assert not np.array_equal(x["states"][:5], z["states"][:5])  # actor 0's tables are other deals
 
 
+def test_an_actor_of_a_network_of_the_structure_plays_among_the_candidates():
+    from guandan.rl.ray_train import TableActor
+    from guandan.rl.structure import STRUCTURE_SIZE
+    from guandan.rl.torch_train import TorchQNet
+
+    weights = TorchQNet((16, 8), seed=1, extra=STRUCTURE_SIZE).state_dict()
+    actor = TableActor(_config(0, structure=True, candidates=2), index=0)
+    out = actor.play([weights], 0, 0.0, 200)
+    assert out["deals"] > 0 and len(out["targets"]) == len(out["actions"])
+    # each decision is one of the first two candidates of the smart policy's order, never a third
+    again = TableActor(_config(0, structure=True, candidates=2), index=0)
+    t = again.tables
+    checked = 0
+    for _ in range(40):
+        places, offsets = t.places(2), t.offsets.copy()
+        actions = t.actions[: offsets[-1]].astype(np.int8)
+        again.play([weights], 0, 0.0, 1)
+        for i in range(t.n):
+            if again.pending[i]:  # the deal goes on: its last decision is this step's
+                same = np.flatnonzero((actions[offsets[i] : offsets[i + 1]] == again.pending[i][-1][1]).all(axis=1))
+                assert (places[offsets[i] + same] >= 0).any()
+                checked += 1
+    assert checked > 100
+
+
 def test_two_actors_in_turn_a_run_stopped_and_resumed_makes_the_weights_of_one_never_stopped(ray_up, tmp_path):
     import torch
 

@@ -129,8 +129,8 @@ def test_a_run_started_from_a_checkpoint_starts_from_its_network_and_resumes_wit
 
     source = TorchQNet((16, 8), seed=9)
     init = tmp_path / "teacher.pt"
-    torch.save({"net": source.state_dict(), "epoch": 3}, init)  # the form guandan expert train writes
-    assert read_init(str(init))[0] == (16, 8)
+    torch.save({"net": source.state_dict(), "epoch": 3}, init)
+    assert read_init(str(init)).hidden == (16, 8)
     config = replace(_config(1500), init=str(init))
     run = TorchTrainer(config, str(tmp_path / "run"), device="cpu")
     assert all(torch.equal(a, b) for a, b in zip(run.net.parameters(), source.parameters()))
@@ -154,7 +154,7 @@ def test_a_start_that_is_not_a_network_of_the_rows_is_refused_by_name(tmp_path):
         "missing.pt": (None, "no such file"),
         "text.pt": (b"not a checkpoint", "not a torch checkpoint"),
         "empty.pt": ({"epoch": 1}, "holds no network"),
-        "extra.pt": ({"net": TorchQNet((8,), seed=0, extra=25).state_dict()}, "592 inputs"),
+        "extra.pt": ({"net": TorchQNet((8,), seed=0, extra=7).state_dict()}, "574 inputs"),
         "broken.pt": ({"net": {"layers.0.weight": torch.zeros(8, 567)}}, "not a linear layer"),
     }
     for name, (content, message) in cases.items():
@@ -190,3 +190,91 @@ def test_the_command_takes_its_start_and_its_widths_from_init(tmp_path, capsys):
         with pytest.raises(SystemExit) as stopped:
             main([*args[:1], str(tmp_path / "other"), *args[2:], "--init", str(init), *bad])
         assert stopped.value.code == 2 and message in capsys.readouterr().err
+
+
+def _teacher(tmp_path, hidden=(16, 8)):
+    """A checkpoint of the form guandan expert train writes: a network reading the rows and their
+    structure, a learnt place prior, its scores in distill.VALUE_SCALE levels."""
+    torch, TorchQNet, _ = _torch()
+    from guandan.rl.structure import STRUCTURE_SIZE
+
+    net = TorchQNet(hidden, seed=3, extra=STRUCTURE_SIZE)
+    bias = torch.linspace(1.0, -1.0, 33)
+    path = tmp_path / "teacher.pt"
+    torch.save({"config": {"hidden": hidden, "temperature": 0.25, "place_prior": True, "structure": True},
+                "net": net.state_dict(), "place_bias": bias, "epoch": 6}, path)  # fmt: skip
+    return str(path), net, bias
+
+
+def test_a_network_of_the_structure_with_a_place_prior_is_read_with_its_scale_and_prior(tmp_path):
+    from guandan.rl.distill import VALUE_SCALE
+    from guandan.rl.torch_train import read_init, with_init
+
+    path, net, bias = _teacher(tmp_path)
+    init = read_init(path)
+    assert init.hidden == (16, 8) and init.structure and init.value_scale == VALUE_SCALE == 3.0
+    assert init.temperature == 0.25 and np.allclose(init.place_bias, bias[:32].numpy())
+    config = with_init(TrainConfig(hidden=(16, 8), init=path, candidates=8))
+    assert (config.structure, config.value_scale, config.temperature, config.candidates) == (True, 3.0, 0.25, 8)
+
+
+def test_the_factored_q_of_a_network_of_the_structure_is_its_q_of_the_rows():
+    torch, TorchQNet, _ = _torch()
+    from guandan.rl.structure import STRUCTURE_SIZE, structure_torch
+    from guandan.rl.torch_train import q_factored
+    from guandan.rl.vector import VecTables
+
+    net = TorchQNet((16,), seed=2, extra=STRUCTURE_SIZE)
+    tables = VecTables(5, seed=4, observe="rows", level=None)
+    total = int(tables.offsets[-1])
+    which = np.repeat(np.arange(5), np.diff(tables.offsets))
+    got = q_factored(net, torch.device("cpu"), tables.states, tables.actions[:total], which)
+    rows = torch.from_numpy(np.concatenate([tables.rows(i) for i in range(5)]))
+    with torch.no_grad():
+        expected = net(torch.cat([rows, structure_torch(rows)], dim=1)).reshape(-1).numpy()
+    assert np.allclose(got, expected, atol=1e-5) and np.ptp(expected) > 0
+
+
+def test_a_run_from_a_teacher_acts_among_the_candidates_learns_in_its_scale_and_exports_its_prior(tmp_path):
+    pytest.importorskip("onnx")
+    pytest.importorskip("onnxruntime")
+    torch, _, TorchTrainer = _torch()
+    from dataclasses import replace
+
+    from guandan.bots.network import NetAgent, load_session, place_prior, value_scale
+    from guandan.rl.dmc import candidate_scores
+    from guandan.rl.torch_train import act
+    from guandan.rl.vector import VecTables
+
+    path, teacher, bias = _teacher(tmp_path)
+    run = TorchTrainer(replace(_config(1200), init=path, candidates=8), str(tmp_path / "run"), device="cpu")
+    assert run.net.extra == teacher.extra and run.config.place_bias is not None
+    tables = VecTables(6, seed=9, observe="rows", level=None)
+    for _ in range(30):  # greedy: the candidate of the highest score, never another action
+        choice = act(run.net, run.device, run.config, tables)
+        places = tables.places(8)
+        assert (places[tables.offsets[:-1] + choice] >= 0).all()
+        for i, c in enumerate(choice):
+            a, b = tables.offsets[i], tables.offsets[i + 1]
+            q = run.q_rows(tables.rows(i))
+            scores = np.where(places[a:b] >= 0, candidate_scores(q, places[a:b], run.config), -np.inf)
+            assert scores[c] == scores.max()
+        tables.step(choice)
+    summary = run.run()
+    assert summary["updates"] > 0
+    stored = run.r_targets[: run.r_size]
+    assert np.allclose(stored * 3.0, np.round(stored * 3.0), atol=1e-5) and np.abs(stored).max() <= 1.0  # levels / 3
+    out = str(tmp_path / "net.onnx")
+    run.export(out)
+    session = load_session(out)
+    assert value_scale(session, out) == 3.0
+    temperature, exported = place_prior(session, out)
+    assert temperature == 0.25 and np.allclose(exported, bias[:32].numpy(), atol=1e-6)
+    deal = Deal.new(seed=4, level=6)
+    agent = NetAgent(out)
+    for _ in range(12):
+        obs = deal.observation(deal.turn)
+        rows = encode_rows(obs)
+        got = session.run(None, {session.get_inputs()[0].name: rows})[0].reshape(-1)
+        assert np.allclose(got, run.q_rows(rows), rtol=1e-4, atol=1e-5)
+        deal.play(agent.act(obs))

@@ -251,10 +251,12 @@ def _losses(
     return value_loss, policy_loss, agree
 
 
-def export_onnx(net: TorchQNet, path: str, prior: tuple[float, Any] | None = None) -> None:
+def export_onnx(net: TorchQNet, path: str, prior: tuple[float, Any] | None = None,
+                value_scale: float = VALUE_SCALE) -> None:  # fmt: skip
     """Write a network as ONNX for the ``onnx:`` agent (input ``rows`` ``(n, 567)``, output
     ``q`` ``(n, 1)``; the writer :func:`~guandan.rl.qnet.mlp_onnx`), its metadata
-    saying a score of 1 is :data:`VALUE_SCALE` levels (:func:`guandan.bots.network.value_scale`);
+    saying a score of 1 is ``value_scale`` levels (:func:`guandan.bots.network.value_scale`;
+    by default :data:`VALUE_SCALE`, the scale this module trains in);
     ``prior``: a temperature and the biases of the places written as the file's place prior
     (:func:`guandan.bots.network.place_prior`).
 
@@ -278,7 +280,7 @@ def export_onnx(net: TorchQNet, path: str, prior: tuple[float, Any] | None = Non
     from ..bots.network import VALUE_SCALE as SCALE_KEY
 
     model = onnx.load(path)
-    props = {SCALE_KEY: json.dumps(VALUE_SCALE)}
+    props = {SCALE_KEY: json.dumps(float(value_scale))}
     if net.extra:
         props[STRUCTURE_KEY] = json.dumps(list(STRUCTURE))
     if prior is not None:

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,7 +20,8 @@ from ..bots.simulate import wilson_interval
 from .qnet import QNetwork
 from .vector import VecTables
 
-__all__ = ["TrainConfig", "choose_actions", "pick_actions", "evaluate", "keep_decisions", "deal_samples"]
+__all__ = ["TrainConfig", "choose_actions", "pick_actions", "pick_candidates", "candidate_scores", "evaluate",
+           "keep_decisions", "deal_samples"]  # fmt: skip
 
 
 @dataclass
@@ -43,6 +45,11 @@ class TrainConfig:
     eval_deals: int = 100
     eval_seed: int = 2026
     init: str | None = None
+    candidates: int = 0
+    value_scale: float = 1.0
+    temperature: float = 1.0
+    place_bias: list[float] | None = None
+    structure: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -127,10 +134,55 @@ def pick_actions(
     return choice.astype(np.int64)  # type: ignore[no-any-return]
 
 
-def evaluate(net: QNetwork, opponent: str, deals: int, seed: int) -> dict[str, Any]:
+def pick_candidates(
+    scores: np.ndarray, places: np.ndarray, offsets: np.ndarray, epsilon: float = 0.0,
+    rng: np.random.Generator | None = None,
+) -> np.ndarray:  # fmt: skip
+    """Each table's action among its search candidates (the actions of ``places >= 0``, see
+    :meth:`~guandan.rl.vector.VecTables.places`): the highest of ``scores`` (the first of
+    equals), or with probability ``epsilon`` a candidate drawn uniformly (``rng``). Every table
+    has a candidate (the smart policy's own choice is always legal).
+
+    >>> scores, places = np.array([0.5, 2.0, 9.0, -1.0]), np.array([1, 0, -1, 0], np.int8)
+    >>> pick_candidates(scores, places, np.array([0, 3, 4])).tolist()
+    [1, 0]
+    """
+    allowed = places >= 0
+    choice = pick_actions(np.where(allowed, scores, -np.inf), offsets)
+    if epsilon > 0 and rng is not None:
+        n = len(offsets) - 1
+        starts = offsets[:-1]
+        explore = rng.random(n) < epsilon
+        counts = np.add.reduceat(allowed.astype(np.int64), starts)
+        kth = (rng.random(n) * counts).astype(np.int64)  # the kth candidate of the table
+        before = np.concatenate([[0], np.cumsum(allowed)])[starts]  # candidates of the tables before
+        uniform = np.flatnonzero(allowed)[before + kth] - starts
+        choice = np.where(explore, uniform, choice)
+    return choice.astype(np.int64)
+
+
+def candidate_scores(q: np.ndarray, places: np.ndarray, config: TrainConfig) -> np.ndarray:
+    """What a run choosing among the candidates (``config.candidates``) ranks them by: the
+    Q-values, divided by ``config.temperature`` and each plus the bias of its place when the
+    run has a place prior (``config.place_bias``; places beyond the list take its last), as the
+    ``net`` agent scores them.
+
+    >>> c = TrainConfig(candidates=8, temperature=0.5, place_bias=[1.0, 0.0])
+    >>> candidate_scores(np.array([1.0, 1.0, 1.0]), np.array([0, 1, 5], np.int8), c).tolist()
+    [3.0, 2.0, 2.0]
+    """
+    if config.place_bias is None:
+        return q
+    bias = np.asarray(config.place_bias, dtype=np.float32)
+    where = np.minimum(np.maximum(places, 0), len(bias) - 1)
+    return q / np.float32(config.temperature) + bias[where]  # type: ignore[no-any-return]
+
+
+def evaluate(net: QNetwork | Callable[[VecTables], np.ndarray], opponent: str, deals: int, seed: int) -> dict[str, Any]:
     """Deals won by the greedy network against a built-in ``opponent`` (``"random"`` or
     ``"greedy"``) over ``deals`` seeded deals played twice with sides swapped: ``{"won", "n",
-    "rate", "lo", "hi"}`` (95% Wilson interval).
+    "rate", "lo", "hi"}`` (95% Wilson interval). ``net``: a network, which plays the legal
+    action of the highest Q, or a function choosing every table's action (``"rows"`` tables).
 
     >>> result = evaluate(QNetwork(hidden=(4,), seed=0), "random", 2, seed=1)
     >>> result["n"], 0 <= result["won"] <= 4
@@ -143,7 +195,10 @@ def evaluate(net: QNetwork, opponent: str, deals: int, seed: int) -> dict[str, A
         done = np.zeros(deals, dtype=bool)
         while not done.all():
             assert tables.states is not None and tables.actions is not None and tables.offsets is not None
-            a = choose_actions(net, tables.states, tables.actions, tables.offsets)
+            if isinstance(net, QNetwork):
+                a = choose_actions(net, tables.states, tables.actions, tables.offsets)
+            else:
+                a = net(tables)
             rewards, ended, _ = tables.step(a)
             fresh = (ended > 0) & ~done
             won += int((rewards[fresh, side] > 0).sum())

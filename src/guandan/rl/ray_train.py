@@ -69,8 +69,9 @@ except ImportError as error:  # pragma: no cover
 
 from ..core.rng import derive_seed
 from ..errors import GuandanError, check_choice, check_int, describe
-from .dmc import TrainConfig, _eval_line, deal_samples, keep_decisions, pick_actions
-from .torch_train import CHECKPOINT, TorchQNet, TorchTrainer, _pending_arrays, _pending_bytes, q_factored
+from .dmc import TrainConfig, _eval_line, deal_samples, keep_decisions
+from .structure import STRUCTURE_SIZE
+from .torch_train import CHECKPOINT, TorchQNet, TorchTrainer, _pending_arrays, _pending_bytes, act
 from .vector import VecTables
 
 __all__ = ["TableActor", "RayTrainer", "start_ray", "check_address", "ORDERS"]
@@ -95,7 +96,7 @@ class TableActor:
         torch.set_num_threads(1)
         c = self.config = config
         self.index = index
-        self.net = TorchQNet(c.hidden, seed=c.seed)
+        self.net = TorchQNet(c.hidden, seed=c.seed, extra=STRUCTURE_SIZE if c.structure else 0)
         self.device = torch.device("cpu")
         self.version = -1
         seed = derive_seed(c.seed, index, 2)
@@ -128,10 +129,7 @@ class TableActor:
         for _ in range(steps):
             assert t.offsets is not None and t.actions is not None and t.states is not None
             t0 = time.perf_counter()
-            total = int(t.offsets[-1])
-            which = np.repeat(np.arange(t.n), np.diff(t.offsets))
-            q = q_factored(self.net, self.device, t.states, t.actions[:total], which)
-            choice = pick_actions(q, t.offsets, epsilon, self.rng)
+            choice = act(self.net, self.device, self.config, t, epsilon, self.rng)
             t1 = time.perf_counter()
             keep_decisions(self.pending, t, choice)
             t2 = time.perf_counter()

@@ -40,7 +40,7 @@ import json
 import os
 import time
 from collections.abc import Callable
-from dataclasses import asdict, replace
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -56,11 +56,12 @@ except ImportError as error:  # pragma: no cover
 
 from ..errors import GuandanError, describe
 from ..game.encoding import ACTION_SIZE, ROW_SIZE, STATE_SIZE
-from .dmc import TrainConfig, _eval_line, evaluate, pick_actions
+from .dmc import TrainConfig, _eval_line, candidate_scores, evaluate, pick_actions, pick_candidates
 from .qnet import QNetwork, check_hidden
+from .structure import STRUCTURE_SIZE, structure_torch
 from .vector import VecTables
 
-__all__ = ["TorchQNet", "TorchTrainer", "q_factored", "read_init"]
+__all__ = ["TorchQNet", "TorchTrainer", "Init", "q_factored", "act", "read_init", "with_init"]
 
 CHECKPOINT = "checkpoint.pt"
 
@@ -119,30 +120,50 @@ def q_factored(net: TorchQNet, device: torch.device, states: np.ndarray, actions
     """
     first = net.layers[0]
     assert isinstance(first, nn.Linear)
-    if net.extra:
-        raise GuandanError(f"the actors' inference reads the rows alone; this network has {net.extra} extra inputs")
+    if net.extra not in (0, STRUCTURE_SIZE):
+        raise GuandanError(f"a Q-network reads the rows, or the rows and their {STRUCTURE_SIZE} structure values; "
+                           f"this one has {net.extra} extra inputs")  # fmt: skip
     with torch.no_grad():
         s = torch.from_numpy(np.ascontiguousarray(states, dtype=np.float32)).to(device)
         a = torch.from_numpy(np.ascontiguousarray(actions, dtype=np.float32)).to(device)
         w, rows_state = first.weight, torch.from_numpy(which).to(device)
-        h = a @ w[:, STATE_SIZE:].T + (s @ w[:, :STATE_SIZE].T + first.bias)[rows_state]
+        h = a @ w[:, STATE_SIZE:ROW_SIZE].T + (s @ w[:, :STATE_SIZE].T + first.bias)[rows_state]
+        if net.extra:  # the structure of each row (guandan.rl.structure) in the first layer's last columns
+            h = h + structure_torch(torch.cat([s[rows_state], a], dim=1)) @ w[:, ROW_SIZE:].T
         out = net.layers[1:](h)
     q: np.ndarray = out.reshape(-1).cpu().numpy()
     return q
 
 
-def read_init(path: str) -> tuple[tuple[int, ...], dict[str, torch.Tensor]]:
-    """The hidden widths and weights of the network in the torch checkpoint ``path`` (a deep
-    Monte Carlo run's ``checkpoint.pt``, or ``guandan expert train``'s): the start of a run
-    with ``init``. Refused with :class:`~guandan.errors.GuandanError` naming the problem: no
-    such file, not a checkpoint, or a network that is not an MLP over the 567-value rows alone.
+@dataclass(frozen=True)
+class Init:
+    """The network a run starts from (:func:`read_init`): its hidden widths, whether its first
+    layer also reads the rows' structure (:mod:`guandan.rl.structure`), its weights, the
+    levels a score of 1 stands for, and its place prior (a temperature and a bias a place
+    among the search's candidates; ``None``: none)."""
+
+    hidden: tuple[int, ...]
+    structure: bool
+    weights: dict[str, torch.Tensor]
+    value_scale: float = 1.0
+    temperature: float = 1.0
+    place_bias: list[float] | None = None
+
+
+def read_init(path: str) -> Init:
+    """The network in the torch checkpoint ``path``: a deep Monte Carlo run's
+    ``checkpoint.pt`` (its scale and prior those of its run), or the one ``guandan expert
+    train`` writes (its scores in :data:`~guandan.rl.distill.VALUE_SCALE` levels, its place
+    prior if it learnt one). Refused with :class:`~guandan.errors.GuandanError` naming the
+    problem: no such file, not a checkpoint, or a network that is not an MLP over the 567-value
+    rows (and their structure).
 
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as out:
     ...     torch.save({"net": TorchQNet((8, 4), seed=0).state_dict()}, os.path.join(out, "checkpoint.pt"))
-    ...     hidden, weights = read_init(os.path.join(out, "checkpoint.pt"))
-    >>> hidden, sorted(weights)[:2]
-    ((8, 4), ['layers.0.bias', 'layers.0.weight'])
+    ...     init = read_init(os.path.join(out, "checkpoint.pt"))
+    >>> init.hidden, init.structure, init.value_scale, init.place_bias
+    ((8, 4), False, 1.0, None)
     """
     if not isinstance(path, str) or not os.path.isfile(path):
         raise GuandanError(f"init is a checkpoint.pt file, got {describe(path)}: no such file")
@@ -163,12 +184,61 @@ def read_init(path: str) -> tuple[tuple[int, ...], dict[str, torch.Tensor]]:
         shapes.append(tuple(w.shape))
     if 2 * len(shapes) != len(weights) or len(shapes) < 2 or shapes[-1][0] != 1:
         raise GuandanError(f"init {path!r} is not the Q-network's MLP (layers of shapes {shapes})")
-    if shapes[0][1] != ROW_SIZE:
-        raise GuandanError(f"init {path!r}: the network reads {shapes[0][1]} inputs; self-play feeds it the "
-                           f"{ROW_SIZE}-value rows alone")  # fmt: skip
+    if shapes[0][1] not in (ROW_SIZE, ROW_SIZE + STRUCTURE_SIZE):
+        raise GuandanError(f"init {path!r}: the network reads {shapes[0][1]} inputs; a Q-network reads the "
+                           f"{ROW_SIZE}-value rows, or those and their {STRUCTURE_SIZE} structure values")  # fmt: skip
     if any(shapes[i][0] != shapes[i + 1][1] for i in range(len(shapes) - 1)):
         raise GuandanError(f"init {path!r}: its layers do not chain (shapes {shapes})")
-    return tuple(s[0] for s in shapes[:-1]), weights
+    hidden, structure = tuple(int(s[0]) for s in shapes[:-1]), shapes[0][1] != ROW_SIZE
+    config = saved.get("config") if isinstance(saved.get("config"), dict) else {}
+    if "place_bias" in saved:  # guandan expert train's (guandan.rl.distill)
+        from .distill import PLACES, VALUE_SCALE
+
+        bias = [float(b) for b in saved["place_bias"][:PLACES]] if config.get("place_prior") else None
+        return Init(hidden, structure, weights, VALUE_SCALE, float(config.get("temperature", 1.0)), bias)
+    bias = config.get("place_bias")
+    return Init(hidden, structure, weights, float(config.get("value_scale", 1.0)),
+                float(config.get("temperature", 1.0)), None if bias is None else [float(b) for b in bias])  # fmt: skip
+
+
+def with_init(config: TrainConfig, init: Init | None = None) -> TrainConfig:
+    """``config`` with the facts of its ``init`` network (``init``, or :func:`read_init` of
+    ``config.init``): its structure, value scale and place prior (its widths must be the
+    run's); ``config`` itself without one.
+
+    >>> with_init(TrainConfig()) == TrainConfig()
+    True
+    """
+    if config.init is None:
+        return config
+    init = init if init is not None else read_init(config.init)
+    if init.hidden != tuple(config.hidden):
+        raise GuandanError(f"init {config.init!r} has hidden widths {','.join(map(str, init.hidden))}; this run "
+                           f"{','.join(map(str, config.hidden))}")  # fmt: skip
+    return replace(config, structure=init.structure, value_scale=init.value_scale, temperature=init.temperature,
+                   place_bias=init.place_bias)  # fmt: skip
+
+
+def act(net: TorchQNet, device: torch.device, config: TrainConfig, tables: VecTables, epsilon: float = 0.0,
+        rng: np.random.Generator | None = None) -> np.ndarray:  # fmt: skip
+    """Each table's action as a run of ``config`` acts: the legal action of the highest Q, or
+    with ``config.candidates`` the candidate of the highest score (:func:`~guandan.rl.dmc.candidate_scores`)
+    among the search's first ``candidates``, as the ``net`` agent plays; with probability
+    ``epsilon`` a uniform one (``rng``). ``tables`` observe ``"rows"``.
+
+    >>> tables = VecTables(3, seed=1, observe="rows")
+    >>> a = act(TorchQNet((8,), seed=0), torch.device("cpu"), TrainConfig(candidates=4), tables)
+    >>> bool((tables.places(4)[tables.offsets[:-1] + a] >= 0).all())
+    True
+    """
+    assert tables.offsets is not None and tables.actions is not None and tables.states is not None
+    total = int(tables.offsets[-1])
+    which = np.repeat(np.arange(tables.n), np.diff(tables.offsets))
+    q = q_factored(net, device, tables.states, tables.actions[:total], which)
+    if config.candidates:
+        places = tables.places(config.candidates)
+        return pick_candidates(candidate_scores(q, places, config), places, tables.offsets, epsilon, rng)
+    return pick_actions(q, tables.offsets, epsilon, rng)
 
 
 def _pending_bytes(pending: list[list[tuple[np.ndarray, np.ndarray, int]]]) -> list[list[tuple[bytes, bytes, int]]]:
@@ -197,18 +267,17 @@ class TorchTrainer:
             raise GuandanError(f"unknown options {sorted(options)}")
         if not isinstance(config, TrainConfig):
             raise GuandanError(f"a TrainConfig, got {describe(config)}")
-        self.config = c = config
+        self.config = c = replace(config)  # the run's own copy
         self.out = out
         os.makedirs(out, exist_ok=True)
         self.device = _device(device)
         torch.manual_seed(c.seed)
-        self.net = TorchQNet(c.hidden, seed=c.seed).to(self.device)
-        if c.init is not None:
-            hidden, weights = read_init(c.init)
-            if hidden != tuple(c.hidden):
-                raise GuandanError(f"init {c.init!r} has hidden widths {','.join(map(str, hidden))}; this run "
-                                   f"{','.join(map(str, c.hidden))}")  # fmt: skip
-            self.net.load_state_dict(weights)
+        init = None if c.init is None else read_init(c.init)
+        if init is not None:
+            self.config = c = with_init(c, init)
+        self.net = TorchQNet(c.hidden, seed=c.seed, extra=STRUCTURE_SIZE if c.structure else 0).to(self.device)
+        if init is not None:
+            self.net.load_state_dict(init.weights)
         self.opt = torch.optim.Adam(self.net.parameters(), lr=c.lr)
         self.rng = np.random.default_rng([c.seed, 1])
         self._init_acting()
@@ -244,9 +313,11 @@ class TorchTrainer:
     # -- acting and learning -------------------------------------------------------------------
 
     def q_rows(self, rows: np.ndarray) -> np.ndarray:
-        """The network's Q-values of rows ``(n, 567)``: ``float32 (n,)``."""
+        """The network's Q-values of rows ``(n, 567)``: ``float32 (n,)`` (with their structure,
+        for a network that reads it)."""
         with torch.no_grad():
-            out = self.net(torch.from_numpy(np.ascontiguousarray(rows, dtype=np.float32)).to(self.device))
+            x = torch.from_numpy(np.ascontiguousarray(rows, dtype=np.float32)).to(self.device)
+            out = self.net(torch.cat([x, structure_torch(x)], dim=1) if self.net.extra else x)
         q: np.ndarray = out.reshape(-1).cpu().numpy()
         return q
 
@@ -273,10 +344,7 @@ class TorchTrainer:
         """One actor step at every table, then the learning steps the new samples allow."""
         t = self.tables
         assert t.offsets is not None and t.actions is not None and t.states is not None
-        total = int(t.offsets[-1])
-        which = np.repeat(np.arange(t.n), np.diff(t.offsets))
-        q = self.q_factored(t.states, t.actions[:total], which)
-        choice = pick_actions(q, t.offsets, self.epsilon(), self.rng)
+        choice = act(self.net, self.device, self.config, t, self.epsilon(), self.rng)
         chosen = t.actions[t.offsets[:-1] + choice].astype(np.int8)
         states = t.states.astype(np.int8)
         seats = t.seats.tolist()
@@ -295,6 +363,10 @@ class TorchTrainer:
             self._update(batch)
 
     def _store(self, states: np.ndarray, actions: np.ndarray, targets: np.ndarray) -> None:
+        """Keep samples in the replay, their targets (the deals' returns, in levels) put in the
+        network's scale (``value_scale`` levels a score of 1)."""
+        if self.config.value_scale != 1.0:
+            targets = targets / np.float32(self.config.value_scale)
         cap = self.config.replay
         idx = (self.r_next + np.arange(len(targets))) % cap
         self.r_states[idx], self.r_actions[idx], self.r_targets[idx] = states, actions, targets
@@ -306,6 +378,8 @@ class TorchTrainer:
         idx = self.rng.integers(0, self.r_size, batch)
         rows = np.concatenate([self.r_states[idx], self.r_actions[idx]], axis=1).astype(np.float32)
         x = torch.from_numpy(rows).to(self.device)
+        if self.net.extra:
+            x = torch.cat([x, structure_torch(x)], dim=1)
         y = torch.from_numpy(self.r_targets[idx]).to(self.device)
         loss = nn.functional.mse_loss(self.net(x).reshape(-1), y)
         self.opt.zero_grad()
@@ -338,6 +412,12 @@ class TorchTrainer:
         return {"frames": self.frames, "deals": self.deals, "updates": self.updates,
                 "wall": time.perf_counter() - start}  # fmt: skip
 
+    def _plain(self) -> bool:
+        """Whether the run's network and play are the plain ones (the numpy QNetwork's, over all
+        legal actions, scores in levels), evaluated and exported as the numpy trainer's are."""
+        c = self.config
+        return not (c.structure or c.candidates or c.value_scale != 1.0)
+
     def qnetwork(self) -> QNetwork:
         """The network's weights as the numpy :class:`~guandan.rl.qnet.QNetwork` (for the
         evaluation and the export)."""
@@ -357,9 +437,9 @@ class TorchTrainer:
             "loss": float(np.mean(self.losses[-200:])) if self.losses else None, "epsilon": round(self.epsilon(), 4),
         }  # fmt: skip
         if c.eval_deals:
-            qnet = self.qnetwork()
+            plays = self.qnetwork() if self._plain() else lambda tables: act(self.net, self.device, c, tables)
             for opponent in ("random", "greedy"):
-                record["vs_" + opponent] = evaluate(qnet, opponent, c.eval_deals, c.eval_seed)
+                record["vs_" + opponent] = evaluate(plays, opponent, c.eval_deals, c.eval_seed)
         self.save()
         try:
             self.export(os.path.join(self.out, "model.onnx"))
@@ -429,4 +509,11 @@ class TorchTrainer:
         """Write the network as ONNX for the ``onnx:`` agent: input ``rows`` ``(n, 567)``,
         output ``q`` ``(n, 1)``, ``n`` free (the weights written by the exporter of
         :class:`~guandan.rl.qnet.QNetwork`, the graph the numpy trainer's models have)."""
-        self.qnetwork().to_onnx(path)
+        if self._plain():
+            self.qnetwork().to_onnx(path)
+            return
+        from .distill import export_onnx  # it builds on this module
+
+        c = self.config
+        prior = (c.temperature, c.place_bias) if c.candidates and c.place_bias is not None else None
+        export_onnx(self.net, path, prior, value_scale=c.value_scale)

@@ -297,7 +297,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         f"{','.join(map(str, d.hidden))}, or --init's)")  # fmt: skip
     p.add_argument("--init", default=None, metavar="CHECKPOINT",
                    help="torch: start from the network of this checkpoint.pt (a torch run's, or guandan expert "
-                        "train's), its hidden widths (default: a network drawn from --seed)")  # fmt: skip
+                        "train's), with its hidden widths, structure inputs, value scale and place prior "
+                        "(default: a network drawn from --seed)")  # fmt: skip
+    p.add_argument("--candidates", type=int, default=0, metavar="N",
+                   help="act among the search's first N candidate moves, as the net agent plays (with --init's "
+                        "place prior if it has one), not among all legal actions (default 0: all; torch)")  # fmt: skip
     p.add_argument("--lr", type=float, default=d.lr, help=f"Adam's learning rate (default {d.lr:g})")
     p.add_argument("--batch", type=int, default=d.batch,
                    help=f"samples a learning step; one step per this many new samples (default {d.batch})")  # fmt: skip
@@ -346,7 +350,7 @@ def run(a: argparse.Namespace, p: argparse.ArgumentParser) -> int:
         seed=a.seed, tables=a.tables, hidden=hidden, lr=a.lr, batch=a.batch, replay=a.replay,
         epsilon_start=a.epsilon_start, epsilon_end=a.epsilon_end, epsilon_frames=a.epsilon_frames,
         level=a.level, objective=a.objective, frames=a.frames, minutes=a.minutes, eval_every=a.eval_every,
-        eval_deals=a.eval_deals, eval_seed=a.eval_seed, init=a.init,
+        eval_deals=a.eval_deals, eval_seed=a.eval_seed, init=a.init, candidates=a.candidates,
     )  # fmt: skip
     if a.actors is not None:
         summary = _ray_run(config, a, p)
@@ -361,7 +365,14 @@ def run(a: argparse.Namespace, p: argparse.ArgumentParser) -> int:
 
 
 def _init_hidden(a: argparse.Namespace, p: argparse.ArgumentParser) -> tuple[int, ...]:
-    """The run's hidden widths: --hidden's, or --init's network's (the two must agree), or the default."""
+    """The run's hidden widths: --hidden's, or --init's network's (the two must agree), or the
+    default; --init and --candidates make a torch run."""
+    if not 0 <= a.candidates <= 127:
+        p.error(f"--candidates is 0 (all legal actions) or 1..127, got {a.candidates}")
+    if a.candidates and a.backend == "numpy":
+        p.error("--candidates acts as the torch runs do: --backend torch (or --actors N)")
+    if a.candidates:
+        a.backend = a.backend or "torch"
     if a.init is None:
         return tuple(a.hidden) if a.hidden is not None else TrainConfig().hidden
     if a.backend == "numpy":
@@ -372,7 +383,7 @@ def _init_hidden(a: argparse.Namespace, p: argparse.ArgumentParser) -> tuple[int
     except ImportError as error:
         p.error(str(error))
     try:
-        hidden, _ = read_init(a.init)
+        hidden = read_init(a.init).hidden
     except GuandanError as error:
         p.error(str(error))
     if a.hidden is not None and tuple(a.hidden) != hidden:
@@ -396,7 +407,7 @@ def _torch_run(config: TrainConfig, out: str, device: str, parser: argparse.Argu
         else:
             trainer = TorchTrainer(config, out, device)
             with open(os.path.join(out, "config.json"), "w") as f:
-                json.dump(asdict(config), f, indent=1)
+                json.dump(asdict(trainer.config), f, indent=1)
     except GuandanError as error:
         parser.error(str(error))
     return trainer.run(progress=lambda line: print(line, file=sys.stderr, flush=True))

@@ -296,9 +296,9 @@ class VecTables:
 
         >>> tables = VecTables(2, seed=0, observe="rows")
         >>> places = tables.places(8)
-        >>> len(places) == tables.offsets[-1], [int((places[a:b] == 0).sum() > 0) for a, b in
-        ...                                      zip(tables.offsets[:-1], tables.offsets[1:])]
-        (True, [1, 1])
+        >>> len(places) == int(tables.offsets[-1]), [int((places[a:b] == 0).sum()) > 0 for a, b in
+        ...                                           zip(tables.offsets[:-1], tables.offsets[1:])]
+        (True, [True, True])
         """
         if self.observe != "rows":
             raise GuandanError(f"the actions' places are observed with observe='rows', not {self.observe!r}")

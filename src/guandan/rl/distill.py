@@ -45,8 +45,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -65,7 +64,7 @@ from ..errors import GuandanError, describe
 from ..game.encoding import ROW_SIZE, STATE_SIZE
 from .qnet import mlp_onnx
 from .structure import STRUCTURE, STRUCTURE_SIZE, structure_onnx_nodes, structure_torch
-from .torch_train import TorchQNet, _device
+from .torch_train import TorchQNet, _device, one_thread
 
 __all__ = ["DistillConfig", "Positions", "Distiller", "export_onnx", "factored_q", "one_thread", "searched_only"]
 
@@ -76,32 +75,6 @@ STRUCTURE_KEY = "guandan.structure"
 VALUE_SCALE = 3.0
 #: The places of the place prior: 0 .. PLACES - 1 in the smart policy's order, PLACES: none.
 PLACES = 32
-
-
-@contextmanager
-def one_thread(device: torch.device) -> Iterator[None]:
-    """Within it, on the CPU, torch computes on one thread with its deterministic algorithms:
-    a training step is then the same bytes run after run, whatever ``torch.get_num_threads()``
-    was (two threads sum in orders that vary from run to run, and split a matrix product
-    otherwise than one).
-    The caller's settings are restored on leaving.
-
-    >>> with one_thread(torch.device("cpu")):
-    ...     torch.get_num_threads(), torch.are_deterministic_algorithms_enabled()
-    (1, True)
-    """
-    if device.type != "cpu":
-        yield
-        return
-    threads, deterministic = torch.get_num_threads(), torch.are_deterministic_algorithms_enabled()
-    warn_only = torch.is_deterministic_algorithms_warn_only_enabled()
-    torch.set_num_threads(1)
-    torch.use_deterministic_algorithms(True)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(threads)
-        torch.use_deterministic_algorithms(deterministic, warn_only=warn_only)
 
 
 @dataclass

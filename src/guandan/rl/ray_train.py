@@ -71,7 +71,7 @@ from ..core.rng import derive_seed
 from ..errors import GuandanError, check_choice, check_int, describe
 from .dmc import TrainConfig, _eval_line, deal_samples, keep_decisions
 from .structure import STRUCTURE_SIZE
-from .torch_train import CHECKPOINT, TorchQNet, TorchTrainer, _pending_arrays, _pending_bytes, act
+from .torch_train import CHECKPOINT, TorchQNet, TorchTrainer, _pending_arrays, _pending_bytes, act, one_thread
 from .vector import VecTables
 
 __all__ = ["TableActor", "RayTrainer", "start_ray", "check_address", "ORDERS"]
@@ -332,7 +332,12 @@ class RayTrainer(TorchTrainer):
     def run(self, progress: Callable[[str], None] | None = None) -> dict[str, Any]:
         """Train until ``frames`` (or ``minutes`` of this call) is reached; a checkpoint every
         ``eval_every`` frames and at the end (each after the batches in flight are taken);
-        the summary, with the actors' and the learner's seconds by part."""
+        the summary, with the actors' and the learner's seconds by part. The learner computes
+        on one thread with torch's deterministic algorithms (:func:`~guandan.rl.torch_train.one_thread`)."""
+        with one_thread(self.device):
+            return self._run(progress)
+
+    def _run(self, progress: Callable[[str], None] | None) -> dict[str, Any]:
         c = self.config
         start = time.perf_counter()
         self._start_actors()

@@ -39,7 +39,8 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
@@ -61,7 +62,7 @@ from .qnet import QNetwork, check_hidden
 from .structure import STRUCTURE_SIZE, structure_torch
 from .vector import VecTables
 
-__all__ = ["TorchQNet", "TorchTrainer", "Init", "q_factored", "act", "read_init", "with_init"]
+__all__ = ["TorchQNet", "TorchTrainer", "Init", "q_factored", "act", "read_init", "with_init", "one_thread"]
 
 CHECKPOINT = "checkpoint.pt"
 
@@ -97,6 +98,32 @@ class TorchQNet(nn.Module):
     def forward(self, rows: torch.Tensor) -> torch.Tensor:
         out: torch.Tensor = self.layers(rows)
         return out
+
+
+@contextmanager
+def one_thread(device: torch.device) -> Iterator[None]:
+    """Within it, on the CPU, torch computes on one thread with its deterministic algorithms:
+    a training step is then the same bytes run after run, whatever ``torch.get_num_threads()``
+    was (two threads sum in orders that vary from run to run, and split a matrix product
+    otherwise than one).
+    The caller's settings are restored on leaving.
+
+    >>> with one_thread(torch.device("cpu")):
+    ...     torch.get_num_threads(), torch.are_deterministic_algorithms_enabled()
+    (1, True)
+    """
+    if device.type != "cpu":
+        yield
+        return
+    threads, deterministic = torch.get_num_threads(), torch.are_deterministic_algorithms_enabled()
+    warn_only = torch.is_deterministic_algorithms_warn_only_enabled()
+    torch.set_num_threads(1)
+    torch.use_deterministic_algorithms(True)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(threads)
+        torch.use_deterministic_algorithms(deterministic, warn_only=warn_only)
 
 
 def _device(name: str) -> torch.device:
@@ -391,7 +418,13 @@ class TorchTrainer:
     def run(self, progress: Callable[[str], None] | None = None) -> dict[str, Any]:
         """Train until ``frames`` (or ``minutes`` of this call) is reached; a checkpoint
         (:meth:`checkpoint`) every ``eval_every`` frames and at the end; the summary.
-        ``progress`` is told each checkpoint's line."""
+        ``progress`` is told each checkpoint's line. The learner computes on one thread with
+        torch's deterministic algorithms (:func:`one_thread`): the same run makes the same
+        weights whatever the machine's cores."""
+        with one_thread(self.device):
+            return self._run(progress)
+
+    def _run(self, progress: Callable[[str], None] | None) -> dict[str, Any]:
         c = self.config
         start = time.perf_counter()
         next_checkpoint = (self.frames // c.eval_every + 1) * c.eval_every if c.eval_every else None

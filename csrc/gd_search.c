@@ -571,7 +571,7 @@ size_t gd_candidates(const gd_deal *d, size_t limit, gd_move *out) {
 }
 
 void gd_candidate_places(const gd_deal *d, size_t limit, const uint64_t *moves, size_t k, int8_t *out) {
-    gd_move cands[GD_MAX_RANK_MOVES];
+    gd_move cands[128]; /* gd_candidates writes at most its limit */
     const size_t n = gd_candidates(d, limit < 127 ? limit : 127, cands);
     for (size_t i = 0; i < k; i++) {
         const gd_move m = gd_card_to_rank(moves[2 * i], moves[2 * i + 1], d->level);

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
+from guandan import GuandanError
 from guandan.rl.dmc import TrainConfig, candidate_scores, evaluate, pick_actions, pick_candidates
 from guandan.rl.qnet import QNetwork
 
@@ -54,3 +56,16 @@ def test_the_candidates_scores_are_the_net_agents_with_a_place_prior_and_the_q_v
 def test_the_evaluation_plays_a_chooser_of_the_tables_too():
     first = evaluate(lambda tables: np.zeros(tables.n, dtype=np.int64), "random", 3, seed=2)
     assert first["n"] == 6 and first == evaluate(lambda tables: np.zeros(tables.n, dtype=np.int64), "random", 3, 2)
+
+
+def test_a_table_without_a_candidate_is_refused_not_given_another_tables_action():
+    with pytest.raises(GuandanError, match="table 0 has no candidate"):
+        pick_candidates(np.ones(4), np.array([-1, -1, 0, 1], dtype=np.int8), np.array([0, 2, 4]))
+
+
+def test_the_numpy_trainer_refuses_the_torch_learners_options(tmp_path):
+    from guandan.rl.train import Trainer
+
+    for options in ({"init": "teacher.pt"}, {"candidates": 8}, {"structure": True}, {"value_scale": 3.0}):
+        with pytest.raises(GuandanError, match=f"{next(iter(options))}: options of the torch learner"):
+            Trainer(TrainConfig(tables=2, hidden=(4,), **options), str(tmp_path))

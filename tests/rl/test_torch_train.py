@@ -185,6 +185,10 @@ def test_the_command_takes_its_start_and_its_widths_from_init(tmp_path, capsys):
     assert main([*args, "--init", str(init)]) == 0  # torch without --backend: --init starts a torch run
     config = json.load(open(tmp_path / "run" / "config.json"))
     assert config["hidden"] == [12, 4] and config["init"] == str(init)
+    init.rename(tmp_path / "moved.pt")  # going on needs the checkpoint alone, even with --init given
+    assert main([*args[:-1], "400", "--init", str(init)]) == 0
+    assert "going on from" in capsys.readouterr().err
+    torch.save({"net": TorchQNet((12, 4), seed=2).state_dict()}, init)
     for bad, message in ((["--hidden", "8"], "--hidden 8 differs from --init's network"),
                          (["--backend", "numpy"], "--init starts a torch run")):  # fmt: skip
         with pytest.raises(SystemExit) as stopped:
@@ -216,6 +220,13 @@ def test_a_network_of_the_structure_with_a_place_prior_is_read_with_its_scale_an
     assert init.temperature == 0.25 and np.allclose(init.place_bias, bias[:32].numpy())
     config = with_init(TrainConfig(hidden=(16, 8), init=path, candidates=8))
     assert (config.structure, config.value_scale, config.temperature, config.candidates) == (True, 3.0, 0.25, 8)
+    with pytest.raises(GuandanError, match="objective 'levels', not 'wins'"):
+        with_init(TrainConfig(hidden=(16, 8), init=path, objective="wins"))
+    with pytest.raises(GuandanError, match="is a directory; give its checkpoint.pt"):
+        read_init(str(tmp_path))
+    _, _, TorchTrainer = _torch()
+    with pytest.raises(GuandanError, match="candidates"):
+        TorchTrainer(TrainConfig(hidden=(16, 8), candidates=65), str(tmp_path / "run"), device="cpu")
 
 
 def test_the_factored_q_of_a_network_of_the_structure_is_its_q_of_the_rows():
@@ -258,7 +269,7 @@ def test_a_run_from_a_teacher_acts_among_the_candidates_learns_in_its_scale_and_
             a, b = tables.offsets[i], tables.offsets[i + 1]
             q = run.q_rows(tables.rows(i))
             scores = np.where(places[a:b] >= 0, candidate_scores(q, places[a:b], run.config), -np.inf)
-            assert scores[c] == scores.max()
+            assert scores[c] >= scores.max() - 1e-4  # the factored and the whole rows' Q differ in rounding
         tables.step(choice)
     summary = run.run()
     assert summary["updates"] > 0

@@ -237,3 +237,20 @@ def test_places_are_refused_where_they_are_not_observed_or_the_limit_is_bad():
             tables.places(bad)
     with pytest.raises(GuandanError, match="int8"):
         tables._native.places(np.zeros(1, dtype=np.int64), 8)
+
+
+def test_the_places_name_the_moves_the_net_agent_chooses_among():
+    from guandan.bots.network import search_candidates
+    from guandan.core.movegen import pack_rank_move
+
+    tables = PyTables(4, seed=5, observe="rows", level=None)
+    for k in range(60):
+        places = tables.places(16)
+        for i, deal in enumerate(tables.deals):
+            mine = places[tables.offsets[i] : tables.offsets[i + 1]]
+            words = [int(pack_rank_move(m.to_rank())) for m in deal.legal_moves()]
+            placed = {w: int(p) for w, p in zip(words, mine.tolist()) if p >= 0}
+            agent = [int(pack_rank_move(m.to_rank())) for m in search_candidates(deal.observation(deal.turn), 16)]
+            assert placed == {w: n for n, w in enumerate(agent)}
+        counts = np.diff(tables.offsets)
+        tables.step((np.random.default_rng(k).random(tables.n) * counts).astype(np.int64))

@@ -1,6 +1,7 @@
 """What the deep Monte Carlo learners share, on numpy or on torch: a run's options
 (:class:`TrainConfig`), choosing each table's action from Q-values (:func:`choose_actions`,
-:func:`pick_actions`) and the evaluation against the built-in bots (:func:`evaluate`).
+:func:`pick_actions`; among the search's candidates, :func:`pick_candidates` by
+:func:`candidate_scores`) and the evaluation against the built-in bots (:func:`evaluate`).
 
 :mod:`guandan.rl.train` (numpy) and :mod:`guandan.rl.torch_train` (torch) both build on it.
 
@@ -17,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from ..bots.simulate import wilson_interval
+from ..errors import GuandanError
 from .qnet import QNetwork
 from .vector import VecTables
 
@@ -148,12 +150,14 @@ def pick_candidates(
     [1, 0]
     """
     allowed = places >= 0
+    starts = offsets[:-1]
+    counts = np.add.reduceat(allowed.astype(np.int64), starts)
+    if (counts == 0).any():
+        raise GuandanError(f"table {int(np.argmin(counts))} has no candidate among its actions")
     choice = pick_actions(np.where(allowed, scores, -np.inf), offsets)
     if epsilon > 0 and rng is not None:
         n = len(offsets) - 1
-        starts = offsets[:-1]
         explore = rng.random(n) < epsilon
-        counts = np.add.reduceat(allowed.astype(np.int64), starts)
         kth = (rng.random(n) * counts).astype(np.int64)  # the kth candidate of the table
         before = np.concatenate([[0], np.cumsum(allowed)])[starts]  # candidates of the tables before
         uniform = np.flatnonzero(allowed)[before + kth] - starts

@@ -5,8 +5,10 @@ publishes new weights.
 **Actors.** ``actors`` Ray actors (:class:`TableActor`, one CPU each) each own ``tables``
 vectorized tables (:class:`~guandan.rl.vector.VecTables`, the four seats the learner's) and a
 copy of the network on the CPU (torch, one thread). A call (:meth:`TableActor.play`) makes
-``steps`` steps at every table, each table's action the best of the copy's Q-values or, with
-the learner's epsilon at the call, a uniformly drawn one, and returns the 567-value rows of the
+``steps`` steps at every table, each table's action the best of the copy's Q-values (with
+``candidates``, the best-scored of the search's candidates:
+:func:`~guandan.rl.torch_train.act`) or, with the learner's epsilon at the call, a uniformly
+drawn one, and returns the 567-value rows of the
 decisions whose deal ended, each with its deal's return for the seat that made it (the same
 samples as :class:`~guandan.rl.torch_train.TorchTrainer`'s), with the actor's time by part.
 

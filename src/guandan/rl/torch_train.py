@@ -6,9 +6,19 @@ The method is :mod:`guandan.rl.train`'s: self-play actors at ``tables`` vectoriz
 (:class:`~guandan.rl.vector.VecTables`, the four seats the learner's) score every legal
 card-level action of each decision and play the best, or with probability epsilon a uniformly
 drawn one; each decision's 567-value row is regressed (mean squared error, ``torch.optim.Adam``)
-on its deal's return for the seat that made it. The network (:class:`TorchQNet`) is an MLP
-``567 -> hidden... -> 1`` (ReLU) on the CPU, or on a CUDA device when one is present
-(``device="auto"``).
+on its deal's return for the seat that made it (divided by ``value_scale``, the levels a score
+of 1 stands for: 1 but for a network of ``guandan expert train``). The network
+(:class:`TorchQNet`) is an MLP ``567 -> hidden... -> 1`` (ReLU; with ``structure``, the first
+layer also reads the rows' 25 structure values, :mod:`guandan.rl.structure`) on the CPU, or on a
+CUDA device when one is present (``device="auto"``); the learner computes on one thread with
+torch's deterministic algorithms (:func:`one_thread`).
+
+With ``candidates=N`` the actors choose only among the search's first ``N`` candidate moves
+(:meth:`~guandan.rl.vector.VecTables.places`), the moves the ``net`` agent chooses from, each
+scored as that agent scores them (:func:`~guandan.rl.dmc.candidate_scores`: with a place prior,
+``q / temperature`` plus the bias of the candidate's place). Every card-level form of a
+candidate is a choice, the best by the network; the agent scores one form of each, the cards
+``mc`` would spend.
 
 **Checkpoints** (``checkpoint.pt``) hold everything a run is: the weights, the optimiser's
 state, the replay, the decisions waiting for their deal's end, the tables' states, the random
@@ -18,8 +28,10 @@ stopped (on the same machine and build: the tables' states are native bytes).
 
 **Starting from a network** (``init``, ``--init PATH``): the run's first weights are those of
 another run's ``checkpoint.pt``, a deep Monte Carlo run's or the one ``guandan expert train``
-writes (:func:`read_init`; the hidden widths are the file's), so that self-play goes on from a
-network taught by the search: its values learnt again from the results of its own play.
+writes (:func:`read_init`; the hidden widths, the structure inputs, the value scale and the
+place prior are the file's), so that self-play goes on from a network taught by the search:
+its values learnt again from the results of its own play. The file is loaded with pickle, as
+the run's own checkpoints are: give only files you trust.
 
 **Export**: :meth:`TorchTrainer.export` writes the network as ONNX (input ``rows`` ``(n,
 567)`` float32, output ``q`` ``(n, 1)``), the form the ``onnx:`` agent plays
@@ -55,14 +67,15 @@ except ImportError as error:  # pragma: no cover
         "then '.[train]' from the guandan checkout"
     ) from error
 
-from ..errors import GuandanError, describe
+from ..errors import GuandanError, check_int, describe
 from ..game.encoding import ACTION_SIZE, ROW_SIZE, STATE_SIZE
 from .dmc import TrainConfig, _eval_line, candidate_scores, evaluate, pick_actions, pick_candidates
 from .qnet import QNetwork, check_hidden
 from .structure import STRUCTURE_SIZE, structure_torch
 from .vector import VecTables
 
-__all__ = ["TorchQNet", "TorchTrainer", "Init", "q_factored", "act", "read_init", "with_init", "one_thread"]
+__all__ = ["TorchQNet", "TorchTrainer", "Init", "q_factored", "act", "read_init", "with_init", "one_thread",
+           "check_candidates"]  # fmt: skip
 
 CHECKPOINT = "checkpoint.pt"
 
@@ -192,6 +205,8 @@ def read_init(path: str) -> Init:
     >>> init.hidden, init.structure, init.value_scale, init.place_bias
     ((8, 4), False, 1.0, None)
     """
+    if isinstance(path, str) and os.path.isdir(path):
+        raise GuandanError(f"init {path!r} is a directory; give its checkpoint.pt")
     if not isinstance(path, str) or not os.path.isfile(path):
         raise GuandanError(f"init is a checkpoint.pt file, got {describe(path)}: no such file")
     try:
@@ -242,8 +257,20 @@ def with_init(config: TrainConfig, init: Init | None = None) -> TrainConfig:
     if init.hidden != tuple(config.hidden):
         raise GuandanError(f"init {config.init!r} has hidden widths {','.join(map(str, init.hidden))}; this run "
                            f"{','.join(map(str, config.hidden))}")  # fmt: skip
+    if init.value_scale != 1.0 and config.objective != "levels":
+        raise GuandanError(f"init {config.init!r} scores levels ({init.value_scale:g} a score of 1): train it on "
+                           f"objective 'levels', not {config.objective!r}")  # fmt: skip
     return replace(config, structure=init.structure, value_scale=init.value_scale, temperature=init.temperature,
                    place_bias=init.place_bias)  # fmt: skip
+
+
+def check_candidates(candidates: object) -> int:
+    """``candidates`` of a run checked: 0 (every legal action) or 1..64, the ``net`` agent's range.
+
+    >>> check_candidates(32)
+    32
+    """
+    return check_int("candidates", candidates, 0, 64)
 
 
 def act(net: TorchQNet, device: torch.device, config: TrainConfig, tables: VecTables, epsilon: float = 0.0,
@@ -295,6 +322,7 @@ class TorchTrainer:
         if not isinstance(config, TrainConfig):
             raise GuandanError(f"a TrainConfig, got {describe(config)}")
         self.config = c = replace(config)  # the run's own copy
+        check_candidates(c.candidates)
         self.out = out
         os.makedirs(out, exist_ok=True)
         self.device = _device(device)
@@ -540,8 +568,11 @@ class TorchTrainer:
 
     def export(self, path: str) -> None:
         """Write the network as ONNX for the ``onnx:`` agent: input ``rows`` ``(n, 567)``,
-        output ``q`` ``(n, 1)``, ``n`` free (the weights written by the exporter of
-        :class:`~guandan.rl.qnet.QNetwork`, the graph the numpy trainer's models have)."""
+        output ``q`` ``(n, 1)``, ``n`` free. A plain run's is written by the exporter of
+        :class:`~guandan.rl.qnet.QNetwork` (the graph the numpy trainer's models have); one
+        with the structure, a value scale or a place prior by
+        :func:`guandan.rl.distill.export_onnx`, with that metadata (the structure computed in
+        the graph)."""
         if self._plain():
             self.qnetwork().to_onnx(path)
             return

@@ -58,6 +58,12 @@ class Trainer:
     def __init__(self, config: TrainConfig, out: str) -> None:
         if not isinstance(config, TrainConfig):
             raise GuandanError(f"a TrainConfig, got {describe(config)}")
+        torch_only = [name for name, plain in (("init", None), ("candidates", 0), ("structure", False),
+                                               ("value_scale", 1.0), ("place_bias", None))
+                      if getattr(config, name) != plain]  # fmt: skip
+        if torch_only:
+            raise GuandanError(f"{', '.join(torch_only)}: options of the torch learner "
+                               f"(guandan.rl.torch_train.TorchTrainer, --backend torch)")  # fmt: skip
         self.config = c = config
         self.out = out
         os.makedirs(out, exist_ok=True)
@@ -367,8 +373,8 @@ def run(a: argparse.Namespace, p: argparse.ArgumentParser) -> int:
 def _init_hidden(a: argparse.Namespace, p: argparse.ArgumentParser) -> tuple[int, ...]:
     """The run's hidden widths: --hidden's, or --init's network's (the two must agree), or the
     default; --init and --candidates make a torch run."""
-    if not 0 <= a.candidates <= 127:
-        p.error(f"--candidates is 0 (all legal actions) or 1..127, got {a.candidates}")
+    if not 0 <= a.candidates <= 64:
+        p.error(f"--candidates is 0 (all legal actions) or 1..64, got {a.candidates}")
     if a.candidates and a.backend == "numpy":
         p.error("--candidates acts as the torch runs do: --backend torch (or --actors N)")
     if a.candidates:
@@ -378,6 +384,8 @@ def _init_hidden(a: argparse.Namespace, p: argparse.ArgumentParser) -> tuple[int
     if a.backend == "numpy":
         p.error("--init starts a torch run: --backend torch (or --actors N)")
     a.backend = a.backend or "torch"
+    if os.path.isfile(os.path.join(a.out, "checkpoint.pt")):  # going on: the checkpoint holds the network
+        return tuple(a.hidden) if a.hidden is not None else TrainConfig().hidden
     try:
         from .torch_train import read_init
     except ImportError as error:

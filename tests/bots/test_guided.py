@@ -113,11 +113,11 @@ def test_the_same_seed_gives_the_same_choices_and_the_spec_makes_it(model):
     assert one.act(obs) == two.act(obs)
 
 
-def test_without_a_model_it_is_the_shipped_network():
-    from guandan.bots.network import SHIPPED_MODEL
+def test_without_a_model_it_is_the_network_the_search_taught():
+    from guandan.bots.network import SEARCH_MODEL, SHIPPED_MODEL
 
     agent = make_agent("mc-net:rollouts=100", seed=1)
-    assert isinstance(agent, GuidedSearchAgent) and agent.network.model == SHIPPED_MODEL
+    assert isinstance(agent, GuidedSearchAgent) and agent.network.model == SEARCH_MODEL != SHIPPED_MODEL
     assert agent.prior == 25.0  # the default: level with mc where 100 lost to it
     default = make_agent("mc-net")
     assert agent.halving and default.search.config.rollouts == 200  # a tenth of mc's budget in play

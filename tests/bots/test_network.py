@@ -266,11 +266,12 @@ def test_with_candidates_the_agent_plays_the_best_scored_of_the_searchs_candidat
 def test_net_plays_the_shipped_network_and_net_model_another_file(tmp_path):
     import copy
 
-    from guandan.bots.network import SHIPPED_MODEL, NetAgent
+    from guandan.bots.network import SEARCH_MODEL, SHIPPED_MODEL, NetAgent
 
     agent = make_agent("net")
     assert isinstance(agent, NetAgent) and agent.model == SHIPPED_MODEL and agent.candidates == 32
     assert Path(SHIPPED_MODEL).is_file() and Path(SHIPPED_MODEL).stat().st_size < 5_000_000
+    assert Path(SEARCH_MODEL).is_file() and Path(SEARCH_MODEL).read_bytes() != Path(SHIPPED_MODEL).read_bytes()
     other = make_agent(f"net:model={_model(tmp_path / 'tiny.onnx', _weights(2))}")
     assert isinstance(other, NetAgent) and other.model != SHIPPED_MODEL
     assert isinstance(copy.deepcopy(other), NetAgent) and copy.deepcopy(other).model == other.model

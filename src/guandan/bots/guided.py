@@ -28,7 +28,8 @@ and return are the search's alone.
 The search keeps every option of ``mc`` (``rollouts``, ``think_ms``, ``threads``, ...),
 given beside ``model``, ``prior`` and ``halving``:
 ``mc-net:model=net.onnx:prior=50:rollouts=2000``. Without ``model`` it is the network the
-package ships (the ``net`` agent's); ``prior`` is 25 by default (50 measured the same at 200
+search taught (:data:`~guandan.bots.network.SEARCH_MODEL`; the ``net`` agent's network went on
+from it by self-play, and as a prior it measured no better); ``prior`` is 25 by default (50 measured the same at 200
 rollouts a decision; 100 lost at 2,000 with an earlier network); without a budget
 (``rollouts``, ``think_ms``, ``max_cost``) a decision in play plays :data:`GUIDED_ROLLOUTS`,
 200 rollouts, where ``mc`` plays 2,000 (the tribute and return, rare, keep ``mc``'s budget).
@@ -66,7 +67,7 @@ from ..core.moves import Move
 from ..errors import GuandanError, check_number, describe
 from ..game.history import Phase
 from ..game.observation import Observation
-from .network import SHIPPED_MODEL, OnnxAgent
+from .network import SEARCH_MODEL, OnnxAgent
 from .search import MonteCarloAgent, SearchResult
 
 __all__ = ["GuidedSearchAgent", "blend", "GUIDED_ROLLOUTS"]
@@ -93,8 +94,8 @@ def blend(means: np.ndarray, rollouts: np.ndarray, q: np.ndarray, prior: float) 
 
 class GuidedSearchAgent:
     """``mc`` with a network's value of each candidate as a prior (see the module's
-    description). ``model``: the ONNX Q-network (by default the shipped one,
-    :data:`~guandan.bots.network.SHIPPED_MODEL`); ``prior``: the rollouts the network's value
+    description). ``model``: the ONNX Q-network (by default the one the search taught,
+    :data:`~guandan.bots.network.SEARCH_MODEL`); ``prior``: the rollouts the network's value
     counts for (0: the search alone; 25 by default); ``halving``: the prior counts in the
     search's standings, successive halving's and the final ranking (the default), or only in
     a blend of the search's result (``False``); every other keyword is an option of
@@ -131,7 +132,7 @@ class GuidedSearchAgent:
                 f"({', '.join(k for k in known if k != 'seed')})"
             )
         self.prior = float(prior)
-        self.network = OnnxAgent(SHIPPED_MODEL if model is None else model)
+        self.network = OnnxAgent(SEARCH_MODEL if model is None else model)
         self.search = self.card_search = MonteCarloAgent(seed=seed, **search)
         if all(search.get(budget) is None for budget in ("rollouts", "think_ms", "max_cost")):
             # no budget given: GUIDED_ROLLOUTS in play; the tribute and return keep mc's default

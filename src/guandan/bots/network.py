@@ -51,7 +51,8 @@ from ..game.history import Phase
 from ..game.observation import Observation
 from .playout import public_state
 
-__all__ = ["OnnxAgent", "NetAgent", "SHIPPED_MODEL", "load_session", "place_prior", "search_candidates", "value_scale"]
+__all__ = ["OnnxAgent", "NetAgent", "SHIPPED_MODEL", "SEARCH_MODEL", "load_session", "place_prior", "search_candidates",
+           "value_scale"]  # fmt: skip
 
 #: The metadata keys of a model's place prior (see :func:`place_prior`).
 PLACE_BIAS, TEMPERATURE = "guandan.place_bias", "guandan.temperature"
@@ -61,9 +62,14 @@ VALUE_SCALE = "guandan.value_scale"
 _NO_EVENTS = np.zeros((0, 3), dtype=np.uint64)
 _DECK = bits_of_cards(Cards.deck())
 
-#: The network the package ships (the ``net`` agent's): trained on ``mc``'s searched values
-#: by :mod:`guandan.rl.expert` (the commands: ``docs/training.md``).
+#: The network the package ships (the ``net`` agent's): :data:`SEARCH_MODEL` gone on by deep
+#: Monte Carlo self-play among the search's candidates (``guandan train --init --candidates``;
+#: the commands: ``docs/training.md``).
 SHIPPED_MODEL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "models", "net.onnx")
+#: The network taught ``mc``'s searched values by :mod:`guandan.rl.expert`, before the
+#: self-play: ``mc-net``'s prior by default (its values are the search's own; the self-play's
+#: served the search no better).
+SEARCH_MODEL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "models", "net-search.onnx")
 
 
 def load_session(model: str, threads: int = 1) -> Any:

@@ -22,8 +22,10 @@
    after round in one command, each round's network playing the next round's positions
    (expert iteration, DAgger's way); like the steps it goes on from where it stopped.
 
-The shipped network (``guandan/bots/models/net.onnx``) is the file ``iterate``'s defaults
-make, byte for byte; the command and its steps are in ``docs/training.md``.
+The network the search taught (``guandan/bots/models/net-search.onnx``, ``mc-net``'s prior)
+is the file ``iterate``'s defaults make, byte for byte; the ``net`` agent's
+(``guandan/bots/models/net.onnx``) goes on from it by self-play (``guandan train --init
+--candidates``). The commands and their steps are in ``docs/training.md``.
 
 >>> chunk = deal_positions([3], rollouts=40)
 >>> chunk["states"].shape[1], chunk["actions"].shape[1], len(chunk["offsets"]) == len(chunk["states"]) + 1
@@ -265,7 +267,7 @@ same directory add rounds. The same options make the same model.onnx, byte for b
 --workers (on the CPU: training runs on one torch thread, with torch's deterministic algorithms)."""
 
 ITERATE_EPILOG = """\
-example (the shipped network, about an hour on 2 cores):
+example (the network the search taught, mc-net's, about an hour on 2 cores):
   guandan expert iterate --out ei --workers 2
   guandan arena net:model=ei/model.onnx greedy --pairs 300"""
 

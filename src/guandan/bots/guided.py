@@ -29,7 +29,7 @@ The search keeps every option of ``mc`` (``rollouts``, ``think_ms``, ``threads``
 given beside ``model``, ``prior`` and ``halving``:
 ``mc-net:model=net.onnx:prior=50:rollouts=2000``. Without ``model`` it is the network the
 search taught (:data:`~guandan.bots.network.SEARCH_MODEL`; the ``net`` agent's network went on
-from it by self-play, and as a prior it measured no better); ``prior`` is 25 by default (50 measured the same at 200
+from it by self-play, and as a prior it measured worse); ``prior`` is 25 by default (50 measured the same at 200
 rollouts a decision; 100 lost at 2,000 with an earlier network); without a budget
 (``rollouts``, ``think_ms``, ``max_cost``) a decision in play plays :data:`GUIDED_ROLLOUTS`,
 200 rollouts, where ``mc`` plays 2,000 (the tribute and return, rare, keep ``mc``'s budget).

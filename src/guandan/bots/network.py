@@ -68,7 +68,7 @@ _DECK = bits_of_cards(Cards.deck())
 SHIPPED_MODEL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "models", "net.onnx")
 #: The network taught ``mc``'s searched values by :mod:`guandan.rl.expert`, before the
 #: self-play: ``mc-net``'s prior by default (its values are the search's own; the self-play's
-#: served the search no better).
+#: served the search worse).
 SEARCH_MODEL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "models", "net-search.onnx")
 
 

@@ -62,19 +62,22 @@ except ImportError as error:  # pragma: no cover
 
 from ..errors import GuandanError, describe
 from ..game.encoding import ROW_SIZE, STATE_SIZE
-from .qnet import mlp_onnx
-from .structure import STRUCTURE, STRUCTURE_SIZE, structure_onnx_nodes, structure_torch
-from .torch_train import TorchQNet, _device, one_thread
+from .structure import STRUCTURE_SIZE, structure_torch
+from .torch_train import (
+    PLACES,
+    STRUCTURE_KEY,
+    VALUE_SCALE,
+    TorchQNet,
+    _check_extra,
+    _device,
+    export_onnx,
+    one_thread,
+)
 
-__all__ = ["DistillConfig", "Positions", "Distiller", "export_onnx", "factored_q", "one_thread", "searched_only"]
+__all__ = ["DistillConfig", "Positions", "Distiller", "export_onnx", "factored_q", "one_thread", "searched_only",
+           "VALUE_SCALE", "PLACES", "STRUCTURE_KEY"]  # fmt: skip
 
 CHECKPOINT = "checkpoint.pt"
-#: The metadata key naming the structure features a model computes from its rows.
-STRUCTURE_KEY = "guandan.structure"
-#: The searched values are in levels, +3 .. -3: the network's scores are a third of them.
-VALUE_SCALE = 3.0
-#: The places of the place prior: 0 .. PLACES - 1 in the smart policy's order, PLACES: none.
-PLACES = 32
 
 
 @dataclass
@@ -196,12 +199,6 @@ def factored_q(net: TorchQNet, states: torch.Tensor, actions: torch.Tensor, owne
     return out.reshape(-1)
 
 
-def _check_extra(net: TorchQNet) -> None:
-    if net.extra not in (0, STRUCTURE_SIZE):
-        raise GuandanError(f"a network taught by the search reads the rows, or the rows and their {STRUCTURE_SIZE} "
-                           f"structure values; this one has {net.extra} extra inputs")  # fmt: skip
-
-
 def _losses(
     q: torch.Tensor, owner: torch.Tensor, values: torch.Tensor, rollouts: torch.Tensor, chosen: torch.Tensor,
     decisions: int, temperature: float, value_rollouts: float, advantage: bool = False,
@@ -222,57 +219,6 @@ def _losses(
     policy_loss = torch.mean(torch.log(z) + top - logits[chosen])
     agree = logits[chosen] >= top
     return value_loss, policy_loss, agree
-
-
-def export_onnx(net: TorchQNet, path: str, prior: tuple[float, Any] | None = None,
-                value_scale: float = VALUE_SCALE) -> None:  # fmt: skip
-    """Write a network as ONNX for the ``onnx:`` agent (input ``rows`` ``(n, 567)``, output
-    ``q`` ``(n, 1)``; the writer :func:`~guandan.rl.qnet.mlp_onnx`), its metadata
-    saying a score of 1 is ``value_scale`` levels (:func:`guandan.bots.network.value_scale`;
-    by default :data:`VALUE_SCALE`, the scale this module trains in);
-    ``prior``: a temperature and the biases of the places written as the file's place prior
-    (:func:`guandan.bots.network.place_prior`).
-
-    >>> import os, tempfile
-    >>> from guandan.bots.network import load_session
-    >>> path = os.path.join(tempfile.mkdtemp(), "n.onnx"); export_onnx(TorchQNet((8,), seed=0), path)
-    >>> [o.shape for o in load_session(path).get_outputs()]
-    [['n', 1]]
-    """
-    _check_extra(net)
-    linears = [m for m in net.layers if isinstance(m, nn.Linear)]
-    params = [a for m in linears for a in (m.weight.detach().cpu().numpy().T.copy(),
-                                           m.bias.detach().cpu().numpy().copy())]  # fmt: skip
-    if net.extra:
-        _structure_onnx(params, path)
-    else:
-        mlp_onnx(params, path)
-    import onnx
-
-    from ..bots.network import PLACE_BIAS, TEMPERATURE
-    from ..bots.network import VALUE_SCALE as SCALE_KEY
-
-    model = onnx.load(path)
-    props = {SCALE_KEY: json.dumps(float(value_scale))}
-    if net.extra:
-        props[STRUCTURE_KEY] = json.dumps(list(STRUCTURE))
-    if prior is not None:
-        temperature, bias = prior
-        props.update({TEMPERATURE: json.dumps(float(temperature)),
-                      PLACE_BIAS: json.dumps([round(float(b), 6) for b in bias])})  # fmt: skip
-    onnx.helper.set_model_props(model, props)
-    onnx.save(model, path)
-
-
-def _structure_onnx(params: list[np.ndarray], path: str) -> None:
-    """Write an MLP whose first layer reads the rows and their structure as ONNX: input
-    ``rows`` ``(n, 567)``, the structure computed in the graph (:func:`structure_onnx_nodes`),
-    output ``q`` ``(n, 1)``."""
-    from onnx import helper
-
-    nodes, inits = structure_onnx_nodes("rows", "structure")
-    nodes.append(helper.make_node("Concat", ["rows", "structure"], ["x"], axis=1))
-    mlp_onnx(params, path, (nodes, inits, "x"), name="guandan_q_structure")
 
 
 class Distiller:

@@ -70,12 +70,12 @@ except ImportError as error:  # pragma: no cover
 from ..errors import GuandanError, check_int, describe
 from ..game.encoding import ACTION_SIZE, ROW_SIZE, STATE_SIZE
 from .dmc import TrainConfig, _eval_line, candidate_scores, evaluate, pick_actions, pick_candidates
-from .qnet import QNetwork, check_hidden
-from .structure import STRUCTURE_SIZE, structure_torch
+from .qnet import QNetwork, check_hidden, mlp_onnx
+from .structure import STRUCTURE, STRUCTURE_SIZE, structure_onnx_nodes, structure_torch
 from .vector import VecTables
 
 __all__ = ["TorchQNet", "TorchTrainer", "Init", "q_factored", "act", "read_init", "with_init", "one_thread",
-           "check_candidates"]  # fmt: skip
+           "check_candidates", "export_onnx", "VALUE_SCALE", "PLACES", "STRUCTURE_KEY"]  # fmt: skip
 
 CHECKPOINT = "checkpoint.pt"
 
@@ -111,6 +111,72 @@ class TorchQNet(nn.Module):
     def forward(self, rows: torch.Tensor) -> torch.Tensor:
         out: torch.Tensor = self.layers(rows)
         return out
+
+
+#: The metadata key naming the structure features a model computes from its rows.
+STRUCTURE_KEY = "guandan.structure"
+#: The searched values are in levels, +3 .. -3: a network taught by the search
+#: (:mod:`guandan.rl.distill`) scores a third of them.
+VALUE_SCALE = 3.0
+#: The places of the place prior: 0 .. PLACES - 1 in the smart policy's order, PLACES: none.
+PLACES = 32
+
+
+def _check_extra(net: TorchQNet) -> None:
+    if net.extra not in (0, STRUCTURE_SIZE):
+        raise GuandanError(f"a network taught by the search reads the rows, or the rows and their {STRUCTURE_SIZE} "
+                           f"structure values; this one has {net.extra} extra inputs")  # fmt: skip
+
+
+def export_onnx(net: TorchQNet, path: str, prior: tuple[float, Any] | None = None,
+                value_scale: float = VALUE_SCALE) -> None:  # fmt: skip
+    """Write a network as ONNX for the ``onnx:`` agent (input ``rows`` ``(n, 567)``, output
+    ``q`` ``(n, 1)``; the writer :func:`~guandan.rl.qnet.mlp_onnx`), its metadata
+    saying a score of 1 is ``value_scale`` levels (:func:`guandan.bots.network.value_scale`;
+    by default :data:`VALUE_SCALE`, the scale :mod:`guandan.rl.distill` trains in);
+    ``prior``: a temperature and the biases of the places written as the file's place prior
+    (:func:`guandan.bots.network.place_prior`).
+
+    >>> import os, tempfile
+    >>> from guandan.bots.network import load_session
+    >>> path = os.path.join(tempfile.mkdtemp(), "n.onnx"); export_onnx(TorchQNet((8,), seed=0), path)
+    >>> [o.shape for o in load_session(path).get_outputs()]
+    [['n', 1]]
+    """
+    _check_extra(net)
+    linears = [m for m in net.layers if isinstance(m, nn.Linear)]
+    params = [a for m in linears for a in (m.weight.detach().cpu().numpy().T.copy(),
+                                           m.bias.detach().cpu().numpy().copy())]  # fmt: skip
+    if net.extra:
+        _structure_onnx(params, path)
+    else:
+        mlp_onnx(params, path)
+    import onnx
+
+    from ..bots.network import PLACE_BIAS, TEMPERATURE
+    from ..bots.network import VALUE_SCALE as SCALE_KEY
+
+    model = onnx.load(path)
+    props = {SCALE_KEY: json.dumps(float(value_scale))}
+    if net.extra:
+        props[STRUCTURE_KEY] = json.dumps(list(STRUCTURE))
+    if prior is not None:
+        temperature, bias = prior
+        props.update({TEMPERATURE: json.dumps(float(temperature)),
+                      PLACE_BIAS: json.dumps([round(float(b), 6) for b in bias])})  # fmt: skip
+    onnx.helper.set_model_props(model, props)
+    onnx.save(model, path)
+
+
+def _structure_onnx(params: list[np.ndarray], path: str) -> None:
+    """Write an MLP whose first layer reads the rows and their structure as ONNX: input
+    ``rows`` ``(n, 567)``, the structure computed in the graph (:func:`structure_onnx_nodes`),
+    output ``q`` ``(n, 1)``."""
+    from onnx import helper
+
+    nodes, inits = structure_onnx_nodes("rows", "structure")
+    nodes.append(helper.make_node("Concat", ["rows", "structure"], ["x"], axis=1))
+    mlp_onnx(params, path, (nodes, inits, "x"), name="guandan_q_structure")
 
 
 @contextmanager
@@ -234,8 +300,6 @@ def read_init(path: str) -> Init:
     hidden, structure = tuple(int(s[0]) for s in shapes[:-1]), shapes[0][1] != ROW_SIZE
     config = saved.get("config") if isinstance(saved.get("config"), dict) else {}
     if "place_bias" in saved:  # guandan expert train's (guandan.rl.distill)
-        from .distill import PLACES, VALUE_SCALE
-
         bias = [float(b) for b in saved["place_bias"][:PLACES]] if config.get("place_prior") else None
         return Init(hidden, structure, weights, VALUE_SCALE, float(config.get("temperature", 1.0)), bias)
     bias = config.get("place_bias")
@@ -576,8 +640,6 @@ class TorchTrainer:
         if self._plain():
             self.qnetwork().to_onnx(path)
             return
-        from .distill import export_onnx  # it builds on this module
-
         c = self.config
         prior = (c.temperature, c.place_bias) if c.candidates and c.place_bias is not None else None
         export_onnx(self.net, path, prior, value_scale=c.value_scale)

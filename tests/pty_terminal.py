@@ -10,12 +10,21 @@ import fcntl
 import os
 import re
 import select
+import signal
 import subprocess
 import sys
 import termios
 import time
 
 _ESCAPES = re.compile(r"\x1b(\[[0-9;?]*[A-Za-z]|[=>])")  # what readline writes to a terminal
+
+
+def _controlling_terminal() -> None:
+    """In the child: the pseudo-terminal becomes its controlling terminal, and SIGINT its
+    default (a suite launched in the background starts with SIGINT ignored, which the child
+    would inherit: Ctrl-C would then do nothing)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
 
 class Terminal:
@@ -32,7 +41,7 @@ class Terminal:
             stderr=slave,
             env=env,
             start_new_session=True,
-            preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0),
+            preexec_fn=_controlling_terminal,
         )
         os.close(slave)
         self.text = ""

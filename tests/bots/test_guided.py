@@ -80,6 +80,44 @@ def test_in_halving_the_network_decides_which_candidates_the_search_keeps(model)
     assert make_agent(f"mc-net:model={model}:halving=0:rollouts=100").halving is False
 
 
+def test_with_top_the_search_plays_out_only_the_networks_best_candidates(model):
+    """``top=K``: the search weighs the K candidates the network values most (in the search's
+    own order), the whole budget theirs; ``top=1`` is the network's choice, no rollout made."""
+    obs = lead(5)
+    every = [c.action for c in MonteCarloAgent(seed=4, rollouts=300).analyze(obs).choices]
+    agent = GuidedSearchAgent(model=model, prior=0, top=3, seed=4, rollouts=300)
+    q = agent.q_values(obs, every)
+    best = {every[i] for i in np.argsort(-q, kind="stable")[:3]}
+    result = agent.analyze(obs)
+    assert {c.action for c in result.choices} == best and len(every) > 3
+    assert result.rollouts == 300 and sum(c.rollouts for c in result.choices) == 300
+    raw = MonteCarloAgent(seed=4, rollouts=300).analyze(obs, prior=agent.q_values, keep=3)
+    assert [(c.action, c.value, c.rollouts) for c in raw.choices] == \
+        [(c.action, c.value, c.rollouts) for c in result.choices]  # no prior counted: the means
+    one = GuidedSearchAgent(model=model, prior=0, top=1, seed=4, rollouts=300).analyze(obs)
+    assert [c.action for c in one.choices] == [every[int(np.argmax(q))]] and one.rollouts == 0
+    wide = GuidedSearchAgent(model=model, prior=0, top=64, seed=4, rollouts=300).analyze(obs)
+    plain = MonteCarloAgent(seed=4, rollouts=300).analyze(obs)
+    assert wide.choices == plain.choices  # more than the candidates: all of them
+    assert make_agent(f"mc-net:model={model}:top=2").top == 2
+
+
+@pytest.mark.parametrize(
+    ("prior", "keep", "message"),
+    [
+        (None, 2, "keep needs a prior"),
+        (lambda obs, moves: [0.0] * (len(moves) - 1), 2, "one number for each of the"),
+        (lambda obs, moves: ["x"] * len(moves), 2, "a number for each candidate"),
+        (lambda obs, moves: [float("nan")] * len(moves), 2, "finite"),
+        (lambda obs, moves: [0.0] * len(moves), 0, "keep"),
+    ],
+)
+def test_a_bad_keep_or_prior_is_refused_by_name(prior, keep, message):
+    agent = MonteCarloAgent(seed=1, rollouts=50)
+    with pytest.raises(GuandanError, match=message):
+        agent.analyze(lead(5), prior=prior, keep=keep)
+
+
 def test_a_candidates_row_is_the_onnx_agents_row_of_that_legal_action(model):
     obs = lead(5)
     agent = GuidedSearchAgent(model=model, seed=1, rollouts=200)
@@ -146,6 +184,9 @@ def test_the_tribute_is_the_searchs(model):
         (dict(roll_outs=5), "mc-net has no option 'roll_outs'"),
         (dict(halving=2), "halving is 1 or 0"),
         (dict(halving="yes"), "halving is 1 or 0"),
+        (dict(top=0), "top is a number of candidates >= 1"),
+        (dict(top=2.5), "top is a number of candidates >= 1"),
+        (dict(top=2, halving=0), "top needs halving"),
     ],
 )
 def test_bad_options_are_refused_by_name(model, options, message):

@@ -25,8 +25,13 @@ under the competitive rules), by the model's :func:`~guandan.bots.network.value_
 (3 for a network taught by the search, which scores a third of the levels). The tribute
 and return are the search's alone.
 
+``top=K`` narrows the search to the K candidates the network values most (in the search's
+own order; ``prior=0`` then leaves their rollouts' means alone): the network picks what is
+worth playing out, the rollouts pick among those, the whole budget theirs; ``top=1`` is the
+network's own choice among the search's candidates.
+
 The search keeps every option of ``mc`` (``rollouts``, ``think_ms``, ``threads``, ...),
-given beside ``model``, ``prior`` and ``halving``:
+given beside ``model``, ``prior``, ``halving`` and ``top``:
 ``mc-net:model=net.onnx:prior=50:rollouts=2000``. Without ``model`` it is the network the
 search taught (:data:`~guandan.bots.network.SEARCH_MODEL`; the ``net`` agent's network went on
 from it by self-play, and as a prior it measured worse); ``prior`` is 25 by default (50 measured the same at 200
@@ -64,7 +69,7 @@ from typing import Any
 import numpy as np
 
 from ..core.moves import Move
-from ..errors import GuandanError, check_number, describe
+from ..errors import GuandanError, check_int, check_number, describe
 from ..game.history import Phase
 from ..game.observation import Observation
 from .network import SEARCH_MODEL, OnnxAgent
@@ -98,7 +103,8 @@ class GuidedSearchAgent:
     :data:`~guandan.bots.network.SEARCH_MODEL`); ``prior``: the rollouts the network's value
     counts for (0: the search alone; 25 by default); ``halving``: the prior counts in the
     search's standings, successive halving's and the final ranking (the default), or only in
-    a blend of the search's result (``False``); every other keyword is an option of
+    a blend of the search's result (``False``); ``top``: only the network's ``top`` best
+    candidates are searched (``None``: all); every other keyword is an option of
     :class:`~guandan.bots.search.MonteCarloAgent`, the budget in play :data:`GUIDED_ROLLOUTS`
     rollouts when none is given (``search``; the tribute and return, ``card_search``, then
     keep ``mc``'s default).
@@ -118,17 +124,27 @@ class GuidedSearchAgent:
     name = "mc-net"
 
     def __init__(
-        self, model: str | None = None, prior: float = 25.0, halving: bool = True, seed: int = 0, **search: Any
+        self,
+        model: str | None = None,
+        prior: float = 25.0,
+        halving: bool = True,
+        top: int | None = None,
+        seed: int = 0,
+        **search: Any,
     ) -> None:
         check_number("prior", prior, at_least=0, expected="a number of rollouts >= 0")
+        check_int("top", top, 1, optional=True, expected="a number of candidates >= 1")
         if not isinstance(halving, (bool, np.bool_)) and halving not in (0, 1):
             raise GuandanError(f"halving is 1 or 0 (true or false), got {describe(halving)}")
         self.halving = bool(halving)
+        if top is not None and not self.halving:
+            raise GuandanError("top needs halving: the network picks the candidates the search plays out")
+        self.top = top
         known = inspect.signature(MonteCarloAgent).parameters
         unknown = sorted(set(search) - set(known))
         if unknown:
             raise GuandanError(
-                f"mc-net has no option {unknown[0]!r}: model, prior, halving, and the options of mc "
+                f"mc-net has no option {unknown[0]!r}: model, prior, halving, top, and the options of mc "
                 f"({', '.join(k for k in known if k != 'seed')})"
             )
         self.prior = float(prior)
@@ -141,7 +157,7 @@ class GuidedSearchAgent:
     def __repr__(self) -> str:
         return (
             f"GuidedSearchAgent(model={os.path.basename(self.network.model)!r}, prior={self.prior}, "
-            f"halving={self.halving}, "
+            f"halving={self.halving}, top={self.top}, "
             f"search={self.search!r})"
         )
 
@@ -160,7 +176,7 @@ class GuidedSearchAgent:
         as the search (``card_search``) found them."""
         if observation.phase != Phase.PLAY:
             return self.card_search.analyze(observation)
-        if self.halving and self.prior > 0:
+        if self.halving and (self.prior > 0 or self.top is not None):
             asked: dict[Move, float] = {}
 
             def prior(obs: Observation, moves: list[Move]) -> np.ndarray:
@@ -168,7 +184,7 @@ class GuidedSearchAgent:
                 asked.update(zip(moves, q.tolist()))
                 return q
 
-            result = self.search.analyze(observation, prior=prior, prior_rollouts=self.prior)
+            result = self.search.analyze(observation, prior=prior, prior_rollouts=self.prior, keep=self.top)
             if not asked:  # one candidate: nothing was searched
                 return result
             moves = [c.action for c in result.choices]

@@ -287,6 +287,20 @@ class SearchConfig:
         )
 
 
+def _kept_scores(values: Any, k: int) -> npt.NDArray[np.float64]:
+    """A prior's values for ``k`` candidates as ``float64``, checked before ``keep`` ranks them
+    (the native search checks what it is given the same way)."""
+    try:
+        scores = np.array(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise GuandanError(f"prior must be a number for each candidate, got {describe(values)}") from None
+    if scores.shape != (k,):
+        raise GuandanError(f"prior must be one number for each of the {k} candidates, got shape {scores.shape}")
+    if not np.all(np.isfinite(scores)):
+        raise GuandanError("prior values must be finite numbers")
+    return scores
+
+
 class MonteCarloAgent:
     """The shipped search bot, ``mc``: determinized search with successive halving over
     candidate moves, weighted sampling, learned rollouts (see the module's description).
@@ -366,7 +380,11 @@ class MonteCarloAgent:
         return self.analyze(observation).best
 
     def analyze(
-        self, observation: Observation, prior: Prior | None = None, prior_rollouts: float = 0.0
+        self,
+        observation: Observation,
+        prior: Prior | None = None,
+        prior_rollouts: float = 0.0,
+        keep: int | None = None,
     ) -> SearchResult:
         """Search the decision of an observation (the seat to act) and return every
         candidate with its value, best first (the hint of ``guandan play``). Draws one
@@ -376,16 +394,22 @@ class MonteCarloAgent:
         each a value in the search's unit (a network's, :class:`~guandan.bots.guided.
         GuidedSearchAgent`), counted as ``prior_rollouts`` rollouts in the standings of
         successive halving and of the final ranking (``SearchParams.prior_rollouts``); the
-        choices' values stay their rollouts' means."""
+        choices' values stay their rollouts' means. ``keep`` (with a prior): only the ``keep``
+        candidates the prior values most are searched, in the search's order (the rest are
+        not played; ``keep=1`` plays the prior's choice without a rollout)."""
         start = time.perf_counter()
         if not isinstance(observation, Observation):
             raise GuandanError(f"analyze takes an Observation, got {describe(observation)}")
         if observation.turn != observation.seat or not len(observation.legal_actions):
             raise GuandanError(f"seat {observation.seat} is not to act: there is nothing to search")
         check_number("prior_rollouts", prior_rollouts, at_least=0, expected="a number of rollouts >= 0")
+        if keep is not None:
+            check_int("keep", keep, 1)
+            if prior is None:
+                raise GuandanError("keep needs a prior: the candidates it values most are kept")
         seed = self._rng.next_u64()
         if observation.phase == Phase.PLAY:
-            return self._analyze_play(observation, seed, start, prior, float(prior_rollouts))
+            return self._analyze_play(observation, seed, start, prior, float(prior_rollouts), keep)
         return self._analyze_card(observation, seed, start)
 
     def _promotion(self, observation: Observation) -> tuple[int, int, int]:
@@ -417,7 +441,13 @@ class MonteCarloAgent:
         return max(1e-6, start + think_ms / 1000 - time.perf_counter() - 0.0005)
 
     def _analyze_play(
-        self, observation: Observation, seed: int, start: float, prior: Prior | None, prior_rollouts: float
+        self,
+        observation: Observation,
+        seed: int,
+        start: float,
+        prior: Prior | None,
+        prior_rollouts: float,
+        keep: int | None,
     ) -> SearchResult:
         info = information_set(observation)
         hand = observation.hand
@@ -436,8 +466,16 @@ class MonteCarloAgent:
         )
         moves = [spend(int(w), hand, observation.level) for w in words]
         values = None
-        if prior is not None and prior_rollouts > 0:  # before the time left is measured: it counts
-            values = prior(observation, moves)
+        if prior is not None and (prior_rollouts > 0 or keep is not None):
+            values = prior(observation, moves)  # before the time left is measured: it counts
+            if keep is not None and keep < len(words):
+                scores = _kept_scores(values, len(words))
+                kept = np.sort(np.argsort(-scores, kind="stable")[:keep])
+                words = words[kept]
+                moves = [moves[i] for i in kept]
+                values = scores[kept]
+                if len(words) == 1:
+                    return SearchResult((Choice(moves[0], 0.0, 0),), 0, time.perf_counter() - start)
         params = replace(
             self._params,
             rollouts=self._budget(observation) or 0,
@@ -447,6 +485,7 @@ class MonteCarloAgent:
             promotion=observation.ruleset.promotion,
             prior_rollouts=prior_rollouts if values is not None else 0.0,
         )
+        values = values if prior_rollouts > 0 else None
         stats, done = native_search.search(info, state, words, params, values)
         order = np.argsort(stats[:, 3], kind="stable")
         choices = tuple(Choice(moves[i], float(stats[i, 1]), int(stats[i, 0])) for i in order)

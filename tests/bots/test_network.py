@@ -3,6 +3,7 @@ choices are checked against a numpy evaluation of the same weights; bad models a
 
 from __future__ import annotations
 
+import pickle
 from pathlib import Path
 
 import numpy as np
@@ -351,3 +352,36 @@ def onnx_session(path):
     from guandan.bots.network import load_session
 
     return load_session(path)
+
+
+def _with_candidates(path, value):
+    model = onnx.load(path)
+    helper.set_model_props(model, {"guandan.candidates": value})
+    onnx.save(model, path)
+    return path
+
+
+def test_a_model_says_how_many_of_the_searchs_candidates_it_was_trained_among(tmp_path):
+    """``guandan.candidates`` in the file sets the agents' default; an option given wins;
+    without it ``onnx`` scores every legal action and ``net`` the search's 32."""
+    from guandan.bots.network import SEARCH_MODEL, SHIPPED_MODEL, NetAgent, model_candidates
+
+    plain = _model(tmp_path / "plain.onnx", _weights(3))
+    assert (OnnxAgent(plain).candidates, NetAgent(plain).candidates) == (0, 32)
+    twelve = _with_candidates(_model(tmp_path / "twelve.onnx", _weights(3)), "12")
+    assert model_candidates(onnx_session(twelve)) == 12
+    assert (OnnxAgent(twelve).candidates, NetAgent(twelve).candidates) == (12, 12)
+    assert OnnxAgent(twelve, candidates=0).candidates == 0
+    assert make_agent(f"onnx:model={twelve}:candidates=5").candidates == 5
+    assert make_agent(f"onnx:model={twelve}").candidates == 12
+    copied = pickle.loads(pickle.dumps(OnnxAgent(twelve, candidates=0)))
+    assert copied.candidates == 0  # the choice travels, not the model's default
+    for shipped in (SHIPPED_MODEL, SEARCH_MODEL):  # both chose among the search's 32 when they learned
+        assert OnnxAgent(shipped).candidates == 32
+
+
+@pytest.mark.parametrize("value", ["0", "65", "12.5", "\"12\"", "x", "[12]", "true"])
+def test_a_malformed_candidates_count_is_refused_naming_the_model(tmp_path, value):
+    path = _with_candidates(_model(tmp_path / "bad.onnx", _weights(1)), value)
+    with pytest.raises(ModelError, match="model 'bad.onnx' has a malformed guandan.candidates: an int 1..64"):
+        OnnxAgent(path)

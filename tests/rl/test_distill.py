@@ -242,6 +242,7 @@ def test_a_network_reading_the_structure_trains_resumes_and_its_model_computes_i
     session = load_session(model)
     props = {p.key: p.value for p in onnx.load(model).metadata_props}
     assert json.loads(props[STRUCTURE_KEY]) == list(STRUCTURE)
+    assert props["guandan.candidates"] == "32"  # it knows the search's candidates: agents score those
     deal = Deal.new(seed=8, level=9)
     agent = NetAgent(model)
     for _ in range(12):

@@ -252,7 +252,7 @@ def test_a_run_from_a_teacher_acts_among_the_candidates_learns_in_its_scale_and_
     torch, _, TorchTrainer = _torch()
     from dataclasses import replace
 
-    from guandan.bots.network import NetAgent, load_session, place_prior, value_scale
+    from guandan.bots.network import NetAgent, OnnxAgent, load_session, model_candidates, place_prior, value_scale
     from guandan.rl.dmc import candidate_scores
     from guandan.rl.torch_train import act
     from guandan.rl.vector import VecTables
@@ -281,6 +281,7 @@ def test_a_run_from_a_teacher_acts_among_the_candidates_learns_in_its_scale_and_
     assert value_scale(session, out) == 3.0
     temperature, exported = place_prior(session, out)
     assert temperature == 0.25 and np.allclose(exported, bias[:32].numpy(), atol=1e-6)
+    assert model_candidates(session, out) == 8 and OnnxAgent(out).candidates == 8  # played as it learned
     deal = Deal.new(seed=4, level=6)
     agent = NetAgent(out)
     for _ in range(12):

@@ -52,12 +52,15 @@ from ..game.observation import Observation
 from .playout import public_state
 
 __all__ = ["OnnxAgent", "NetAgent", "SHIPPED_MODEL", "SEARCH_MODEL", "load_session", "place_prior", "search_candidates",
-           "value_scale"]  # fmt: skip
+           "value_scale", "model_candidates"]  # fmt: skip
 
 #: The metadata keys of a model's place prior (see :func:`place_prior`).
 PLACE_BIAS, TEMPERATURE = "guandan.place_bias", "guandan.temperature"
 #: The metadata key of the levels a model's score of 1 stands for (see :func:`value_scale`).
 VALUE_SCALE = "guandan.value_scale"
+#: The metadata key of the search's candidates a model was trained to choose among (see
+#: :func:`model_candidates`).
+CANDIDATES = "guandan.candidates"
 
 _NO_EVENTS = np.zeros((0, 3), dtype=np.uint64)
 _DECK = bits_of_cards(Cards.deck())
@@ -213,6 +216,35 @@ def value_scale(session: Any, model: str = "model") -> float:
     return scale
 
 
+def model_candidates(session: Any, model: str = "model") -> int | None:
+    """How many of the search's candidates a model was trained to choose among (the metadata
+    ``guandan.candidates``, 1..64, that ``guandan train --candidates`` and
+    :mod:`guandan.rl.distill` write), or ``None`` without it: the agents then score that many
+    unless told otherwise (a network that saw values only for the candidates plays far worse
+    over every legal action). Raises :class:`~guandan.ModelError` if the metadata is there but
+    not an int 1..64.
+
+    >>> import os, tempfile
+    >>> from guandan.rl.qnet import QNetwork
+    >>> path = os.path.join(tempfile.mkdtemp(), "tiny.onnx"); QNetwork(hidden=(4,), seed=1).to_onnx(path)
+    >>> model_candidates(load_session(path)) is None, model_candidates(load_session(SHIPPED_MODEL))
+    (True, 32)
+    """
+    meta = session.get_modelmeta().custom_metadata_map
+    if CANDIDATES not in meta:
+        return None
+    try:
+        count = json.loads(meta[CANDIDATES])
+    except ValueError:
+        count = None
+    if type(count) is not int or not 1 <= count <= 64:
+        raise ModelError(
+            f"model {os.path.basename(model)!r} has a malformed {CANDIDATES}: an int 1..64, "
+            f"got {meta[CANDIDATES][:60]!r}"
+        )
+    return count
+
+
 def _q_shape(shape: Any) -> bool:
     """Whether a declared output shape is a Q-network's: ``(n, 1)`` or ``(n,)``, ``n`` free."""
     if not isinstance(shape, (list, tuple)) or len(shape) not in (1, 2):
@@ -231,24 +263,34 @@ class OnnxAgent:
     """Plays an ONNX Q-network over the 567-value rows (see the module's description).
 
     ``model``: the ONNX file; ``threads``: onnxruntime's threads (1 by default: simulations
-    run one process a core); ``candidates``: 0 (the default) scores every legal action, as
-    the published agents do; above 0, only the moves the search bot weighs
-    (:func:`search_candidates`, at most that many), the ones a network taught by the search
-    (:mod:`guandan.rl.expert`) has seen valued, and with a model carrying a place prior
-    (:func:`place_prior`) the prior is added to the scores. ``seed`` is accepted and unused (the
-    agent is deterministic).
+    run one process a core); ``candidates``: 0 scores every legal action, as the published
+    agents do; above 0, only the moves the search bot weighs (:func:`search_candidates`, at
+    most that many), the ones a network taught by the search (:mod:`guandan.rl.expert`) has
+    seen valued, and with a model carrying a place prior (:func:`place_prior`) the prior is
+    added to the scores. By default (``None``) the model's own (:func:`model_candidates`), or
+    0 for a model that does not say. ``seed`` is accepted and unused (the agent is
+    deterministic).
+
+    >>> OnnxAgent(SEARCH_MODEL).candidates, OnnxAgent(SEARCH_MODEL, candidates=0).candidates
+    (32, 0)
     """
 
     name = "onnx"
+    #: The candidates scored when neither the agent's options nor the model say.
+    default_candidates = 0
 
-    def __init__(self, model: str, seed: int = 0, threads: int = 1, candidates: int = 0) -> None:
-        self.candidates = check_int("candidates", candidates, 0, 64, expected="an int 0..64 (0: every legal action)")
+    def __init__(self, model: str, seed: int = 0, threads: int = 1, candidates: int | None = None) -> None:
+        check_int("candidates", candidates, 0, 64, optional=True, expected="an int 0..64 (0: every legal action)")
         self.model = str(model)
         self.threads = threads
         self._session = load_session(model, threads)
         self._input = self._session.get_inputs()[0].name
         self.place_prior = place_prior(self._session, self.model)
         self.value_scale = value_scale(self._session, self.model)
+        trained = model_candidates(self._session, self.model)
+        self.candidates: int = (
+            candidates if candidates is not None else trained if trained is not None else self.default_candidates
+        )
 
     def __repr__(self) -> str:
         more = f", candidates={self.candidates}" if self.candidates else ""
@@ -363,7 +405,8 @@ class OnnxAgent:
 class NetAgent(OnnxAgent):
     """The network the package ships, as an agent (``net``; ``net:model=PATH`` plays another
     file the same way): an :class:`OnnxAgent` of :data:`SHIPPED_MODEL` by default, scoring
-    the search's 32 candidates (``candidates=0``: every legal action).
+    the search's 32 candidates, or as many as the model says it was trained among
+    (``candidates=0``: every legal action).
 
     >>> from guandan.game.deal import Deal
     >>> deal = Deal.new(seed=1)
@@ -372,8 +415,11 @@ class NetAgent(OnnxAgent):
     """
 
     name = "net"
+    default_candidates = 32
 
-    def __init__(self, model: str | None = None, seed: int = 0, threads: int = 1, candidates: int = 32) -> None:
+    def __init__(
+        self, model: str | None = None, seed: int = 0, threads: int = 1, candidates: int | None = None
+    ) -> None:
         super().__init__(SHIPPED_MODEL if model is None else model, seed=seed, threads=threads, candidates=candidates)
 
     def __repr__(self) -> str:

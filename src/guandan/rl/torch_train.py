@@ -129,13 +129,15 @@ def _check_extra(net: TorchQNet) -> None:
 
 
 def export_onnx(net: TorchQNet, path: str, prior: tuple[float, Any] | None = None,
-                value_scale: float = VALUE_SCALE) -> None:  # fmt: skip
+                value_scale: float = VALUE_SCALE, candidates: int | None = PLACES) -> None:  # fmt: skip
     """Write a network as ONNX for the ``onnx:`` agent (input ``rows`` ``(n, 567)``, output
     ``q`` ``(n, 1)``; the writer :func:`~guandan.rl.qnet.mlp_onnx`), its metadata
     saying a score of 1 is ``value_scale`` levels (:func:`guandan.bots.network.value_scale`;
     by default :data:`VALUE_SCALE`, the scale :mod:`guandan.rl.distill` trains in);
     ``prior``: a temperature and the biases of the places written as the file's place prior
-    (:func:`guandan.bots.network.place_prior`).
+    (:func:`guandan.bots.network.place_prior`); ``candidates``: how many of the search's
+    candidates the network was trained to choose among (:func:`guandan.bots.network.model_candidates`;
+    by default :data:`PLACES`, the search's 32; ``None``: every legal action, not written).
 
     >>> import os, tempfile
     >>> from guandan.bots.network import load_session
@@ -153,7 +155,7 @@ def export_onnx(net: TorchQNet, path: str, prior: tuple[float, Any] | None = Non
         mlp_onnx(params, path)
     import onnx
 
-    from ..bots.network import PLACE_BIAS, TEMPERATURE
+    from ..bots.network import CANDIDATES, PLACE_BIAS, TEMPERATURE
     from ..bots.network import VALUE_SCALE as SCALE_KEY
 
     model = onnx.load(path)
@@ -164,6 +166,8 @@ def export_onnx(net: TorchQNet, path: str, prior: tuple[float, Any] | None = Non
         temperature, bias = prior
         props.update({TEMPERATURE: json.dumps(float(temperature)),
                       PLACE_BIAS: json.dumps([round(float(b), 6) for b in bias])})  # fmt: skip
+    if candidates is not None:
+        props[CANDIDATES] = json.dumps(check_int("candidates", candidates, 1, 64))
     onnx.helper.set_model_props(model, props)
     onnx.save(model, path)
 
@@ -642,4 +646,4 @@ class TorchTrainer:
             return
         c = self.config
         prior = (c.temperature, c.place_bias) if c.candidates and c.place_bias is not None else None
-        export_onnx(self.net, path, prior, value_scale=c.value_scale)
+        export_onnx(self.net, path, prior, value_scale=c.value_scale, candidates=c.candidates or None)

@@ -171,6 +171,68 @@ def test_a_start_that_is_not_a_network_of_the_rows_is_refused_by_name(tmp_path):
         TorchTrainer(replace(_config(10), init=str(good)), str(tmp_path / "run"), device="cpu")
 
 
+def test_a_run_starts_from_an_exported_model_as_from_its_checkpoint(tmp_path):
+    """``--init model.onnx``: the layers of a model the package wrote and its metadata (scale,
+    structure, place prior): the same network, the same run configuration."""
+    pytest.importorskip("onnx")
+    pytest.importorskip("onnxruntime")
+    torch, TorchQNet, TorchTrainer = _torch()
+    from dataclasses import replace
+
+    from guandan.bots.network import load_session
+    from guandan.rl.qnet import QNetwork
+    from guandan.rl.torch_train import export_onnx, read_init
+
+    path, teacher, bias = _teacher(tmp_path)
+    from_pt = TorchTrainer(replace(_config(10), init=path, candidates=8), str(tmp_path / "a"), device="cpu")
+    model = str(tmp_path / "teacher.onnx")
+    from_pt.export(model)
+    init = read_init(model)
+    assert init.hidden == (16, 8) and init.structure and init.value_scale == 3.0 and init.temperature == 0.25
+    assert np.allclose(init.place_bias, bias[:32].numpy(), atol=1e-6)  # the metadata keeps 6 decimals
+    from_onnx = TorchTrainer(replace(_config(10), init=model, candidates=8), str(tmp_path / "b"), device="cpu")
+    assert all(torch.equal(a, b) for a, b in zip(from_onnx.net.parameters(), teacher.parameters()))
+    deal = Deal.new(seed=6)
+    rows = encode_rows(deal.observation(deal.turn))
+    session = load_session(model)
+    assert np.allclose(from_onnx.q_rows(rows), session.run(None, {"rows": rows})[0].reshape(-1), atol=1e-5)
+    plain = str(tmp_path / "plain.onnx")
+    QNetwork(hidden=(8,), seed=2).to_onnx(plain)
+    simple = read_init(plain)
+    assert (simple.hidden, simple.structure, simple.value_scale, simple.place_bias) == ((8,), False, 1.0, None)
+    export_onnx(TorchQNet((8,), seed=0), str(tmp_path / "scaled.onnx"), value_scale=2.0)
+    assert read_init(str(tmp_path / "scaled.onnx")).value_scale == 2.0
+
+
+def test_an_onnx_start_the_package_did_not_write_is_refused_by_name(tmp_path):
+    onnx = pytest.importorskip("onnx")
+    from onnx import helper, numpy_helper
+
+    from guandan.rl.qnet import QNetwork
+    from guandan.rl.torch_train import read_init
+
+    (tmp_path / "text.onnx").write_bytes(b"not a model")
+    with pytest.raises(GuandanError, match="is not an ONNX model"):
+        read_init(str(tmp_path / "text.onnx"))
+    node = helper.make_node("Identity", ["rows"], ["q"])
+    other = helper.make_model(helper.make_graph([node], "g", [helper.make_tensor_value_info("rows", 1, ["n", 1])],
+                                                [helper.make_tensor_value_info("q", 1, ["n", 1])]))  # fmt: skip
+    onnx.save(other, tmp_path / "other.onnx")
+    with pytest.raises(GuandanError, match="not a network this package wrote"):
+        read_init(str(tmp_path / "other.onnx"))
+    QNetwork(hidden=(8,), seed=2).to_onnx(str(tmp_path / "tagged.onnx"))
+    tagged = onnx.load(tmp_path / "tagged.onnx")
+    helper.set_model_props(tagged, {"guandan.structure": "[]"})
+    onnx.save(tagged, tmp_path / "tagged.onnx")
+    with pytest.raises(GuandanError, match="reads 567 values but its metadata has guandan.structure"):
+        read_init(str(tmp_path / "tagged.onnx"))
+    broken = onnx.load(tmp_path / "tagged.onnx")
+    broken.graph.initializer[1].CopyFrom(numpy_helper.from_array(np.zeros(3, np.float32), "b0"))
+    onnx.save(broken, tmp_path / "broken.onnx")
+    with pytest.raises(GuandanError, match="layer 0 is not a linear layer"):
+        read_init(str(tmp_path / "broken.onnx"))
+
+
 def test_the_command_takes_its_start_and_its_widths_from_init(tmp_path, capsys):
     pytest.importorskip("onnx")
     import json

@@ -264,9 +264,11 @@ def read_init(path: str) -> Init:
     """The network in the torch checkpoint ``path``: a deep Monte Carlo run's
     ``checkpoint.pt`` (its scale and prior those of its run), or the one ``guandan expert
     train`` writes (its scores in :data:`~guandan.rl.distill.VALUE_SCALE` levels, its place
-    prior if it learnt one). Refused with :class:`~guandan.errors.GuandanError` naming the
-    problem: no such file, not a checkpoint, or a network that is not an MLP over the 567-value
-    rows (and their structure).
+    prior if it learnt one); or a model this package exported (``.onnx``: a run's
+    ``model.onnx``, the shipped ``net.onnx``), its scale, structure and place prior read from
+    its metadata. Refused with :class:`~guandan.errors.GuandanError` naming the problem: no
+    such file, not a checkpoint, or a network that is not an MLP over the 567-value rows (and
+    their structure).
 
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as out:
@@ -278,7 +280,9 @@ def read_init(path: str) -> Init:
     if isinstance(path, str) and os.path.isdir(path):
         raise GuandanError(f"init {path!r} is a directory; give its checkpoint.pt")
     if not isinstance(path, str) or not os.path.isfile(path):
-        raise GuandanError(f"init is a checkpoint.pt file, got {describe(path)}: no such file")
+        raise GuandanError(f"init is a checkpoint.pt or model .onnx file, got {describe(path)}: no such file")
+    if path.endswith(".onnx"):
+        return _onnx_init(path)
     try:
         saved = torch.load(path, map_location="cpu", weights_only=False)
     except Exception as error:  # torch raises many kinds for a file it cannot read
@@ -286,6 +290,56 @@ def read_init(path: str) -> Init:
     weights = saved.get("net") if isinstance(saved, dict) else None
     if not isinstance(weights, dict) or not weights:
         raise GuandanError(f"init {path!r} holds no network (a checkpoint.pt has its weights under 'net')")
+    hidden, structure = _mlp_shape(path, weights)
+    config = saved.get("config") if isinstance(saved.get("config"), dict) else {}
+    if "place_bias" in saved:  # guandan expert train's (guandan.rl.distill)
+        bias = [float(b) for b in saved["place_bias"][:PLACES]] if config.get("place_prior") else None
+        return Init(hidden, structure, weights, VALUE_SCALE, float(config.get("temperature", 1.0)), bias)
+    bias = config.get("place_bias")
+    return Init(hidden, structure, weights, float(config.get("value_scale", 1.0)),
+                float(config.get("temperature", 1.0)), None if bias is None else [float(b) for b in bias])  # fmt: skip
+
+
+def _onnx_init(path: str) -> Init:
+    """The network of an ONNX model the package wrote (:func:`export_onnx`, or
+    :meth:`QNetwork.to_onnx <guandan.rl.qnet.QNetwork.to_onnx>`): its layers' initializers
+    ``W0, b0, W1, b1, ...`` (weights ``(in, out)``) and its metadata."""
+    import onnx
+    from onnx import numpy_helper
+
+    from ..bots.network import load_session, place_prior, value_scale
+
+    try:
+        model = onnx.load(path)
+    except Exception as error:  # onnx raises several kinds for a file it cannot parse
+        raise GuandanError(f"init {path!r} is not an ONNX model: {error}") from None
+    found = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
+    weights: dict[str, torch.Tensor] = {}
+    for k in range(len(found)):
+        if f"W{k}" not in found:
+            break
+        w, b = found[f"W{k}"], found.get(f"b{k}")
+        if w.ndim != 2 or b is None or b.shape != w.shape[1:]:
+            raise GuandanError(f"init {path!r}: layer {k} is not a linear layer of the Q-network")
+        weights[f"layers.{2 * k}.weight"] = torch.from_numpy(np.array(w.T, dtype=np.float32))
+        weights[f"layers.{2 * k}.bias"] = torch.from_numpy(np.array(b, dtype=np.float32))
+    if not weights:
+        raise GuandanError(f"init {path!r} is not a network this package wrote (no layers W0, b0, ...)")
+    hidden, structure = _mlp_shape(path, weights)
+    meta = {p.key: p.value for p in model.metadata_props}
+    if structure != (STRUCTURE_KEY in meta):
+        reads = ROW_SIZE + STRUCTURE_SIZE if structure else ROW_SIZE
+        raise GuandanError(f"init {path!r}: its first layer reads {reads} values but its metadata "
+                           f"{'lacks' if structure else 'has'} {STRUCTURE_KEY}")  # fmt: skip
+    session = load_session(path)  # the agents' readers of the metadata, the same checks
+    prior = place_prior(session, path)
+    temperature, bias = (1.0, None) if prior is None else (prior[0], [float(b) for b in prior[1]])
+    return Init(hidden, structure, weights, value_scale(session, path), temperature, bias)
+
+
+def _mlp_shape(path: str, weights: dict[str, Any]) -> tuple[tuple[int, ...], bool]:
+    """The hidden widths of the Q-network MLP of ``weights`` (torch's names) and whether its
+    first layer reads the structure beside the rows; refused by name if it is not one."""
     shapes = []
     for k in range(0, 2 * len(weights), 2):
         w, b = weights.get(f"layers.{k}.weight"), weights.get(f"layers.{k}.bias")
@@ -301,14 +355,7 @@ def read_init(path: str) -> Init:
                            f"{ROW_SIZE}-value rows, or those and their {STRUCTURE_SIZE} structure values")  # fmt: skip
     if any(shapes[i][0] != shapes[i + 1][1] for i in range(len(shapes) - 1)):
         raise GuandanError(f"init {path!r}: its layers do not chain (shapes {shapes})")
-    hidden, structure = tuple(int(s[0]) for s in shapes[:-1]), shapes[0][1] != ROW_SIZE
-    config = saved.get("config") if isinstance(saved.get("config"), dict) else {}
-    if "place_bias" in saved:  # guandan expert train's (guandan.rl.distill)
-        bias = [float(b) for b in saved["place_bias"][:PLACES]] if config.get("place_prior") else None
-        return Init(hidden, structure, weights, VALUE_SCALE, float(config.get("temperature", 1.0)), bias)
-    bias = config.get("place_bias")
-    return Init(hidden, structure, weights, float(config.get("value_scale", 1.0)),
-                float(config.get("temperature", 1.0)), None if bias is None else [float(b) for b in bias])  # fmt: skip
+    return tuple(int(s[0]) for s in shapes[:-1]), shapes[0][1] != ROW_SIZE
 
 
 def with_init(config: TrainConfig, init: Init | None = None) -> TrainConfig:

@@ -301,9 +301,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--hidden", type=_hidden, default=None,
                    help=f"the hidden layers' widths, comma-separated (default "
                         f"{','.join(map(str, d.hidden))}, or --init's)")  # fmt: skip
-    p.add_argument("--init", default=None, metavar="CHECKPOINT",
+    p.add_argument("--init", default=None, metavar="FILE",
                    help="torch: start from the network of this checkpoint.pt (a torch run's, or guandan expert "
-                        "train's), with its hidden widths, structure inputs, value scale and place prior "
+                        "train's) or model .onnx the package wrote (a run's model.onnx, the shipped net), with "
+                        "its hidden widths, structure inputs, value scale and place prior "
                         "(default: a network drawn from --seed)")  # fmt: skip
     p.add_argument("--candidates", type=int, default=0, metavar="N",
                    help="act among the search's first N candidate moves, as the net agent plays (with --init's "

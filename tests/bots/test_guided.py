@@ -99,6 +99,10 @@ def test_with_top_the_search_plays_out_only_the_networks_best_candidates(model):
     wide = GuidedSearchAgent(model=model, prior=0, top=64, seed=4, rollouts=300).analyze(obs)
     plain = MonteCarloAgent(seed=4, rollouts=300).analyze(obs)
     assert wide.choices == plain.choices  # more than the candidates: all of them
+    asked = []
+    unasked = MonteCarloAgent(seed=4, rollouts=300).analyze(obs, prior=lambda o, m: asked.append(m) or [0.0] * len(m),
+                                                            keep=64)  # fmt: skip
+    assert not asked and unasked.choices == plain.choices  # nothing to keep out: the prior is not asked
     assert make_agent(f"mc-net:model={model}:top=2").top == 2
 
 

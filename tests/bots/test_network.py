@@ -376,6 +376,9 @@ def test_a_model_says_how_many_of_the_searchs_candidates_it_was_trained_among(tm
     assert make_agent(f"onnx:model={twelve}").candidates == 12
     copied = pickle.loads(pickle.dumps(OnnxAgent(twelve, candidates=0)))
     assert copied.candidates == 0  # the choice travels, not the model's default
+    older = OnnxAgent.__new__(OnnxAgent)
+    older.__setstate__({"model": twelve, "threads": 1})  # a state pickled before the option
+    assert older.candidates == 12
     for shipped in (SHIPPED_MODEL, SEARCH_MODEL):  # both chose among the search's 32 when they learned
         assert OnnxAgent(shipped).candidates == 32
 

@@ -135,7 +135,7 @@ class GuidedSearchAgent:
         **search: Any,
     ) -> None:
         check_number("prior", prior, at_least=0, expected="a number of rollouts >= 0")
-        check_int("top", top, 1, optional=True, expected="a number of candidates >= 1")
+        top = check_int("top", top, 1, optional=True, expected="a number of candidates >= 1")
         if not isinstance(halving, (bool, np.bool_)) and halving not in (0, 1):
             raise GuandanError(f"halving is 1 or 0 (true or false), got {describe(halving)}")
         self.halving = bool(halving)

@@ -280,7 +280,9 @@ class OnnxAgent:
     default_candidates = 0
 
     def __init__(self, model: str, seed: int = 0, threads: int = 1, candidates: int | None = None) -> None:
-        check_int("candidates", candidates, 0, 64, optional=True, expected="an int 0..64 (0: every legal action)")
+        candidates = check_int(
+            "candidates", candidates, 0, 64, optional=True, expected="an int 0..64 (0: every legal action)"
+        )
         self.model = str(model)
         self.threads = threads
         self._session = load_session(model, threads)
@@ -300,7 +302,7 @@ class OnnxAgent:
         return {"model": self.model, "threads": self.threads, "candidates": self.candidates}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__init__(state["model"], threads=state["threads"], candidates=state.get("candidates", 0))  # type: ignore[misc]
+        self.__init__(state["model"], threads=state["threads"], candidates=state.get("candidates"))  # type: ignore[misc]
 
     def __deepcopy__(self, memo: dict[int, Any]) -> OnnxAgent:
         return type(self)(self.model, threads=self.threads, candidates=self.candidates)

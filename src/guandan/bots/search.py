@@ -404,7 +404,7 @@ class MonteCarloAgent:
             raise GuandanError(f"seat {observation.seat} is not to act: there is nothing to search")
         check_number("prior_rollouts", prior_rollouts, at_least=0, expected="a number of rollouts >= 0")
         if keep is not None:
-            check_int("keep", keep, 1)
+            keep = check_int("keep", keep, 1)
             if prior is None:
                 raise GuandanError("keep needs a prior: the candidates it values most are kept")
         seed = self._rng.next_u64()
@@ -466,7 +466,7 @@ class MonteCarloAgent:
         )
         moves = [spend(int(w), hand, observation.level) for w in words]
         values = None
-        if prior is not None and (prior_rollouts > 0 or keep is not None):
+        if prior is not None and (prior_rollouts > 0 or (keep is not None and keep < len(words))):
             values = prior(observation, moves)  # before the time left is measured: it counts
             if keep is not None and keep < len(words):
                 scores = _kept_scores(values, len(words))

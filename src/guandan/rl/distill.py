@@ -350,7 +350,7 @@ class Distiller:
                     held = self.evaluate(self.positions.held)
                     record.update({f"held_{k}": round(v, 5) for k, v in held.items()})
                 self.save()
-                export_onnx(self.net, os.path.join(self.out, "model.onnx"), self.prior())
+                export_onnx(self.net, os.path.join(self.out, "model.onnx"), self.prior(), candidates=PLACES)
                 with open(os.path.join(self.out, "log.jsonl"), "a") as log:
                     log.write(json.dumps(record) + "\n")
                 records.append(record)

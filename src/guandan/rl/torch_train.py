@@ -129,7 +129,7 @@ def _check_extra(net: TorchQNet) -> None:
 
 
 def export_onnx(net: TorchQNet, path: str, prior: tuple[float, Any] | None = None,
-                value_scale: float = VALUE_SCALE, candidates: int | None = PLACES) -> None:  # fmt: skip
+                value_scale: float = VALUE_SCALE, candidates: int | None = None) -> None:  # fmt: skip
     """Write a network as ONNX for the ``onnx:`` agent (input ``rows`` ``(n, 567)``, output
     ``q`` ``(n, 1)``; the writer :func:`~guandan.rl.qnet.mlp_onnx`), its metadata
     saying a score of 1 is ``value_scale`` levels (:func:`guandan.bots.network.value_scale`;
@@ -137,7 +137,8 @@ def export_onnx(net: TorchQNet, path: str, prior: tuple[float, Any] | None = Non
     ``prior``: a temperature and the biases of the places written as the file's place prior
     (:func:`guandan.bots.network.place_prior`); ``candidates``: how many of the search's
     candidates the network was trained to choose among (:func:`guandan.bots.network.model_candidates`;
-    by default :data:`PLACES`, the search's 32; ``None``: every legal action, not written).
+    ``None``, the default: not written, the agents' own default; a network taught by the search
+    knows :data:`PLACES`, its 32).
 
     >>> import os, tempfile
     >>> from guandan.bots.network import load_session

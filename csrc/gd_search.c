@@ -512,6 +512,102 @@ int gd_rollout_seats(gd_deal *d, const uint8_t policies[4], const gd_linear *con
     return plies;
 }
 
+/* ---- the state value ------------------------------------------------------------------- */
+
+void gd_value_features(const gd_deal *d, float out[GD_VALUE_FEATURES]) {
+    memset(out, 0, GD_VALUE_FEATURES * sizeof(float));
+    const int t = d->turn, level = d->level;
+    int place[4] = {0, 0, 0, 0};
+    for (int i = 0; i < d->n_finished && i < 4; i++) place[d->finished[i] & 3] = i + 1 < 3 ? i + 1 : 3;
+    for (int r = 0; r < 4; r++) {
+        const int seat = (t + r) & 3;
+        uint8_t counts[GD_FACES];
+        gd_unpack_cards(&d->hands[seat], counts);
+        float *f = out + 21 * r;
+        int total = 0;
+        for (int rank = 0; rank < GD_RANKS; rank++) {
+            int n = 0;
+            for (int suit = 0; suit < 4; suit++)
+                if (!(rank == level && suit == GD_HEARTS)) n += counts[4 * rank + suit];
+            total += n;
+            f[elevated(rank, level)] = (float)n / 4.0f;
+        }
+        const int wilds = counts[4 * level + GD_HEARTS];
+        f[13] = (float)wilds / 2.0f;
+        f[14] = (float)counts[GD_SMALL_JOKER] / 2.0f;
+        f[15] = (float)counts[GD_BIG_JOKER] / 2.0f;
+        total += wilds + counts[GD_SMALL_JOKER] + counts[GD_BIG_JOKER];
+        f[16] = (float)total / 27.0f;
+        f[17 + place[seat]] = 1.0f;
+    }
+    float *g = out + 84;
+    if (d->last >= 0 && d->beat != GD_PASS_MOVE) {
+        g[(d->last - t) & 3] = 1.0f;
+        const unsigned type = GD_MOVE_TYPE(d->beat);
+        if (type >= GD_SINGLE && type <= GD_JOKER_BOMB) g[5 + type - GD_SINGLE] = 1.0f;
+        g[15] = (float)key_order(d->beat, level) / 14.0f;
+        g[16] = (float)gd_move_size(d->beat) / 10.0f;
+    } else {
+        g[4] = 1.0f;
+    }
+    g[17] = (float)d->passes / 3.0f;
+    g[18] = (float)level / 12.0f;
+}
+
+size_t gd_value_size(const int hidden[2]) {
+    const size_t a = (size_t)hidden[0], b = (size_t)hidden[1];
+    return GD_VALUE_FEATURES * a + a + a * b + b + b + 1;
+}
+
+/* A layer's units: out[j] = bias[j] + sum of x[i] * w[i][j] over the nonzero inputs i, in
+ * index order; then ReLU. */
+static void value_layer(const float *x, int n_in, const float *w, const float *bias, int n_out, float *out) {
+    for (int j = 0; j < n_out; j++) out[j] = 0.0f;
+    for (int i = 0; i < n_in; i++) {
+        const float xi = x[i];
+        if (xi == 0.0f) continue;
+        const float *row = w + (size_t)i * n_out;
+        for (int j = 0; j < n_out; j++) out[j] += xi * row[j];
+    }
+    for (int j = 0; j < n_out; j++) {
+        const float a = out[j] + bias[j];
+        out[j] = a > 0.0f ? a : 0.0f;
+    }
+}
+
+double gd_value_eval(const gd_value *v, const gd_deal *d) {
+    float x[GD_VALUE_FEATURES], h1[GD_VALUE_HIDDEN], h2[GD_VALUE_HIDDEN];
+    const int a = v->hidden[0], b = v->hidden[1];
+    gd_value_features(d, x);
+    const float *w = v->w;
+    value_layer(x, GD_VALUE_FEATURES, w, w + GD_VALUE_FEATURES * a, a, h1);
+    w += GD_VALUE_FEATURES * a + a;
+    value_layer(h1, a, w, w + (size_t)a * b, b, h2);
+    w += (size_t)a * b + b;
+    float out = 0.0f;
+    for (int j = 0; j < b; j++) out += h2[j] * w[j];
+    return (double)(out + w[b]);
+}
+
+/* A playout that the value ends: the rollout policy's plies, at most v->plies, then the value
+ * of the state reached for `side`, or the result when the deal ended first; in GD_VALUE_ONE
+ * fixed point. */
+static int64_t value_playout(gd_deal *d, const uint8_t policies[4], const gd_linear *lin, const gd_value *v,
+                             int side, const uint8_t promotion[3], gd_rng *rng) {
+    for (int plies = 0; !d->over && plies < v->plies; plies++) {
+        const gd_move m = gd_policy_move_linear(d, policies[d->turn], lin, rng);
+        gd_cards spent;
+        gd_spend(&d->hands[d->turn], d->level, m, &spent);
+        gd_deal_apply(d, m, &spent);
+    }
+    if (d->over) return (int64_t)gd_deal_score(d, side, promotion) * GD_VALUE_ONE;
+    double value = gd_value_eval(v, d);
+    if ((d->turn & 1) != side) value = -value;
+    if (!(value > -64.0)) value = -64.0; /* NaN too: a value out of range stays bounded */
+    if (value > 64.0) value = 64.0;
+    return (int64_t)llround(value * GD_VALUE_ONE);
+}
+
 /* ---- candidates ------------------------------------------------------------------------ */
 
 typedef struct ranked {
@@ -925,19 +1021,28 @@ static void tree_playout(const round_share *share, gd_deal *d, gd_move move, gd_
     }
 }
 
+/* The fixed point of a search's results: GD_VALUE_ONE when its playouts end in the value
+ * (gd_search_params.value), else 1 (whole levels, wins or payoffs). */
+static int64_t result_unit(const gd_search_params *p) {
+    const int weighted = p->linear && p->policy_weight < 1.0;
+    return p->value && p->tree_moves == 0 && p->objective == GD_OBJECTIVE_LEVELS && !weighted ? GD_VALUE_ONE : 1;
+}
+
 /* A candidate's result in one sampled deal, for the searching side: the deal solved exactly
  * when the search is an endgame and the solve fits its budget, else played out (through the
  * tree, when the search has one: tr). */
-static int world_result(const round_share *share, gd_deal *d, gd_move move, int side, uint64_t w,
-                        const uint8_t policies[4], tree_trace *tr) {
+static int64_t world_result(const round_share *share, gd_deal *d, gd_move move, int side, uint64_t w,
+                            const uint8_t policies[4], tree_trace *tr) {
     const gd_search_params *p = share->job->p;
+    const int64_t unit = result_unit(p);
     if (tr) tr->len = 0, tr->new_k = 0;
     if (share->solver && !d->over) {
         int value;
-        if (gd_solve(share->solver, d, side, &value)) return value;
+        if (gd_solve(share->solver, d, side, &value)) return (int64_t)value * unit;
     }
     gd_rng rng = {gd_stream(p->seed, w, 2)};
     if (tr) tree_playout(share, d, move, &rng, policies, tr);
+    else if (unit > 1) return value_playout(d, policies, p->linear, p->value, side, p->promotion, &rng);
     else gd_rollout_linear(d, policies, p->linear, &rng);
     if (p->objective == GD_OBJECTIVE_TABLE) return gd_deal_payoff(d, side, p->payoff);
     return p->objective == GD_OBJECTIVE_WINS ? gd_deal_won(d, side) : gd_deal_score(d, side, p->promotion);
@@ -996,8 +1101,8 @@ static void *round_worker(void *arg) {
             gd_spend(&d.hands[d.turn], d.level, move, &spent);
             gd_deal_apply(&d, move, &spent);
             tree_trace *tr = j->tree ? &j->traces[(i - j->batch) * j->n_alive + ci] : NULL;
-            const int result = world_result(share, &d, move, side, w, policies, tr);
-            if (tr) tr->result = result, tr->played = 1;
+            const int64_t result = world_result(share, &d, move, side, w, policies, tr);
+            if (tr) tr->result = (int)result, tr->played = 1;
             share->sum[ci] += weight * result;
             share->weight[ci] += weight;
             share->n[ci]++;
@@ -1070,7 +1175,7 @@ static int64_t play_round(round_job *j, gd_candidate_stats *stats) {
         for (size_t ci = 0; ci < j->n_alive; ci++) {
             gd_candidate_stats *st = &stats[j->alive[ci]];
             st->n += shares[t].n[ci];
-            st->sum += (double)shares[t].sum[ci];
+            st->sum += (double)shares[t].sum[ci] / (double)result_unit(j->p); /* a power of two: exact */
             st->weight += (double)shares[t].weight[ci];
             played += shares[t].n[ci];
         }

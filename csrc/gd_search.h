@@ -145,6 +145,39 @@ void gd_sample_weighted(const gd_infoset *s, const gd_infer *inf, gd_rng *rng, g
  * `s` passes gd_infoset_check. */
 double gd_policy_belief(const gd_infoset *s, const gd_linear *lin, double miss, int events, const gd_cards hands[4]);
 
+/* ---- the state value ------------------------------------------------------------------- */
+
+/* A whole deal state's value: the levels the side of the seat to act can expect from it, as a
+ * small network over GD_VALUE_FEATURES numbers of the state (all four hands: the playouts'
+ * sampled deals know them). For the seat to act t, relative seat r = 0..3 is seat (t + r) % 4,
+ * and the numbers are, for each r, 21 at r * 21:
+ *   0..12  the natural cards (the level's hearts, the wilds, apart) of each rank, in the
+ *          level's order (2..A without the level's rank, then the level's rank), each / 4
+ *   13     the wilds / 2;  14, 15  the small and the big jokers / 2;  16  the cards / 27
+ *   17..20 one-hot: still in, out first, second, third (or later)
+ * then, at 84: the seat of the play to beat, one-hot over the relative seats (84..87) or 88
+ * when the turn leads; the play's type, one-hot over single .. joker bomb (89..98); its key in
+ * the level's order / 14 (99); its cards / 10 (100); the passes since it / 3 (101); the level
+ * (rank 0..12) / 12 (102). */
+#define GD_VALUE_FEATURES 103
+#define GD_VALUE_HIDDEN 256 /* the widest hidden layer */
+void gd_value_features(const gd_deal *d, float out[GD_VALUE_FEATURES]);
+
+/* The network: two hidden layers of widths hidden[0], hidden[1] (1..GD_VALUE_HIDDEN) with
+ * ReLU, then one output. Its weights w, flat: the first layer's inputs by unit, transposed
+ * (GD_VALUE_FEATURES rows of hidden[0]), its biases, the second's likewise (hidden[0] rows of
+ * hidden[1]), its biases, the output's hidden[1] weights and its bias. Each unit's sum is
+ * accumulated in float over its inputs in index order, skipping the inputs that are zero. */
+typedef struct gd_value {
+    int hidden[2];
+    int plies;      /* a playout's plies after the candidate before the value ends it (>= 0) */
+    const float *w; /* gd_value_size(hidden) floats */
+} gd_value;
+size_t gd_value_size(const int hidden[2]);
+
+/* The value of a deal state (not over) for the side of the seat to act. */
+double gd_value_eval(const gd_value *v, const gd_deal *d);
+
 /* ---- candidates ------------------------------------------------------------------------ */
 
 /* The candidate moves of a search for a hand at a level against a play to beat
@@ -193,7 +226,14 @@ typedef struct gd_search_params {
     const double *prior;   /* NULL, or a value for each candidate (in the rollouts' unit): a prior that
                               counts as prior_rollouts rollouts in every standing (see gd_search) */
     double prior_rollouts; /* >= 0 */
+    const gd_value *value; /* NULL, or (objective GD_OBJECTIVE_LEVELS, no tree, no policy weights): a
+                              playout stops value->plies plies after the candidate and scores the
+                              value of the state it reached for the searching side (gd_value_eval),
+                              a result in GD_VALUE_ONE fixed point like every other */
 } gd_search_params;
+
+/* With a value, results are kept in this fixed point (an exact result: its levels times it). */
+#define GD_VALUE_ONE 65536
 
 /* With a tree, a round's sampled deals are played in batches of this many: the threads read
  * the tree as the batch began, and the batch's playouts update it in the deals' order after. */

@@ -5,6 +5,8 @@ from __future__ import annotations
 import copy
 
 from guandan import Cards, Deal, Match, Move, parse_card
+from guandan.bots.agents import GreedyAgent
+from guandan.bots.playout import native_state
 from guandan.core.notation import parse_play
 from guandan.core.rng import derive_seed
 from guandan.game.deal import deal_hands, opening_leader, opening_position
@@ -167,3 +169,20 @@ def small_tribute_match() -> Match:
     """A match at its tribute: seat 2 (last in the previous deal) owes seat 1 its highest card, DA,
     from four small hands (seat 0 holds S3 HR, seat 1 D4 HR, seat 2 S8 SA DA, seat 3 C5)."""
     return Match(seed=3, levels=(5, 9), previous=(1, 0, 3, 2), hands=[["S3 HR", "D4 HR", "S8 SA DA", "C5"]])
+
+
+def positions_with_deals(seeds, plies):
+    """(observation of the seat to act, its deal) after ``plies`` greedy plays of seeded deals."""
+    for seed in seeds:
+        deal = Deal.new(seed=seed, level=2 + seed % 13)
+        for _ in range(plies):
+            if deal.is_over:
+                break
+            deal.act(GreedyAgent().act(deal.observation(deal.turn)))
+        if not deal.is_over:
+            yield deal.observation(deal.turn), deal
+
+
+def deal_state_of(obs):
+    """The search state of an observation: (level, turn, last, beat, passes, finished)."""
+    return native_state((obs.hand,) * 4, int(obs.level), obs.seat, obs.to_beat, obs.history, obs.finish_order)[1:]

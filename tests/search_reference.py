@@ -9,7 +9,9 @@ out again what the search does with them: the rounds of successive halving and t
 which candidates each world plays, the standings, the walk of each playout through the tree,
 the PUCT choice, the batches and the order in which the tree learns. A rollout budget and a
 deterministic rollout policy (``learned`` or ``smart``) only; no endgame solves, no belief
-weighting.
+weighting. With a state value (``Params.value``), a rollout stops ``value_plies`` plies after
+its candidate and scores the value (``_core.value_of``, checked against its numpy twin on its
+own) in the search's fixed point.
 """
 
 from __future__ import annotations
@@ -88,6 +90,30 @@ class Params:
     tree_first: float = 0.5
     payoff: tuple[int, ...] | None = None  # objective: six payoffs (a win with the partner 2nd..4th; a loss)
     prior_rollouts: float = 0.0  # with search's prior: the rollouts it counts for in the standings
+    value: Any = None  # a StateValue: rollouts end value_plies plies after the candidate, in its value
+    value_plies: int = 0
+
+
+VALUE_ONE = 65536  # the search's fixed point with a value (GD_VALUE_ONE)
+
+
+def _llround(x: float) -> int:
+    """C's llround: the nearest integer, halves away from zero."""
+    return int(math.floor(abs(x) + 0.5)) * (1 if x >= 0 else -1)
+
+
+def _value_result(state: Any, side: int, p: Params) -> int:
+    """A rollout the value ends, in VALUE_ONE fixed point (gd_search.c's value_playout)."""
+    for _ in range(p.value_plies):
+        if _over(state):
+            break
+        state, _ = _core.deal_play(state, _policy_move(state, p))
+    if _over(state):
+        return _score(state, side, p) * VALUE_ONE
+    v = _core.value_of(state, p.value.flat(), p.value.hidden)
+    if state[2] & 1 != side:
+        v = -v
+    return _llround(min(max(v, -64.0), 64.0) * VALUE_ONE)
 
 
 def _policy_move(state: Any, p: Params) -> int:
@@ -238,12 +264,16 @@ def search(
                     walk, new = [], None
                     if tree is not None and not over:
                         state, walk, new = tree.playout(state, move, turn, p)
+                    elif p.value is not None:
+                        result = _score(state, side, p) * VALUE_ONE if over else _value_result(state, side, p)
                     elif not over:
                         while not _over(state):
                             state, _ = _core.deal_play(state, _policy_move(state, p))
-                    result = _score(state, side, p)
+                    if p.value is None or tree is not None:
+                        result = _score(state, side, p)
                     stats[alive[ci]]["n"] += 1
-                    stats[alive[ci]]["sum"] += result
+                    # in levels: a fixed-point result over VALUE_ONE is exact, and so are their sums
+                    stats[alive[ci]]["sum"] += result / VALUE_ONE if p.value is not None and tree is None else result
                     walks.append((walk, new, result))
                     done += 1
             if tree is not None:

@@ -17,7 +17,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 import search_reference
-from games import search_case
+from games import deal_state_of, positions_with_deals, search_case
 from hypothesis import assume
 from hypothesis import strategies as st
 from profiles import profiled
@@ -85,18 +85,6 @@ def check_against_reference(seeds, plies, rollouts, trees):
             compared += 1
             chose += counted["chose"]
     return compared, chose
-
-
-def positions_with_deals(seeds, plies):
-    """(observation of the seat to act, its deal) after ``plies`` greedy plays of seeded deals."""
-    for seed in seeds:
-        deal = Deal.new(seed=seed, level=2 + seed % 13)
-        for _ in range(plies):
-            if deal.is_over:
-                break
-            deal.act(GreedyAgent().act(deal.observation(deal.turn)))
-        if not deal.is_over:
-            yield deal.observation(deal.turn), deal
 
 
 TREES = (
@@ -359,13 +347,6 @@ def test_a_spent_time_budget_still_answers_with_the_policys_choice():
     words = _core.search_candidates(information_set(obs), state, 32)
     stats, done = _core.search(information_set(obs), state, words, SearchParams(0, 1e-9, 1, "smart", 1))
     assert done <= 1 and stats[0, 3] == 0  # no time: the prior order stands, the policy's move first
-
-
-def deal_state_of(obs):
-    """The search state of an observation: (level, turn, last, beat, passes, finished)."""
-    from guandan.bots.playout import native_state
-
-    return native_state((obs.hand,) * 4, int(obs.level), obs.seat, obs.to_beat, obs.history, obs.finish_order)[1:]
 
 
 # -- legal actions in every phase ------------------------------------------------------------------

@@ -33,11 +33,13 @@ def test_the_walk_finds_every_layer_and_the_compiled_core():
 #: Modules whose examples play whole games over sockets, serve the browser table or train on torch:
 #: a second or more.
 SLOW_MODULES = {"guandan.platform.local", "guandan.web.server", "guandan.rl.torch_train", "guandan.rl.ray_train",
-                "guandan.rl.distill", "guandan.rl.expert"}
+                "guandan.rl.distill", "guandan.rl.expert", "guandan.rl.state_value"}
 #: Modules of an optional extra that is not a test dependency, with the package they need: skipped
 #: without it (``guandan.rl.torch_train`` and ``guandan.rl.distill``: torch, the ``train`` extra, installed
-#: pinned by .ci/run; ``guandan.rl.ray_train``: torch and ray, the same extra).
-OPTIONAL_MODULES = {"guandan.rl.torch_train": "torch", "guandan.rl.ray_train": "ray", "guandan.rl.distill": "torch"}
+#: pinned by .ci/run, and ``guandan.rl.state_value``'s training; ``guandan.rl.ray_train``: torch and ray, the
+#: same extra).
+OPTIONAL_MODULES = {"guandan.rl.torch_train": "torch", "guandan.rl.ray_train": "ray", "guandan.rl.distill": "torch",
+                    "guandan.rl.state_value": "torch"}
 
 
 @pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n in SLOW_MODULES else n for n in MODULES])

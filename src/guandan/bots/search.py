@@ -109,6 +109,7 @@ from .determinize import BOMB_WEIGHT, PASS_WEIGHT, TRIES, determinize, informati
 from .match_value import deal_payoffs
 from .playout import Policy, native_state, public_state
 from .rollout_policy import load_weights
+from .state_value import load_value
 
 __all__ = [
     "MonteCarloAgent",
@@ -254,6 +255,8 @@ class SearchConfig:
     bomb_weight: float = BOMB_WEIGHT
     objective: Literal["levels", "wins", "match"] = "levels"
     weights: str | None = None
+    value: str | None = None
+    value_plies: int | None = None
 
     def __post_init__(self) -> None:
         check_choice("objective", self.objective, ("levels", "wins", "match"), "'levels', 'wins' or 'match'")
@@ -271,12 +274,20 @@ class SearchConfig:
         check_choice("policy", self.policy, _SEARCH_POLICIES, f"one of {', '.join(_SEARCH_POLICIES)}")
         if self.weights is not None and not isinstance(self.weights, str):
             raise GuandanError(f"weights is the path of a rollout policy file, got {describe(self.weights)}")
+        if self.value is not None and not isinstance(self.value, str):
+            raise GuandanError(f"value is the path of a state value file (.npz), got {describe(self.value)}")
+        check_int("value_plies", self.value_plies, 0, 10_000, optional=True)
+        if self.value_plies is not None and self.value is None:
+            raise GuandanError("value_plies needs a state value (value=FILE)")
+        if self.value is not None and self.objective != "levels":
+            raise GuandanError(f"a state value scores levels: value=FILE needs objective=levels, not {self.objective}")
 
     def params(self) -> SearchParams:
         """The core's parameters these options set (the learned policy's weights loaded, when
         the policy is ``learned`` or a ``weights`` file is named); a decision fills in its
         budget, seed, objective and promotion (:func:`dataclasses.replace`)."""
         learned = self.policy == "learned" or self.weights is not None
+        value = None if self.value is None else load_value(self.value)
         return SearchParams(
             threads=self.threads,
             policy=self.policy,
@@ -284,6 +295,9 @@ class SearchConfig:
             pass_weight=self.pass_weight,
             bomb_weight=self.bomb_weight,
             weights=load_weights(self.weights) if learned else None,
+            value=None if value is None else value.flat(),
+            value_hidden=(128, 64) if value is None else value.hidden,
+            value_plies=0 if value is None else value.plies if self.value_plies is None else self.value_plies,
         )
 
 
@@ -335,11 +349,13 @@ class MonteCarloAgent:
         objective: Literal["levels", "wins", "match"] = "levels",
         weights: str | None = None,
         max_cost: int | None = None,
+        value: str | None = None,
+        value_plies: int | None = None,
     ) -> None:
         config = SearchConfig(
             rollouts=rollouts, think_ms=think_ms, max_cost=max_cost, threads=threads, policy=policy,
             candidates=candidates, tries=tries, pass_weight=pass_weight, bomb_weight=bomb_weight,
-            objective=objective, weights=weights,
+            objective=objective, weights=weights, value=value, value_plies=value_plies,
         )  # fmt: skip
         self._configure(seed, config)
 

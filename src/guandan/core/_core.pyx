@@ -119,6 +119,8 @@ from .gd_search cimport (
     GD_POLICY_NET,
     GD_TREE_MAX_MOVES,
     GD_TREE_MAX_NODES,
+    GD_VALUE_FEATURES,
+    GD_VALUE_HIDDEN,
     gd_candidate_places,
     gd_candidate_stats,
     gd_candidates,
@@ -139,6 +141,10 @@ from .gd_search cimport (
     gd_search_params,
     gd_smart_move,
     gd_stream,
+    gd_value,
+    gd_value_eval,
+    gd_value_features,
+    gd_value_size,
 )
 from .gd_solve cimport gd_cards_left, gd_solve, gd_solve_entry, gd_solve_move, gd_solver
 

@@ -28,6 +28,10 @@ POLICY_WEIGHTS = GD_POLICY_WEIGHTS
 #: weights: the linear weights, then for each half each unit's inputs, bias and output.
 HIDDEN = GD_HIDDEN
 POLICY_NET = GD_POLICY_NET
+#: The numbers a state value reads of a whole deal state (``value_features``), and the widest
+#: of its two hidden layers.
+VALUE_FEATURES = GD_VALUE_FEATURES
+VALUE_HIDDEN = GD_VALUE_HIDDEN
 
 
 cdef int _search_policy(policy) except -1:
@@ -351,12 +355,14 @@ def search_candidates(infoset, state, limit):
 _SEARCH_FIELDS = ("seed", "rollouts", "seconds", "threads", "policy", "weights", "objective", "promotion",
                   "solve_cards", "solve_nodes", "solve_cost", "tries", "pass_weight", "bomb_weight",
                   "policy_weight", "policy_events", "tree_moves", "tree_visits", "tree_nodes", "tree_c",
-                  "tree_first", "prior_rollouts")
+                  "tree_first", "prior_rollouts", "value", "value_hidden", "value_plies")
 
 
-cdef int _params_from(given, gd_search_params *p, gd_linear *lin) except -1:
+cdef object _params_from(given, gd_search_params *p, gd_linear *lin, gd_value *val):
     """Check and copy a ``SearchParams`` into the C struct, field by field (``lin`` holds the
-    learned policy's weights that ``p.linear`` then points to). Each field is read once."""
+    learned policy's weights that ``p.linear`` then points to, ``val`` the state value that
+    ``p.value`` points to). Each field is read once. Returns the array holding the value's
+    weights (``None`` without one): keep it while ``p`` is in use."""
     errors = _errors()
     try:
         params = {name: getattr(given, name) for name in _SEARCH_FIELDS}
@@ -403,7 +409,72 @@ cdef int _params_from(given, gd_search_params *p, gd_linear *lin) except -1:
     p.tree_first = _unit_weight(params["tree_first"], "tree_first")
     p.prior = NULL
     p.prior_rollouts = _real_arg(params["prior_rollouts"], "prior_rollouts", 0.0, 1e12)
-    return 0
+    p.value = NULL
+    if params["value"] is None:
+        return None
+    held = _value_from(params["value"], params["value_hidden"], val)
+    val.plies = <int>_size(params["value_plies"], "value_plies", 0, 10_000)
+    if p.objective != GD_OBJECTIVE_LEVELS:
+        raise errors.GuandanError("a state value scores levels: it needs objective='levels'")
+    if p.tree_moves > 0:
+        raise errors.GuandanError("a state value ends the rollouts, not the tree's playouts: not with tree_moves > 0")
+    if p.policy_weight < 1.0 and p.policy_events > 0:
+        raise errors.GuandanError("a state value does not combine with weighting deals (policy_weight < 1)")
+    p.value = val
+    return held
+
+
+cdef object _value_from(weights, hidden, gd_value *v):
+    """Check a state value's widths and weights into ``v``: two widths 1..VALUE_HIDDEN and
+    ``value_size(hidden)`` finite numbers. Returns the ``float32`` copy ``v.w`` points to."""
+    errors = _errors()
+    if isinstance(hidden, (str, bytes)) or not isinstance(hidden, (tuple, list)) or len(hidden) != 2:
+        raise errors.GuandanError(f"value_hidden is two widths 1..{GD_VALUE_HIDDEN}, got {_describe(hidden)}")
+    v.hidden[0] = <int>_size(hidden[0], "value_hidden", 1, GD_VALUE_HIDDEN)
+    v.hidden[1] = <int>_size(hidden[1], "value_hidden", 1, GD_VALUE_HIDDEN)
+    cdef size_t n = gd_value_size(v.hidden)
+    what = f"a state value of hidden widths {tuple(hidden)} is {n} finite numbers"
+    try:
+        w = np.array(weights, dtype=np.float32).ravel()
+    except (TypeError, ValueError):
+        raise errors.GuandanError(f"{what}, got {_describe(weights)}") from None
+    if w.shape[0] != n or not np.isfinite(w).all():
+        raise errors.GuandanError(f"{what}, got {w.shape[0]}" + ("" if w.shape[0] != n else " with one not finite"))
+    cdef const float[::1] wv = w
+    v.w = &wv[0]
+    v.plies = 0
+    return w
+
+
+def value_size(hidden):
+    """How many weights a state value of these two hidden widths has (``gd_value_size``)."""
+    cdef gd_value v
+    v.hidden[0] = <int>_size(hidden[0], "value_hidden", 1, GD_VALUE_HIDDEN)
+    v.hidden[1] = <int>_size(hidden[1], "value_hidden", 1, GD_VALUE_HIDDEN)
+    return gd_value_size(v.hidden)
+
+
+def value_features(state):
+    """The numbers the state value reads of a whole deal state (``Deal.native_state()``, not
+    over), for its seat to act: ``float32 (VALUE_FEATURES,)`` (``gd_value_features``)."""
+    cdef gd_deal d
+    _deal_from(state, &d)
+    out = np.zeros(GD_VALUE_FEATURES, dtype=np.float32)
+    cdef float[::1] o = out
+    gd_value_features(&d, &o[0])
+    return out
+
+
+def value_of(state, weights, hidden):
+    """The state value's value (levels, for the side of the seat to act) of a whole deal
+    state not over, under these weights and hidden widths (``gd_value_eval``)."""
+    cdef gd_deal d
+    _deal_from(state, &d)
+    if d.over:
+        raise _errors().GuandanError("the deal is over: its result is known, it has no value")
+    cdef gd_value v
+    held = _value_from(weights, hidden, &v)
+    return gd_value_eval(&v, &d)
 
 
 def _prior_arg(prior, Py_ssize_t k):
@@ -448,7 +519,8 @@ def search(infoset, state, candidates, params, prior=None):
     cdef Py_ssize_t k = words.shape[0], i
     cdef gd_search_params p
     cdef gd_linear lin
-    _params_from(params, &p, &lin)
+    cdef gd_value val
+    held = _params_from(params, &p, &lin, &val)  # holds the value's weights p.value points to
     cdef const double[::1] pv
     if prior is not None:
         values = _prior_arg(prior, k)

@@ -22,6 +22,9 @@ cdef extern from "gd_search.h" nogil:
         GD_OBJECTIVE_TABLE
         GD_TREE_MAX_MOVES
         GD_TREE_MAX_NODES
+        GD_VALUE_FEATURES
+        GD_VALUE_HIDDEN
+        GD_VALUE_ONE
     ctypedef struct gd_event:
         uint64_t lo
         uint64_t hi
@@ -49,6 +52,10 @@ cdef extern from "gd_search.h" nogil:
         float u[2][GD_HIDDEN][GD_FEATURES]
         float b[2][GD_HIDDEN]
         float v[2][GD_HIDDEN]
+    ctypedef struct gd_value:
+        int hidden[2]
+        int plies
+        const float *w
     ctypedef struct gd_search_params:
         uint64_t seed
         int64_t rollouts
@@ -72,6 +79,7 @@ cdef extern from "gd_search.h" nogil:
         double tree_first
         const double *prior
         double prior_rollouts
+        const gd_value *value
     ctypedef struct gd_candidate_stats:
         int64_t n
         double sum
@@ -92,6 +100,9 @@ cdef extern from "gd_search.h" nogil:
     void gd_sample_weighted(const gd_infoset *s, const gd_infer *inf, gd_rng *rng, gd_cards *hands)
     double gd_policy_belief(const gd_infoset *s, const gd_linear *lin, double miss, int events,
                             const gd_cards *hands)
+    void gd_value_features(const gd_deal *d, float *out)
+    size_t gd_value_size(const int *hidden)
+    double gd_value_eval(const gd_value *v, const gd_deal *d)
     size_t gd_candidates(const gd_deal *d, size_t limit, gd_move *out)
     void gd_candidate_places(const gd_deal *d, size_t limit, const uint64_t *moves, size_t k, int8_t *out)
     int64_t gd_search(const gd_infoset *s, const gd_deal *root, const gd_move *cands, size_t k,

@@ -51,6 +51,11 @@ __all__ = [
     "search",
     "SearchParams",
     "SearchPolicyName",
+    "VALUE_FEATURES",
+    "VALUE_HIDDEN",
+    "value_features",
+    "value_of",
+    "value_size",
 ]
 
 #: The search's rollout policies.
@@ -76,6 +81,15 @@ search_candidates = _core.search_candidates
 deal_candidates = _core.deal_candidates
 #: The search: each candidate's statistics over sampled deals, and how many rollouts ran.
 search = _core.search
+#: The numbers a state value reads of a whole deal state, and the widest of its hidden layers.
+VALUE_FEATURES: int = _core.VALUE_FEATURES
+VALUE_HIDDEN: int = _core.VALUE_HIDDEN
+#: A state value's numbers of a whole deal state (``gd_value_features``).
+value_features = _core.value_features
+#: A state value's value of a whole deal state, under its weights and widths (``gd_value_eval``).
+value_of = _core.value_of
+#: The weights of a state value of two hidden widths.
+value_size = _core.value_size
 
 
 @dataclass(frozen=True)
@@ -113,6 +127,13 @@ class SearchParams:
     network's, say), counts as that many rollouts in the standings that decide successive
     halving's eliminations and the final ranking (``csrc/gd_search.h`` gives the blend).
 
+    ``value`` (the weights of a state value, :mod:`guandan.bots.state_value`, of hidden widths
+    ``value_hidden``): each rollout stops ``value_plies`` plies after its candidate and scores
+    the value of the whole deal state it reached (``gd_value_eval``: the levels the side to act
+    can expect) for the searching side, or the deal's result when it ended first; results are
+    then kept in fixed point (``GD_VALUE_ONE``). With ``objective="levels"`` only, and neither
+    a tree nor weighted deals.
+
     >>> SearchParams(rollouts=400, seed=7).threads, SearchParams().objective
     (1, 'levels')
     """
@@ -139,3 +160,6 @@ class SearchParams:
     tree_c: float = 1.0
     tree_first: float = 0.5
     prior_rollouts: float = 0.0
+    value: npt.NDArray[np.floating[Any]] | None = field(default=None, compare=False, repr=False)
+    value_hidden: tuple[int, int] = (128, 64)
+    value_plies: int = 0

@@ -26,4 +26,5 @@ COMMANDS: tuple[str, ...] = (
     "train",
     "imitate",
     "expert",
+    "value",
 )

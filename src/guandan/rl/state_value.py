@@ -1,0 +1,288 @@
+"""Teaching a state value (:mod:`guandan.bots.state_value`) from a network's self-play.
+
+Two steps, each one command:
+
+* ``collect``: the shipped network (or ``--model FILE.onnx``) plays itself at ``--tables``
+  vectorized tables (:class:`~guandan.rl.vector.VecTables`, levels drawn per deal), and every
+  decision's whole deal state is kept with the levels the acting seat's side won in the end.
+  Written in chunks of ``--chunk`` states (``states-000.npz``, ...); run again with the same
+  command, it goes on from the chunks it finds (each chunk's tables seeded from the seed and
+  the chunk's number), until ``--states`` are kept.
+* ``train``: a network of two hidden layers (torch) fitted to those results by mean squared
+  error, the last chunk held out; written as a state value file for ``mc:value=FILE``.
+
+>>> import tempfile
+>>> with tempfile.TemporaryDirectory() as out:
+...     kept = collect(out, states=300, chunk=150, tables=8, seed=1)
+...     value, report = train(out, os.path.join(out, "value.npz"), hidden=(8, 4), epochs=1, seed=0)
+>>> kept >= 300, value.hidden, sorted(report)[:3]
+(True, (8, 4), ['epochs', 'held_out', 'held_out_mse'])
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import os
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ..bots.network import SHIPPED_MODEL
+from ..bots.state_value import VALUE_FEATURES, StateValue, value_features
+from ..core.rng import derive_seed
+from ..errors import GuandanError, check_int, check_number
+
+__all__ = ["collect", "train", "load_chunks", "main"]
+
+_MASK64 = (1 << 64) - 1
+
+
+def _torch() -> Any:
+    """torch, or a :class:`~guandan.errors.GuandanError` saying how to install it."""
+    try:
+        import torch
+    except ImportError:
+        raise GuandanError("collecting and training a state value need torch: pip install torch==2.13.0 "
+                           "(the CPU build), then the train extra") from None  # fmt: skip
+    return torch
+
+
+def _chunk_path(out: str, i: int) -> str:
+    return os.path.join(out, f"states-{i:03d}.npz")
+
+
+def _play_chunk(actor: Any, tables: Any, size: int) -> dict[str, np.ndarray]:
+    """Play until ``size`` decisions of deals that ended are kept; their arrays."""
+    n = tables.n
+    pending: list[list[tuple[Any, ...]]] = [[] for _ in range(n)]
+    kept: list[tuple[tuple[Any, ...], float]] = []
+    while len(kept) < size:
+        for i in range(n):
+            pending[i].append(tables.table(i).state)
+        rewards, ended, _ = tables.step(actor(tables))
+        for t in np.nonzero(ended)[0].tolist():
+            kept.extend((st, float(rewards[t, st[2]])) for st in pending[t])
+            pending[t] = []
+    hands = np.zeros((len(kept), 4, 2), dtype=np.uint64)
+    meta = np.full((len(kept), 8), -1, dtype=np.int8)  # level, turn, last, passes, finished[4]
+    beat = np.zeros(len(kept), dtype=np.uint64)
+    target = np.zeros(len(kept), dtype=np.float32)
+    for j, ((h, level, turn, last, b, passes, finished), result) in enumerate(kept):
+        for s in range(4):
+            hands[j, s] = (int(h[s]) & _MASK64, int(h[s]) >> 64)
+        meta[j, :4] = (level, turn, last, passes)
+        meta[j, 4:4 + len(finished)] = finished
+        beat[j], target[j] = b, result
+    return {"hands": hands, "meta": meta, "beat": beat, "target": target}
+
+
+def _network_actor(model: str, tables: int, epsilon: float, seed: int) -> Callable[[Any], np.ndarray]:
+    """The ``net`` agent's choice at each table, batched: the model's score of each of the
+    search's candidates (as many as the model was trained among), the highest played; with
+    probability ``epsilon`` a candidate drawn uniformly instead (a generator of ``seed``)."""
+    torch = _torch()
+
+    from .dmc import TrainConfig, candidate_scores, pick_candidates
+    from .structure import STRUCTURE_SIZE
+    from .torch_train import TorchQNet, one_thread, q_factored, read_init, with_init
+
+    init = read_init(model)
+    config = with_init(TrainConfig(candidates=32, tables=tables, hidden=init.hidden, structure=init.structure), init)
+    net = TorchQNet(config.hidden, seed=0, extra=STRUCTURE_SIZE if config.structure else 0)
+    net.load_state_dict(init.weights)
+    net.eval()
+    device = torch.device("cpu")
+    rng = np.random.default_rng(seed)
+
+    def actor(t: Any) -> np.ndarray:
+        total = int(t.offsets[-1])
+        which = np.repeat(np.arange(t.n), np.diff(t.offsets))
+        with torch.no_grad(), one_thread(device):  # one thread: the same choices run after run, and fast
+            q = q_factored(net, device, t.states, t.actions[:total], which)
+        places = t.places(config.candidates)
+        return pick_candidates(candidate_scores(q, places, config), places, t.offsets, epsilon, rng)
+
+    return actor
+
+
+def collect(out: str, states: int, chunk: int = 500_000, tables: int = 256, seed: int = 0,
+            model: str | None = None, epsilon: float = 0.1,
+            progress: Callable[[str], None] | None = None) -> int:  # fmt: skip
+    """Self-play of a network (``model``: an exported ``.onnx``; ``None``: the shipped
+    ``net``) until ``states`` decisions are kept in ``out``, in chunks of ``chunk``; goes on
+    from the chunks already there. Returns the states kept in all.
+
+    With probability ``epsilon`` a decision plays one of the search's candidates drawn
+    uniformly: the states a search's candidates lead to (a bomb spent early, a pair broken)
+    are seen too, with what the network makes of them after.
+
+    Chunk ``i``'s tables and draws are seeded from ``seed`` and ``i``: the same command gives
+    the same chunks, however often it was stopped.
+    """
+    from .vector import VecTables
+
+    check_int("states", states, 1, 10**10)
+    check_int("chunk", chunk, 1, 10**8)
+    check_int("tables", tables, 1, 4096)
+    check_number("epsilon", epsilon, at_least=0, at_most=1)
+    os.makedirs(out, exist_ok=True)
+    i, kept = 0, 0
+    while kept < states:
+        path = _chunk_path(out, i)
+        if os.path.exists(path):
+            with np.load(path) as data:
+                kept += int(data["target"].shape[0])
+            i += 1
+            continue
+        actor = _network_actor(model or SHIPPED_MODEL, tables, epsilon, derive_seed(seed, i, 1))
+        started = time.perf_counter()
+        t = VecTables(tables, seed=derive_seed(seed, i), observe="rows", level=None)
+        arrays = _play_chunk(actor, t, chunk)
+        with open(path + ".part", "wb") as f:
+            np.savez(f, **arrays)  # type: ignore[arg-type]
+        os.replace(path + ".part", path)
+        kept += arrays["target"].shape[0]
+        if progress:
+            rate = arrays["target"].shape[0] / (time.perf_counter() - started)
+            progress(f"chunk {i}: {kept:,} states kept of {states:,} ({rate:,.0f} a second)")
+        i += 1
+    return kept
+
+
+def load_chunks(folders: str | list[str]) -> list[dict[str, np.ndarray]]:
+    """The chunks ``collect`` wrote in each of ``folders``, in order, as
+    :func:`value_features`' arrays plus ``target``."""
+    paths = []
+    for out in [folders] if isinstance(folders, str) else folders:
+        found = sorted(glob.glob(os.path.join(out, "states-[0-9][0-9][0-9].npz")))
+        if not found:
+            raise GuandanError(f"no states-NNN.npz chunks in {out!r}: collect them first")
+        paths += found
+    chunks = []
+    for path in paths:
+        with np.load(path) as data:
+            meta = data["meta"]
+            chunks.append({
+                "hands": data["hands"], "level": meta[:, 0], "turn": meta[:, 1], "last": meta[:, 2],
+                "passes": meta[:, 3], "finished": meta[:, 4:], "beat": data["beat"], "target": data["target"],
+            })  # fmt: skip
+    return chunks
+
+
+def train(data: str | list[str], path: str, hidden: tuple[int, int] = (128, 64), epochs: int = 4, batch: int = 1024,
+          lr: float = 1e-3, seed: int = 0, plies: int = 8,
+          progress: Callable[[str], None] | None = None) -> tuple[StateValue, dict[str, Any]]:  # fmt: skip
+    """Fit a state value to the chunks in ``data`` (a folder or several; the last chunk held
+    out when there are two or more), write it to ``path`` (with ``plies``, the rollout plies it suggests) and return it
+    with a report: the held-out mean squared error and that of predicting the mean."""
+    check_int("epochs", epochs, 1, 10_000)
+    chunks = load_chunks(data)
+    torch = _torch()
+    nn = torch.nn
+    held = chunks[-1:] if len(chunks) > 1 else []
+    fit = chunks[:-1] if held else chunks
+    x = np.concatenate([value_features(c) for c in fit])
+    y = np.concatenate([c["target"] for c in fit]).astype(np.float32)
+    torch.manual_seed(seed)
+    a, b = hidden
+    net = nn.Sequential(nn.Linear(VALUE_FEATURES, a), nn.ReLU(), nn.Linear(a, b), nn.ReLU(), nn.Linear(b, 1))
+    opt = torch.optim.Adam(net.parameters(), lr=lr)
+    xt, yt = torch.from_numpy(x), torch.from_numpy(y)
+    gen = torch.Generator().manual_seed(seed)
+    for epoch in range(epochs):
+        order = torch.randperm(len(y), generator=gen)
+        total = 0.0
+        for start in range(0, len(y), batch):
+            idx = order[start:start + batch]
+            loss = ((net(xt[idx])[:, 0] - yt[idx]) ** 2).mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            total += float(loss.detach()) * len(idx)
+        if progress:
+            progress(f"epoch {epoch + 1}/{epochs}: training mse {total / len(y):.4f}")
+    linear = [m for m in net if isinstance(m, nn.Linear)]
+    layers = [t for m in linear for t in (m.weight.T, m.bias)]
+    value = StateValue([t.detach().numpy().copy() for t in layers], plies,
+                       {"states": int(len(y)), "epochs": epochs, "seed": seed})  # fmt: skip
+    report: dict[str, Any] = {"states": int(len(y)), "epochs": epochs, "held_out": 0}
+    if held:
+        hx = np.concatenate([value_features(c) for c in held])
+        hy = np.concatenate([c["target"] for c in held])
+        pred = value.values({k: np.concatenate([c[k] for c in held]) for k in held[0]})
+        report.update(held_out=int(len(hy)), held_out_mse=float(np.mean((pred - hy) ** 2)),
+                      mean_mse=float(np.mean((hy - y.mean()) ** 2)))  # fmt: skip
+        del hx
+    value.meta.update({k: v for k, v in report.items() if k != "epochs"})
+    value.save(path)
+    return value, report
+
+
+DESCRIPTION = "Teach a state value from a network's self-play, for mc:value=FILE: collect, then train."
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The command's steps (``collect``, ``train``) and their options, added to ``parser``.
+
+    >>> parser = argparse.ArgumentParser(); add_arguments(parser)
+    >>> args = parser.parse_args(["train", "a", "b", "--out", "v.npz"])
+    >>> args.step, args.data, args.hidden, args.plies
+    ('train', ['a', 'b'], [128, 64], 8)
+    """
+    sub = parser.add_subparsers(dest="step", metavar="STEP", required=True)
+    c = sub.add_parser("collect", help="self-play of a network, every decision's state and result kept")
+    c.add_argument("--out", required=True, help="the directory of the chunks (made if missing)")
+    c.add_argument("--states", type=int, default=4_000_000, help="states to keep in all (default 4,000,000)")
+    c.add_argument("--chunk", type=int, default=500_000, help="states a chunk (default 500,000)")
+    c.add_argument("--tables", type=int, default=256, help="tables played at once (default 256)")
+    c.add_argument("--seed", type=int, default=0, help="the run seed (default 0)")
+    c.add_argument("--model", default=None, help="an exported .onnx network (default: the shipped net)")
+    c.add_argument("--epsilon", type=float, default=0.1,
+                   help="the chance a decision plays a search candidate drawn uniformly (default 0.1)")
+    t = sub.add_parser("train", help="fit a state value to collected states (needs torch: the train extra)")
+    t.add_argument("data", nargs="+", help="directories of chunks (the last chunk held out)")
+    t.add_argument("--out", required=True, help="the state value file to write (.npz)")
+    t.add_argument("--hidden", type=int, nargs=2, default=[128, 64], metavar=("A", "B"),
+                   help="the two hidden layers' widths (default 128 64)")
+    t.add_argument("--epochs", type=int, default=4, help="passes over the states (default 4)")
+    t.add_argument("--plies", type=int, default=8,
+                   help="the rollout plies before the value ends one, written in the file (default 8)")
+    t.add_argument("--seed", type=int, default=0, help="the run seed (default 0)")
+
+
+def run(args: argparse.Namespace, say: Callable[[str], None] = print) -> int:
+    """Run the step the parsed options ``args`` name; the exit status. Refused options raise a
+    :class:`~guandan.errors.GuandanError` naming them."""
+
+    def progress(line: str) -> None:
+        print(line, file=sys.stderr, flush=True)
+
+    if args.step == "collect":
+        kept = collect(args.out, args.states, args.chunk, args.tables, args.seed, args.model, args.epsilon, progress)
+        say(f"{kept:,} states in {args.out}")
+        return 0
+    _, report = train(args.data, args.out, (args.hidden[0], args.hidden[1]), args.epochs, seed=args.seed,
+                      plies=args.plies, progress=progress)  # fmt: skip
+    numbers = (f"{k} {v:.4f}" if isinstance(v, float) else f"{k} {v:,}" for k, v in report.items())
+    say(f"wrote {args.out}: " + ", ".join(numbers))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m guandan.rl.state_value collect|train ...`` (``--help`` says more)."""
+    parser = argparse.ArgumentParser(prog="python -m guandan.rl.state_value", description=DESCRIPTION)
+    add_arguments(parser)
+    args = parser.parse_args(argv)
+    try:
+        return run(args)
+    except GuandanError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

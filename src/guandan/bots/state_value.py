@@ -129,16 +129,18 @@ def value_features(states: Sequence[tuple[Any, ...]] | dict[str, np.ndarray]) ->
         f[rows, 17 + place[rows, seat]] = 1.0
     g = out[:, 84:]
     last = a["last"].astype(np.int64)
-    beat = a["beat"]
-    for i in range(n):
-        b = int(beat[i])
-        if last[i] >= 0 and b >> 60 != _PASS_TYPE:
-            g[i, (last[i] - turn[i]) & 3] = 1.0
-            kind, key, size = _beat_numbers(b, int(level[i]))
-            g[i, 5 + kind - 1] = 1.0
-            g[i, 15], g[i, 16] = key, size
-        else:
-            g[i, 4] = 1.0
+    beat = a["beat"].astype(np.uint64)
+    played = (last >= 0) & ((beat >> np.uint64(60)) != 0)
+    g[~played, 4] = 1.0
+    at = np.flatnonzero(played)
+    if len(at):
+        pairs = np.stack([beat[at], level[at].astype(np.uint64)], axis=1)
+        distinct, which = np.unique(pairs, axis=0, return_inverse=True)
+        numbers = np.array([_beat_numbers(int(b), int(lv)) for b, lv in distinct], dtype=np.float64)
+        kind, key, size = numbers[which.ravel()].T
+        g[at, (last[at] - turn[at]) & 3] = 1.0
+        g[at, 5 + kind.astype(np.int64) - 1] = 1.0
+        g[at, 15], g[at, 16] = key, size
     g[:, 17] = a["passes"] / 3.0
     g[:, 18] = level / 12.0
     return out

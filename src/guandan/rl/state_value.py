@@ -180,6 +180,8 @@ def train(data: str | list[str], path: str, hidden: tuple[int, int] = (128, 64),
     out when there are two or more), write it to ``path`` (with ``plies``, the rollout plies it suggests) and return it
     with a report: the held-out mean squared error and that of predicting the mean."""
     check_int("epochs", epochs, 1, 10_000)
+    check_int("batch", batch, 1, 1 << 20)
+    check_number("lr", lr, above=0, at_most=1)
     chunks = load_chunks(data)
     torch = _torch()
     nn = torch.nn
@@ -249,6 +251,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     t.add_argument("--hidden", type=int, nargs=2, default=[128, 64], metavar=("A", "B"),
                    help="the two hidden layers' widths (default 128 64)")
     t.add_argument("--epochs", type=int, default=4, help="passes over the states (default 4)")
+    t.add_argument("--batch", type=int, default=1024, help="states a training step (default 1024)")
+    t.add_argument("--lr", type=float, default=1e-3, help="Adam's learning rate (default 0.001)")
     t.add_argument("--plies", type=int, default=8,
                    help="the rollout plies before the value ends one, written in the file (default 8)")
     t.add_argument("--seed", type=int, default=0, help="the run seed (default 0)")
@@ -265,8 +269,8 @@ def run(args: argparse.Namespace, say: Callable[[str], None] = print) -> int:
         kept = collect(args.out, args.states, args.chunk, args.tables, args.seed, args.model, args.epsilon, progress)
         say(f"{kept:,} states in {args.out}")
         return 0
-    _, report = train(args.data, args.out, (args.hidden[0], args.hidden[1]), args.epochs, seed=args.seed,
-                      plies=args.plies, progress=progress)  # fmt: skip
+    _, report = train(args.data, args.out, (args.hidden[0], args.hidden[1]), args.epochs, args.batch, args.lr,
+                      seed=args.seed, plies=args.plies, progress=progress)  # fmt: skip
     numbers = (f"{k} {v:.4f}" if isinstance(v, float) else f"{k} {v:,}" for k, v in report.items())
     say(f"wrote {args.out}: " + ", ".join(numbers))
     return 0

@@ -173,8 +173,27 @@ def load_chunks(folders: str | list[str]) -> list[dict[str, np.ndarray]]:
     return chunks
 
 
-def train(data: str | list[str], path: str, hidden: tuple[int, int] = (128, 64), epochs: int = 4, batch: int = 1024,
-          lr: float = 1e-3, seed: int = 0, plies: int = 8,
+def _fit(net: Any, opt: Any, x: Any, y: Any, gen: Any, epochs: int, batch: int,
+         progress: Callable[[str], None] | None) -> None:  # fmt: skip
+    """Minimise the mean squared error of ``net(x)`` against ``y``, in shuffled batches."""
+    import torch
+
+    for epoch in range(epochs):
+        order = torch.randperm(len(y), generator=gen)
+        total = 0.0
+        for start in range(0, len(y), batch):
+            idx = order[start:start + batch]
+            loss = ((net(x[idx])[:, 0] - y[idx]) ** 2).mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            total += float(loss.detach()) * len(idx)
+        if progress:
+            progress(f"epoch {epoch + 1}/{epochs}: training mse {total / len(y):.4f}")
+
+
+def train(data: str | list[str], path: str, hidden: tuple[int, int] = (256, 128), epochs: int = 4, batch: int = 4096,
+          lr: float = 2e-3, seed: int = 0, plies: int = 24,
           progress: Callable[[str], None] | None = None) -> tuple[StateValue, dict[str, Any]]:  # fmt: skip
     """Fit a state value to the chunks in ``data`` (a folder or several; the last chunk held
     out when there are two or more), write it to ``path`` (with ``plies``, the rollout plies it suggests) and return it
@@ -195,18 +214,10 @@ def train(data: str | list[str], path: str, hidden: tuple[int, int] = (128, 64),
     opt = torch.optim.Adam(net.parameters(), lr=lr)
     xt, yt = torch.from_numpy(x), torch.from_numpy(y)
     gen = torch.Generator().manual_seed(seed)
-    for epoch in range(epochs):
-        order = torch.randperm(len(y), generator=gen)
-        total = 0.0
-        for start in range(0, len(y), batch):
-            idx = order[start:start + batch]
-            loss = ((net(xt[idx])[:, 0] - yt[idx]) ** 2).mean()
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            total += float(loss.detach()) * len(idx)
-        if progress:
-            progress(f"epoch {epoch + 1}/{epochs}: training mse {total / len(y):.4f}")
+    from .torch_train import one_thread
+
+    with one_thread(torch.device("cpu")):  # one thread, deterministic: the same file run after run
+        _fit(net, opt, xt, yt, gen, epochs, batch, progress)
     linear = [m for m in net if isinstance(m, nn.Linear)]
     layers = [t for m in linear for t in (m.weight.T, m.bias)]
     value = StateValue([t.detach().numpy().copy() for t in layers], plies,
@@ -233,7 +244,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     >>> parser = argparse.ArgumentParser(); add_arguments(parser)
     >>> args = parser.parse_args(["train", "a", "b", "--out", "v.npz"])
     >>> args.step, args.data, args.hidden, args.plies
-    ('train', ['a', 'b'], [128, 64], 8)
+    ('train', ['a', 'b'], [256, 128], 24)
     """
     sub = parser.add_subparsers(dest="step", metavar="STEP", required=True)
     c = sub.add_parser("collect", help="self-play of a network, every decision's state and result kept")
@@ -248,13 +259,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     t = sub.add_parser("train", help="fit a state value to collected states (needs torch: the train extra)")
     t.add_argument("data", nargs="+", help="directories of chunks (the last chunk held out)")
     t.add_argument("--out", required=True, help="the state value file to write (.npz)")
-    t.add_argument("--hidden", type=int, nargs=2, default=[128, 64], metavar=("A", "B"),
-                   help="the two hidden layers' widths (default 128 64)")
+    t.add_argument("--hidden", type=int, nargs=2, default=[256, 128], metavar=("A", "B"),
+                   help="the two hidden layers' widths (default 256 128)")
     t.add_argument("--epochs", type=int, default=4, help="passes over the states (default 4)")
-    t.add_argument("--batch", type=int, default=1024, help="states a training step (default 1024)")
-    t.add_argument("--lr", type=float, default=1e-3, help="Adam's learning rate (default 0.001)")
-    t.add_argument("--plies", type=int, default=8,
-                   help="the rollout plies before the value ends one, written in the file (default 8)")
+    t.add_argument("--batch", type=int, default=4096, help="states a training step (default 4096)")
+    t.add_argument("--lr", type=float, default=2e-3, help="Adam's learning rate (default 0.002)")
+    t.add_argument("--plies", type=int, default=24,
+                   help="the rollout plies before the value ends one, written in the file (default 24)")
     t.add_argument("--seed", type=int, default=0, help="the run seed (default 0)")
 
 

@@ -13,6 +13,7 @@ def test_each_step_reads_its_options():
     args = parser.parse_args(["value", "train", "a", "b", "--out", "v.npz", "--hidden", "32", "16", "--plies", "4"])
     assert (args.step, args.data, args.out, args.hidden, args.plies, args.epochs) == (
         "train", ["a", "b"], "v.npz", [32, 16], 4, 4)  # fmt: skip
+    assert parser.parse_args(["value", "train", "a", "--out", "v.npz"]).hidden == [256, 128]
 
 
 def test_a_step_is_required(capsys):

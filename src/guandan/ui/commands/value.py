@@ -26,8 +26,8 @@ Run 'guandan value STEP --help' for a step's options. collect resumes: run the s
 
 examples:
   guandan value collect --out states --states 4000000 --seed 1
-  guandan value train states --out value.npz --epochs 4
-  guandan arena mc:value=value.npz mc --sprt 0,30
+  guandan value train states --out value.npz
+  guandan arena mc:value=value.npz:rollouts=2240 mc --sprt 0,70
 """
 
 HELP = "teach a state value that ends mc's rollouts early: collect, train"

@@ -113,7 +113,7 @@ def test_a_value_the_rollouts_never_reach_changes_nothing_and_one_they_reach_doe
 
 
 def test_a_constant_value_is_every_candidates_mean_and_the_threads_change_nothing():
-    obs, _ = next(positions_with_deals([62], 3))
+    obs, deal = next(positions_with_deals([62], 3))
     info, state = information_set(obs), deal_state_of(obs)
     words = _core.search_candidates(info, state, 6)
     zeros = [np.zeros((VALUE_FEATURES, 4)), np.zeros(4), np.zeros((4, 2)), np.zeros(2), np.zeros((2, 1))]
@@ -122,8 +122,12 @@ def test_a_constant_value_is_every_candidates_mean_and_the_threads_change_nothin
     params = SearchParams(120, seed=1, policy="learned", weights=load_weights(), value=constant.flat(),
                           value_hidden=(4, 2), value_plies=0)  # fmt: skip
     stats, _ = _core.search(info, state, words, params)
-    # the seat after a candidate is the same in every sampled deal: its mean is the value, or its negation
-    assert set(np.abs(stats[:, 1]).tolist()) == {0.75}
+    # the seat after a candidate is the same in every sampled deal: its mean is the value for the
+    # searching side when that seat is on its side, else the value negated
+    side = obs.seat & 1
+    for word, mean in zip(words.tolist(), stats[:, 1]):
+        after, over = _core.deal_play(deal.native_state(), int(word))
+        assert not over and mean == (0.75 if after[2] & 1 == side else -0.75)
     value = StateValue.random((16, 8), seed=3)
     many = replace(params, value=value.flat(), value_hidden=value.hidden, value_plies=4, rollouts=300)
     one, _ = _core.search(info, state, words, many)
@@ -158,6 +162,18 @@ def test_bad_values_files_and_options_are_refused_by_name(tmp_path):
     with open(garbage, "wb") as f:
         f.write(b"not a zip file")
     check(lambda: load_value(garbage), GuandanError, "not a state value file")
+    array = str(tmp_path / "array.npy")
+    np.save(array, np.zeros(3))
+    check(lambda: MonteCarloAgent(value=array), GuandanError, "holds one array")
+    strings = str(tmp_path / "strings.npz")
+    np.savez(strings, meta=np.array('{"format": "guandan.state_value", "plies": 2}'),
+             **{name: np.array(["x"]) for name in ("W0", "b0", "W1", "b1", "W2", "b2")})  # fmt: skip
+    check(lambda: load_value(strings), GuandanError, "real numbers")
+    bad_plies = str(tmp_path / "plies.npz")
+    layers = StateValue.random((4, 2)).layers
+    np.savez(bad_plies, meta=np.array('{"format": "guandan.state_value", "plies": 2.5}'),
+             **dict(zip(("W0", "b0", "W1", "b1", "W2", "b2"), layers)))  # fmt: skip
+    check(lambda: load_value(bad_plies), GuandanError, "plies are an int")
     check(lambda: StateValue.random((0, 4)), GuandanError, "hidden widths")
     check(lambda: StateValue.random((8, 300)), GuandanError, "hidden widths")
     bad = StateValue.random((8, 4)).layers
@@ -181,10 +197,14 @@ def test_bad_values_files_and_options_are_refused_by_name(tmp_path):
         (replace(good, objective="wins"), "objective='levels'"),
         (replace(good, tree_moves=4), "tree"),
         (replace(good, policy_weight=0.5, policy_events=4), "weighting"),
+        (replace(good, policy_weight=0.5, policy_events=0), "weighting"),  # the core weighs these deals too
         (replace(good, value="weights"), "finite numbers"),
     ):
         check(lambda params=params: _core.search(info, state, words, params), GuandanError, match)
     check(lambda: _core.value_of(Deal.new(seed=1).native_state(), value.flat(), (4, 8)), GuandanError, "finite numbers")
+    for hidden in ((), [4], 5, "ab", (4, 0), (4, 257)):
+        check(lambda hidden=hidden: _core.value_size(hidden), GuandanError, "value_hidden")
+    assert _core.value_size((4, 2)) == VALUE_FEATURES * 4 + 4 + 4 * 2 + 2 + 2 + 1
 
 
 def test_the_value_of_a_finished_deal_is_refused():

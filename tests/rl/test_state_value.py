@@ -90,3 +90,5 @@ def test_the_command_collects_trains_and_refuses_by_name(tmp_path, capsys):
     assert main(["collect", "--out", data, "--states", "400", "--epsilon", "2"]) == 2
     assert "epsilon" in capsys.readouterr().err
     check(lambda: collect(data, states=0), GuandanError, "states")
+    check(lambda: train(data, path, hidden=(300, 8)), GuandanError, "hidden widths")  # before any training
+    check(lambda: train(data, path, plies=-1), GuandanError, "plies")

@@ -165,7 +165,10 @@ class StateValue:
     def __init__(self, layers: Sequence[np.ndarray], plies: int = 0, meta: dict[str, Any] | None = None) -> None:
         if len(layers) != 6:
             raise GuandanError(f"a state value has six arrays (W0, b0, W1, b1, W2, b2), got {len(layers)}")
-        w0, b0, w1, b1, w2, b2 = (np.asarray(x, dtype=np.float32) for x in layers)
+        try:
+            w0, b0, w1, b1, w2, b2 = (np.asarray(x, dtype=np.float32) for x in layers)
+        except (TypeError, ValueError):
+            raise GuandanError(f"a state value's layers are arrays of real numbers, got {describe(layers)}") from None
         hidden = _check_hidden((w0.shape[-1] if w0.ndim == 2 else 0, w1.shape[-1] if w1.ndim == 2 else 0))
         a, b = hidden
         shapes = [(VALUE_FEATURES, a), (a,), (a, b), (b,), (b, 1), (1,)]
@@ -232,7 +235,13 @@ def load_value(path: str) -> StateValue:
     if not isinstance(path, str) or not os.path.isfile(path):
         raise GuandanError(f"a state value is an .npz file, got {describe(path)}: no such file")
     try:
-        with np.load(path, allow_pickle=False) as data:
+        data = np.load(path, allow_pickle=False)
+    except (OSError, ValueError) as error:
+        raise GuandanError(f"{path!r} is not a state value file: {error}") from None
+    if not isinstance(data, np.lib.npyio.NpzFile):
+        raise GuandanError(f"{path!r} is not a state value file (an .npz of its layers): it holds one array")
+    try:
+        with data:
             meta = json.loads(str(data["meta"]))
             layers = [data[name] for name in ("W0", "b0", "W1", "b1", "W2", "b2")]
     except (OSError, ValueError, KeyError) as error:
@@ -240,4 +249,6 @@ def load_value(path: str) -> StateValue:
     if not isinstance(meta, dict) or meta.get("format") != FORMAT:
         raise GuandanError(f"{path!r} is not a state value file (its metadata names no {FORMAT!r})")
     plies = meta.get("plies", 0)
-    return StateValue(layers, plies if isinstance(plies, int) else -1, meta)
+    if not isinstance(plies, int) or isinstance(plies, bool):
+        raise GuandanError(f"{path!r}: its plies are an int 0..10000, got {describe(plies)}")
+    return StateValue(layers, plies, meta)

@@ -418,7 +418,7 @@ cdef object _params_from(given, gd_search_params *p, gd_linear *lin, gd_value *v
         raise errors.GuandanError("a state value scores levels: it needs objective='levels'")
     if p.tree_moves > 0:
         raise errors.GuandanError("a state value ends the rollouts, not the tree's playouts: not with tree_moves > 0")
-    if p.policy_weight < 1.0 and p.policy_events > 0:
+    if p.linear != NULL and p.policy_weight < 1.0:  # the core's own test of weighted deals
         raise errors.GuandanError("a state value does not combine with weighting deals (policy_weight < 1)")
     p.value = val
     return held
@@ -428,10 +428,7 @@ cdef object _value_from(weights, hidden, gd_value *v):
     """Check a state value's widths and weights into ``v``: two widths 1..VALUE_HIDDEN and
     ``value_size(hidden)`` finite numbers. Returns the ``float32`` copy ``v.w`` points to."""
     errors = _errors()
-    if isinstance(hidden, (str, bytes)) or not isinstance(hidden, (tuple, list)) or len(hidden) != 2:
-        raise errors.GuandanError(f"value_hidden is two widths 1..{GD_VALUE_HIDDEN}, got {_describe(hidden)}")
-    v.hidden[0] = <int>_size(hidden[0], "value_hidden", 1, GD_VALUE_HIDDEN)
-    v.hidden[1] = <int>_size(hidden[1], "value_hidden", 1, GD_VALUE_HIDDEN)
+    _value_widths(hidden, v)
     cdef size_t n = gd_value_size(v.hidden)
     what = f"a state value of hidden widths {tuple(hidden)} is {n} finite numbers"
     try:
@@ -446,11 +443,19 @@ cdef object _value_from(weights, hidden, gd_value *v):
     return w
 
 
+cdef int _value_widths(hidden, gd_value *v) except -1:
+    """Check a state value's two hidden widths (1..VALUE_HIDDEN each) into ``v``."""
+    if isinstance(hidden, (str, bytes)) or not isinstance(hidden, (tuple, list)) or len(hidden) != 2:
+        raise _errors().GuandanError(f"value_hidden is two widths 1..{GD_VALUE_HIDDEN}, got {_describe(hidden)}")
+    v.hidden[0] = <int>_size(hidden[0], "value_hidden", 1, GD_VALUE_HIDDEN)
+    v.hidden[1] = <int>_size(hidden[1], "value_hidden", 1, GD_VALUE_HIDDEN)
+    return 0
+
+
 def value_size(hidden):
     """How many weights a state value of these two hidden widths has (``gd_value_size``)."""
     cdef gd_value v
-    v.hidden[0] = <int>_size(hidden[0], "value_hidden", 1, GD_VALUE_HIDDEN)
-    v.hidden[1] = <int>_size(hidden[1], "value_hidden", 1, GD_VALUE_HIDDEN)
+    _value_widths(hidden, &v)
     return gd_value_size(v.hidden)
 
 

@@ -200,6 +200,7 @@ def train(data: str | list[str], path: str, hidden: tuple[int, int] = (256, 128)
     with a report: the held-out mean squared error and that of predicting the mean."""
     check_int("epochs", epochs, 1, 10_000)
     check_int("batch", batch, 1, 1 << 20)
+    StateValue.random(hidden, plies=plies)  # the widths and plies checked before any work
     check_number("lr", lr, above=0, at_most=1)
     chunks = load_chunks(data)
     torch = _torch()
@@ -224,12 +225,10 @@ def train(data: str | list[str], path: str, hidden: tuple[int, int] = (256, 128)
                        {"states": int(len(y)), "epochs": epochs, "seed": seed})  # fmt: skip
     report: dict[str, Any] = {"states": int(len(y)), "epochs": epochs, "held_out": 0}
     if held:
-        hx = np.concatenate([value_features(c) for c in held])
         hy = np.concatenate([c["target"] for c in held])
         pred = value.values({k: np.concatenate([c[k] for c in held]) for k in held[0]})
         report.update(held_out=int(len(hy)), held_out_mse=float(np.mean((pred - hy) ** 2)),
                       mean_mse=float(np.mean((hy - y.mean()) ** 2)))  # fmt: skip
-        del hx
     value.meta.update({k: v for k, v in report.items() if k != "epochs"})
     value.save(path)
     return value, report

@@ -38,6 +38,11 @@ def test_a_stopped_collection_goes_on_to_the_same_chunks(tmp_path):
     for name in ("states-000.npz", "states-001.npz"):
         a, b = _arrays(os.path.join(whole, name)), _arrays(os.path.join(stopped, name))
         assert a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)
+    two = str(tmp_path / "two")  # two workers: the same chunks
+    assert collect(two, states=400, chunk=200, tables=8, seed=4, workers=2) >= 400
+    for name in ("states-000.npz", "states-001.npz"):
+        a, b = _arrays(os.path.join(whole, name)), _arrays(os.path.join(two, name))
+        assert all(np.array_equal(a[k], b[k]) for k in a)
     other = str(tmp_path / "other")
     collect(other, states=200, chunk=200, tables=8, seed=5)
     assert not np.array_equal(_arrays(os.path.join(other, "states-000.npz"))["hands"],

@@ -23,10 +23,13 @@ from __future__ import annotations
 
 import argparse
 import glob
+import multiprocessing
 import os
+import signal
 import sys
 import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -109,47 +112,72 @@ def _network_actor(model: str, tables: int, epsilon: float, seed: int) -> Callab
     return actor
 
 
+def _worker_setup() -> None:
+    """In a worker: Ctrl-C (the terminal's SIGINT to the whole process group) ends it at once;
+    the chunk it was playing is not written, and the same command plays it again."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def _make_chunk(job: tuple[str, int, int, int, int, str | None, float]) -> tuple[int, int, float]:
+    """Play and write chunk ``i`` of a collection (a worker's task): its index, states and seconds."""
+    out, i, chunk, tables, seed, model, epsilon = job
+    from .vector import VecTables
+
+    started = time.perf_counter()
+    actor = _network_actor(model or SHIPPED_MODEL, tables, epsilon, derive_seed(seed, i, 1))
+    t = VecTables(tables, seed=derive_seed(seed, i), observe="rows", level=None)
+    arrays = _play_chunk(actor, t, chunk)
+    path = _chunk_path(out, i)
+    with open(path + ".part", "wb") as f:
+        np.savez(f, **arrays)  # type: ignore[arg-type]
+    os.replace(path + ".part", path)
+    return i, int(arrays["target"].shape[0]), time.perf_counter() - started
+
+
 def collect(out: str, states: int, chunk: int = 500_000, tables: int = 256, seed: int = 0,
-            model: str | None = None, epsilon: float = 0.1,
+            model: str | None = None, epsilon: float = 0.1, workers: int = 1,
             progress: Callable[[str], None] | None = None) -> int:  # fmt: skip
     """Self-play of a network (``model``: an exported ``.onnx``; ``None``: the shipped
-    ``net``) until ``states`` decisions are kept in ``out``, in chunks of ``chunk``; goes on
-    from the chunks already there. Returns the states kept in all.
+    ``net``) in ``ceil(states / chunk)`` chunks of at least ``chunk`` decisions (a chunk keeps
+    whole deals) in ``out``, on ``workers`` processes; goes on from the chunks already there.
+    Returns the states kept in all.
 
     With probability ``epsilon`` a decision plays one of the search's candidates drawn
     uniformly: the states a search's candidates lead to (a bomb spent early, a pair broken)
     are seen too, with what the network makes of them after.
 
     Chunk ``i``'s tables and draws are seeded from ``seed`` and ``i``: the same command gives
-    the same chunks, however often it was stopped.
+    the same chunks, however often it was stopped and whatever ``workers``.
     """
-    from .vector import VecTables
-
     check_int("states", states, 1, 10**10)
     check_int("chunk", chunk, 1, 10**8)
     check_int("tables", tables, 1, 4096)
     check_number("epsilon", epsilon, at_least=0, at_most=1)
+    check_int("workers", workers, 1, 256)
     os.makedirs(out, exist_ok=True)
-    i, kept = 0, 0
-    while kept < states:
-        path = _chunk_path(out, i)
-        if os.path.exists(path):
-            with np.load(path) as data:
+    n = -(-states // chunk)
+    kept = 0
+    for i in range(n):
+        if os.path.exists(_chunk_path(out, i)):
+            with np.load(_chunk_path(out, i)) as data:
                 kept += int(data["target"].shape[0])
-            i += 1
-            continue
-        actor = _network_actor(model or SHIPPED_MODEL, tables, epsilon, derive_seed(seed, i, 1))
-        started = time.perf_counter()
-        t = VecTables(tables, seed=derive_seed(seed, i), observe="rows", level=None)
-        arrays = _play_chunk(actor, t, chunk)
-        with open(path + ".part", "wb") as f:
-            np.savez(f, **arrays)  # type: ignore[arg-type]
-        os.replace(path + ".part", path)
-        kept += arrays["target"].shape[0]
+    jobs = [(out, i, chunk, tables, seed, model, epsilon) for i in range(n) if not os.path.exists(_chunk_path(out, i))]
+
+    def done(i: int, made: int, seconds: float) -> None:
+        nonlocal kept
+        kept += made
         if progress:
-            rate = arrays["target"].shape[0] / (time.perf_counter() - started)
-            progress(f"chunk {i}: {kept:,} states kept of {states:,} ({rate:,.0f} a second)")
-        i += 1
+            progress(f"chunk {i}: {kept:,} states kept of {states:,} ({made / seconds:,.0f} a second)")
+
+    if workers == 1 or len(jobs) <= 1:
+        for job in jobs:
+            done(*_make_chunk(job))
+        return kept
+    # spawned, not forked: a fork of a process that has run torch's thread pools can hang
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(min(workers, len(jobs)), mp_context=context, initializer=_worker_setup) as pool:
+        for result in pool.map(_make_chunk, jobs):
+            done(*result)
     return kept
 
 
@@ -251,6 +279,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     c.add_argument("--states", type=int, default=4_000_000, help="states to keep in all (default 4,000,000)")
     c.add_argument("--chunk", type=int, default=500_000, help="states a chunk (default 500,000)")
     c.add_argument("--tables", type=int, default=256, help="tables played at once (default 256)")
+    c.add_argument("--workers", type=int, default=1, help="processes, a chunk each at a time (default 1)")
     c.add_argument("--seed", type=int, default=0, help="the run seed (default 0)")
     c.add_argument("--model", default=None, help="an exported .onnx network (default: the shipped net)")
     c.add_argument("--epsilon", type=float, default=0.1,
@@ -276,7 +305,8 @@ def run(args: argparse.Namespace, say: Callable[[str], None] = print) -> int:
         print(line, file=sys.stderr, flush=True)
 
     if args.step == "collect":
-        kept = collect(args.out, args.states, args.chunk, args.tables, args.seed, args.model, args.epsilon, progress)
+        kept = collect(args.out, args.states, args.chunk, args.tables, args.seed, args.model, args.epsilon,
+                       args.workers, progress)  # fmt: skip
         say(f"{kept:,} states in {args.out}")
         return 0
     _, report = train(args.data, args.out, (args.hidden[0], args.hidden[1]), args.epochs, args.batch, args.lr,

@@ -8,8 +8,8 @@ from guandan.ui.cli import main as guandan
 def test_each_step_reads_its_options():
     parser = build_parser()
     args = parser.parse_args(["value", "collect", "--out", "states", "--states", "300", "--seed", "4"])
-    assert (args.step, args.out, args.states, args.chunk, args.tables, args.seed, args.epsilon) == (
-        "collect", "states", 300, 500_000, 256, 4, 0.1)  # fmt: skip
+    assert (args.step, args.out, args.states, args.chunk, args.tables, args.seed, args.epsilon, args.workers) == (
+        "collect", "states", 300, 500_000, 256, 4, 0.1, 1)  # fmt: skip
     args = parser.parse_args(["value", "train", "a", "b", "--out", "v.npz", "--hidden", "32", "16", "--plies", "4"])
     assert (args.step, args.data, args.out, args.hidden, args.plies, args.epochs) == (
         "train", ["a", "b"], "v.npz", [32, 16], 4, 4)  # fmt: skip
@@ -27,6 +27,8 @@ def test_bad_options_are_said_before_anything_is_played(tmp_path, capsys):
     assert capsys.readouterr().err.startswith("guandan: error: epsilon")
     assert guandan(["value", "collect", "--out", str(out), "--states", "0"]) == 2
     assert capsys.readouterr().err.startswith("guandan: error: states")
+    assert guandan(["value", "collect", "--out", str(out), "--workers", "0"]) == 2
+    assert capsys.readouterr().err.startswith("guandan: error: workers")
     assert not out.exists()
     assert guandan(["value", "train", str(tmp_path / "none"), "--out", str(tmp_path / "v.npz")]) == 2
     assert "no states-NNN.npz chunks" in capsys.readouterr().err

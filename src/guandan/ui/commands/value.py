@@ -25,7 +25,7 @@ steps:
 Run 'guandan value STEP --help' for a step's options. collect resumes: run the same command again.
 
 examples:
-  guandan value collect --out states --states 4000000 --seed 1
+  guandan value collect --out states --states 8000000 --seed 1 --workers 2
   guandan value train states --out value.npz
   guandan arena mc:value=value.npz:rollouts=2240 mc --sprt 0,70
 """

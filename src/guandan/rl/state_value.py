@@ -35,14 +35,11 @@ from typing import Any
 import numpy as np
 
 from ..bots.network import SHIPPED_MODEL
-from ..bots.state_value import VALUE_FEATURES, StateValue, value_features
+from ..bots.state_value import VALUE_FEATURES, StateValue, state_arrays, value_features
 from ..core.rng import derive_seed
 from ..errors import GuandanError, check_int, check_number
 
 __all__ = ["collect", "train", "load_chunks", "main"]
-
-_MASK64 = (1 << 64) - 1
-
 
 def _torch() -> Any:
     """torch, or a :class:`~guandan.errors.GuandanError` saying how to install it."""
@@ -70,28 +67,20 @@ def _play_chunk(actor: Any, tables: Any, size: int) -> dict[str, np.ndarray]:
         for t in np.nonzero(ended)[0].tolist():
             kept.extend((st, float(rewards[t, st[2]])) for st in pending[t])
             pending[t] = []
-    hands = np.zeros((len(kept), 4, 2), dtype=np.uint64)
-    meta = np.full((len(kept), 8), -1, dtype=np.int8)  # level, turn, last, passes, finished[4]
-    beat = np.zeros(len(kept), dtype=np.uint64)
-    target = np.zeros(len(kept), dtype=np.float32)
-    for j, ((h, level, turn, last, b, passes, finished), result) in enumerate(kept):
-        for s in range(4):
-            hands[j, s] = (int(h[s]) & _MASK64, int(h[s]) >> 64)
-        meta[j, :4] = (level, turn, last, passes)
-        meta[j, 4:4 + len(finished)] = finished
-        beat[j], target[j] = b, result
-    return {"hands": hands, "meta": meta, "beat": beat, "target": target}
+    arrays = state_arrays([st for st, _ in kept])
+    arrays["target"] = np.array([result for _, result in kept], dtype=np.float32)
+    return arrays
 
 
 def _network_actor(model: str, tables: int, epsilon: float, seed: int) -> Callable[[Any], np.ndarray]:
-    """The ``net`` agent's choice at each table, batched: the model's score of each of the
-    search's candidates (as many as the model was trained among), the highest played; with
-    probability ``epsilon`` a candidate drawn uniformly instead (a generator of ``seed``)."""
+    """The ``net`` agent's choice at each table, batched (:func:`~guandan.rl.torch_train.act`:
+    the model's score of each of the search's candidates, as many as the model was trained
+    among, the highest played); with probability ``epsilon`` a candidate drawn uniformly
+    instead (a generator of ``seed``)."""
     torch = _torch()
-
-    from .dmc import TrainConfig, candidate_scores, pick_candidates
+    from .dmc import TrainConfig
     from .structure import STRUCTURE_SIZE
-    from .torch_train import TorchQNet, one_thread, q_factored, read_init, with_init
+    from .torch_train import TorchQNet, act, one_thread, read_init, with_init
 
     init = read_init(model)
     config = with_init(TrainConfig(candidates=32, tables=tables, hidden=init.hidden, structure=init.structure), init)
@@ -102,12 +91,8 @@ def _network_actor(model: str, tables: int, epsilon: float, seed: int) -> Callab
     rng = np.random.default_rng(seed)
 
     def actor(t: Any) -> np.ndarray:
-        total = int(t.offsets[-1])
-        which = np.repeat(np.arange(t.n), np.diff(t.offsets))
         with torch.no_grad(), one_thread(device):  # one thread: the same choices run after run, and fast
-            q = q_factored(net, device, t.states, t.actions[:total], which)
-        places = t.places(config.candidates)
-        return pick_candidates(candidate_scores(q, places, config), places, t.offsets, epsilon, rng)
+            return act(net, device, config, t, epsilon, rng)
 
     return actor
 
@@ -193,11 +178,7 @@ def load_chunks(folders: str | list[str]) -> list[dict[str, np.ndarray]]:
     chunks = []
     for path in paths:
         with np.load(path) as data:
-            meta = data["meta"]
-            chunks.append({
-                "hands": data["hands"], "level": meta[:, 0], "turn": meta[:, 1], "last": meta[:, 2],
-                "passes": meta[:, 3], "finished": meta[:, 4:], "beat": data["beat"], "target": data["target"],
-            })  # fmt: skip
+            chunks.append({key: data[key] for key in data.files})
     return chunks
 
 

@@ -44,6 +44,11 @@ def test_among_the_candidates_the_highest_score_wins_and_exploration_draws_candi
     assert all(1300 < counts[i] < 1700 for i in (1, 2)) and all(1300 < counts[i] < 1700 for i in (4, 6))
     again = [pick_candidates(scores, places, offsets, 0.5, np.random.default_rng(2)).tolist() for _ in range(2)]
     assert again[0] == again[1]
+    per_table = np.zeros(7, dtype=int)  # one chance a table: table 0 never draws, table 1 always
+    for _ in range(1000):
+        choice = pick_candidates(scores, places, offsets, np.array([0.0, 1.0]), rng)
+        per_table[offsets[:-1] + choice] += 1
+    assert per_table[2] == 1000 and per_table[1] == 0 and 400 < per_table[4] < 600 and 400 < per_table[6] < 600
 
 
 def test_the_candidates_scores_are_the_net_agents_with_a_place_prior_and_the_q_values_without():

@@ -21,7 +21,8 @@ from refusals import check  # noqa: E402
 from guandan import Deal, GuandanError  # noqa: E402
 from guandan.bots.search import MonteCarloAgent  # noqa: E402
 from guandan.bots.state_value import load_value  # noqa: E402
-from guandan.rl.state_value import collect, load_chunks, main, train  # noqa: E402
+from guandan.rl.state_value import _play_chunk, collect, load_chunks, main, train  # noqa: E402
+from guandan.rl.vector import VecTables  # noqa: E402
 
 
 def _arrays(path):
@@ -66,6 +67,51 @@ def test_what_is_kept_is_each_decisions_state_and_its_sides_result(tmp_path):
         side0 = target[a:b] * np.where(turn[a:b] % 2 == 0, 1, -1)
         assert len(set(side0.tolist())) == 1
         assert (np.diff(cards[a:b].sum(axis=1)) <= 0).all()  # cards only leave the hands
+
+
+def _first_action(departing_at):
+    """An actor playing every table's first legal action that says table 0 departed at the
+    calls in ``departing_at``, and keeps what it was told was still open."""
+    calls = []
+
+    def actor(tables, still):
+        departed = np.zeros(tables.n, dtype=bool)
+        departed[0] = len(calls) in departing_at
+        calls.append(still.copy())
+        return np.zeros(tables.n, dtype=np.int64), departed
+
+    return actor, calls
+
+
+def test_a_departure_drops_its_deals_states_until_it():
+    plain, _ = _first_action(set())
+    kept = _play_chunk(plain, VecTables(1, seed=6, observe="rows", level=None), 150)
+    departing, calls = _first_action({5, 7})
+    dropped = _play_chunk(departing, VecTables(1, seed=6, observe="rows", level=None), 150)
+    assert calls[0][0] and calls[5][0] and not calls[6][0] and not calls[7][0]
+    # the same play: the first deal loses its states up to and with the last departure (call 7)
+    m = min(len(kept["target"]) - 8, len(dropped["target"]))
+    assert m >= 100
+    for key in kept:
+        assert np.array_equal(dropped[key][:m], kept[key][8:8 + m]), key
+    assert calls[-1][0]  # open again in the deals after
+
+
+def test_exploring_once_keeps_the_networks_own_play_and_without_draws_is_plain(tmp_path):
+    plain, once = str(tmp_path / "plain"), str(tmp_path / "once")
+    collect(plain, states=300, chunk=300, tables=4, seed=2, epsilon=0.0)
+    collect(once, states=300, chunk=300, tables=4, seed=2, epsilon=0.0, exploration="once")
+    a, b = _arrays(os.path.join(plain, "states-000.npz")), _arrays(os.path.join(once, "states-000.npz"))
+    assert all(np.array_equal(a[k], b[k]) for k in a)  # no draw, no departure: every state kept
+    drawn = str(tmp_path / "drawn")
+    collect(drawn, states=300, chunk=300, tables=4, seed=2, epsilon=1.0, exploration="once")
+    (chunk,) = load_chunks(drawn)
+    faces = np.arange(54)
+    counts = (chunk["hands"][:, :, faces >> 5] >> (2 * (faces & 31)).astype(np.uint64)) & np.uint64(3)
+    cards = counts.sum(axis=2).astype(np.int64)
+    # every deal departs at once (a first decision has many candidates), so no deal's first state is kept
+    assert len(chunk["target"]) >= 300 and not (cards == 27).all(axis=1).any()
+    check(lambda: collect(drawn, states=300, exploration="never"), GuandanError, "exploration")
 
 
 def test_training_writes_a_value_the_search_reads(tmp_path):

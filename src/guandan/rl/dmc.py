@@ -137,13 +137,14 @@ def pick_actions(
 
 
 def pick_candidates(
-    scores: np.ndarray, places: np.ndarray, offsets: np.ndarray, epsilon: float = 0.0,
+    scores: np.ndarray, places: np.ndarray, offsets: np.ndarray, epsilon: float | np.ndarray = 0.0,
     rng: np.random.Generator | None = None,
 ) -> np.ndarray:  # fmt: skip
     """Each table's action among its search candidates (the actions of ``places >= 0``, see
     :meth:`~guandan.rl.vector.VecTables.places`): the highest of ``scores`` (the first of
-    equals), or with probability ``epsilon`` a candidate drawn uniformly (``rng``). Every table
-    has a candidate (the smart policy's own choice is always legal).
+    equals), or with probability ``epsilon`` (one for all tables, or one a table) a candidate
+    drawn uniformly (``rng``). Every table has a candidate (the smart policy's own choice is
+    always legal).
 
     >>> scores, places = np.array([0.5, 2.0, 9.0, -1.0]), np.array([1, 0, -1, 0], np.int8)
     >>> pick_candidates(scores, places, np.array([0, 3, 4])).tolist()
@@ -155,7 +156,7 @@ def pick_candidates(
     if (counts == 0).any():
         raise GuandanError(f"table {int(np.argmin(counts))} has no candidate among its actions")
     choice = pick_actions(np.where(allowed, scores, -np.inf), offsets)
-    if epsilon > 0 and rng is not None:
+    if rng is not None and bool(np.any(np.asarray(epsilon) > 0)):
         n = len(offsets) - 1
         explore = rng.random(n) < epsilon
         kth = (rng.random(n) * counts).astype(np.int64)  # the kth candidate of the table

@@ -51,36 +51,52 @@ def _torch() -> Any:
     return torch
 
 
+Actor = Callable[[Any, np.ndarray], tuple[np.ndarray, np.ndarray]]
+
+
 def _chunk_path(out: str, i: int) -> str:
     return os.path.join(out, f"states-{i:03d}.npz")
 
 
-def _play_chunk(actor: Any, tables: Any, size: int) -> dict[str, np.ndarray]:
-    """Play until ``size`` decisions of deals that ended are kept; their arrays."""
+def _play_chunk(actor: Actor, tables: Any, size: int) -> dict[str, np.ndarray]:
+    """Play until ``size`` decisions of deals that ended are kept; their arrays.
+
+    ``actor(tables, open)`` returns each table's action and which tables departed from the
+    network's own choice; ``open`` says which tables have not departed in their deal yet. A
+    departure drops the deal's states until then (their results are not the network's play
+    from them), the departing state with them."""
     n = tables.n
     pending: list[list[tuple[Any, ...]]] = [[] for _ in range(n)]
     kept: list[tuple[tuple[Any, ...], float]] = []
+    still = np.ones(n, dtype=bool)  # no departure yet in the table's deal
     while len(kept) < size:
         for i in range(n):
             pending[i].append(tables.table(i).state)
-        rewards, ended, _ = tables.step(actor(tables))
+        action, departed = actor(tables, still)
+        for t in np.nonzero(departed)[0].tolist():
+            pending[t] = []
+        still &= ~departed
+        rewards, ended, _ = tables.step(action)
         for t in np.nonzero(ended)[0].tolist():
             kept.extend((st, float(rewards[t, st[2]])) for st in pending[t])
             pending[t] = []
+            still[t] = True
     arrays = state_arrays([st for st, _ in kept])
     arrays["target"] = np.array([result for _, result in kept], dtype=np.float32)
     return arrays
 
 
-def _network_actor(model: str, tables: int, epsilon: float, seed: int) -> Callable[[Any], np.ndarray]:
+def _network_actor(model: str, tables: int, epsilon: float, seed: int, exploration: str = "decisions") -> Actor:
     """The ``net`` agent's choice at each table, batched (:func:`~guandan.rl.torch_train.act`:
     the model's score of each of the search's candidates, as many as the model was trained
     among, the highest played); with probability ``epsilon`` a candidate drawn uniformly
-    instead (a generator of ``seed``)."""
+    instead (a generator of ``seed``). With ``exploration="once"`` only tables still open
+    (the actor's second argument) draw, and the actor says which departed from the network's
+    choice; with ``"decisions"`` every table draws and none counts as departed."""
     torch = _torch()
     from .dmc import TrainConfig
     from .structure import STRUCTURE_SIZE
-    from .torch_train import TorchQNet, act, one_thread, read_init, with_init
+    from .torch_train import TorchQNet, act, act_departing, one_thread, read_init, with_init
 
     init = read_init(model)
     config = with_init(TrainConfig(candidates=32, tables=tables, hidden=init.hidden, structure=init.structure), init)
@@ -90,9 +106,11 @@ def _network_actor(model: str, tables: int, epsilon: float, seed: int) -> Callab
     device = torch.device("cpu")
     rng = np.random.default_rng(seed)
 
-    def actor(t: Any) -> np.ndarray:
+    def actor(t: Any, still: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         with torch.no_grad(), one_thread(device):  # one thread: the same choices run after run, and fast
-            return act(net, device, config, t, epsilon, rng)
+            if exploration == "once":
+                return act_departing(net, device, config, t, np.where(still, epsilon, 0.0), rng)
+            return act(net, device, config, t, epsilon, rng), np.zeros(t.n, dtype=bool)
 
     return actor
 
@@ -103,13 +121,13 @@ def _worker_setup() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-def _make_chunk(job: tuple[str, int, int, int, int, str | None, float]) -> tuple[int, int, float]:
+def _make_chunk(job: tuple[str, int, int, int, int, str | None, float, str]) -> tuple[int, int, float]:
     """Play and write chunk ``i`` of a collection (a worker's task): its index, states and seconds."""
-    out, i, chunk, tables, seed, model, epsilon = job
+    out, i, chunk, tables, seed, model, epsilon, exploration = job
     from .vector import VecTables
 
     started = time.perf_counter()
-    actor = _network_actor(model or SHIPPED_MODEL, tables, epsilon, derive_seed(seed, i, 1))
+    actor = _network_actor(model or SHIPPED_MODEL, tables, epsilon, derive_seed(seed, i, 1), exploration)
     t = VecTables(tables, seed=derive_seed(seed, i), observe="rows", level=None)
     arrays = _play_chunk(actor, t, chunk)
     path = _chunk_path(out, i)
@@ -121,7 +139,7 @@ def _make_chunk(job: tuple[str, int, int, int, int, str | None, float]) -> tuple
 
 def collect(out: str, states: int, chunk: int = 500_000, tables: int = 256, seed: int = 0,
             model: str | None = None, epsilon: float = 0.1, workers: int = 1,
-            progress: Callable[[str], None] | None = None) -> int:  # fmt: skip
+            progress: Callable[[str], None] | None = None, exploration: str = "decisions") -> int:  # fmt: skip
     """Self-play of a network (``model``: an exported ``.onnx``; ``None``: the shipped
     ``net``) in ``ceil(states / chunk)`` chunks of at least ``chunk`` decisions (a chunk keeps
     whole deals) in ``out``, on ``workers`` processes; goes on from the chunks already there.
@@ -131,6 +149,13 @@ def collect(out: str, states: int, chunk: int = 500_000, tables: int = 256, seed
     uniformly: the states a search's candidates lead to (a bomb spent early, a pair broken)
     are seen too, with what the network makes of them after.
 
+    ``exploration`` says how: ``"decisions"``, every decision draws with probability
+    ``epsilon`` and every state is kept; ``"once"``, a deal departs from the network at most
+    once (each decision draws with probability ``epsilon`` until one departs) and only the
+    states after the departure are kept (all of a deal without one). Then a state's result is
+    the network's own play from it to the end, which depends on the state alone, not on draws
+    to come: the value learns what the network makes of a state, a bomb spent early included.
+
     Chunk ``i``'s tables and draws are seeded from ``seed`` and ``i``: the same command gives
     the same chunks, however often it was stopped and whatever ``workers``.
     """
@@ -139,6 +164,8 @@ def collect(out: str, states: int, chunk: int = 500_000, tables: int = 256, seed
     check_int("tables", tables, 1, 4096)
     check_number("epsilon", epsilon, at_least=0, at_most=1)
     check_int("workers", workers, 1, 256)
+    if exploration not in ("decisions", "once"):
+        raise GuandanError(f"exploration must be 'decisions' or 'once', got {exploration!r}")
     os.makedirs(out, exist_ok=True)
     n = -(-states // chunk)
     kept = 0
@@ -146,7 +173,8 @@ def collect(out: str, states: int, chunk: int = 500_000, tables: int = 256, seed
         if os.path.exists(_chunk_path(out, i)):
             with np.load(_chunk_path(out, i)) as data:
                 kept += int(data["target"].shape[0])
-    jobs = [(out, i, chunk, tables, seed, model, epsilon) for i in range(n) if not os.path.exists(_chunk_path(out, i))]
+    jobs = [(out, i, chunk, tables, seed, model, epsilon, exploration)
+            for i in range(n) if not os.path.exists(_chunk_path(out, i))]  # fmt: skip
 
     def done(i: int, made: int, seconds: float) -> None:
         nonlocal kept
@@ -265,6 +293,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     c.add_argument("--model", default=None, help="an exported .onnx network (default: the shipped net)")
     c.add_argument("--epsilon", type=float, default=0.1,
                    help="the chance a decision plays a search candidate drawn uniformly (default 0.1)")
+    c.add_argument("--exploration", choices=("decisions", "once"), default="decisions",
+                   help="decisions: every decision may draw, every state kept; once: a deal departs from the "
+                        "network at most once, and only the states after it are kept (default decisions)")
     t = sub.add_parser("train", help="fit a state value to collected states (needs torch: the train extra)")
     t.add_argument("data", nargs="+", help="directories of chunks (the last chunk held out)")
     t.add_argument("--out", required=True, help="the state value file to write (.npz)")
@@ -287,7 +318,7 @@ def run(args: argparse.Namespace, say: Callable[[str], None] = print) -> int:
 
     if args.step == "collect":
         kept = collect(args.out, args.states, args.chunk, args.tables, args.seed, args.model, args.epsilon,
-                       args.workers, progress)  # fmt: skip
+                       args.workers, progress, args.exploration)  # fmt: skip
         say(f"{kept:,} states in {args.out}")
         return 0
     _, report = train(args.data, args.out, (args.hidden[0], args.hidden[1]), args.epochs, args.batch, args.lr,

@@ -74,8 +74,8 @@ from .qnet import QNetwork, check_hidden, mlp_onnx
 from .structure import STRUCTURE, STRUCTURE_SIZE, structure_onnx_nodes, structure_torch
 from .vector import VecTables
 
-__all__ = ["TorchQNet", "TorchTrainer", "Init", "q_factored", "act", "read_init", "with_init", "one_thread",
-           "check_candidates", "export_onnx", "VALUE_SCALE", "PLACES", "STRUCTURE_KEY"]  # fmt: skip
+__all__ = ["TorchQNet", "TorchTrainer", "Init", "q_factored", "act", "act_departing", "read_init", "with_init",
+           "one_thread", "check_candidates", "export_onnx", "VALUE_SCALE", "PLACES", "STRUCTURE_KEY"]  # fmt: skip
 
 CHECKPOINT = "checkpoint.pt"
 
@@ -401,14 +401,42 @@ def act(net: TorchQNet, device: torch.device, config: TrainConfig, tables: VecTa
     >>> bool((tables.places(4)[tables.offsets[:-1] + a] >= 0).all())
     True
     """
-    assert tables.offsets is not None and tables.actions is not None and tables.states is not None
-    total = int(tables.offsets[-1])
-    which = np.repeat(np.arange(tables.n), np.diff(tables.offsets))
-    q = q_factored(net, device, tables.states, tables.actions[:total], which)
+    q = _table_q(net, device, tables)
+    assert tables.offsets is not None
     if config.candidates:
         places = tables.places(config.candidates)
         return pick_candidates(candidate_scores(q, places, config), places, tables.offsets, epsilon, rng)
     return pick_actions(q, tables.offsets, epsilon, rng)
+
+
+def _table_q(net: TorchQNet, device: torch.device, tables: VecTables) -> np.ndarray:
+    """The Q-value of every table's every legal action, in the tables' order."""
+    assert tables.offsets is not None and tables.actions is not None and tables.states is not None
+    total = int(tables.offsets[-1])
+    which = np.repeat(np.arange(tables.n), np.diff(tables.offsets))
+    return q_factored(net, device, tables.states, tables.actions[:total], which)
+
+
+def act_departing(net: TorchQNet, device: torch.device, config: TrainConfig, tables: VecTables,
+                  epsilon: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """As :func:`act` choosing among ``config.candidates`` with one ``epsilon`` a table; also
+    which tables departed from the network's own choice (a candidate drawn uniformly that is not
+    the highest).
+
+    >>> tables = VecTables(3, seed=1, observe="rows")
+    >>> net, c = TorchQNet((8,), seed=0), TrainConfig(candidates=4)
+    >>> a, departed = act_departing(net, torch.device("cpu"), c, tables, np.zeros(3), np.random.default_rng(0))
+    >>> bool((a == act(net, torch.device("cpu"), c, tables)).all()), departed.tolist()
+    (True, [False, False, False])
+    """
+    if not config.candidates:
+        raise GuandanError("act_departing chooses among candidates: config.candidates must be set")
+    assert tables.offsets is not None
+    places = tables.places(config.candidates)
+    scores = candidate_scores(_table_q(net, device, tables), places, config)
+    own = pick_candidates(scores, places, tables.offsets)
+    choice = pick_candidates(scores, places, tables.offsets, epsilon, rng)
+    return choice, choice != own
 
 
 def _pending_bytes(pending: list[list[tuple[np.ndarray, np.ndarray, int]]]) -> list[list[tuple[bytes, bytes, int]]]:

@@ -10,6 +10,8 @@ def test_each_step_reads_its_options():
     args = parser.parse_args(["value", "collect", "--out", "states", "--states", "300", "--seed", "4"])
     assert (args.step, args.out, args.states, args.chunk, args.tables, args.seed, args.epsilon, args.workers) == (
         "collect", "states", 300, 500_000, 256, 4, 0.1, 1)  # fmt: skip
+    assert args.exploration == "decisions"
+    assert parser.parse_args(["value", "collect", "--out", "s", "--exploration", "once"]).exploration == "once"
     args = parser.parse_args(["value", "train", "a", "b", "--out", "v.npz", "--hidden", "32", "16", "--plies", "4"])
     assert (args.step, args.data, args.out, args.hidden, args.plies, args.epochs) == (
         "train", ["a", "b"], "v.npz", [32, 16], 4, 4)  # fmt: skip
@@ -29,6 +31,8 @@ def test_bad_options_are_said_before_anything_is_played(tmp_path, capsys):
     assert capsys.readouterr().err.startswith("guandan: error: states")
     assert guandan(["value", "collect", "--out", str(out), "--workers", "0"]) == 2
     assert capsys.readouterr().err.startswith("guandan: error: workers")
+    assert guandan(["value", "collect", "--out", str(out), "--exploration", "never"]) == 2
+    assert "invalid choice: 'never'" in capsys.readouterr().err
     assert not out.exists()
     assert guandan(["value", "train", str(tmp_path / "none"), "--out", str(tmp_path / "v.npz")]) == 2
     assert "no states-NNN.npz chunks" in capsys.readouterr().err

@@ -49,6 +49,8 @@ def test_among_the_candidates_the_highest_score_wins_and_exploration_draws_candi
         choice = pick_candidates(scores, places, offsets, np.array([0.0, 1.0]), rng)
         per_table[offsets[:-1] + choice] += 1
     assert per_table[2] == 1000 and per_table[1] == 0 and 400 < per_table[4] < 600 and 400 < per_table[6] < 600
+    with pytest.raises(GuandanError, match="one epsilon a table: 2 tables"):
+        pick_candidates(scores, places, offsets, np.array([0.5, 0.5, 0.5]), rng)
 
 
 def test_the_candidates_scores_are_the_net_agents_with_a_place_prior_and_the_q_values_without():

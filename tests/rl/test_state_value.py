@@ -109,9 +109,25 @@ def test_exploring_once_keeps_the_networks_own_play_and_without_draws_is_plain(t
     faces = np.arange(54)
     counts = (chunk["hands"][:, :, faces >> 5] >> (2 * (faces & 31)).astype(np.uint64)) & np.uint64(3)
     cards = counts.sum(axis=2).astype(np.int64)
-    # every deal departs at once (a first decision has many candidates), so no deal's first state is kept
+    # every deal departs (a draw of the network's own choice only puts it off), dropping its first state
     assert len(chunk["target"]) >= 300 and not (cards == 27).all(axis=1).any()
     check(lambda: collect(drawn, states=300, exploration="never"), GuandanError, "exploration")
+
+
+def test_a_table_that_departed_plays_the_networks_own_choice():
+    from guandan.bots.network import SHIPPED_MODEL
+    from guandan.rl.state_value import _network_actor
+
+    tables = VecTables(6, seed=8, observe="rows", level=None)
+    once = _network_actor(SHIPPED_MODEL, 6, 1.0, seed=3, exploration="once")
+    plain = _network_actor(SHIPPED_MODEL, 6, 0.0, seed=3)
+    own, none = plain(tables, np.ones(6, dtype=bool))
+    assert not none.any()
+    still = np.array([True, False, True, False, False, False])
+    action, departed = once(tables, still)
+    # the closed tables play the network's own choice and never depart, even at epsilon 1
+    assert np.array_equal(action[~still], own[~still]) and not departed[~still].any()
+    assert np.array_equal(departed, action != own)
 
 
 def test_training_writes_a_value_the_search_reads(tmp_path):

@@ -158,6 +158,8 @@ def pick_candidates(
     choice = pick_actions(np.where(allowed, scores, -np.inf), offsets)
     if rng is not None and bool(np.any(np.asarray(epsilon) > 0)):
         n = len(offsets) - 1
+        if np.ndim(epsilon) and np.shape(epsilon) != (n,):
+            raise GuandanError(f"one epsilon a table: {n} tables, epsilon of shape {np.shape(epsilon)}")
         explore = rng.random(n) < epsilon
         kth = (rng.random(n) * counts).astype(np.int64)  # the kth candidate of the table
         before = np.concatenate([[0], np.cumsum(allowed)])[starts]  # candidates of the tables before

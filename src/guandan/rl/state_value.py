@@ -30,7 +30,7 @@ import sys
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -52,6 +52,7 @@ def _torch() -> Any:
 
 
 Actor = Callable[[Any, np.ndarray], tuple[np.ndarray, np.ndarray]]
+Exploration = Literal["decisions", "once"]
 
 
 def _chunk_path(out: str, i: int) -> str:
@@ -86,7 +87,7 @@ def _play_chunk(actor: Actor, tables: Any, size: int) -> dict[str, np.ndarray]:
     return arrays
 
 
-def _network_actor(model: str, tables: int, epsilon: float, seed: int, exploration: str = "decisions") -> Actor:
+def _network_actor(model: str, tables: int, epsilon: float, seed: int, exploration: Exploration = "decisions") -> Actor:
     """The ``net`` agent's choice at each table, batched (:func:`~guandan.rl.torch_train.act`:
     the model's score of each of the search's candidates, as many as the model was trained
     among, the highest played); with probability ``epsilon`` a candidate drawn uniformly
@@ -121,7 +122,7 @@ def _worker_setup() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-def _make_chunk(job: tuple[str, int, int, int, int, str | None, float, str]) -> tuple[int, int, float]:
+def _make_chunk(job: tuple[str, int, int, int, int, str | None, float, Exploration]) -> tuple[int, int, float]:
     """Play and write chunk ``i`` of a collection (a worker's task): its index, states and seconds."""
     out, i, chunk, tables, seed, model, epsilon, exploration = job
     from .vector import VecTables
@@ -139,7 +140,7 @@ def _make_chunk(job: tuple[str, int, int, int, int, str | None, float, str]) -> 
 
 def collect(out: str, states: int, chunk: int = 500_000, tables: int = 256, seed: int = 0,
             model: str | None = None, epsilon: float = 0.1, workers: int = 1,
-            progress: Callable[[str], None] | None = None, exploration: str = "decisions") -> int:  # fmt: skip
+            progress: Callable[[str], None] | None = None, exploration: Exploration = "decisions") -> int:  # fmt: skip
     """Self-play of a network (``model``: an exported ``.onnx``; ``None``: the shipped
     ``net``) in ``ceil(states / chunk)`` chunks of at least ``chunk`` decisions (a chunk keeps
     whole deals) in ``out``, on ``workers`` processes; goes on from the chunks already there.

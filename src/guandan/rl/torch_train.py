@@ -421,7 +421,8 @@ def act_departing(net: TorchQNet, device: torch.device, config: TrainConfig, tab
                   epsilon: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
     """As :func:`act` choosing among ``config.candidates`` with one ``epsilon`` a table; also
     which tables departed from the network's own choice (a candidate drawn uniformly that is not
-    the highest).
+    the one :func:`act` plays: the first of the highest, so a draw of another candidate of the
+    same score departs too).
 
     >>> tables = VecTables(3, seed=1, observe="rows")
     >>> net, c = TorchQNet((8,), seed=0), TrainConfig(candidates=4)

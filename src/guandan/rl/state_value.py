@@ -3,8 +3,9 @@
 Two steps, each one command:
 
 * ``collect``: the shipped network (or ``--model FILE.onnx``) plays itself at ``--tables``
-  vectorized tables (:class:`~guandan.rl.vector.VecTables`, levels drawn per deal), and every
-  decision's whole deal state is kept with the levels the acting seat's side won in the end.
+  vectorized tables (:class:`~guandan.rl.vector.VecTables`, levels drawn per deal); each deal
+  departs from it once, by a search candidate drawn at random, and every later decision's
+  whole deal state is kept with the levels the acting seat's side won in the end.
   Written in chunks of ``--chunk`` states (``states-000.npz``, ...); run again with the same
   command, it goes on from the chunks it finds (each chunk's tables seeded from the seed and
   the chunk's number), until ``--states`` are kept.
@@ -140,7 +141,7 @@ def _make_chunk(job: tuple[str, int, int, int, int, str | None, float, Explorati
 
 def collect(out: str, states: int, chunk: int = 500_000, tables: int = 256, seed: int = 0,
             model: str | None = None, epsilon: float = 0.1, workers: int = 1,
-            progress: Callable[[str], None] | None = None, exploration: Exploration = "decisions") -> int:  # fmt: skip
+            progress: Callable[[str], None] | None = None, exploration: Exploration = "once") -> int:  # fmt: skip
     """Self-play of a network (``model``: an exported ``.onnx``; ``None``: the shipped
     ``net``) in ``ceil(states / chunk)`` chunks of at least ``chunk`` decisions (a chunk keeps
     whole deals) in ``out``, on ``workers`` processes; goes on from the chunks already there.
@@ -150,12 +151,12 @@ def collect(out: str, states: int, chunk: int = 500_000, tables: int = 256, seed
     uniformly: the states a search's candidates lead to (a bomb spent early, a pair broken)
     are seen too, with what the network makes of them after.
 
-    ``exploration`` says how: ``"decisions"``, every decision draws with probability
-    ``epsilon`` and every state is kept; ``"once"``, a deal departs from the network at most
+    ``exploration`` says how: ``"once"`` (the default), a deal departs from the network at most
     once (each decision draws with probability ``epsilon`` until one departs) and only the
-    states after the departure are kept (all of a deal without one). Then a state's result is
-    the network's own play from it to the end, which depends on the state alone, not on draws
-    to come: the value learns what the network makes of a state, a bomb spent early included.
+    states after the departure are kept (all of a deal without one); ``"decisions"``, every
+    decision draws with probability ``epsilon`` and every state is kept. With ``"once"`` a
+    state's result is the network's own play from it to the end, not blurred by draws to come:
+    the value learns what the network makes of a state, a bomb spent early included.
 
     Chunk ``i``'s tables and draws are seeded from ``seed`` and ``i``: the same command gives
     the same chunks, however often it was stopped and whatever ``workers``.
@@ -294,9 +295,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     c.add_argument("--model", default=None, help="an exported .onnx network (default: the shipped net)")
     c.add_argument("--epsilon", type=float, default=0.1,
                    help="the chance a decision plays a search candidate drawn uniformly (default 0.1)")
-    c.add_argument("--exploration", choices=("decisions", "once"), default="decisions",
-                   help="decisions: every decision may draw, every state kept; once: a deal departs from the "
-                        "network at most once, and only the states after it are kept (default decisions)")
+    c.add_argument("--exploration", choices=("decisions", "once"), default="once",
+                   help="once: a deal departs from the network at most once, and only the states after it are "
+                        "kept; decisions: every decision may draw, every state kept (default once)")
     t = sub.add_parser("train", help="fit a state value to collected states (needs torch: the train extra)")
     t.add_argument("data", nargs="+", help="directories of chunks (the last chunk held out)")
     t.add_argument("--out", required=True, help="the state value file to write (.npz)")

@@ -10,8 +10,9 @@ def test_each_step_reads_its_options():
     args = parser.parse_args(["value", "collect", "--out", "states", "--states", "300", "--seed", "4"])
     assert (args.step, args.out, args.states, args.chunk, args.tables, args.seed, args.epsilon, args.workers) == (
         "collect", "states", 300, 500_000, 256, 4, 0.1, 1)  # fmt: skip
-    assert args.exploration == "decisions"
-    assert parser.parse_args(["value", "collect", "--out", "s", "--exploration", "once"]).exploration == "once"
+    assert args.exploration == "once"
+    chosen = parser.parse_args(["value", "collect", "--out", "s", "--exploration", "decisions"])
+    assert chosen.exploration == "decisions"
     args = parser.parse_args(["value", "train", "a", "b", "--out", "v.npz", "--hidden", "32", "16", "--plies", "4"])
     assert (args.step, args.data, args.out, args.hidden, args.plies, args.epochs) == (
         "train", ["a", "b"], "v.npz", [32, 16], 4, 4)  # fmt: skip

@@ -18,16 +18,17 @@ __all__ = ["HELP", "DESCRIPTION", "EPILOG", "add_arguments", "run"]
 
 EPILOG = """\
 steps:
-  collect  the shipped network plays itself; every decision's whole deal state and the levels
-           its side won, in chunk files (a decision in ten plays a search candidate at random)
+  collect  the shipped network plays itself; each deal departs from it once (a decision in ten
+           plays a search candidate at random until one departs), and every later decision's
+           whole deal state is kept with the levels its side won, in chunk files
   train    a network of two hidden layers fitted to them (torch: the train extra), written as a
            state value file for mc:value=FILE
 Run 'guandan value STEP --help' for a step's options. collect resumes: run the same command again.
 
 examples:
-  guandan value collect --out states --states 8000000 --seed 1 --workers 2
+  guandan value collect --out states --states 6000000 --seed 41 --workers 2
   guandan value train states --out value.npz
-  guandan arena mc:value=value.npz:rollouts=2240 mc --sprt 0,70
+  guandan arena mc:value=value.npz:rollouts=2240 mc --pairs 100
 """
 
 HELP = "teach a state value that ends mc's rollouts early: collect, train"

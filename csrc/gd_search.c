@@ -591,7 +591,8 @@ double gd_value_eval(const gd_value *v, const gd_deal *d) {
 
 /* A playout that the value ends: the rollout policy's plies, at most v->plies, then the value
  * of the state reached for `side`, or the result when the deal ended first; in GD_VALUE_ONE
- * fixed point. */
+ * fixed point. With v->mix < 1 the playout goes on to the end from there and scores
+ * (1 - mix) * its result + mix * the value. */
 static int64_t value_playout(gd_deal *d, const uint8_t policies[4], const gd_linear *lin, const gd_value *v,
                              int side, const uint8_t promotion[3], gd_rng *rng) {
     for (int plies = 0; !d->over && plies < v->plies; plies++) {
@@ -605,6 +606,11 @@ static int64_t value_playout(gd_deal *d, const uint8_t policies[4], const gd_lin
     if ((d->turn & 1) != side) value = -value;
     if (!(value > -64.0)) value = -64.0; /* NaN too: a value out of range stays bounded */
     if (value > 64.0) value = 64.0;
+    if (v->mix < 1.0) {
+        gd_rollout_linear(d, policies, lin, rng);
+        const double result = (double)gd_deal_score(d, side, promotion);
+        return (int64_t)llround(((1.0 - v->mix) * result + v->mix * value) * GD_VALUE_ONE);
+    }
     return (int64_t)llround(value * GD_VALUE_ONE);
 }
 

@@ -170,7 +170,9 @@ void gd_value_features(const gd_deal *d, float out[GD_VALUE_FEATURES]);
  * accumulated in float over its inputs in index order, skipping the inputs that are zero. */
 typedef struct gd_value {
     int hidden[2];
-    int plies;      /* a playout's plies after the candidate before the value ends it (>= 0) */
+    int plies;      /* a playout's plies after the candidate before the value is read (>= 0) */
+    double mix;     /* 0..1: the value's share of the playout's score; below 1 the playout goes on to
+                     * the deal's end and its result takes the rest (1: the value ends it) */
     const float *w; /* gd_value_size(hidden) floats */
 } gd_value;
 size_t gd_value_size(const int hidden[2]);

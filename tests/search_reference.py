@@ -92,6 +92,7 @@ class Params:
     prior_rollouts: float = 0.0  # with search's prior: the rollouts it counts for in the standings
     value: Any = None  # a StateValue: rollouts end value_plies plies after the candidate, in its value
     value_plies: int = 0
+    value_mix: float = 1.0  # below 1: the rollout plays on, scoring (1 - mix) result + mix value
 
 
 VALUE_ONE = 65536  # the search's fixed point with a value (GD_VALUE_ONE)
@@ -113,7 +114,12 @@ def _value_result(state: Any, side: int, p: Params) -> int:
     v = _core.value_of(state, p.value.flat(), p.value.hidden)
     if state[2] & 1 != side:
         v = -v
-    return _llround(min(max(v, -64.0), 64.0) * VALUE_ONE)
+    v = min(max(v, -64.0), 64.0)
+    if p.value_mix < 1.0:
+        while not _over(state):
+            state, _ = _core.deal_play(state, _policy_move(state, p))
+        return _llround(((1.0 - p.value_mix) * float(_score(state, side, p)) + p.value_mix * v) * VALUE_ONE)
+    return _llround(v * VALUE_ONE)
 
 
 def _policy_move(state: Any, p: Params) -> int:

@@ -20,6 +20,7 @@ from guandan import GuandanError
 from guandan.bots.agents import GreedyAgent
 from guandan.bots.determinize import information_set
 from guandan.bots.loop import play_out
+from guandan.bots.registry import make_agent
 from guandan.bots.rollout_policy import load_weights
 from guandan.bots.search import MonteCarloAgent
 from guandan.bots.state_value import VALUE_FEATURES, StateValue, load_value, state_arrays, value_features
@@ -86,16 +87,17 @@ def test_the_search_with_a_value_is_its_plain_python_version():
         words = [int(w) for w in _core.search_candidates(info, state, 8)]
         if len(words) < 2:
             continue
-        for plies in (0, 3):
+        for plies, mix in ((0, 1.0), (3, 1.0), (3, 0.375)):
             given = SearchParams(60, seed=4, policy="learned", weights=weights, value=value.flat(),
-                                 value_hidden=value.hidden, value_plies=plies)  # fmt: skip
+                                 value_hidden=value.hidden, value_plies=plies, value_mix=mix)  # fmt: skip
             native, done = _core.search(info, state, words, given)
-            reference = search_reference.Params(60, seed=4, weights=weights, value=value, value_plies=plies)
+            reference = search_reference.Params(60, seed=4, weights=weights, value=value, value_plies=plies,
+                                                value_mix=mix)  # fmt: skip
             expected = search_reference.search(info, deal.native_state(), words, reference)
             np.testing.assert_array_equal(native, np.array(expected, dtype=np.float64))
             assert done == 60
             compared += 1
-    assert compared >= 8
+    assert compared >= 12
 
 
 def test_a_value_the_rollouts_never_reach_changes_nothing_and_one_they_reach_does():
@@ -110,6 +112,23 @@ def test_a_value_the_rollouts_never_reach_changes_nothing_and_one_they_reach_doe
     near = replace(far, value_plies=2)
     reached = _core.search(info, state, words, near)[0]
     assert not np.array_equal(reached[:, 1], _core.search(info, state, words, plain)[0][:, 1])
+
+
+def test_a_value_of_share_0_is_the_search_without_it():
+    weights = load_weights()
+    obs, deal = next(positions_with_deals([61], 5))
+    info, state = information_set(obs), deal_state_of(obs)
+    words = _core.search_candidates(info, state, 8)
+    plain = _core.search(info, state, words, SearchParams(200, seed=2, policy="learned", weights=weights))[0]
+    value = StateValue.random((8, 4), seed=1)
+    ended = SearchParams(200, seed=2, policy="learned", weights=weights, value=value.flat(), value_hidden=value.hidden,
+                         value_plies=2)  # fmt: skip
+    only_value = _core.search(info, state, words, ended)[0]
+    # share 0: the rollouts play on to the end, the same moves as without a value, and score their results
+    np.testing.assert_array_equal(_core.search(info, state, words, replace(ended, value_mix=0.0))[0], plain)
+    # a share between is neither (the blend, rollout by rollout, is checked against the plain-Python search)
+    blend = _core.search(info, state, words, replace(ended, value_mix=0.25))[0]
+    assert not np.array_equal(blend[:, 1], plain[:, 1]) and not np.array_equal(blend[:, 1], only_value[:, 1])
 
 
 def test_a_constant_value_is_every_candidates_mean_and_the_threads_change_nothing():
@@ -146,6 +165,10 @@ def test_mc_plays_with_a_value_file(tmp_path):
     assert same.choices == result.choices  # the file's plies unless told otherwise
     other = MonteCarloAgent(seed=1, rollouts=200, value=path, value_plies=0).analyze(obs)
     assert other.choices != result.choices
+    mixed = make_agent("mc:value=" + path + ":value_mix=0.5:rollouts=200", seed=1).analyze(obs)
+    assert mixed.rollouts == 200 and mixed.choices != result.choices
+    assert make_agent("mc:value=" + path + ":value_mix=0:rollouts=200", seed=1).analyze(obs).choices == (
+        MonteCarloAgent(seed=1, rollouts=200).analyze(obs).choices)  # fmt: skip
 
 
 def test_bad_values_files_and_options_are_refused_by_name(tmp_path):
@@ -154,6 +177,8 @@ def test_bad_values_files_and_options_are_refused_by_name(tmp_path):
     check(lambda: MonteCarloAgent(value=path, objective="wins"), GuandanError, "objective=levels")
     check(lambda: MonteCarloAgent(value_plies=3), GuandanError, "needs a state value")
     check(lambda: MonteCarloAgent(value=path, value_plies=-1), GuandanError, "value_plies")
+    check(lambda: MonteCarloAgent(value_mix=0.5), GuandanError, "needs a state value")
+    check(lambda: MonteCarloAgent(value=path, value_mix=2), GuandanError, "value_mix")
     check(lambda: MonteCarloAgent(value=str(tmp_path / "nothing.npz")), GuandanError, "no such file")
     other = str(tmp_path / "other.npz")
     np.savez(other, meta=np.array('{"format": "something"}'), W0=np.zeros(1))
@@ -194,6 +219,8 @@ def test_bad_values_files_and_options_are_refused_by_name(tmp_path):
         (replace(good, value_hidden=(8,)), "two widths"),
         (replace(good, value_hidden=(8, 0)), "value_hidden"),
         (replace(good, value_plies=-2), "value_plies"),
+        (replace(good, value_mix=1.5), "value_mix"),
+        (replace(good, value_mix=-0.1), "value_mix"),
         (replace(good, objective="wins"), "objective='levels'"),
         (replace(good, tree_moves=4), "tree"),
         (replace(good, policy_weight=0.5, policy_events=4), "weighting"),

@@ -257,6 +257,7 @@ class SearchConfig:
     weights: str | None = None
     value: str | None = None
     value_plies: int | None = None
+    value_mix: float = 1.0
 
     def __post_init__(self) -> None:
         check_choice("objective", self.objective, ("levels", "wins", "match"), "'levels', 'wins' or 'match'")
@@ -279,6 +280,9 @@ class SearchConfig:
         check_int("value_plies", self.value_plies, 0, 10_000, optional=True)
         if self.value_plies is not None and self.value is None:
             raise GuandanError("value_plies needs a state value (value=FILE)")
+        object.__setattr__(self, "value_mix", float(check_number("value_mix", self.value_mix, at_least=0, at_most=1)))
+        if self.value_mix != 1.0 and self.value is None:
+            raise GuandanError("value_mix needs a state value (value=FILE)")
         if self.value is not None and self.objective != "levels":
             raise GuandanError(f"a state value scores levels: value=FILE needs objective=levels, not {self.objective}")
 
@@ -298,6 +302,7 @@ class SearchConfig:
             value=None if value is None else value.flat(),
             value_hidden=(128, 64) if value is None else value.hidden,
             value_plies=0 if value is None else value.plies if self.value_plies is None else self.value_plies,
+            value_mix=self.value_mix,
         )
 
 
@@ -351,11 +356,13 @@ class MonteCarloAgent:
         max_cost: int | None = None,
         value: str | None = None,
         value_plies: int | None = None,
+        value_mix: float = 1.0,
     ) -> None:
         config = SearchConfig(
             rollouts=rollouts, think_ms=think_ms, max_cost=max_cost, threads=threads, policy=policy,
             candidates=candidates, tries=tries, pass_weight=pass_weight, bomb_weight=bomb_weight,
             objective=objective, weights=weights, value=value, value_plies=value_plies,
+            value_mix=value_mix,
         )  # fmt: skip
         self._configure(seed, config)
 

@@ -355,7 +355,7 @@ def search_candidates(infoset, state, limit):
 _SEARCH_FIELDS = ("seed", "rollouts", "seconds", "threads", "policy", "weights", "objective", "promotion",
                   "solve_cards", "solve_nodes", "solve_cost", "tries", "pass_weight", "bomb_weight",
                   "policy_weight", "policy_events", "tree_moves", "tree_visits", "tree_nodes", "tree_c",
-                  "tree_first", "prior_rollouts", "value", "value_hidden", "value_plies")
+                  "tree_first", "prior_rollouts", "value", "value_hidden", "value_plies", "value_mix")
 
 
 cdef object _params_from(given, gd_search_params *p, gd_linear *lin, gd_value *val):
@@ -414,6 +414,7 @@ cdef object _params_from(given, gd_search_params *p, gd_linear *lin, gd_value *v
         return None
     held = _value_from(params["value"], params["value_hidden"], val)
     val.plies = <int>_size(params["value_plies"], "value_plies", 0, 10_000)
+    val.mix = _real_arg(params["value_mix"], "value_mix", 0.0, 1.0)
     if p.objective != GD_OBJECTIVE_LEVELS:
         raise errors.GuandanError("a state value scores levels: it needs objective='levels'")
     if p.tree_moves > 0:
@@ -440,6 +441,7 @@ cdef object _value_from(weights, hidden, gd_value *v):
     cdef const float[::1] wv = w
     v.w = &wv[0]
     v.plies = 0
+    v.mix = 1.0
     return w
 
 

@@ -55,6 +55,7 @@ cdef extern from "gd_search.h" nogil:
     ctypedef struct gd_value:
         int hidden[2]
         int plies
+        double mix
         const float *w
     ctypedef struct gd_search_params:
         uint64_t seed

@@ -132,7 +132,9 @@ class SearchParams:
     the value of the whole deal state it reached (``gd_value_eval``: the levels the side to act
     can expect) for the searching side, or the deal's result when it ended first; results are
     then kept in fixed point (``GD_VALUE_ONE``). With ``objective="levels"`` only, and neither
-    a tree nor weighted deals.
+    a tree nor weighted deals. ``value_mix`` in [0, 1] below 1: the rollout reads the value
+    there and plays on to the deal's end, scoring ``(1 - value_mix)`` times its result plus
+    ``value_mix`` times the value.
 
     >>> SearchParams(rollouts=400, seed=7).threads, SearchParams().objective
     (1, 'levels')
@@ -163,3 +165,4 @@ class SearchParams:
     value: npt.NDArray[np.floating[Any]] | None = field(default=None, compare=False, repr=False)
     value_hidden: tuple[int, int] = (128, 64)
     value_plies: int = 0
+    value_mix: float = 1.0

@@ -602,6 +602,10 @@ static int64_t value_playout(gd_deal *d, const uint8_t policies[4], const gd_lin
         gd_deal_apply(d, m, &spent);
     }
     if (d->over) return (int64_t)gd_deal_score(d, side, promotion) * GD_VALUE_ONE;
+    if (v->mix == 0.0) {
+        gd_rollout_linear(d, policies, lin, rng);
+        return (int64_t)gd_deal_score(d, side, promotion) * GD_VALUE_ONE;
+    }
     double value = gd_value_eval(v, d);
     if ((d->turn & 1) != side) value = -value;
     if (!(value > -64.0)) value = -64.0; /* NaN too: a value out of range stays bounded */

@@ -229,9 +229,10 @@ typedef struct gd_search_params {
                               counts as prior_rollouts rollouts in every standing (see gd_search) */
     double prior_rollouts; /* >= 0 */
     const gd_value *value; /* NULL, or (objective GD_OBJECTIVE_LEVELS, no tree, no policy weights): a
-                              playout stops value->plies plies after the candidate and scores the
-                              value of the state it reached for the searching side (gd_value_eval),
-                              a result in GD_VALUE_ONE fixed point like every other */
+                              playout reads the value of the state it reached value->plies plies
+                              after the candidate, for the searching side (gd_value_eval), and scores
+                              it (value->mix 1) or blends it with the deal's result (below 1); a
+                              result in GD_VALUE_ONE fixed point like every other */
 } gd_search_params;
 
 /* With a value, results are kept in this fixed point (an exact result: its levels times it). */

@@ -9,9 +9,10 @@ out again what the search does with them: the rounds of successive halving and t
 which candidates each world plays, the standings, the walk of each playout through the tree,
 the PUCT choice, the batches and the order in which the tree learns. A rollout budget and a
 deterministic rollout policy (``learned`` or ``smart``) only; no endgame solves, no belief
-weighting. With a state value (``Params.value``), a rollout stops ``value_plies`` plies after
-its candidate and scores the value (``_core.value_of``, checked against its numpy twin on its
-own) in the search's fixed point.
+weighting. With a state value (``Params.value``), a rollout reads the value ``value_plies``
+plies after its candidate (``_core.value_of``, checked against its numpy twin on its own) and
+scores it, or with ``value_mix`` below 1 plays on and blends it with the deal's result, in the
+search's fixed point.
 """
 
 from __future__ import annotations
@@ -90,7 +91,7 @@ class Params:
     tree_first: float = 0.5
     payoff: tuple[int, ...] | None = None  # objective: six payoffs (a win with the partner 2nd..4th; a loss)
     prior_rollouts: float = 0.0  # with search's prior: the rollouts it counts for in the standings
-    value: Any = None  # a StateValue: rollouts end value_plies plies after the candidate, in its value
+    value: Any = None  # a StateValue: rollouts read it value_plies plies after the candidate
     value_plies: int = 0
     value_mix: float = 1.0  # below 1: the rollout plays on, scoring (1 - mix) result + mix value
 
@@ -114,7 +115,7 @@ def _value_result(state: Any, side: int, p: Params) -> int:
     v = _core.value_of(state, p.value.flat(), p.value.hidden)
     if state[2] & 1 != side:
         v = -v
-    v = min(max(v, -64.0), 64.0)
+    v = -64.0 if not v > -64.0 else min(v, 64.0)  # NaN too, as the C
     if p.value_mix < 1.0:
         while not _over(state):
             state, _ = _core.deal_play(state, _policy_move(state, p))

@@ -98,6 +98,19 @@ def test_the_search_with_a_value_is_its_plain_python_version():
             assert done == 60
             compared += 1
     assert compared >= 12
+    # a value beyond the bound (+-64 levels) is bounded before it is blended
+    zeros = [np.zeros((VALUE_FEATURES, 2)), np.zeros(2), np.zeros((2, 2)), np.zeros(2), np.zeros((2, 1))]
+    huge = StateValue([*zeros, np.full(1, 100.0)])
+    obs, deal = next(positions_with_deals([64], 5))
+    info, state = information_set(obs), deal_state_of(obs)
+    words = [int(w) for w in _core.search_candidates(info, state, 6)]
+    given = SearchParams(40, seed=3, policy="learned", weights=weights, value=huge.flat(), value_hidden=(2, 2),
+                         value_plies=1, value_mix=0.5)  # fmt: skip
+    native, _ = _core.search(info, state, words, given)
+    reference = search_reference.Params(40, seed=3, weights=weights, value=huge, value_plies=1, value_mix=0.5)
+    expected = search_reference.search(info, deal.native_state(), words, reference)
+    np.testing.assert_array_equal(native, np.array(expected))
+    assert np.abs(native[:, 1]).max() <= 0.5 * 64 + 0.5 * 3
 
 
 def test_a_value_the_rollouts_never_reach_changes_nothing_and_one_they_reach_does():
@@ -126,6 +139,12 @@ def test_a_value_of_share_0_is_the_search_without_it():
     only_value = _core.search(info, state, words, ended)[0]
     # share 0: the rollouts play on to the end, the same moves as without a value, and score their results
     np.testing.assert_array_equal(_core.search(info, state, words, replace(ended, value_mix=0.0))[0], plain)
+    for policy in ("random", "greedy"):  # rollout policies that draw: the same draws, on from the value's ply
+        drawing = SearchParams(200, seed=2, policy=policy)
+        np.testing.assert_array_equal(
+            _core.search(info, state, words, replace(drawing, value=value.flat(), value_hidden=value.hidden,
+                                                     value_plies=2, value_mix=0.0))[0],
+            _core.search(info, state, words, drawing)[0])  # fmt: skip
     # a share between is neither (the blend, rollout by rollout, is checked against the plain-Python search)
     blend = _core.search(info, state, words, replace(ended, value_mix=0.25))[0]
     assert not np.array_equal(blend[:, 1], plain[:, 1]) and not np.array_equal(blend[:, 1], only_value[:, 1])
@@ -221,6 +240,9 @@ def test_bad_values_files_and_options_are_refused_by_name(tmp_path):
         (replace(good, value_plies=-2), "value_plies"),
         (replace(good, value_mix=1.5), "value_mix"),
         (replace(good, value_mix=-0.1), "value_mix"),
+        (replace(good, value=None, value_mix=0.5), "need a state value"),
+        (replace(good, value=None, value_plies=3), "need a state value"),
+        (replace(good, value=None, value_mix="junk"), "value_mix"),
         (replace(good, objective="wins"), "objective='levels'"),
         (replace(good, tree_moves=4), "tree"),
         (replace(good, policy_weight=0.5, policy_events=4), "weighting"),

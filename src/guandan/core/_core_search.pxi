@@ -410,11 +410,15 @@ cdef object _params_from(given, gd_search_params *p, gd_linear *lin, gd_value *v
     p.prior = NULL
     p.prior_rollouts = _real_arg(params["prior_rollouts"], "prior_rollouts", 0.0, 1e12)
     p.value = NULL
+    cdef int plies = <int>_size(params["value_plies"], "value_plies", 0, 10_000)
+    cdef double mix = _real_arg(params["value_mix"], "value_mix", 0.0, 1.0)
     if params["value"] is None:
+        if plies != 0 or mix != 1.0:
+            raise errors.GuandanError("value_plies and value_mix need a state value (value=...)")
         return None
     held = _value_from(params["value"], params["value_hidden"], val)
-    val.plies = <int>_size(params["value_plies"], "value_plies", 0, 10_000)
-    val.mix = _real_arg(params["value_mix"], "value_mix", 0.0, 1.0)
+    val.plies = plies
+    val.mix = mix
     if p.objective != GD_OBJECTIVE_LEVELS:
         raise errors.GuandanError("a state value scores levels: it needs objective='levels'")
     if p.tree_moves > 0:

@@ -602,20 +602,17 @@ static int64_t value_playout(gd_deal *d, const uint8_t policies[4], const gd_lin
         gd_deal_apply(d, m, &spent);
     }
     if (d->over) return (int64_t)gd_deal_score(d, side, promotion) * GD_VALUE_ONE;
-    if (v->mix == 0.0) {
-        gd_rollout_linear(d, policies, lin, rng);
-        return (int64_t)gd_deal_score(d, side, promotion) * GD_VALUE_ONE;
+    double value = 0.0; /* a share of 0 reads no value */
+    if (v->mix > 0.0) {
+        value = gd_value_eval(v, d);
+        if ((d->turn & 1) != side) value = -value;
+        if (!(value > -64.0)) value = -64.0; /* NaN too: a value out of range stays bounded */
+        if (value > 64.0) value = 64.0;
     }
-    double value = gd_value_eval(v, d);
-    if ((d->turn & 1) != side) value = -value;
-    if (!(value > -64.0)) value = -64.0; /* NaN too: a value out of range stays bounded */
-    if (value > 64.0) value = 64.0;
-    if (v->mix < 1.0) {
-        gd_rollout_linear(d, policies, lin, rng);
-        const double result = (double)gd_deal_score(d, side, promotion);
-        return (int64_t)llround(((1.0 - v->mix) * result + v->mix * value) * GD_VALUE_ONE);
-    }
-    return (int64_t)llround(value * GD_VALUE_ONE);
+    if (v->mix == 1.0) return (int64_t)llround(value * GD_VALUE_ONE);
+    gd_rollout_linear(d, policies, lin, rng);
+    const double result = (double)gd_deal_score(d, side, promotion);
+    return (int64_t)llround(((1.0 - v->mix) * result + v->mix * value) * GD_VALUE_ONE);
 }
 
 /* ---- candidates ------------------------------------------------------------------------ */

@@ -120,7 +120,7 @@ def test_a_table_that_departed_plays_the_networks_own_choice():
 
     tables = VecTables(6, seed=8, observe="rows", level=None)
     once = _network_actor(SHIPPED_MODEL, 6, 1.0, seed=3, exploration="once")
-    plain = _network_actor(SHIPPED_MODEL, 6, 0.0, seed=3)
+    plain = _network_actor(SHIPPED_MODEL, 6, 0.0, seed=3, exploration="decisions")
     own, none = plain(tables, np.ones(6, dtype=bool))
     assert not none.any()
     still = np.array([True, False, True, False, False, False])

@@ -88,7 +88,7 @@ def _play_chunk(actor: Actor, tables: Any, size: int) -> dict[str, np.ndarray]:
     return arrays
 
 
-def _network_actor(model: str, tables: int, epsilon: float, seed: int, exploration: Exploration = "decisions") -> Actor:
+def _network_actor(model: str, tables: int, epsilon: float, seed: int, exploration: Exploration) -> Actor:
     """The ``net`` agent's choice at each table, batched (:func:`~guandan.rl.torch_train.act`:
     the model's score of each of the search's candidates, as many as the model was trained
     among, the highest played); with probability ``epsilon`` a candidate drawn uniformly

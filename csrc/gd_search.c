@@ -483,7 +483,40 @@ gd_move gd_learned_move(const gd_deal *d, const gd_linear *lin) {
     return moves[best];
 }
 
+gd_move gd_learned_sample(const gd_deal *d, const gd_linear *lin, gd_rng *rng) {
+    gd_move moves[GD_MAX_RANK_MOVES], decided;
+    smart_ctx c;
+    size_t k;
+    if (policy_start(d, &c, moves, &k, &decided)) return decided;
+    int8_t lbo[GD_MAX_RANK_MOVES];
+    const int endgame = c.mine <= 10;
+    if (endgame) memset(lbo, -1, k);
+    const gd_move smart = smart_pick(d, &c, moves, k, endgame ? lbo : NULL);
+    const int h = c.leading ? 0 : 1;
+    over_ctx o;
+    over_init(&o, d);
+    float f[GD_FEATURES], score[GD_MAX_RANK_MOVES];
+    for (size_t i = 0; i < k; i++) {
+        const int last = endgame && moves[i] != GD_PASS_MOVE && lbo_at(d, &c, moves, i, lbo);
+        features(&c, &o, smart, moves[i], last, f);
+        score[i] = policy_score(lin, h, f);
+    }
+    float top = score[0];
+    for (size_t i = 1; i < k; i++)
+        if (score[i] > top) top = score[i];
+    double weight[GD_MAX_RANK_MOVES], total = 0.0;
+    for (size_t i = 0; i < k; i++) total += weight[i] = exp(((double)score[i] - (double)top) / lin->temperature);
+    const double u = uniform01(rng) * total;
+    double run = 0.0;
+    for (size_t i = 0; i < k; i++) {
+        run += weight[i];
+        if (u < run) return moves[i];
+    }
+    return moves[k - 1]; /* rounding at the top end */
+}
+
 gd_move gd_policy_move_linear(const gd_deal *d, int policy, const gd_linear *lin, gd_rng *rng) {
+    if (policy == GD_POLICY_LEARNED && lin && lin->temperature > 0.0) return gd_learned_sample(d, lin, rng);
     if (policy == GD_POLICY_LEARNED) return lin ? gd_learned_move(d, lin) : gd_smart_move(d);
     if (policy == GD_POLICY_SMART) return gd_smart_move(d);
     return gd_choose(d, policy, rng);

@@ -54,6 +54,9 @@ typedef struct gd_linear {
     float u[2][GD_HIDDEN][GD_FEATURES];
     float b[2][GD_HIDDEN];
     float v[2][GD_HIDDEN];
+    double temperature; /* 0: the highest score plays (gd_learned_move); > 0: in a rollout
+                           (gd_policy_move_linear), a move drawn with probability proportional
+                           to exp(score / temperature) (gd_learned_sample) */
 } gd_linear;
 /* The weights of a policy with the hidden layer, as a flat vector: w, then for the leading
  * and the responding half each unit's u (GD_FEATURES), b and v. */
@@ -69,8 +72,16 @@ void gd_move_features(const gd_deal *d, gd_move m, float out[GD_POLICY_WEIGHTS])
  * Deterministic. */
 gd_move gd_learned_move(const gd_deal *d, const gd_linear *lin);
 
+/* The learned policy's move drawn at lin->temperature (> 0): a move that plays out the whole
+ * hand as gd_learned_move; else each legal move (the pass included when responding) with
+ * probability exp((score - top) / temperature) / their sum, every feature computed (scores in
+ * float as gd_learned_move sums them; the weights and their sum in double, in the generator's
+ * order), one uniform01 draw of rng picking the first move whose running sum exceeds it. */
+gd_move gd_learned_sample(const gd_deal *d, const gd_linear *lin, gd_rng *rng);
+
 /* The move any policy plays for the seat to act (random draws from rng; the learned policy
- * scores with lin, or plays the smart policy's move when lin is NULL). */
+ * scores with lin, drawing its move when lin->temperature > 0, or plays the smart policy's
+ * move when lin is NULL). */
 gd_move gd_policy_move(const gd_deal *d, int policy, gd_rng *rng);
 gd_move gd_policy_move_linear(const gd_deal *d, int policy, const gd_linear *lin, gd_rng *rng);
 

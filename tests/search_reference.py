@@ -22,8 +22,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from guandan.bots.rollout_policy import reference_sample
 from guandan.core import _core
-from guandan.core.packed import PASS_WORD, size_of_bits, word_size
+from guandan.core.packed import PASS_WORD, DealState, size_of_bits, word_size
+from guandan.core.rng import SplitMix64
 
 BATCH = 8  # GD_TREE_BATCH
 DEPTH = 24  # GD_TREE_DEPTH
@@ -94,6 +96,7 @@ class Params:
     value: Any = None  # a StateValue: rollouts read it value_plies plies after the candidate
     value_plies: int = 0
     value_mix: float = 1.0  # below 1: the rollout plays on, scoring (1 - mix) result + mix value
+    temperature: float = 0.0  # > 0: the learned policy draws its moves (reference_sample)
 
 
 VALUE_ONE = 65536  # the search's fixed point with a value (GD_VALUE_ONE)
@@ -104,12 +107,12 @@ def _llround(x: float) -> int:
     return int(math.floor(abs(x) + 0.5)) * (1 if x >= 0 else -1)
 
 
-def _value_result(state: Any, side: int, p: Params) -> int:
+def _value_result(state: Any, side: int, p: Params, rng: SplitMix64) -> int:
     """A rollout the value ends, in VALUE_ONE fixed point (gd_search.c's value_playout)."""
     for _ in range(p.value_plies):
         if _over(state):
             break
-        state, _ = _core.deal_play(state, _policy_move(state, p))
+        state, _ = _core.deal_play(state, _policy_move(state, p, rng))
     if _over(state):
         return _score(state, side, p) * VALUE_ONE
     v = _core.value_of(state, p.value.flat(), p.value.hidden)
@@ -118,16 +121,33 @@ def _value_result(state: Any, side: int, p: Params) -> int:
     v = -64.0 if not v > -64.0 else min(v, 64.0)  # NaN too, as the C
     if p.value_mix < 1.0:
         while not _over(state):
-            state, _ = _core.deal_play(state, _policy_move(state, p))
+            state, _ = _core.deal_play(state, _policy_move(state, p, rng))
         return _llround(((1.0 - p.value_mix) * float(_score(state, side, p)) + p.value_mix * v) * VALUE_ONE)
     return _llround(v * VALUE_ONE)
 
 
-def _policy_move(state: Any, p: Params) -> int:
+def stream(seed: int, a: int, b: int) -> SplitMix64:
+    """``gd_stream``: the generator of the search's stream ``(seed, a, b)``."""
+    r = SplitMix64(seed ^ 0x5851F42D4C957F2D)
+    x = r.next_u64()
+    r.state = x ^ ((a * 0x9E3779B97F4A7C15) & MASK64)
+    x = r.next_u64()
+    r.state = x ^ ((b * 0xD1B54A32D192ED03) & MASK64)
+    return SplitMix64(r.next_u64())
+
+
+def _policy_move(state: Any, p: Params, rng: SplitMix64) -> int:
+    if p.policy == "learned" and p.temperature > 0:
+        return reference_sample(_deal_state(state), p.weights, p.temperature, rng)
     if p.policy == "learned":
         return int(_core.learned_move(state, p.weights)[0])
     assert p.policy == "smart", "a deterministic rollout policy"
     return int(_core.smart_move(state)[0])
+
+
+def _deal_state(state: Any) -> DealState:
+    """A native state tuple as the :class:`~guandan.core.packed.DealState` the plain-Python policy reads."""
+    return state if isinstance(state, DealState) else DealState(*state)
 
 
 def _score(state: Any, side: int, p: Params) -> int:
@@ -145,8 +165,8 @@ def _score(state: Any, side: int, p: Params) -> int:
     return gain if first % 2 == side else -gain
 
 
-def _node_moves(state: Any, p: Params) -> list[int]:
-    first = _policy_move(state, p)
+def _node_moves(state: Any, p: Params, rng: SplitMix64) -> list[int]:
+    first = _policy_move(state, p, rng)
     hand = state[0][state[2]]
     if first != PASS_WORD and word_size(first) == size_of_bits(hand):
         return [first]
@@ -168,7 +188,9 @@ class Tree:
         self.limit = limit
         self.counted = counted  # "chose": the choices the nodes made
 
-    def playout(self, state: Any, move: int, me: int, p: Params) -> tuple[Any, list[tuple[Node, int]], Any]:
+    def playout(
+        self, state: Any, move: int, me: int, p: Params, rng: SplitMix64
+    ) -> tuple[Any, list[tuple[Node, int]], Any]:
         """Play on from a root candidate's state: the final state, the walk (node, choice or
         -1) and the node to add (key, moves, hand, beat) or None."""
         key = tree_key(0, me, move)
@@ -192,14 +214,14 @@ class Tree:
                     else:
                         walking = False
                 else:
-                    moves = _node_moves(state, p)
+                    moves = _node_moves(state, p, rng)
                     m = moves[0]
                     if len(moves) > 1:
                         walking = False
                         if len(self.nodes) < self.limit:
                             new = (key, moves, state[0][seat], state[4])
             if m is None:
-                m = _policy_move(state, p)
+                m = _policy_move(state, p, rng)
             state, _ = _core.deal_play(state, m)
             if walking:
                 key = tree_key(key, seat, m)
@@ -268,14 +290,15 @@ def search(
                 for ci in range(n_last if i + 1 == n_worlds else n_alive):
                     move = candidates[alive[ci]]
                     state, over = _core.deal_play(start, move)
+                    rng = stream(p.seed, w, 2)  # each candidate's playout of world w: the same stream
                     walk, new = [], None
                     if tree is not None and not over:
-                        state, walk, new = tree.playout(state, move, turn, p)
+                        state, walk, new = tree.playout(state, move, turn, p, rng)
                     elif p.value is not None:
-                        result = _score(state, side, p) * VALUE_ONE if over else _value_result(state, side, p)
+                        result = _score(state, side, p) * VALUE_ONE if over else _value_result(state, side, p, rng)
                     elif not over:
                         while not _over(state):
-                            state, _ = _core.deal_play(state, _policy_move(state, p))
+                            state, _ = _core.deal_play(state, _policy_move(state, p, rng))
                     if p.value is None or tree is not None:
                         result = _score(state, side, p)
                     stats[alive[ci]]["n"] += 1

@@ -32,11 +32,13 @@ from guandan.bots.rollout_policy import (
     reference_belief,
     reference_features,
     reference_move,
+    reference_sample,
 )
 from guandan.bots.search import MonteCarloAgent
 from guandan.core import _core
 from guandan.core.cards import Cards
 from guandan.core.packed import PASS_WORD, DealState, bits_of_cards
+from guandan.core.rng import SplitMix64
 
 
 def positions(seeds):
@@ -114,6 +116,54 @@ def test_the_learned_move_with_a_hidden_layer_is_the_reference_choice():
 def test_the_learned_move_with_a_hidden_layer_is_the_reference_choice_over_many_deals():
     rng = np.random.default_rng(6)
     assert check_choices(range(40, 70), lambda i: random_net(rng, 0.5 + i % 4)) > 2000
+
+
+# -- the policy drawn at a temperature -------------------------------------------------------------
+
+
+def check_draws(seeds, weights, temperatures):
+    """The native draw (``gd_learned_sample``) is the plain-Python one at every position, for
+    each temperature and two seeds; returns the draws compared and those off the best move."""
+    compared = off = 0
+    for state, _ in positions(seeds):
+        w = weights(compared)
+        best = reference_move(state, w)
+        for t in temperatures:
+            for seed in (1, 2):
+                drawn = int(_core.learned_move(state, w, t, seed)[0])
+                assert drawn == reference_sample(state, w, t, SplitMix64(seed)), (t, seed)
+                off += drawn != best
+                compared += 1
+    return compared, off
+
+
+def test_the_drawn_move_is_the_reference_draw_under_shipped_linear_and_hidden_weights():
+    rng = np.random.default_rng(8)
+    shipped = load_weights()
+    compared, off = check_draws(range(1), lambda i: shipped, (0.3, 3.0))
+    assert compared > 200 and off > 20  # the draws leave the best move, often
+    compared, off = check_draws(range(1, 2), lambda i: random_net(rng, 1 + i % 3), (0.5, 3.0))
+    assert compared > 200 and off > 20
+
+
+@pytest.mark.slow
+def test_the_drawn_move_is_the_reference_draw_over_many_deals():
+    rng = np.random.default_rng(9)
+    compared, _ = check_draws(range(70, 85), lambda i: rng.normal(size=WEIGHTS) * (1 + i % 3), (0.1, 1.0, 10.0))
+    assert compared > 5000
+
+
+def test_a_draw_at_a_tiny_temperature_is_the_best_move_and_a_large_one_spreads():
+    shipped = load_weights()
+    state = Deal.new(5, level=2).native_state()
+    best = _core.learned_move(state, shipped)[0]
+    assert {_core.learned_move(state, shipped, 1e-6, seed)[0] for seed in range(30)} == {best}
+    spread = {_core.learned_move(state, shipped, 100.0, seed)[0] for seed in range(60)}
+    assert len(spread) > 10  # nearly uniform over the many leads of a full hand
+    drawn = _core.learned_move(state, shipped, 1.0, 7)
+    assert drawn == _core.learned_move(state, shipped, 1.0, 7)  # a seed's draw, again
+    for bad in (-1.0, float("nan"), "hot"):
+        check(lambda bad=bad: _core.learned_move(state, shipped, bad, 1), GuandanError, "temperature")
 
 
 def test_a_hidden_layer_whose_outputs_are_zero_plays_as_the_linear_weights():

@@ -106,6 +106,59 @@ def test_the_search_is_its_plain_python_version_over_many_positions():
     assert compared >= 30 and chose > 200
 
 
+def check_drawn_rollouts(seeds, plies, rollouts, cases):
+    """The search whose learned rollouts draw their moves (``temperature``), native and plain
+    Python, stat for stat; returns the positions compared and those where the draws changed
+    the stats from the deterministic policy's."""
+    weights = load_weights()
+    compared = changed = 0
+    for obs, deal in positions_with_deals(seeds, plies):
+        info, state = information_set(obs), deal_state_of(obs)
+        words = [int(w) for w in _core.search_candidates(info, state, 6)]
+        if len(words) < 2:
+            continue
+        for case in cases:
+            given = SearchParams(rollouts, seed=5, policy="learned", weights=weights, **case)
+            native, _ = _core.search(info, state, words, given)
+            params = search_reference.Params(rollouts, seed=5, weights=weights, **case)
+            expected = search_reference.search(info, deal.native_state(), words, params, Counter())
+            np.testing.assert_array_equal(native, np.array(expected, dtype=np.float64))
+            plain, _ = _core.search(info, state, words, replace(given, temperature=0.0))
+            changed += not np.array_equal(native, plain)
+            compared += 1
+    return compared, changed
+
+
+def test_the_search_with_drawn_rollouts_is_its_plain_python_version():
+    compared, changed = check_drawn_rollouts([3], 30, 24, [{"temperature": 0.7}, {"temperature": 2.0, "tree_moves": 4,
+                                                                                   "tree_visits": 1}])  # fmt: skip
+    assert compared == 2 and changed == 2
+
+
+@pytest.mark.slow
+def test_the_search_with_drawn_rollouts_is_its_plain_python_version_over_many_positions():
+    cases = [{"temperature": 0.3}, {"temperature": 1.0, "tree_moves": 6, "tree_visits": 2}]
+    compared, changed = check_drawn_rollouts(range(50, 56), 17, 60, cases)
+    assert compared >= 10 and changed >= compared // 2
+
+
+def test_drawn_rollouts_need_the_learned_policy():
+    info, state, _ = door_case()
+    words = _core.search_candidates(info, state, 4)
+    check(lambda: _core.search(info, state, words, SearchParams(20, policy="smart", temperature=0.5)),
+          GuandanError, "temperature draws the learned policy")  # fmt: skip
+    for bad in (-0.1, float("nan"), "warm"):
+        given = SearchParams(20, policy="learned", weights=load_weights(), temperature=bad)
+        check(lambda given=given: _core.search(info, state, words, given), GuandanError, "temperature")
+    check(lambda: MonteCarloAgent(policy="smart", temperature=0.5), GuandanError, "not with policy=smart")
+    check(lambda: MonteCarloAgent(temperature=-1), GuandanError, "temperature")
+    agent = make_agent("mc:temperature=0.5:rollouts=60", seed=1)
+    assert agent.config.temperature == 0.5 and agent._params.temperature == 0.5
+    obs = Deal.new(seed=4, level=2, leader=0).observation(0)
+    assert agent.analyze(obs).choices == make_agent("mc:temperature=0.5:rollouts=60", seed=1).analyze(obs).choices
+    assert agent.analyze(obs).choices != make_agent("mc:rollouts=60", seed=1).analyze(obs).choices
+
+
 def test_the_search_with_a_prior_is_its_plain_python_version():
     """The prior's blend in successive halving's standings, position by position: the stats,
     rounds and ranks of the native search and of the plain-Python one, the same."""

@@ -53,11 +53,12 @@ def test_the_parameters_mirror_the_c_struct_and_are_checked_in_the_core():
     c_fields = set(re.findall(r"\b(\w+)(?:\[\d+\])?;", struct))
     # the C struct's linear points to the weights given, infer holds tries and the two weights,
     # payoff is an objective of six values, prior points to the values search() is given beside,
-    # value points to a gd_value of the state value's weights, widths, plies and mix
+    # value points to a gd_value of the state value's weights, widths, plies and mix, and the
+    # learned policy's gd_linear holds the temperature beside its weights
     python = {f.name for f in dataclasses.fields(search.SearchParams)}
     assert c_fields - {"linear", "infer", "payoff", "prior"} <= python
     assert python - c_fields == {"weights", "tries", "pass_weight", "bomb_weight", "value_hidden", "value_plies",
-                                 "value_mix"}
+                                 "value_mix", "temperature"}
     assert set(_core._SEARCH_FIELDS) == python  # what the core reads of it, each field once
     obs = Deal.new(seed=2, level=2, leader=0).observation(0)
     info = information_set(obs)

@@ -26,6 +26,7 @@ True
 from __future__ import annotations
 
 import json
+import math
 from functools import lru_cache
 from importlib import resources
 from typing import Any
@@ -52,6 +53,7 @@ from ..core.packed import (
     word_wilds,
     word_x,
 )
+from ..core.rng import SplitMix64
 from ..errors import GuandanError, describe, is_number
 from ..game.deal import Deal
 from ..game.history import Play
@@ -397,26 +399,28 @@ def reference_features(state: DealState, word: int) -> list[float]:
     return f + zeros if c.leading else zeros + f
 
 
-def reference_move(state: DealState, weights: Any) -> int:
-    """The move the learned policy plays (the plain-Python version of :func:`guandan.core.playouts.learned_move`):
-    a move that plays out the hand, the weakest such, non-bombs first; else the legal move of
-    the highest score, the first on ties (scores summed in float32, as the core does; with
-    the hidden layer when ``weights`` has :data:`NET_WEIGHTS` numbers)."""
-    c = _Context(state)
-    moves = _moves(c.hand, c.level, state.beat)
+def _going_out(c: _Context, moves: list[int]) -> int | None:
+    """The policy's move decided before any score: the pass when it is the only move, or a
+    move that plays out the hand (the weakest such, non-bombs first); else None."""
     if not c.leading and len(moves) == 1:
         return PASS_WORD
     outs = [m for m in moves if m != PASS_WORD and word_size(m) == c.mine]
-    if outs:
+    if not outs:
+        return None
 
-        def weakness(m: int) -> int:
-            if word_type(m) in _BOMBS:
-                t, size = word_type(m), word_size(m)
-                cls = 8 if t == _JOKER_BOMB else 2 if t == _STRAIGHT_FLUSH else size - 4 if size <= 5 else size - 3
-                return 1 << 20 | cls << 8 | _key_order(m, c.level) << 2 | word_wilds(m)
-            return _key_order(m, c.level)
+    def weakness(m: int) -> int:
+        if word_type(m) in _BOMBS:
+            t, size = word_type(m), word_size(m)
+            cls = 8 if t == _JOKER_BOMB else 2 if t == _STRAIGHT_FLUSH else size - 4 if size <= 5 else size - 3
+            return 1 << 20 | cls << 8 | _key_order(m, c.level) << 2 | word_wilds(m)
+        return _key_order(m, c.level)
 
-        return min(outs, key=weakness)  # min keeps the first of equals, as the core's strict <
+    return min(outs, key=weakness)  # min keeps the first of equals, as the core's strict <
+
+
+def _scores(c: _Context, moves: list[int], weights: Any) -> list[np.float32]:
+    """Each move's score, summed in float32 in index order as the core does (with the hidden
+    layer when ``weights`` has :data:`NET_WEIGHTS` numbers)."""
     w = np.asarray(weights, dtype=np.float32)
     h = 0 if c.leading else 1
     half = w[h * len(FEATURES) : (h + 1) * len(FEATURES)]
@@ -428,7 +432,7 @@ def reference_move(state: DealState, weights: Any) -> int:
             total = np.float32(total + np.float32(aj * fj))
         return total
 
-    best, best_score = moves[0], None
+    scores = []
     for m in moves:
         f = np.asarray(_features(c, m), dtype=np.float32)
         score = dot(half, f)
@@ -436,9 +440,60 @@ def reference_move(state: DealState, weights: Any) -> int:
             a = np.float32(dot(unit[: len(FEATURES)], f) + unit[len(FEATURES)])
             if a > 0:
                 score = np.float32(score + np.float32(unit[len(FEATURES) + 1] * a))
-        if best_score is None or score > best_score:
-            best, best_score = m, score
-    return best
+        scores.append(score)
+    return scores
+
+
+def reference_move(state: DealState, weights: Any) -> int:
+    """The move the learned policy plays (the plain-Python version of :func:`guandan.core.playouts.learned_move`):
+    a move that plays out the hand, the weakest such, non-bombs first; else the legal move of
+    the highest score, the first on ties (scores summed in float32, as the core does; with
+    the hidden layer when ``weights`` has :data:`NET_WEIGHTS` numbers)."""
+    c = _Context(state)
+    moves = _moves(c.hand, c.level, state.beat)
+    decided = _going_out(c, moves)
+    if decided is not None:
+        return decided
+    scores = _scores(c, moves, weights)
+    best = 0
+    for i in range(1, len(moves)):
+        if scores[i] > scores[best]:
+            best = i
+    return moves[best]
+
+
+def reference_sample(state: DealState, weights: Any, temperature: float, rng: SplitMix64) -> int:
+    """The learned policy's move drawn at ``temperature`` > 0 (the plain-Python version of the
+    core's ``gd_learned_sample``): a move that plays out the hand as :func:`reference_move`;
+    else each legal move with probability ``exp((score - top) / temperature)`` over their
+    sum, one uniform draw of ``rng`` (53 bits of its next output) picking the first move whose
+    running sum exceeds it.
+
+    >>> from guandan import Deal
+    >>> from guandan.core.rng import SplitMix64
+    >>> state = Deal.new(seed=5, level=2).native_state()
+    >>> w = load_weights()
+    >>> reference_sample(state, w, 1e-9, SplitMix64(1)) == reference_move(state, w)
+    True
+    """
+    c = _Context(state)
+    moves = _moves(c.hand, c.level, state.beat)
+    decided = _going_out(c, moves)
+    if decided is not None:
+        return decided
+    scores = [float(s) for s in _scores(c, moves, weights)]
+    top = max(scores)
+    weight = [math.exp((s - top) / temperature) for s in scores]
+    total = 0.0
+    for x in weight:
+        total += x
+    u = (rng.next_u64() >> 11) * (1.0 / 9007199254740992.0) * total
+    run = 0.0
+    for m, x in zip(moves, weight, strict=True):
+        run += x
+        if u < run:
+            return m
+    return moves[-1]
 
 
 def reference_belief(observation: Observation, hands: Any, weights: Any, miss: float, events: int) -> float:

@@ -233,6 +233,9 @@ class SearchConfig:
     :mod:`guandan.bots.match_value`; in a single deal, levels), and the weighted sampler's
     ``tries``, ``pass_weight`` and ``bomb_weight``
     (:func:`guandan.bots.determinize.determinize`; ``tries=1`` samples uniformly).
+    ``temperature`` > 0 (``learned`` only): the rollouts draw each move with probability
+    proportional to ``exp(score / temperature)`` rather than play the policy's best (0, the
+    default: the best).
 
     >>> SearchConfig().rollouts, SearchConfig(think_ms=100).rollouts
     (2000, None)
@@ -255,6 +258,7 @@ class SearchConfig:
     bomb_weight: float = BOMB_WEIGHT
     objective: Literal["levels", "wins", "match"] = "levels"
     weights: str | None = None
+    temperature: float = 0.0
     value: str | None = None
     value_plies: int | None = None
     value_mix: float = 1.0
@@ -275,6 +279,10 @@ class SearchConfig:
         check_choice("policy", self.policy, _SEARCH_POLICIES, f"one of {', '.join(_SEARCH_POLICIES)}")
         if self.weights is not None and not isinstance(self.weights, str):
             raise GuandanError(f"weights is the path of a rollout policy file, got {describe(self.weights)}")
+        object.__setattr__(self, "temperature", float(check_number("temperature", self.temperature, at_least=0,
+                                                                   at_most=1e6)))  # fmt: skip
+        if self.temperature > 0 and self.policy != "learned":
+            raise GuandanError(f"temperature draws the learned policy's rollout moves: not with policy={self.policy}")
         if self.value is not None and not isinstance(self.value, str):
             raise GuandanError(f"value is the path of a state value file (.npz), got {describe(self.value)}")
         check_int("value_plies", self.value_plies, 0, 10_000, optional=True)
@@ -299,6 +307,7 @@ class SearchConfig:
             pass_weight=self.pass_weight,
             bomb_weight=self.bomb_weight,
             weights=load_weights(self.weights) if learned else None,
+            temperature=self.temperature,
             value=None if value is None else value.flat(),
             value_hidden=(128, 64) if value is None else value.hidden,
             value_plies=0 if value is None else value.plies if self.value_plies is None else self.value_plies,
@@ -357,12 +366,13 @@ class MonteCarloAgent:
         value: str | None = None,
         value_plies: int | None = None,
         value_mix: float = 1.0,
+        temperature: float = 0.0,
     ) -> None:
         config = SearchConfig(
             rollouts=rollouts, think_ms=think_ms, max_cost=max_cost, threads=threads, policy=policy,
             candidates=candidates, tries=tries, pass_weight=pass_weight, bomb_weight=bomb_weight,
             objective=objective, weights=weights, value=value, value_plies=value_plies,
-            value_mix=value_mix,
+            value_mix=value_mix, temperature=temperature,
         )  # fmt: skip
         self._configure(seed, config)
 

@@ -131,6 +131,7 @@ from .gd_search cimport (
     gd_infoset_check,
     gd_infoset_error,
     gd_learned_move,
+    gd_learned_sample,
     gd_linear,
     gd_move_features,
     gd_policy_belief,

@@ -85,6 +85,7 @@ cdef int _linear_from(weights, gd_linear *lin) except -1:
             lin.v[h][j] = <float>w[at + GD_FEATURES + 1] if lin.hidden else 0.0
             if lin.hidden:
                 at += GD_FEATURES + 2
+    lin.temperature = 0.0
     return 0
 
 
@@ -121,14 +122,21 @@ def move_features(state, words):
     return out
 
 
-def learned_move(state, weights):
+def learned_move(state, weights, temperature=0.0, seed=0):
     """The rank-level word the learned policy plays in a deal state with these weights, and
-    the packed cards it spends."""
+    the packed cards it spends: the highest score's move, or with ``temperature`` above 0 a
+    move drawn by ``gd_learned_sample`` from a generator seeded ``seed``."""
     cdef gd_deal d
     _deal_from(state, &d)
     cdef gd_linear lin
     _linear_from(weights, &lin)
-    return _word_and_spent(&d, gd_learned_move(&d, &lin))
+    cdef double t = _real_arg(temperature, "temperature", 0.0, 1e6)
+    cdef gd_rng rng
+    if t == 0.0:
+        return _word_and_spent(&d, gd_learned_move(&d, &lin))
+    lin.temperature = t
+    rng.state = _seed(seed)
+    return _word_and_spent(&d, gd_learned_sample(&d, &lin, &rng))
 
 
 cdef object _infoset_from(infoset, gd_infoset *s):
@@ -352,8 +360,8 @@ def search_candidates(infoset, state, limit):
 
 #: The fields of ``guandan.core.search.SearchParams`` (read by name: this module imports
 #: nothing of the package but its errors).
-_SEARCH_FIELDS = ("seed", "rollouts", "seconds", "threads", "policy", "weights", "objective", "promotion",
-                  "solve_cards", "solve_nodes", "solve_cost", "tries", "pass_weight", "bomb_weight",
+_SEARCH_FIELDS = ("seed", "rollouts", "seconds", "threads", "policy", "weights", "temperature", "objective",
+                  "promotion", "solve_cards", "solve_nodes", "solve_cost", "tries", "pass_weight", "bomb_weight",
                   "policy_weight", "policy_events", "tree_moves", "tree_visits", "tree_nodes", "tree_c",
                   "tree_first", "prior_rollouts", "value", "value_hidden", "value_plies", "value_mix")
 
@@ -377,6 +385,12 @@ cdef object _params_from(given, gd_search_params *p, gd_linear *lin, gd_value *v
     p.threads = <int>_size(params["threads"], "threads", 1, MAX_THREADS)
     p.policy = <uint8_t>_search_policy(params["policy"])
     p.linear = lin if _policies_need_weights(&p.policy, 1, params["weights"], lin) else NULL
+    cdef double temperature = _real_arg(params["temperature"], "temperature", 0.0, 1e6)
+    if temperature > 0.0 and p.linear == NULL:
+        raise errors.GuandanError(
+            "temperature draws the learned policy's moves: it needs policy='learned' and its weights")
+    if p.linear != NULL:
+        lin.temperature = temperature
     memset(p.payoff, 0, sizeof(p.payoff))
     objective = params["objective"]
     if isinstance(objective, (tuple, list)) and len(objective) == 6:

@@ -52,6 +52,7 @@ cdef extern from "gd_search.h" nogil:
         float u[2][GD_HIDDEN][GD_FEATURES]
         float b[2][GD_HIDDEN]
         float v[2][GD_HIDDEN]
+        double temperature
     ctypedef struct gd_value:
         int hidden[2]
         int plies
@@ -94,6 +95,7 @@ cdef extern from "gd_search.h" nogil:
     int gd_rollout_seats(gd_deal *d, const uint8_t *policies, const gd_linear *const *lins, gd_rng *rng)
     void gd_move_features(const gd_deal *d, gd_move m, float *out)
     gd_move gd_learned_move(const gd_deal *d, const gd_linear *lin)
+    gd_move gd_learned_sample(const gd_deal *d, const gd_linear *lin, gd_rng *rng)
     int gd_infoset_check(const gd_infoset *s)
     const char *gd_infoset_error(int code)
     void gd_sample_deal(const gd_infoset *s, gd_rng *rng, gd_cards *hands)

@@ -101,7 +101,9 @@ class SearchParams:
     Budgets: ``rollouts`` > 0 plays exactly that many (the result then does not depend on
     ``threads``); ``seconds`` > 0 stops starting rollouts after that long; at least one is
     needed. ``policy``: every seat's rollout policy; ``weights``: the learned policy's
-    (``policy="learned"`` needs them). ``tries``, ``pass_weight``, ``bomb_weight``: the
+    (``policy="learned"`` needs them); ``temperature`` > 0 (learned only): the policy draws each
+    rollout move with probability proportional to ``exp(score / temperature)`` instead of
+    playing the highest score (``gd_learned_sample``). ``tries``, ``pass_weight``, ``bomb_weight``: the
     weighted sampler (``gd_infer``; ``tries=1`` samples uniformly). ``objective``: a rollout
     scores the levels won or lost (``levels``, a win with the partner 2nd, 3rd, 4th worth
     ``promotion``'s three values: the ruleset's), 1 / -1 (``wins``), or six integer payoffs
@@ -154,6 +156,7 @@ class SearchParams:
     solve_nodes: int = 100_000
     solve_cost: int = 50
     weights: npt.NDArray[np.floating[Any]] | None = field(default=None, compare=False, repr=False)
+    temperature: float = 0.0
     policy_weight: float = 1.0
     policy_events: int = 0
     tree_moves: int = 0

@@ -74,7 +74,9 @@ def _oracle_information_set(observation: Observation) -> InfoSet:
     return info._replace(pool=pool, known=tuple(known_l), need=tuple(need), forbid=forbid)
 
 
-search_module.information_set = _oracle_information_set  # type: ignore[assignment]
+def _install() -> None:
+    """Route the search bot's information sets through the oracle (in the process that plays)."""
+    search_module.information_set = _oracle_information_set  # type: ignore[assignment]
 
 
 class Oracle:
@@ -102,6 +104,7 @@ class Oracle:
 
 def play_pair(spec: str, pair: int, run_seed: int, reveal: float = 1.0) -> tuple[int, int, int, int]:
     """Deal ``pair`` twice: the oracle side's (wins, levels) with it at seats 0/2, then 1/3."""
+    _install()
     seed = derive_seed(run_seed, pair)
     rules = get_ruleset("competitive_2022")
     out: list[int] = []

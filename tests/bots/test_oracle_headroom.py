@@ -1,0 +1,79 @@
+"""benchmarks/oracle_headroom.py: the oracle's information sets sample the true deal (or keep
+the revealed share of the hidden cards in their true hands), and a pair is played for real."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from guandan import Deal
+from guandan.bots.agents import GreedyAgent
+from guandan.core.packed import bits_of_cards
+from guandan.core.rng import SplitMix64
+from guandan.core.search import sample_deals
+
+_spec = importlib.util.spec_from_file_location(
+    "oracle_headroom", Path(__file__).parents[2] / "benchmarks" / "oracle_headroom.py"
+)
+assert _spec is not None and _spec.loader is not None
+oracle = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(oracle)
+
+
+def position():
+    deal = Deal.new(seed=4, level=2)
+    for _ in range(13):
+        deal.play(GreedyAgent().act(deal.observation(deal.turn)))
+    return deal
+
+
+def contains(hand, cards):
+    return all((hand >> (2 * f)) & 3 >= (cards >> (2 * f)) & 3 for f in range(54))
+
+
+def test_the_oracle_samples_the_true_deal_and_the_honest_seat_does_not():
+    deal = position()
+    obs = deal.observation(deal.turn)
+    truth = [bits_of_cards(h) for h in deal.hands]
+    try:
+        oracle._truth = truth
+        assert all(list(h) == truth for h in sample_deals(oracle._oracle_information_set(obs), 20, seed=1))
+    finally:
+        oracle._truth = None
+    honest = sample_deals(oracle._oracle_information_set(obs), 20, seed=1)
+    assert any(list(h) != truth for h in honest)
+
+
+@pytest.mark.parametrize("share", [0.25, 0.5, 0.75])
+def test_a_partial_oracle_knows_a_share_of_the_hidden_cards_in_their_true_hands(share):
+    deal = position()
+    me = deal.turn
+    obs = deal.observation(me)
+    truth = [bits_of_cards(h) for h in deal.hands]
+    honest = oracle._honest(obs)
+    try:
+        oracle._truth, oracle._reveal = truth, (share, SplitMix64(3))
+        info = oracle._oracle_information_set(obs)
+    finally:
+        oracle._truth, oracle._reveal = None, None
+    hidden = sum(honest.need)
+    revealed = hidden - sum(info.need)
+    assert 0.5 * share * hidden < revealed < min(1.5 * share, 1.0) * hidden  # about the share, not all
+    for s in range(4):
+        assert contains(truth[s], info.known[s])  # what is revealed is where it truly is
+    for hands in sample_deals(info, 10, seed=2):
+        assert hands[me] == truth[me]
+        for s in range(4):
+            assert contains(hands[s], info.known[s])
+            assert sum((hands[s] >> (2 * f)) & 3 for f in range(54)) == len(deal.hands[s])
+
+
+def test_a_pair_is_played_with_the_oracle_on_each_side():
+    won0, levels0, won1, levels1 = oracle.play_pair("mc:rollouts=20", 3, 11)
+    assert won0 in (0, 1) and won1 in (0, 1)
+    assert (levels0 > 0) == bool(won0) and (levels1 > 0) == bool(won1) and levels0 != 0 and levels1 != 0
+    assert oracle.play_pair("mc:rollouts=20", 3, 11) == (won0, levels0, won1, levels1)  # seeded
+    with pytest.raises(SystemExit, match="does not make a search bot"):
+        oracle.play_pair("greedy", 0, 1)

@@ -18,7 +18,13 @@ hand then rises from the sampler's own (about half) toward 1: a ladder from toda
 to a perfect one.
 
     python benchmarks/oracle_headroom.py mc --pairs 100 --seed 7001 --workers 2
-    python benchmarks/oracle_headroom.py mc:temperature=1 --reveal 0.5 --pairs 100 --seed 7004
+    python benchmarks/oracle_headroom.py mc:temperature=1 --reveal 0.5 --pairs 100 --seed 7006
+    python benchmarks/oracle_headroom.py --placement 10
+
+``--placement N`` measures the ladder's rungs instead of playing: over every third position of
+``N`` seeded deals played by ``greedy``, the share of the hidden cards (pooled) that 20 sampled
+deals put in their true hands, for the uniform sampler and ``mc``'s rule-weighted one, with
+0, a quarter, a half and three quarters of them revealed.
 
 A bot whose searches are not :class:`~guandan.bots.search.MonteCarloAgent`'s (``greedy``,
 ``net``) sees nothing more as the oracle: the script refuses specs that do not make one.
@@ -127,6 +133,48 @@ def play_pair(spec: str, pair: int, run_seed: int, reveal: float = 1.0) -> tuple
     return out[0], out[1], out[2], out[3]
 
 
+def placement(
+    deals: int, shares: tuple[float, ...] = (0.0, 0.25, 0.5, 0.75), samples: int = 20
+) -> dict[str, list[float]]:
+    """The share of the hidden cards that sampled deals place in their true hands (``--placement``):
+    per sampler (``uniform``, ``rules``: ``mc``'s weighted one), one share per rung of ``shares``."""
+    global _truth, _reveal
+    from guandan.bots.agents import GreedyAgent
+    from guandan.bots.determinize import BOMB_WEIGHT, PASS_WEIGHT, TRIES
+    from guandan.core.search import sample_deals
+
+    samplers = {"uniform": (1, 1.0, 1.0), "rules": (TRIES, PASS_WEIGHT, BOMB_WEIGHT)}
+    right = {name: [0] * len(shares) for name in samplers}
+    total = {name: [0] * len(shares) for name in samplers}
+    for seed in range(deals):
+        deal = Deal.new(seed=seed, level=2)
+        ply = 0
+        while not deal.is_over:
+            if ply % 3 == 0:
+                me = deal.turn
+                observation = deal.observation(me)
+                truth = [bits_of_cards(h) for h in deal.hands]
+                for k, share in enumerate(shares):
+                    _truth = truth if share > 0 else None
+                    _reveal = (share, SplitMix64(derive_seed(seed, ply))) if share > 0 else None
+                    try:
+                        info = _oracle_information_set(observation)
+                    finally:
+                        _truth, _reveal = None, None
+                    for name, (tries, pass_weight, bomb_weight) in samplers.items():
+                        for hands in sample_deals(info, samples, ply, tries, pass_weight, bomb_weight):
+                            for s in range(4):
+                                if s == me:
+                                    continue
+                                for face in range(54):
+                                    true = (truth[s] >> (2 * face)) & 3
+                                    right[name][k] += min((hands[s] >> (2 * face)) & 3, true)
+                                    total[name][k] += true
+            deal.play(GreedyAgent().act(deal.observation(deal.turn)))
+            ply += 1
+    return {name: [r / t for r, t in zip(right[name], total[name], strict=True)] for name in samplers}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("spec", nargs="?", default="mc", help="the search bot's agent spec (default: mc)")
@@ -135,9 +183,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2, help="processes (default: 2)")
     parser.add_argument("--reveal", type=float, default=1.0,
                         help="the chance each hidden card is revealed to the oracle (default 1: every hand)")
+    parser.add_argument("--placement", type=int, metavar="N",
+                        help="measure the share of hidden cards placed right at each rung over N greedy deals")
     args = parser.parse_args(argv)
     if not 0.0 < args.reveal <= 1.0:
         parser.error("--reveal is a chance in (0, 1]")
+    if args.placement is not None:
+        shares = (0.0, 0.25, 0.5, 0.75)
+        print(f"hidden cards placed in their true hands, every third position of {args.placement} greedy deals, "
+              "20 sampled deals each")  # fmt: skip
+        print("  sampler   " + "".join(f"{f'revealed {q:g}':>14}" for q in shares))
+        for name, row in placement(args.placement, shares).items():
+            print(f"  {name:<10}" + "".join(f"{100 * x:13.1f}%" for x in row))
+        return 0
     began = time.perf_counter()
     results: list[tuple[int, int, int, int]] = []
     with ProcessPoolExecutor(args.workers) as pool:

@@ -1,18 +1,20 @@
-"""The search of ``mc`` in plain Python, to check the native one (``gd_search``, with and
-without its tree of later decisions, ``gd_tree``) against, decision by decision.
+"""The search of ``mc`` in plain Python, to check the native one (``gd_search``, with and without
+its tree of later decisions, ``gd_tree``) against, decision by decision.
 
 It builds on native parts that are checked on their own elsewhere — the sampled deals
 (``_core.sample_deals``: world w from the stream of the seed and w), the learned and smart
 policies (``_core.learned_move``, ``_core.smart_move``), the candidates
-(``_core.deal_candidates``) and a move's canonical cards (``_core.deal_play``) — and writes
-out again what the search does with them: the rounds of successive halving and their budget,
-which candidates each world plays, the standings, the walk of each playout through the tree,
-the PUCT choice, the batches and the order in which the tree learns. A rollout budget and a
-deterministic rollout policy (``learned`` or ``smart``) only; no endgame solves, no belief
-weighting. With a state value (``Params.value``), a rollout reads the value ``value_plies``
-plies after its candidate (``_core.value_of``, checked against its numpy twin on its own) and
-scores it, or with ``value_mix`` below 1 plays on and blends it with the deal's result, in the
-search's fixed point.
+(``_core.deal_candidates``) and a move's canonical cards (``_core.deal_play``) — and writes out
+again what the search does with them: the rounds of successive halving and their budget, which
+candidates each world plays, the standings, the walk of each playout through the tree, the PUCT
+choice, the batches and the order in which the tree learns. A rollout budget and the
+``learned`` or ``smart`` rollout policy only (``learned`` drawing its moves at ``temperature``
+above 0 from each world's stream of the seed, as ``gd_stream(seed, w, 2)``, by
+``reference_sample``); no endgame solves, no belief weighting. With a state value
+(``Params.value``), a rollout reads the value ``value_plies`` plies after its candidate
+(``_core.value_of``, checked against its numpy twin on its own) and scores it, or with
+``value_mix`` below 1 plays on and blends it with the deal's result, in the search's fixed
+point.
 """
 
 from __future__ import annotations

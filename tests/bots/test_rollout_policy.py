@@ -164,6 +164,7 @@ def test_a_draw_at_a_tiny_temperature_is_the_best_move_and_a_large_one_spreads()
     assert drawn == _core.learned_move(state, shipped, 1.0, 7)  # a seed's draw, again
     for bad in (-1.0, float("nan"), "hot"):
         check(lambda bad=bad: _core.learned_move(state, shipped, bad, 1), GuandanError, "temperature")
+        check(lambda bad=bad: reference_sample(state, shipped, bad, SplitMix64(1)), GuandanError, "temperature")
 
 
 def test_a_hidden_layer_whose_outputs_are_zero_plays_as_the_linear_weights():

@@ -147,6 +147,8 @@ def test_drawn_rollouts_need_the_learned_policy():
     words = _core.search_candidates(info, state, 4)
     check(lambda: _core.search(info, state, words, SearchParams(20, policy="smart", temperature=0.5)),
           GuandanError, "temperature draws the learned policy")  # fmt: skip
+    smart_with_weights = SearchParams(20, policy="smart", weights=load_weights(), temperature=0.5)
+    check(lambda: _core.search(info, state, words, smart_with_weights), GuandanError, "temperature draws the learned")
     for bad in (-0.1, float("nan"), "warm"):
         given = SearchParams(20, policy="learned", weights=load_weights(), temperature=bad)
         check(lambda given=given: _core.search(info, state, words, given), GuandanError, "temperature")

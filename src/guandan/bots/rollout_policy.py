@@ -476,6 +476,8 @@ def reference_sample(state: DealState, weights: Any, temperature: float, rng: Sp
     >>> reference_sample(state, w, 1e-9, SplitMix64(1)) == reference_move(state, w)
     True
     """
+    if not (is_number(temperature) and 0 < temperature <= 1e6):
+        raise GuandanError(f"temperature is a number in (0, 1e6], got {describe(temperature)}")
     c = _Context(state)
     moves = _moves(c.hand, c.level, state.beat)
     decided = _going_out(c, moves)

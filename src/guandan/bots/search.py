@@ -233,9 +233,10 @@ class SearchConfig:
     :mod:`guandan.bots.match_value`; in a single deal, levels), and the weighted sampler's
     ``tries``, ``pass_weight`` and ``bomb_weight``
     (:func:`guandan.bots.determinize.determinize`; ``tries=1`` samples uniformly).
-    ``temperature`` > 0 (``learned`` only): the rollouts draw each move with probability
-    proportional to ``exp(score / temperature)`` rather than play the policy's best (0, the
-    default: the best).
+    ``temperature`` > 0 (``learned`` only): the rollouts of the play's searches draw each move
+    with probability proportional to ``exp(score / temperature)`` rather than play the
+    policy's best (0, the default: the best; the tribute's and the return's searches keep the
+    best).
 
     >>> SearchConfig().rollouts, SearchConfig(think_ms=100).rollouts
     (2000, None)

@@ -386,7 +386,7 @@ cdef object _params_from(given, gd_search_params *p, gd_linear *lin, gd_value *v
     p.policy = <uint8_t>_search_policy(params["policy"])
     p.linear = lin if _policies_need_weights(&p.policy, 1, params["weights"], lin) else NULL
     cdef double temperature = _real_arg(params["temperature"], "temperature", 0.0, 1e6)
-    if temperature > 0.0 and p.linear == NULL:
+    if temperature > 0.0 and (p.linear == NULL or p.policy != GD_POLICY_LEARNED):
         raise errors.GuandanError(
             "temperature draws the learned policy's moves: it needs policy='learned' and its weights")
     if p.linear != NULL:

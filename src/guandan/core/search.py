@@ -123,7 +123,8 @@ class SearchParams:
     ``tree_nodes`` nodes (at most :data:`TREE_MAX_NODES`), each of at most ``tree_moves``
     moves (the rollout policy's first), choosing by PUCT (exploration ``tree_c`` in results,
     the policy's move's prior ``tree_first`` in (0, 1]) once it has seen ``tree_visits``
-    playouts.
+    playouts (with ``temperature``, the policy's move of a node is the one its first playout
+    drew).
 
     ``prior_rollouts`` > 0: :func:`search`'s ``prior``, a value for each candidate (a
     network's, say), counts as that many rollouts in the standings that decide successive

@@ -1,0 +1,47 @@
+"""benchmarks/belief_network.py: the views and targets of real deals, the baseline's placement,
+and a network that starts as the baseline (torch needed for the last)."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+_spec = importlib.util.spec_from_file_location(
+    "belief_network", Path(__file__).parents[2] / "benchmarks" / "belief_network.py"
+)
+assert _spec is not None and _spec.loader is not None
+belief = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(belief)
+
+
+def test_the_targets_are_the_unseen_cards_and_the_views_count_them():
+    x, y = belief.collect(2, seed=5)
+    assert x.shape[1] == belief.FEATURES and y.shape[1:] == (3, belief.FACES) and len(x) == len(y) > 50
+    unseen = x[:, belief.FACES : 2 * belief.FACES] * 2
+    np.testing.assert_allclose(y.sum(axis=1), unseen)  # every unseen card in exactly one other hand
+    for r in range(3):  # each seat's held count is its copies' total
+        held = x[:, 2 * belief.FACES + r * belief.SEAT_FEATURES + belief.FACES] * 27
+        np.testing.assert_allclose(y[:, r].sum(axis=1), held, atol=1e-4)
+    assert (y[0].sum() == 81) and x[0, : belief.FACES].sum() * 2 == 27  # the first view: 27 cards each
+
+
+def test_the_baseline_places_by_card_counts_and_the_true_shares_place_more():
+    x, y = belief.collect(1, seed=6)
+    b = belief.baseline(x)
+    np.testing.assert_allclose(b.sum(axis=1), 1.0, atol=1e-6)
+    assert 0.3 < belief.placement(b, y) < 0.7
+    truth = y / np.maximum(y.sum(axis=1, keepdims=True), 1e-9)  # each face's true shares
+    assert belief.placement(truth, y) > 0.8  # below 1 only where a face's two copies are split
+    both = (y == 2).any(axis=1)  # faces whose two copies one seat holds: placed for sure
+    assert belief.placement(truth[both[:, None, :].repeat(3, 1)].reshape(-1), y[both[:, None, :].repeat(3, 1)]
+                            .reshape(-1)) == pytest.approx(1.0)  # fmt: skip
+
+
+def test_the_network_starts_as_the_baseline():
+    pytest.importorskip("torch")
+    x, y = belief.collect(1, seed=7)
+    net = belief.fit(x, y, epochs=0, seed=1, hidden=16)
+    np.testing.assert_allclose(belief.predict(net, x), belief.baseline(x), atol=1e-5)

@@ -3,15 +3,15 @@ belief learned from history, against the ladder of ``oracle_headroom.py``.
 
 Four ``net`` bots (the shipped network) play seeded deals; at every decision the seat to act's
 view is kept: its hand, the cards it cannot see, and for each other seat (next, partner,
-previous) the cards it played, the cards it holds, how often it passed (on a partner's play
+previous) the cards it played, how many cards it holds, how often it passed (on a partner's play
 and on an opponent's) and the types of its plays. The target is where each unseen card is: for
 each face, the copies each other seat holds. A network of two hidden layers (torch) gives, for
 each face, a distribution over the three seats; it is fitted by the cross-entropy of the true
 copies (the first deals), and scored on held-out deals by its *expected placement*: the share
 of the unseen cards that land in their true hands when each is placed by its distribution. The
 baseline places each card in proportion to the seats' card counts (what a uniform sampler does,
-card by card); the ladder's rungs are in points of placement above it. The ceiling, each face
-placed by its true shares, is below 1 where a face's two copies are in two hands (also shown).
+card by card). The ceiling of such a card-by-card belief, each face placed by its true shares,
+is below 1 where a face's two copies are in two hands (also shown).
 
     python benchmarks/belief_network.py --deals 3000 --seed 1
 
@@ -35,7 +35,7 @@ from guandan.game.history import Play
 
 FACES = 54
 #: per other seat: played (54), held count, passes on a partner's and an opponent's play, plays
-#: by type (13 types), whether it is out
+#: by move type (13 slots indexed by the type; the pass's and two more stay 0), whether it is out
 SEAT_FEATURES = FACES + 1 + 2 + 13 + 1
 FEATURES = 2 * FACES + 3 * SEAT_FEATURES + 1
 
@@ -94,6 +94,11 @@ def collect(deals: int, seed: int, first: int = 0) -> tuple[np.ndarray, np.ndarr
                 ys.append(y)
             deal.act(agents[me].act(deal.observation(me)), me)
     return np.stack(xs), np.stack(ys)
+
+
+def true_shares(y: np.ndarray) -> np.ndarray:
+    """Each face placed by its true shares among the three seats (the ceiling of a card-by-card belief)."""
+    return y / np.maximum(y.sum(axis=1, keepdims=True), 1e-9)
 
 
 def placement(p: np.ndarray, y: np.ndarray) -> float:
@@ -170,8 +175,7 @@ def main(argv: list[str] | None = None) -> int:
     late = hx[:, FACES : 2 * FACES].sum(axis=1) * 2 <= 30  # 30 unseen cards or fewer
     print(f"expected placement of the unseen cards, {len(hx)} held-out views of {held} deals of four net bots:")
     print(f"  {'':24}{'all':>8}{'late (<= 30 unseen)':>22}")
-    truth = hy / np.maximum(hy.sum(axis=1, keepdims=True), 1e-9)
-    for name, p in (("by card counts", baseline(hx)), ("network", predict(net, hx)), ("true shares", truth)):
+    for name, p in (("by card counts", baseline(hx)), ("network", predict(net, hx)), ("true shares", true_shares(hy))):
         print(f"  {name:<24}{100 * placement(p, hy):7.1f}%{100 * placement(p[late], hy[late]):21.1f}%")
     print(f"({time.perf_counter() - began:.0f} s)")
     return 0

@@ -14,6 +14,9 @@ card by card). The ceiling of such a card-by-card belief, each face placed by it
 is below 1 where a face's two copies are in two hands (also shown).
 
     python benchmarks/belief_network.py --deals 3000 --seed 1
+    python benchmarks/belief_network.py --deals 2000 --seed 2 --out belief.pt
+
+``--out FILE`` keeps the fitted network (torch's ``state_dict``; :func:`load` reads it).
 
 torch is needed (the ``train`` extra). The measure treats the cards one by one (no seat is
 filled past its count); ``oracle_headroom.py --placement`` samples whole deals.
@@ -129,11 +132,7 @@ def fit(x: np.ndarray, y: np.ndarray, epochs: int, seed: int, hidden: int = 256)
     import torch
 
     torch.manual_seed(seed)
-    net = torch.nn.Sequential(
-        torch.nn.Linear(FEATURES, hidden), torch.nn.ReLU(),
-        torch.nn.Linear(hidden, hidden), torch.nn.ReLU(),
-        torch.nn.Linear(hidden, 3 * FACES),
-    )  # fmt: skip
+    net = _network(hidden)
     torch.nn.init.zeros_(net[-1].weight)
     torch.nn.init.zeros_(net[-1].bias)
     opt = torch.optim.Adam(net.parameters(), lr=1e-3)
@@ -151,6 +150,26 @@ def fit(x: np.ndarray, y: np.ndarray, epochs: int, seed: int, hidden: int = 256)
     return net
 
 
+def _network(hidden: int) -> Any:
+    import torch
+
+    return torch.nn.Sequential(
+        torch.nn.Linear(FEATURES, hidden), torch.nn.ReLU(),
+        torch.nn.Linear(hidden, hidden), torch.nn.ReLU(),
+        torch.nn.Linear(hidden, 3 * FACES),
+    )  # fmt: skip
+
+
+def load(path: str, hidden: int = 256) -> Any:
+    """A network kept by ``--out``."""
+    import torch
+
+    net = _network(hidden)
+    net.load_state_dict(torch.load(path, weights_only=True))
+    net.eval()
+    return net
+
+
 def predict(net: Any, x: np.ndarray) -> np.ndarray:
     import torch
 
@@ -164,6 +183,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=3000, help="deals played (default 3000; a fifth held out)")
     parser.add_argument("--seed", type=int, default=1, help="the deals' seed (default 1)")
     parser.add_argument("--epochs", type=int, default=8, help="passes over the training views (default 8)")
+    parser.add_argument("--out", metavar="FILE", help="keep the fitted network here (torch's state_dict)")
     args = parser.parse_args(argv)
     began = time.perf_counter()
     held = max(1, args.deals // 5)
@@ -177,6 +197,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  {'':24}{'all':>8}{'late (<= 30 unseen)':>22}")
     for name, p in (("by card counts", baseline(hx)), ("network", predict(net, hx)), ("true shares", true_shares(hy))):
         print(f"  {name:<24}{100 * placement(p, hy):7.1f}%{100 * placement(p[late], hy[late]):21.1f}%")
+    if args.out:
+        import torch
+
+        torch.save(net.state_dict(), args.out)
+        print(f"network kept in {args.out}")
     print(f"({time.perf_counter() - began:.0f} s)")
     return 0
 

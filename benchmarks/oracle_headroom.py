@@ -21,6 +21,14 @@ to a perfect one.
     python benchmarks/oracle_headroom.py mc:temperature=1 --reveal 0.5 --pairs 100 --seed 7006
     python benchmarks/oracle_headroom.py --placement 10
 
+``--belief FILE`` (a network of ``belief_network.py --out``) puts a learned belief in the
+oracle's place: from the seat's public view only, each face's unseen copies are taken as known
+in the seat the network gives them with a probability above ``--commit`` (0.9; when the seat
+has room), the rest sampled as usual. A crude belief, committed rather than weighted, but it
+needs no change to the search.
+
+    python benchmarks/oracle_headroom.py mc:temperature=1 --belief belief.pt --pairs 100 --seed 7009
+
 ``--placement N`` measures the ladder's rungs instead of playing: over every third position of
 ``N`` seeded deals played by ``greedy``, the share of the hidden cards (pooled) that 20 sampled
 deals put in their true hands, for the uniform sampler and ``mc``'s rule-weighted one, with
@@ -52,12 +60,33 @@ from guandan.game.rules import get_ruleset
 _honest = search_module.information_set
 _truth: list[int] | None = None  # the packed hands while an oracle searches
 _reveal: tuple[float, SplitMix64] | None = None  # with a partial oracle: the share and its generator
+_believed: tuple[Any, float] | None = None  # with a belief: its (3, 54) distribution and the threshold
+
+
+def _believed_information_set(observation: Observation, info: InfoSet) -> InfoSet:
+    """``info`` with the unseen copies of each face given to a seat wherever the belief puts
+    them there with a probability above the threshold (and the seat has room for them)."""
+    assert _believed is not None
+    p, threshold = _believed
+    known, need, pool = list(info.known), list(info.need), info.pool
+    for r in range(3):
+        s = (info.seat + 1 + r) & 3
+        for face in range(54):
+            copies = (pool >> (2 * face)) & 3
+            if copies and p[r, face] > threshold and need[s] >= copies:
+                known[s] += copies << (2 * face)
+                pool -= copies << (2 * face)
+                need[s] -= copies
+    forbid = tuple(0 if need[s] == 0 else f for s, f in enumerate(info.forbid))
+    return info._replace(pool=pool, known=tuple(known), need=tuple(need), forbid=forbid)
 
 
 def _oracle_information_set(observation: Observation) -> InfoSet:
     """The seat's information set, or, while an oracle searches, one whose only deal is the
     true one (or, with a share to reveal, one where that share of the hidden cards is known)."""
     info = _honest(observation)
+    if _believed is not None:
+        return _believed_information_set(observation, info)
     if _truth is None:
         return info
     if _reveal is None:
@@ -89,28 +118,57 @@ class Oracle:
     """An agent that searches with every hand of ``deal`` known (set ``deal`` before each
     deal), or with each hidden card known with the chance ``reveal``."""
 
-    def __init__(self, agent: MonteCarloAgent, reveal: float = 1.0, seed: int = 0) -> None:
+    def __init__(
+        self, agent: MonteCarloAgent, reveal: float = 1.0, seed: int = 0, belief: tuple[Any, float] | None = None
+    ) -> None:
         self.agent = agent
         self.reveal = reveal
         self.seed = seed
+        self.belief = belief  # (network, threshold): the side believes instead of seeing
         self.deal: Deal | None = None
         self.name = f"oracle {getattr(agent, 'name', 'mc')}"
 
     def act(self, observation: Observation) -> Any:
-        global _truth, _reveal
+        global _truth, _reveal, _believed
         assert self.deal is not None
-        _truth = [bits_of_cards(h) for h in self.deal.hands]
-        if self.reveal < 1.0:
-            _reveal = (self.reveal, SplitMix64(derive_seed(self.seed, len(self.deal.history))))
+        if self.belief is not None:  # the public view only: its hand, the counts and the play
+            belief_network = _belief_module()
+            x, _ = belief_network.features(self.deal, observation.seat)
+            _believed = (belief_network.predict(self.belief[0], x[None])[0], self.belief[1])
+        else:
+            _truth = [bits_of_cards(h) for h in self.deal.hands]
+            if self.reveal < 1.0:
+                _reveal = (self.reveal, SplitMix64(derive_seed(self.seed, len(self.deal.history))))
         try:
             return self.agent.act(observation)
         finally:
-            _truth, _reveal = None, None
+            _truth, _reveal, _believed = None, None, None
 
 
-def play_pair(spec: str, pair: int, run_seed: int, reveal: float = 1.0) -> tuple[int, int, int, int]:
+_networks: dict[str, Any] = {}
+
+
+def _belief_module() -> Any:
+    """``benchmarks/belief_network.py``, beside this script."""
+    import importlib
+    import os
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    if here not in sys.path:
+        sys.path.insert(0, here)
+    return importlib.import_module("belief_network")
+
+
+def play_pair(
+    spec: str, pair: int, run_seed: int, reveal: float = 1.0, belief: tuple[str, float] | None = None
+) -> tuple[int, int, int, int]:
     """Deal ``pair`` twice: the oracle side's (wins, levels) with it at seats 0/2, then 1/3."""
     _install()
+    believe = None
+    if belief is not None:
+        if belief[0] not in _networks:
+            _networks[belief[0]] = _belief_module().load(belief[0])
+        believe = (_networks[belief[0]], belief[1])
     seed = derive_seed(run_seed, pair)
     rules = get_ruleset("competitive_2022")
     out: list[int] = []
@@ -120,7 +178,8 @@ def play_pair(spec: str, pair: int, run_seed: int, reveal: float = 1.0) -> tuple
             agent = make_agent(spec, derive_seed(seed, seat))
             if not isinstance(agent, MonteCarloAgent):
                 raise SystemExit(f"{spec!r} does not make a search bot (MonteCarloAgent): an oracle sees nothing more")
-            agents.append(Oracle(agent, reveal, derive_seed(seed, 9, seat)) if seat % 2 == side else agent)
+            oracle = Oracle(agent, reveal, derive_seed(seed, 9, seat), believe)
+            agents.append(oracle if seat % 2 == side else agent)
         deal = Deal.new(seed=seed, level=2, ruleset=rules)
         for a in agents:
             if isinstance(a, Oracle):
@@ -183,6 +242,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2, help="processes (default: 2)")
     parser.add_argument("--reveal", type=float, default=1.0,
                         help="the chance each hidden card is revealed to the oracle (default 1: every hand)")
+    parser.add_argument("--belief", metavar="FILE",
+                        help="instead of seeing: a network of belief_network.py --out, whose confident places "
+                             "the side takes as known")
+    parser.add_argument("--commit", type=float, default=0.9,
+                        help="with --belief: the probability above which a face's unseen copies are placed (0.9)")
     parser.add_argument("--placement", type=int, metavar="N",
                         help="measure the share of hidden cards placed right at each rung over N greedy deals")
     args = parser.parse_args(argv)
@@ -199,7 +263,8 @@ def main(argv: list[str] | None = None) -> int:
     began = time.perf_counter()
     results: list[tuple[int, int, int, int]] = []
     with ProcessPoolExecutor(args.workers) as pool:
-        futures = [pool.submit(play_pair, args.spec, p, args.seed, args.reveal) for p in range(args.pairs)]
+        futures = [pool.submit(play_pair, args.spec, p, args.seed, args.reveal,
+                               None if args.belief is None else (args.belief, args.commit)) for p in range(args.pairs)]
         for i, f in enumerate(futures, 1):
             results.append(f.result())
             if i % 10 == 0 or i == args.pairs:
@@ -213,6 +278,8 @@ def main(argv: list[str] | None = None) -> int:
     wins = sum(r[0] + r[2] for r in results)
     levels = sum(r[1] + r[3] for r in results) / (2 * n)
     what = "oracle" if args.reveal >= 1.0 else f"oracle revealing {args.reveal:g}"
+    if args.belief is not None:
+        what = f"belief {args.belief} above {args.commit:g}"
     print(f"{what} {args.spec} vs {args.spec}: {wins}/{2 * n} deals won by the oracle = {100 * mean:.1f}% "
           f"[{100 * max(0.0, mean - half):.1f}%, {100 * min(1.0, mean + half):.1f}%], {levels:+.2f} levels a deal "
           f"({time.perf_counter() - began:.0f} s)")  # fmt: skip

@@ -58,3 +58,24 @@ def test_the_command_reports_the_three_placements(capsys):
     assert belief.main(["--deals", "5", "--epochs", "1"]) == 0
     out = capsys.readouterr().out
     assert "by card counts" in out and "network" in out and "true shares" in out
+
+
+@pytest.mark.slow
+def test_a_kept_network_is_read_back_and_plays_as_a_belief_in_oracle_headroom(tmp_path, monkeypatch):
+    torch = pytest.importorskip("torch")
+    monkeypatch.syspath_prepend(str(Path(__file__).parents[2] / "benchmarks"))  # where the script finds it
+    x, y = belief.collect(1, seed=8)
+    net = belief.fit(x, y, epochs=1, seed=1)
+    path = str(tmp_path / "belief.pt")
+    torch.save(net.state_dict(), path)
+    np.testing.assert_allclose(belief.predict(belief.load(path), x), belief.predict(net, x), atol=1e-6)
+    spec = importlib.util.spec_from_file_location(
+        "oracle_headroom", Path(__file__).parents[2] / "benchmarks" / "oracle_headroom.py"
+    )
+    assert spec is not None and spec.loader is not None
+    oracle = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(oracle)
+    monkeypatch.setattr(oracle.search_module, "information_set", oracle._honest)  # restored after the test
+    won0, levels0, won1, levels1 = oracle.play_pair("mc:rollouts=20", 2, 5, belief=(path, 0.6))
+    assert won0 in (0, 1) and won1 in (0, 1) and levels0 != 0 and levels1 != 0
+    assert oracle._believed is None  # left as it was

@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from guandan import Deal
@@ -85,3 +86,32 @@ def test_revealing_more_of_the_hidden_cards_places_more_of_them_right():
     for row in shares.values():
         assert 0.2 < row[0] < row[1] < row[2] < 1.0  # a sampler guesses some, each rung more
     assert oracle._truth is None and oracle._reveal is None  # left as it was
+
+
+def test_a_belief_commits_the_faces_it_is_sure_of_and_nothing_else():
+    deal = position()
+    me = deal.turn
+    obs = deal.observation(me)
+    honest = oracle._honest(obs)
+    truth = [bits_of_cards(h) for h in deal.hands]
+    sure = np.zeros((3, 54))
+    for r in range(3):
+        held = truth[(me + 1 + r) & 3]
+        for face in range(54):
+            unseen = (honest.pool >> (2 * face)) & 3
+            sure[r, face] = float(unseen > 0 and (held >> (2 * face)) & 3 == unseen)  # all its unseen copies
+    try:
+        oracle._believed = (np.full((3, 54), 1 / 3), 0.9)
+        assert oracle._oracle_information_set(obs)[:7] == honest[:7]  # an undecided belief commits nothing
+        oracle._believed = (sure, 0.9)
+        info = oracle._oracle_information_set(obs)
+    finally:
+        oracle._believed = None
+    committed = sum(honest.need) - sum(info.need)
+    assert committed >= 10 and info.pool != 0  # the faces wholly in one hand, not the split ones
+    for s in range(4):
+        assert contains(truth[s], info.known[s])
+    for hands in sample_deals(info, 5, seed=3):
+        for s in range(4):
+            assert contains(hands[s], info.known[s])
+            assert sum((hands[s] >> (2 * f)) & 3 for f in range(54)) == len(deal.hands[s])

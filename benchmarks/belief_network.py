@@ -150,6 +150,19 @@ def fit(x: np.ndarray, y: np.ndarray, epochs: int, seed: int, hidden: int = 256)
     return net
 
 
+def committed(p: np.ndarray, y: np.ndarray, threshold: float) -> tuple[float, float]:
+    """What ``oracle_headroom.py --belief --commit threshold`` takes as known: the share of the
+    unseen cards whose face's copies the belief puts in one seat above ``threshold``, and the
+    share of those that are there."""
+    unseen = y.sum(axis=1)  # (n, 54)
+    sure = p.max(axis=1) > threshold
+    seat = p.argmax(axis=1)
+    right = np.take_along_axis(y, seat[:, None, :], axis=1)[:, 0, :] == unseen
+    total = unseen.sum()
+    taken = unseen[sure].sum()
+    return float(taken / total), float(unseen[sure & right].sum() / max(taken, 1e-9))
+
+
 def _network(hidden: int) -> Any:
     import torch
 
@@ -184,6 +197,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="the deals' seed (default 1)")
     parser.add_argument("--epochs", type=int, default=8, help="passes over the training views (default 8)")
     parser.add_argument("--out", metavar="FILE", help="keep the fitted network here (torch's state_dict)")
+    parser.add_argument("--commits", action="store_true",
+                        help="also: the unseen cards a belief above 0.8, 0.9, 0.95 commits, and how many rightly")
     args = parser.parse_args(argv)
     began = time.perf_counter()
     held = max(1, args.deals // 5)
@@ -197,6 +212,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  {'':24}{'all':>8}{'late (<= 30 unseen)':>22}")
     for name, p in (("by card counts", baseline(hx)), ("network", predict(net, hx)), ("true shares", true_shares(hy))):
         print(f"  {name:<24}{100 * placement(p, hy):7.1f}%{100 * placement(p[late], hy[late]):21.1f}%")
+    if args.commits:
+        p = predict(net, hx)
+        for threshold in (0.8, 0.9, 0.95):
+            taken, right = committed(p, hy, threshold)
+            print(f"  above {threshold:g}: {100 * taken:.1f}% of the unseen cards committed, "
+                  f"{100 * right:.1f}% of them rightly")  # fmt: skip
     if args.out:
         import torch
 

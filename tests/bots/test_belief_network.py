@@ -79,3 +79,12 @@ def test_a_kept_network_is_read_back_and_plays_as_a_belief_in_oracle_headroom(tm
     won0, levels0, won1, levels1 = oracle.play_pair("mc:rollouts=20", 2, 5, belief=(path, 0.6))
     assert won0 in (0, 1) and won1 in (0, 1) and levels0 != 0 and levels1 != 0
     assert oracle._believed is None  # left as it was
+
+
+def test_a_sure_belief_commits_what_it_is_sure_of_and_rightly():
+    x, y = belief.collect(1, seed=9)
+    truth = belief.true_shares(y)
+    taken, right = belief.committed(truth, y, 0.9)  # the faces wholly in one hand, all rightly
+    whole = (y.max(axis=1) == y.sum(axis=1)) & (y.sum(axis=1) > 0)
+    assert taken == pytest.approx(y.sum(axis=1)[whole].sum() / y.sum()) and right == pytest.approx(1.0)
+    assert belief.committed(belief.baseline(x), y, 0.9)[0] < taken  # the counts are rarely so sure

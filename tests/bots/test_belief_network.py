@@ -3,18 +3,11 @@ and a network that starts as the baseline (torch needed for the last)."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 import pytest
+from scripts import BENCHMARKS, load_script
 
-_spec = importlib.util.spec_from_file_location(
-    "belief_network", Path(__file__).parents[2] / "benchmarks" / "belief_network.py"
-)
-assert _spec is not None and _spec.loader is not None
-belief = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(belief)
+belief = load_script("belief_network")
 
 
 def test_the_targets_are_the_unseen_cards_and_the_views_count_them():
@@ -63,18 +56,13 @@ def test_the_command_reports_the_three_placements(capsys):
 @pytest.mark.slow
 def test_a_kept_network_is_read_back_and_plays_as_a_belief_in_oracle_headroom(tmp_path, monkeypatch):
     torch = pytest.importorskip("torch")
-    monkeypatch.syspath_prepend(str(Path(__file__).parents[2] / "benchmarks"))  # where the script finds it
+    monkeypatch.syspath_prepend(str(BENCHMARKS))  # where the script finds it
     x, y = belief.collect(1, seed=8)
     net = belief.fit(x, y, epochs=1, seed=1)
     path = str(tmp_path / "belief.pt")
     torch.save(net.state_dict(), path)
     np.testing.assert_allclose(belief.predict(belief.load(path), x), belief.predict(net, x), atol=1e-6)
-    spec = importlib.util.spec_from_file_location(
-        "oracle_headroom", Path(__file__).parents[2] / "benchmarks" / "oracle_headroom.py"
-    )
-    assert spec is not None and spec.loader is not None
-    oracle = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(oracle)
+    oracle = load_script("oracle_headroom")
     monkeypatch.setattr(oracle.search_module, "information_set", oracle._honest)  # restored after the test
     won0, levels0, won1, levels1 = oracle.play_pair("mc:rollouts=20", 2, 5, belief=(path, 0.6))
     assert won0 in (0, 1) and won1 in (0, 1) and levels0 != 0 and levels1 != 0

@@ -3,11 +3,9 @@ the revealed share of the hidden cards in their true hands), and a pair is playe
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 import pytest
+from scripts import load_script
 
 from guandan import Deal
 from guandan.bots.agents import GreedyAgent
@@ -15,12 +13,7 @@ from guandan.core.packed import bits_of_cards
 from guandan.core.rng import SplitMix64
 from guandan.core.search import sample_deals
 
-_spec = importlib.util.spec_from_file_location(
-    "oracle_headroom", Path(__file__).parents[2] / "benchmarks" / "oracle_headroom.py"
-)
-assert _spec is not None and _spec.loader is not None
-oracle = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(oracle)
+oracle = load_script("oracle_headroom")
 
 
 def position():

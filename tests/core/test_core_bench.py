@@ -3,13 +3,13 @@ builds against the core and agrees with the Python API on what it measures."""
 
 from __future__ import annotations
 
-import importlib.util
 import pathlib
 import shutil
 import subprocess
 
 import numpy as np
 import pytest
+from scripts import load_script
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
@@ -87,10 +87,7 @@ def test_core_bench_rejects_an_unknown_mode(core_bench):
 
 
 def _batch_bench():
-    spec = importlib.util.spec_from_file_location("batch_bench", ROOT / "benchmarks/batch_bench.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("batch_bench")
 
 
 @pytest.mark.parametrize("api", ["core", "batch"])

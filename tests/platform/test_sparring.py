@@ -4,27 +4,19 @@ the field bots do (``from random import randint`` in a module beside the script)
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import pathlib
 import subprocess
 import sys
 
 import pytest
+from scripts import load_script
 
 from guandan import Match
 from guandan.records.games import replay
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-_spec = importlib.util.spec_from_file_location("sparring", ROOT / "benchmarks" / "sparring.py")
-assert _spec is not None and _spec.loader is not None
-sparring = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(sparring)
-_spec = importlib.util.spec_from_file_location("kept_records", ROOT / "benchmarks" / "kept_records.py")
-assert _spec is not None and _spec.loader is not None
-kept_records = importlib.util.module_from_spec(_spec)
-sys.modules["kept_records"] = kept_records  # its dataclass looks its module up
-_spec.loader.exec_module(kept_records)
+sparring = load_script("sparring")
+kept_records = load_script("kept_records", register=True)  # its dataclass looks its module up
 
 HELPER = """from random import randint
 

@@ -62,29 +62,36 @@ def summary(result):
 # -- the search against its plain-Python version ---------------------------------------------------
 
 
-def check_against_reference(seeds, plies, rollouts, trees):
+def check_against_reference(seeds, plies, rollouts, cases, candidates=10):
+    """The search, native and plain Python, stat for stat, at every position of ``seeds`` after
+    ``plies`` greedy plays with two candidates or more, for each of ``cases`` (the options of
+    both: a tree, a ``payoff``, a ``temperature``). Returns the positions and cases compared,
+    the choices the tree's nodes made, and the cases whose drawn rollouts (``temperature``)
+    changed the stats from the deterministic policy's."""
     weights = load_weights()
-    compared = chose = 0
+    compared = chose = changed = 0
     for obs, deal in positions_with_deals(seeds, plies):
         info, state = information_set(obs), deal_state_of(obs)
-        words = [int(w) for w in _core.search_candidates(info, state, 10)]
+        words = [int(w) for w in _core.search_candidates(info, state, candidates)]
         if len(words) < 2:
             continue
-        for tree in trees:
-            payoff = tree.pop("payoff", None)
+        for case in cases:
+            options = dict(case)
+            payoff = options.pop("payoff", None)
             objective = payoff if payoff is not None else "levels"
-            given = SearchParams(rollouts, seed=5, policy="learned", weights=weights, objective=objective, **tree)
+            given = SearchParams(rollouts, seed=5, policy="learned", weights=weights, objective=objective, **options)
             native, done = _core.search(info, state, words, given)
-            params = search_reference.Params(rollouts, seed=5, weights=weights, payoff=payoff, **tree)
-            if payoff is not None:
-                tree["payoff"] = payoff
+            params = search_reference.Params(rollouts, seed=5, weights=weights, payoff=payoff, **options)
             counted = Counter()
             expected = search_reference.search(info, deal.native_state(), words, params, counted)
             np.testing.assert_array_equal(native, np.array(expected, dtype=np.float64))
             assert done == rollouts
             compared += 1
             chose += counted["chose"]
-    return compared, chose
+            if options.get("temperature"):
+                plain, _ = _core.search(info, state, words, replace(given, temperature=0.0))
+                changed += not np.array_equal(native, plain)
+    return compared, chose, changed
 
 
 TREES = (
@@ -96,49 +103,26 @@ TREES = (
 
 @pytest.mark.slow
 def test_the_search_with_and_without_its_tree_is_its_plain_python_version():
-    compared, chose = check_against_reference([3], 9, 120, TREES)
+    compared, chose, _ = check_against_reference([3], 9, 120, TREES)
     assert compared == 3 and chose > 10  # the tree's nodes chose, many times
 
 
 @pytest.mark.slow
 def test_the_search_is_its_plain_python_version_over_many_positions():
-    compared, chose = check_against_reference(range(20, 32), 23, 400, TREES)
+    compared, chose, _ = check_against_reference(range(20, 32), 23, 400, TREES)
     assert compared >= 30 and chose > 200
 
 
-def check_drawn_rollouts(seeds, plies, rollouts, cases):
-    """The search whose learned rollouts draw their moves (``temperature``), native and plain
-    Python, stat for stat; returns the positions compared and those where the draws changed
-    the stats from the deterministic policy's."""
-    weights = load_weights()
-    compared = changed = 0
-    for obs, deal in positions_with_deals(seeds, plies):
-        info, state = information_set(obs), deal_state_of(obs)
-        words = [int(w) for w in _core.search_candidates(info, state, 6)]
-        if len(words) < 2:
-            continue
-        for case in cases:
-            given = SearchParams(rollouts, seed=5, policy="learned", weights=weights, **case)
-            native, _ = _core.search(info, state, words, given)
-            params = search_reference.Params(rollouts, seed=5, weights=weights, **case)
-            expected = search_reference.search(info, deal.native_state(), words, params, Counter())
-            np.testing.assert_array_equal(native, np.array(expected, dtype=np.float64))
-            plain, _ = _core.search(info, state, words, replace(given, temperature=0.0))
-            changed += not np.array_equal(native, plain)
-            compared += 1
-    return compared, changed
-
-
 def test_the_search_with_drawn_rollouts_is_its_plain_python_version():
-    compared, changed = check_drawn_rollouts([3], 30, 24, [{"temperature": 0.7}, {"temperature": 2.0, "tree_moves": 4,
-                                                                                   "tree_visits": 1}])  # fmt: skip
+    cases = [{"temperature": 0.7}, {"temperature": 2.0, "tree_moves": 4, "tree_visits": 1}]
+    compared, _, changed = check_against_reference([3], 30, 24, cases, candidates=6)
     assert compared == 2 and changed == 2
 
 
 @pytest.mark.slow
 def test_the_search_with_drawn_rollouts_is_its_plain_python_version_over_many_positions():
     cases = [{"temperature": 0.3}, {"temperature": 1.0, "tree_moves": 6, "tree_visits": 2}]
-    compared, changed = check_drawn_rollouts(range(50, 56), 17, 60, cases)
+    compared, _, changed = check_against_reference(range(50, 56), 17, 60, cases, candidates=6)
     assert compared >= 10 and changed >= compared // 2
 
 

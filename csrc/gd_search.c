@@ -419,6 +419,28 @@ static float policy_score(const gd_linear *lin, int h, const float *f) {
     return score;
 }
 
+/* The start the learned choices share (gd_learned_move, gd_learned_sample): the moves and
+ * their context, the smart policy's pick (a feature), the half of the weights (0: leading),
+ * and in the endgame last_but_one not yet known (-1) for every move. Returns 1 when the
+ * choice is made before any score (*decided: the only move when responding, or going out). */
+typedef struct {
+    smart_ctx c;
+    gd_move moves[GD_MAX_RANK_MOVES];
+    size_t k;
+    int endgame, h;
+    int8_t lbo[GD_MAX_RANK_MOVES];
+    gd_move smart;
+} learned_ctx;
+
+static int learned_start(const gd_deal *d, learned_ctx *l, gd_move *decided) {
+    if (policy_start(d, &l->c, l->moves, &l->k, decided)) return 1;
+    l->endgame = l->c.mine <= 10;
+    if (l->endgame) memset(l->lbo, -1, l->k);
+    l->smart = smart_pick(d, &l->c, l->moves, l->k, l->endgame ? l->lbo : NULL);
+    l->h = l->c.leading ? 0 : 1;
+    return 0;
+}
+
 /* The learned choice. last_but_one (a move generation for the rest of the hand and one for
  * each opponent) is the dear feature: it is computed only where it can change the choice.
  * While it is not known, a move has two scores, with it false and with it true (with a
@@ -428,15 +450,15 @@ static float policy_score(const gd_linear *lin, int h, const float *f) {
  * and needs no last_but_one. Only the others compute it; the choice is the same as with
  * every feature computed, for any weights (of either sign), a hidden layer or not. */
 gd_move gd_learned_move(const gd_deal *d, const gd_linear *lin) {
-    gd_move moves[GD_MAX_RANK_MOVES], decided;
-    smart_ctx c;
-    size_t k;
-    if (policy_start(d, &c, moves, &k, &decided)) return decided;
-    int8_t lbo[GD_MAX_RANK_MOVES]; /* in the endgame: -1 while not known */
-    const int endgame = c.mine <= 10;
-    if (endgame) memset(lbo, -1, k);
-    const gd_move smart = smart_pick(d, &c, moves, k, endgame ? lbo : NULL);
-    const int h = c.leading ? 0 : 1;
+    learned_ctx l;
+    gd_move decided;
+    if (learned_start(d, &l, &decided)) return decided;
+    const smart_ctx *c = &l.c;
+    const gd_move *moves = l.moves;
+    const size_t k = l.k;
+    int8_t *lbo = l.lbo; /* in the endgame: -1 while not known */
+    const int endgame = l.endgame, h = l.h;
+    const gd_move smart = l.smart;
     const float *w = lin->w + h * GD_FEATURES;
     over_ctx o; /* the other hands' tops: three views, only when a weight looks at them */
     if (lin->hidden || w[GD_F_OPP_OVER] != 0.0f || w[GD_F_PARTNER_OVER] != 0.0f) {
@@ -447,12 +469,12 @@ gd_move gd_learned_move(const gd_deal *d, const gd_linear *lin) {
     float f[GD_FEATURES], score[GD_MAX_RANK_MOVES], if_true[GD_MAX_RANK_MOVES];
     float top = 0.0f;
     for (size_t i = 0; !endgame && i < k; i++) { /* before the endgame: no last_but_one */
-        features(&c, &o, smart, moves[i], 0, f);
+        features(c, &o, smart, moves[i], 0, f);
         score[i] = policy_score(lin, h, f);
     }
     for (size_t i = 0; endgame && i < k; i++) {
         if (moves[i] == GD_PASS_MOVE) lbo[i] = 0;
-        features(&c, &o, smart, moves[i], lbo[i] > 0, f);
+        features(c, &o, smart, moves[i], lbo[i] > 0, f);
         score[i] = policy_score(lin, h, f);
         float low = score[i];
         if (lbo[i] < 0) {
@@ -468,11 +490,11 @@ gd_move gd_learned_move(const gd_deal *d, const gd_linear *lin) {
         if (lbo[i] >= 0) continue;
         if (score[i] + margin < top && if_true[i] + margin < top) {
             if (if_true[i] < score[i]) score[i] = if_true[i]; /* below the chosen move's */
-        } else if (lbo_at(d, &c, moves, i, lbo)) {
+        } else if (lbo_at(d, c, moves, i, lbo)) {
             if (lin->hidden) {
                 score[i] = if_true[i];
             } else {
-                features(&c, &o, smart, moves[i], 1, f);
+                features(c, &o, smart, moves[i], 1, f);
                 score[i] = policy_score(lin, h, f);
             }
         }
@@ -484,21 +506,21 @@ gd_move gd_learned_move(const gd_deal *d, const gd_linear *lin) {
 }
 
 gd_move gd_learned_sample(const gd_deal *d, const gd_linear *lin, gd_rng *rng) {
-    gd_move moves[GD_MAX_RANK_MOVES], decided;
-    smart_ctx c;
-    size_t k;
-    if (policy_start(d, &c, moves, &k, &decided)) return decided;
-    int8_t lbo[GD_MAX_RANK_MOVES];
-    const int endgame = c.mine <= 10;
-    if (endgame) memset(lbo, -1, k);
-    const gd_move smart = smart_pick(d, &c, moves, k, endgame ? lbo : NULL);
-    const int h = c.leading ? 0 : 1;
+    learned_ctx l;
+    gd_move decided;
+    if (learned_start(d, &l, &decided)) return decided;
+    const smart_ctx *c = &l.c;
+    const gd_move *moves = l.moves;
+    const size_t k = l.k;
+    int8_t *lbo = l.lbo;
+    const int endgame = l.endgame, h = l.h;
+    const gd_move smart = l.smart;
     over_ctx o;
     over_init(&o, d);
     float f[GD_FEATURES], score[GD_MAX_RANK_MOVES];
     for (size_t i = 0; i < k; i++) {
-        const int last = endgame && moves[i] != GD_PASS_MOVE && lbo_at(d, &c, moves, i, lbo);
-        features(&c, &o, smart, moves[i], last, f);
+        const int last = endgame && moves[i] != GD_PASS_MOVE && lbo_at(d, c, moves, i, lbo);
+        features(c, &o, smart, moves[i], last, f);
         score[i] = policy_score(lin, h, f);
     }
     float top = score[0];

@@ -20,6 +20,9 @@ plays each decision of the play phase so:
    game stops when the deciding seat is to play again, valued by the network's score (in
    levels, its ``value_scale``) of what it would play there, negated for an opponent's turn;
    with ``to_end`` true it plays to the deal's end, valued by the levels the deal gives;
+   with ``rollout`` true it stops at the same turn, and from there ``mc``'s rollout policy
+   (the learned one it ships) plays every seat to the deal's end, valued by its levels:
+   ``mc``'s rollouts with the network's replies to each candidate;
 4. a candidate's value is its mean over the worlds, put in the network's own rule in place
    of its score (``mix`` below 1 blends the two).
 
@@ -44,9 +47,11 @@ import numpy as np
 from guandan import Deal
 from guandan.bots.determinize import determinize
 from guandan.bots.network import NetAgent, search_candidates
+from guandan.bots.rollout_policy import load_weights
 from guandan.core.cards import Cards
 from guandan.core.movegen import pack_move
 from guandan.core.moves import Move
+from guandan.core.playouts import rollouts
 from guandan.core.rng import SplitMix64
 from guandan.errors import GuandanError, check_int
 from guandan.game.encoding import encode_actions, encode_state
@@ -84,7 +89,8 @@ def world_deal(observation: Observation, hands: Sequence[Cards]) -> tuple[Deal, 
 class LookaheadAgent:
     """The shipped network (or ``model``) searching its own play in sampled deals (the
     module's description): ``worlds`` deals, its ``top`` candidates, to the deciding seat's
-    next turn or (``to_end``) the deal's end, the lookahead's value blended with the
+    next turn (valued by the network, or with ``rollout`` played out by ``mc``'s rollout
+    policy) or (``to_end``) the deal's end, the lookahead's value blended with the
     network's own by ``mix`` (1: the lookahead's alone). Seeded: the same seed plays the same.
 
     >>> deal = Deal.new(seed=1)
@@ -102,12 +108,16 @@ class LookaheadAgent:
         worlds: int = 16,
         top: int = 8,
         to_end: bool = False,
+        rollout: bool = False,
         mix: float = 1.0,
     ) -> None:
         self.net = NetAgent(model)
         self.worlds = check_int("worlds", worlds, 1, 4096)
         self.top = check_int("top", top, 1, 64)
-        self.to_end = bool(to_end)
+        self.to_end, self.rollout = bool(to_end), bool(rollout)
+        if self.to_end and self.rollout:
+            raise GuandanError("to_end and rollout are two ends of a lookahead: give one or the other")
+        self._weights = load_weights()
         if isinstance(mix, bool) or not isinstance(mix, (int, float)) or not 0.0 <= mix <= 1.0:
             raise GuandanError(f"mix is a number 0..1, got {mix!r}")
         self.mix = float(mix)
@@ -119,7 +129,8 @@ class LookaheadAgent:
         self.last_values = np.zeros(0)
 
     def __repr__(self) -> str:
-        return f"LookaheadAgent(worlds={self.worlds}, top={self.top}, to_end={self.to_end}, mix={self.mix})"
+        options = f"to_end={self.to_end}, rollout={self.rollout}, mix={self.mix}"
+        return f"LookaheadAgent(worlds={self.worlds}, top={self.top}, {options})"
 
     def _rule(self, values: np.ndarray, places: np.ndarray) -> np.ndarray:
         """The network's rule over candidates valued ``values`` (levels) at ``places``."""
@@ -180,7 +191,10 @@ class LookaheadAgent:
             views = [self._view(g[1], g[2], observation) for g in playing]
             for game, view, (options, worth) in zip(playing, views, self._score(views), strict=True):
                 pick = int(np.argmax(self._rule(worth, np.arange(len(options)))))
-                if view.seat == me and not self.to_end:
+                if view.seat == me and self.rollout:
+                    (order,) = rollouts(game[1].native_state(), 1, "learned", self._rng.next_u64(), self._weights)
+                    game[3] = float(side_scores(order[None, :], side, observation.ruleset.promotion)[0])
+                elif view.seat == me and not self.to_end:
                     game[3] = float(worth[pick])
                 else:
                     game[1].play(options[pick], view.seat)
@@ -202,11 +216,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--worlds", type=int, default=16, help="sampled deals a decision (16)")
     parser.add_argument("--top", type=int, default=8, help="the network's candidates looked at (8)")
     parser.add_argument("--to-end", action="store_true", help="play to the deal's end, not the next turn")
+    parser.add_argument("--rollout", action="store_true", help="mc's policy plays on from the next turn")
     parser.add_argument("--mix", type=float, default=1.0, help="the lookahead's share of the value (1)")
     parser.add_argument("--deals", type=int, default=3, help="seeded deals against net (3)")
     parser.add_argument("--seed", type=int, default=2027, help="the first deal's seed (2027)")
     args = parser.parse_args(argv)
-    agent = LookaheadAgent(seed=args.seed, worlds=args.worlds, top=args.top, to_end=args.to_end, mix=args.mix)
+    agent = LookaheadAgent(seed=args.seed, worlds=args.worlds, top=args.top, to_end=args.to_end,
+                           rollout=args.rollout, mix=args.mix)  # fmt: skip
     other = NetAgent()
     spent = 0.0
     for n in range(args.deals):

@@ -86,7 +86,7 @@ def test_the_lookahead_is_seeded_and_overrules_the_network_somewhere():
     assert play(4) == (first, changed) and changed > 0
 
 
-def test_to_the_end_every_world_is_valued_by_the_levels_the_deal_gives():
+def test_played_out_by_the_network_or_by_mcs_policy_every_world_is_valued_by_the_deals_levels():
     match = match_position(17, 40)
     obs = match.observation(match.turn)
     ended = lookahead.LookaheadAgent(seed=2, worlds=2, top=3, to_end=True)
@@ -96,11 +96,15 @@ def test_to_the_end_every_world_is_valued_by_the_levels_the_deal_gives():
     turn = lookahead.LookaheadAgent(seed=2, worlds=2, top=3)
     turn.act(obs)
     assert not np.array_equal(turn.last_values * 2, np.round(turn.last_values * 2))  # the network's values
+    rolled = lookahead.LookaheadAgent(seed=2, worlds=2, top=3, rollout=True)  # mc's policy from the next turn
+    rolled.act(obs)
+    doubled = rolled.last_values * 2
+    assert np.array_equal(doubled, np.round(doubled)) and np.abs(doubled).max() <= 6
 
 
 @pytest.mark.parametrize(
     "options, named", [({"worlds": 0}, "worlds"), ({"top": 65}, "top"), ({"mix": 1.5}, "mix"), ({"mix": "all"}, "mix"),
-                       ({"seed": -1}, "seed")]
+                       ({"seed": -1}, "seed"), ({"to_end": True, "rollout": True}, "one or the other")]
 )  # fmt: skip
 def test_bad_options_are_refused(options, named):
     with pytest.raises(GuandanError, match=named):
@@ -110,4 +114,4 @@ def test_bad_options_are_refused(options, named):
 def test_the_command_prints_its_time_and_how_often_it_overruled(capsys):
     assert lookahead.main(["--worlds", "2", "--top", "2", "--deals", "1"]) == 0
     out = capsys.readouterr().out
-    assert "decisions looked ahead" in out and "ms CPU each" in out and "overruled in" in out
+    assert "rollout=False" in out and "decisions looked ahead" in out and "ms CPU each" in out and "overruled in" in out

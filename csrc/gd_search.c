@@ -421,8 +421,7 @@ static float policy_score(const gd_linear *lin, int h, const float *f) {
 
 /* The start the learned choices share (gd_learned_move, gd_learned_sample): the moves and
  * their context, the smart policy's pick (a feature), the half of the weights (0: leading),
- * and in the endgame last_but_one not yet known (-1) for every move. Returns 1 when the
- * choice is made before any score (*decided: the only move when responding, or going out). */
+ * and in the endgame last_but_one not yet known (-1) for every move. */
 typedef struct {
     smart_ctx c;
     gd_move moves[GD_MAX_RANK_MOVES];
@@ -432,6 +431,8 @@ typedef struct {
     gd_move smart;
 } learned_ctx;
 
+/* Fills *l; returns 1 instead when the choice is made before any score (*decided: the only
+ * move when responding, or going out). */
 static int learned_start(const gd_deal *d, learned_ctx *l, gd_move *decided) {
     if (policy_start(d, &l->c, l->moves, &l->k, decided)) return 1;
     l->endgame = l->c.mine <= 10;

@@ -10,6 +10,7 @@ from scripts import load_script
 from guandan import Match
 from guandan.bots.agents import GreedyAgent
 from guandan.bots.determinize import determinize
+from guandan.core.packed import cards_of_bits
 from guandan.errors import GuandanError
 from guandan.game.encoding import encode_rows, encode_state
 from guandan.game.history import Phase, Play
@@ -46,29 +47,53 @@ def test_a_sampled_world_keeps_what_the_seat_knows():
     obs = match.observation(match.turn)
     for seed in range(3):
         hands = determinize(obs, seed, weighted=True)
-        world, _ = lookahead.world_deal(obs, hands)
+        world, prefix = lookahead.world_deal(obs, hands)
         assert world.hands == tuple(hands) and world.hand(obs.seat) == obs.hand
         assert world.card_counts == obs.card_counts and world.turn == obs.turn
         plays = [(r.seat, r.move) for r in obs.history if isinstance(r, Play)]
         assert [(p.seat, p.move) for p in world.history] == plays
         assert world.hands != match.hands  # the hidden cards are drawn, not the true ones
+        view = world.observation(obs.seat, prefix=prefix, levels=obs.levels, level_side=obs.level_side,
+                                 deal_index=obs.deal_index)  # fmt: skip
+        np.testing.assert_array_equal(encode_rows(view), encode_rows(obs))  # the seat's own view, as it was
 
 
-@pytest.mark.slow
-def test_with_one_candidate_kept_or_no_share_of_the_lookahead_it_plays_as_the_network():
-    match = match_position(11, 3)
-    net = lookahead.NetAgent()
-    for agent in (lookahead.LookaheadAgent(seed=1, worlds=2, top=1), lookahead.LookaheadAgent(seed=1, worlds=2, mix=0)):
-        copy, greedy = match_position(11, 3), GreedyAgent()
-        for _ in range(24):
-            obs = copy.observation(copy.turn)
-            if obs.phase == Phase.PLAY:
-                assert agent.act(obs) == net.act(obs)
-            copy.act(greedy.act(obs))
-    assert match.deal_index == 1
+def test_with_one_candidate_kept_it_plays_as_the_network():
+    match, greedy = match_position(11, 3), GreedyAgent()
+    net, agent = lookahead.NetAgent(), lookahead.LookaheadAgent(seed=1, worlds=2, top=1)
+    for _ in range(24):
+        obs = match.observation(match.turn)
+        if obs.phase == Phase.PLAY:
+            assert agent.act(obs) == net.act(obs)
+        match.act(greedy.act(obs))
 
 
-@pytest.mark.slow
+def test_the_leaves_decide(monkeypatch):
+    """With mc's policy at the leaves made to favour the candidate that spends the most cards
+    (a win of 3 levels for the deciding side where the seat then holds fewest, a loss of 3
+    elsewhere), that candidate plays, against the network's first choice."""
+    match = match_position(8, 0)  # a lead: the network's first choice spends 5 cards, one of its top 8 spends 6
+    obs = match.observation(match.turn)
+    me, agent = obs.seat, lookahead.LookaheadAgent(seed=1, worlds=2, top=8, rollout=True)
+    ((moves, values),) = agent._score([obs])
+    kept = np.argsort(-agent._rule(values, np.arange(len(moves))), kind="stable")[:8]
+    spent = [len(moves[k].cards) for k in kept]
+    most = max(spent)
+    assert spent.count(most) == 1 and spent[0] < most  # the position tells the leaves from the network
+    calls = []
+
+    def fixed(state, n, policy, seed, weights):
+        calls.append(policy)
+        holds = len(cards_of_bits(state.hands[me]))
+        win = holds == len(obs.hand) - most
+        return np.array([[me, me ^ 2, me ^ 1, me ^ 3] if win else [me ^ 1, me ^ 3, me, me ^ 2]], dtype=np.int8)
+
+    monkeypatch.setattr(lookahead, "rollouts", fixed)
+    assert agent.act(obs) == moves[kept[spent.index(most)]]
+    assert agent.changed == 1 and set(calls) == {"learned"} and len(calls) == 2 * 8  # every game reached the turn
+    assert agent.last_values[spent.index(most)] == 3 and sorted(agent.last_values)[:-1] == [-3] * 7
+
+
 def test_the_lookahead_is_seeded_and_overrules_the_network_somewhere():
     def play(seed):
         match, agent, moves = match_position(13, 2), lookahead.LookaheadAgent(seed=seed, worlds=3, top=3), []
@@ -104,7 +129,8 @@ def test_played_out_by_the_network_or_by_mcs_policy_every_world_is_valued_by_the
 
 @pytest.mark.parametrize(
     "options, named", [({"worlds": 0}, "worlds"), ({"top": 65}, "top"), ({"mix": 1.5}, "mix"), ({"mix": "all"}, "mix"),
-                       ({"seed": -1}, "seed"), ({"to_end": True, "rollout": True}, "one or the other")]
+                       ({"seed": -1}, "seed"), ({"to_end": True, "rollout": True}, "one or the other"),
+                       ({"to_end": "false"}, "to_end")]
 )  # fmt: skip
 def test_bad_options_are_refused(options, named):
     with pytest.raises(GuandanError, match=named):

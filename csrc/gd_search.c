@@ -510,32 +510,27 @@ gd_move gd_learned_sample(const gd_deal *d, const gd_linear *lin, gd_rng *rng) {
     learned_ctx l;
     gd_move decided;
     if (learned_start(d, &l, &decided)) return decided;
-    const smart_ctx *c = &l.c;
-    const gd_move *moves = l.moves;
-    const size_t k = l.k;
-    int8_t *lbo = l.lbo;
-    const int endgame = l.endgame, h = l.h;
-    const gd_move smart = l.smart;
     over_ctx o;
     over_init(&o, d);
     float f[GD_FEATURES], score[GD_MAX_RANK_MOVES];
-    for (size_t i = 0; i < k; i++) {
-        const int last = endgame && moves[i] != GD_PASS_MOVE && lbo_at(d, c, moves, i, lbo);
-        features(c, &o, smart, moves[i], last, f);
-        score[i] = policy_score(lin, h, f);
+    for (size_t i = 0; i < l.k; i++) {
+        const gd_move m = l.moves[i];
+        const int last = l.endgame && m != GD_PASS_MOVE && lbo_at(d, &l.c, l.moves, i, l.lbo);
+        features(&l.c, &o, l.smart, m, last, f);
+        score[i] = policy_score(lin, l.h, f);
     }
     float top = score[0];
-    for (size_t i = 1; i < k; i++)
+    for (size_t i = 1; i < l.k; i++)
         if (score[i] > top) top = score[i];
     double weight[GD_MAX_RANK_MOVES], total = 0.0;
-    for (size_t i = 0; i < k; i++) total += weight[i] = exp(((double)score[i] - (double)top) / lin->temperature);
+    for (size_t i = 0; i < l.k; i++) total += weight[i] = exp(((double)score[i] - (double)top) / lin->temperature);
     const double u = uniform01(rng) * total;
     double run = 0.0;
-    for (size_t i = 0; i < k; i++) {
+    for (size_t i = 0; i < l.k; i++) {
         run += weight[i];
-        if (u < run) return moves[i];
+        if (u < run) return l.moves[i];
     }
-    return moves[k - 1]; /* rounding at the top end */
+    return l.moves[l.k - 1]; /* rounding at the top end */
 }
 
 gd_move gd_policy_move_linear(const gd_deal *d, int policy, const gd_linear *lin, gd_rng *rng) {

@@ -80,6 +80,8 @@ def world_deal(observation: Observation, hands: Sequence[Cards]) -> tuple[Deal, 
     for record in plays:
         dealt[record.seat].extend(record.move.cards)
     leader = plays[0].seat if plays else observation.turn
+    if leader is None:
+        raise GuandanError("world_deal takes an observation of the play with a seat to act")
     out_before = [s for s in observation.finish_order if not dealt[s]]  # out before these plays
     world = Deal([Cards.from_cards(h) for h in dealt], level=observation.level, leader=leader,
                  finish_order=out_before, ruleset=observation.ruleset)  # fmt: skip
@@ -128,7 +130,8 @@ class LookaheadAgent:
         self._weights = load_weights()
         self.mix = float(mix)
         prior = self.net.place_prior
-        self.temperature, self.bias = prior if prior is not None else (1.0, np.zeros(1))
+        self.temperature: float = prior[0] if prior is not None else 1.0
+        self.bias: np.ndarray = prior[1] if prior is not None else np.zeros(1)
         self.scale = self.net.value_scale
         self.changed = self.decisions = 0  # decisions where the lookahead overruled the network
         self.last_values = np.zeros(0)
@@ -139,7 +142,8 @@ class LookaheadAgent:
 
     def _rule(self, values: np.ndarray, places: np.ndarray) -> np.ndarray:
         """The network's rule over candidates valued ``values`` (levels) at ``places``."""
-        return values / (self.scale * self.temperature) + self.bias[np.minimum(places, len(self.bias) - 1)]
+        rule: np.ndarray = values / (self.scale * self.temperature) + self.bias[np.minimum(places, len(self.bias) - 1)]
+        return rule
 
     def _score(self, observations: Sequence[Observation]) -> list[tuple[list[Move], np.ndarray]]:
         """Each observation's candidates and their values in levels, in one call of the network."""
@@ -237,7 +241,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     spent = 0.0
     for n in range(args.deals):
         deal = Deal.new(seed=args.seed + n, level=2)
-        while not deal.is_over:
+        while deal.turn is not None:  # not over
             obs = deal.observation(deal.turn)
             if deal.turn % 2 == 0:
                 start, before = time.process_time(), agent.decisions

@@ -86,14 +86,10 @@ def test_core_bench_rejects_an_unknown_mode(core_bench):
     assert run.returncode == 2 and "usage" in run.stderr
 
 
-def _batch_bench():
-    return load_script("batch_bench")
-
-
 @pytest.mark.parametrize("api", ["core", "batch"])
 def test_batch_bench_runs_every_mode_through_the_functions_it_names(api, monkeypatch):
     """benchmarks/batch_bench.py (the batch loops under callgrind) calls what its mode says."""
-    bench = _batch_bench()
+    bench = load_script("batch_bench")
     corpus = np.load(bench.CORPUS)
     arrays = tuple(corpus[k][:20].copy() for k in ("hands", "levels", "beats"))
     for mode in bench.MODES:

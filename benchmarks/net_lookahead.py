@@ -14,7 +14,8 @@ plays each decision of the play phase so:
    place prior);
 2. ``worlds`` deals are sampled behind the observation, weighted as ``mc`` samples them
    (:func:`~guandan.bots.determinize.determinize`), each rebuilt with the play so far
-   (:func:`world_deal`) so that every seat's view in it encodes as it would;
+   (:func:`~guandan.bots.determinize.sampled_deal`) so that every seat's view in it
+   (:func:`~guandan.bots.determinize.sampled_observation`) encodes as it would;
 3. in each world each kept candidate is played, then the network plays every seat, all the
    worlds and candidates a ply at a time in one call of the network; with ``to_end`` false a
    game stops when the deciding seat is to play again, valued by the network's score (in
@@ -46,48 +47,18 @@ from typing import Any
 import numpy as np
 
 from guandan import Deal
-from guandan.bots.determinize import determinize
+from guandan.bots.determinize import determinize, sampled_deal, sampled_observation
 from guandan.bots.network import NetAgent, search_candidates
 from guandan.bots.rollout_policy import load_weights
-from guandan.core.cards import Cards
 from guandan.core.movegen import pack_move
 from guandan.core.moves import Move
 from guandan.core.playouts import rollouts
 from guandan.core.rng import SplitMix64
 from guandan.errors import GuandanError, check_int
 from guandan.game.encoding import encode_actions, encode_state
-from guandan.game.history import Phase, Play
+from guandan.game.history import Phase
 from guandan.game.observation import Observation
 from guandan.game.scoring import side_scores
-
-
-def world_deal(observation: Observation, hands: Sequence[Cards]) -> tuple[Deal, tuple[Any, ...]]:
-    """The deal behind ``observation`` with the seats holding ``hands`` now: dealt each hand
-    with the cards its seat has played since, and those plays made again; with the records
-    before the play (tribute, return) to pass as ``prefix`` to its observations.
-
-    >>> from guandan.bots.agents import GreedyAgent
-    >>> deal = Deal.new(seed=3, level=2)
-    >>> for _ in range(9):
-    ...     _ = deal.play(GreedyAgent().act(deal.observation(deal.turn)))
-    >>> world, prefix = world_deal(deal.observation(deal.turn), deal.hands)
-    >>> world.hands == deal.hands, world.turn == deal.turn, world.history == deal.history
-    (True, True, True)
-    """
-    plays = [r for r in observation.history if isinstance(r, Play)]
-    prefix = tuple(r for r in observation.history if not isinstance(r, Play))
-    dealt = [list(h) for h in hands]
-    for record in plays:
-        dealt[record.seat].extend(record.move.cards)
-    leader = plays[0].seat if plays else observation.turn
-    if leader is None:
-        raise GuandanError("world_deal takes an observation of the play with a seat to act")
-    out_before = [s for s in observation.finish_order if not dealt[s]]  # out before these plays
-    world = Deal([Cards.from_cards(h) for h in dealt], level=observation.level, leader=leader,
-                 finish_order=out_before, ruleset=observation.ruleset)  # fmt: skip
-    for record in plays:
-        world.play(record.move, record.seat)
-    return world, prefix
 
 
 class LookaheadAgent:
@@ -161,9 +132,9 @@ class LookaheadAgent:
             at += len(moves)
         return out
 
-    def _view(self, world: Deal, prefix: tuple[Any, ...], root: Observation) -> Observation:
-        return world.observation(world.turn, prefix=prefix, levels=root.levels, level_side=root.level_side,  # type: ignore[arg-type]
-                                 deal_index=root.deal_index)  # fmt: skip
+    def _view(self, world: Deal, root: Observation) -> Observation:
+        assert world.turn is not None  # a game still playing
+        return sampled_observation(world, world.turn, root)
 
     def act(self, observation: Observation) -> Any:
         """The action: in play the candidate of the best lookahead, else the network's."""
@@ -176,23 +147,23 @@ class LookaheadAgent:
         own = self._rule(values, places)
         kept = np.argsort(-own, kind="stable")[: self.top]
         me, side = observation.seat, observation.seat % 2
-        worlds = [world_deal(observation, determinize(observation, self._rng.next_u64(), weighted=True))
+        worlds = [sampled_deal(observation, determinize(observation, self._rng.next_u64(), weighted=True))
                   for _ in range(self.worlds)]  # fmt: skip
-        games: list[list[Any]] = []  # [kept index, deal, prefix, value or None]
+        games: list[list[Any]] = []  # [kept index, deal, value or None]
         for j, k in enumerate(kept):
-            for world, prefix in worlds:
+            for world in worlds:
                 played = world.copy()
                 played.play(moves[k], me)
-                games.append([j, played, prefix, None])
+                games.append([j, played, None])
         while True:
             playing = []
             for game in games:
-                if game[3] is not None:
+                if game[2] is not None:
                     continue
                 deal = game[1]
                 if deal.is_over:
                     order = list(deal.finish_order) + [-1] * (4 - len(deal.finish_order))
-                    game[3] = float(side_scores(np.array([order]), side, observation.ruleset.promotion)[0])
+                    game[2] = float(side_scores(np.array([order]), side, observation.ruleset.promotion)[0])
                 else:
                     playing.append(game)
             if not playing:
@@ -201,19 +172,19 @@ class LookaheadAgent:
                 for game in playing:
                     if game[1].turn == me:
                         (order,) = rollouts(game[1].native_state(), 1, "learned", self._rng.next_u64(), self._weights)
-                        game[3] = float(side_scores(order[None, :], side, observation.ruleset.promotion)[0])
-                playing = [g for g in playing if g[3] is None]
+                        game[2] = float(side_scores(order[None, :], side, observation.ruleset.promotion)[0])
+                playing = [g for g in playing if g[2] is None]
                 if not playing:
                     break
-            views = [self._view(g[1], g[2], observation) for g in playing]
+            views = [self._view(g[1], observation) for g in playing]
             for game, view, (options, worth) in zip(playing, views, self._score(views), strict=True):
                 pick = int(np.argmax(self._rule(worth, np.arange(len(options)))))
                 if view.seat == me and not self.to_end:
-                    game[3] = float(worth[pick])
+                    game[2] = float(worth[pick])
                 else:
                     game[1].play(options[pick], view.seat)
         looked = np.zeros(len(kept))
-        for j, _, _, value in games:
+        for j, _, value in games:
             looked[j] += value
         looked /= self.worlds
         self.last_values = looked  # the kept candidates' lookahead values, in the network's order

@@ -8,25 +8,11 @@ directory (seats 0 and 2 against seats 1 and 3):
 
 import numpy as np
 
-from guandan import Deal, GreedyAgent, Phase, Play, elevated_order
-from guandan.bots.determinize import determinize
+from guandan import GreedyAgent, Phase, elevated_order
+from guandan.bots.determinize import determinize, sampled_deal
 from guandan.bots.playout import playouts
 from guandan.core.rng import SplitMix64
 from guandan.game.scoring import side_scores
-
-
-def sampled_deal(observation, hands):
-    """The deal an observation sees, with ``hands`` (sampled) for the hidden ones: rebuilt
-    from the deal's start — each seat's hand now plus every card it played — by replaying
-    every play and pass of the observation's history."""
-    plays = [record for record in observation.history if isinstance(record, Play)]
-    start = list(hands)
-    for play in plays:
-        start[play.seat] = start[play.seat] + play.move.cards
-    deal = Deal(start, observation.level, leader=plays[0].seat if plays else observation.turn)
-    for play in plays:
-        deal.play(play.move, play.seat)
-    return deal
 
 
 def outcome(deal, side, promotion):

@@ -12,20 +12,25 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 
+import numpy as np
 import pytest
 from refusals import check
 from stats import chi_square_critical
 
 from guandan import (
+    ArgumentError,
     Cards,
     Deal,
     GreedyAgent,
     InvalidCardsError,
     Match,
+    make_agents,
 )
-from guandan.bots.determinize import determinize, sample_hands
+from guandan.bots.determinize import determinize, sample_hands, sampled_deal, sampled_observation
 from guandan.core.packed import cards_of_bits
 from guandan.core.rng import SplitMix64
+from guandan.game.encoding import encode_rows, encode_state
+from guandan.game.history import Phase, Play
 
 
 def exact_distribution(seat, hand, counts, seen, known):
@@ -114,6 +119,124 @@ def test_determinize_an_observation_keeps_what_the_seat_knows():
         assert sum(hands, start=Cards()) + played == Cards.deck()
     assert determinize(obs, 1) == determinize(obs, 1)
     assert determinize(obs, 1) != determinize(obs, 2)
+
+
+# -- the sampled deal behind an observation --------------------------------------------------------
+
+
+def match_position(seed, plays, ruleset=None):
+    """A match in its second deal (after tribute and return), ``plays`` plays and passes into it."""
+    match, greedy = Match(seed=seed, ruleset=ruleset), GreedyAgent()
+    while not (match.deal_index >= 1 and match.phase == Phase.PLAY and len(match.deal.history) >= plays):
+        match.act(greedy.act(match.observation(match.turn)))
+    return match
+
+
+def same_view(a, b):
+    """Two observations show the same: every field, the legal moves and the encoded views alike."""
+    fields = ("seat", "phase", "level", "turn", "card_counts", "finish_order", "levels", "level_side",
+              "deal_index", "ruleset", "hand", "to_beat", "history")  # fmt: skip
+    assert [getattr(a, f) for f in fields] == [getattr(b, f) for f in fields]
+    assert list(a.legal_actions) == list(b.legal_actions)
+    np.testing.assert_array_equal(encode_state(a), encode_state(b))
+
+
+@pytest.mark.parametrize("ruleset", ["competitive_2022", "huaian"])
+def test_the_sampled_deal_of_the_true_hands_is_the_deal_every_seat_sees(ruleset):
+    match = match_position(5, 21, ruleset)
+    root = match.observation(match.turn)
+    assert any(not isinstance(r, Play) for r in root.history)  # tribute records before the play
+    world = sampled_deal(root, match.hands)
+    deal = match.deal
+    assert (world.hands, world.turn, world.to_beat, world.level) == (deal.hands, deal.turn, deal.to_beat, deal.level)
+    assert (world.history, world.finish_order, world.ruleset) == (deal.history, deal.finish_order, deal.ruleset)
+    for seat in range(4):
+        same_view(sampled_observation(world, seat, root), match.observation(seat))
+    np.testing.assert_array_equal(encode_rows(sampled_observation(world, world.turn, root)), encode_rows(root))
+
+
+def test_a_sampled_deal_keeps_what_the_seat_knows_and_draws_the_rest():
+    match = match_position(8, 30)
+    root = match.observation(match.turn)
+    plays = [(r.seat, r.move) for r in root.history if isinstance(r, Play)]
+    for seed in range(3):
+        hands = determinize(root, seed, weighted=True)
+        world = sampled_deal(root, hands)
+        assert world.hands == tuple(hands) and world.hand(root.seat) == root.hand
+        assert world.card_counts == root.card_counts and world.turn == root.turn
+        assert [(p.seat, p.move) for p in world.history] == plays
+        assert world.hands != match.hands  # the hidden cards are drawn, not the true ones
+        same_view(sampled_observation(world, root.seat, root), root)  # the seat's own view, as it was
+
+
+def test_a_position_set_up_mid_deal_keeps_its_seats_out():
+    deal = Deal(["S3 S4 C9", "", "S9 H9", "D5 D6"], level=2, leader=0, finish_order=(1,))
+    deal.play(next(m for m in deal.legal_moves() if m.cards == Cards.parse("S3")))
+    root = deal.observation(deal.turn)
+    world = sampled_deal(root, deal.hands)
+    assert (world.hands, world.finish_order, world.turn, world.history) == (deal.hands, (1,), deal.turn, deal.history)
+    world.play(world.legal_moves()[0])  # it plays on as the deal would
+
+
+@pytest.mark.slow
+def test_every_sampled_deal_of_the_true_hands_is_the_match_deal():
+    """Rebuilt from observations all through matches (tribute, returns, jiefeng, seats out)
+    with the real hands, it is the match's deal and every seat's view the match's own."""
+    checked = 0
+    for seed in range(3):
+        match = Match(seed)
+        agents = make_agents("greedy,random", seed)
+        while not match.is_over:
+            seat = match.turn
+            if match.phase == Phase.PLAY and match.deal.ply % 7 == 0:
+                root = match.observation(seat)
+                world = sampled_deal(root, match.hands)
+                deal = match.deal
+                assert (world.hands, world.turn, world.to_beat) == (deal.hands, deal.turn, deal.to_beat)
+                assert (world.history, world.finish_order) == (deal.history, deal.finish_order)
+                same_view(sampled_observation(world, (seat + 1) % 4, root), match.observation((seat + 1) % 4))
+                checked += 1
+            match.act(agents[seat].act(match.observation(seat)))
+    assert checked > 100
+
+
+def _sampled_deal_refusals():
+    match = match_position(8, 12)
+    root = match.observation(match.turn)
+    hands = list(match.hands)
+    played = next(r for r in root.history if isinstance(r, Play) and r.seat != root.seat and r.move.cards)
+    other = played.seat
+    short = hands.copy()
+    short[other] = hands[other] - Cards.from_cards([next(iter(hands[other]))])
+    mine = next(iter(hands[root.seat]))
+    theirs = next(c for c in hands[other] if c != mine)
+    swapped = hands.copy()  # one card exchanged: the counts right, the seat's own hand not
+    swapped[root.seat] = hands[root.seat] - Cards.from_cards([mine]) + Cards.from_cards([theirs])
+    swapped[other] = hands[other] - Cards.from_cards([theirs]) + Cards.from_cards([mine])
+    face = next(iter(played.move.cards))
+    twice = hands.copy()  # a face the seat played, twice more in its hand: three in its deal
+    keep = [c for c in hands[other] if c != face][: len(hands[other]) - 2]
+    twice[other] = Cards.from_cards(keep + [face, face])
+    tribute = Match(seed=8)
+    while tribute.phase != Phase.TRIBUTE:
+        tribute.act(GreedyAgent().act(tribute.observation(tribute.turn)))
+    return [
+        (lambda: sampled_deal(None, hands), ArgumentError, "Observation"),
+        (lambda: sampled_deal(tribute.observation(tribute.turn), tribute.hands), ArgumentError, "tribute"),
+        (lambda: sampled_deal(root, hands[:3]), InvalidCardsError, "four Cards"),
+        (lambda: sampled_deal(root, "S3 S4"), InvalidCardsError, "four Cards"),
+        (lambda: sampled_deal(root, [str(h) for h in hands]), InvalidCardsError, "four Cards"),
+        (lambda: sampled_deal(root, short), InvalidCardsError, f"seat {other} holds"),
+        (lambda: sampled_deal(root, swapped), InvalidCardsError, "own hand"),
+        (lambda: sampled_deal(root, twice), InvalidCardsError, f"seat {other}'s hand and the cards it played"),
+        (lambda: sampled_observation(sampled_deal(root, hands), 0, None), ArgumentError, "Observation"),
+    ]
+
+
+@pytest.mark.parametrize("case", range(9))
+def test_a_sampled_deal_refuses_hands_that_do_not_fit_by_name(case):
+    call, error, match = _sampled_deal_refusals()[case]
+    check(call, error, match)
 
 
 # -- bad input -------------------------------------------------------------------------------------

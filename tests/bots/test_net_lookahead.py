@@ -1,5 +1,6 @@
-"""benchmarks/net_lookahead.py: the sampled deals rebuilt with the play so far, the network's
-own rule kept where the lookahead has no say, seeded play, refusals."""
+"""benchmarks/net_lookahead.py: the network's own rule kept where the lookahead has no say, the
+leaves deciding where it has, seeded play, refusals. (The sampled deals it plays in are
+:func:`guandan.bots.determinize.sampled_deal`'s, tested with it.)"""
 
 from __future__ import annotations
 
@@ -9,10 +10,8 @@ from scripts import load_script
 
 from guandan import Match
 from guandan.bots.agents import GreedyAgent
-from guandan.bots.determinize import determinize
 from guandan.core.packed import cards_of_bits
 from guandan.errors import GuandanError
-from guandan.game.encoding import encode_rows, encode_state
 from guandan.game.history import Phase, Play
 
 lookahead = load_script("net_lookahead")
@@ -25,37 +24,6 @@ def match_position(seed, plays):
                and sum(isinstance(r, Play) for r in match.history) >= plays):  # fmt: skip
         match.act(greedy.act(match.observation(match.turn)))
     return match
-
-
-def test_a_world_of_the_true_hands_is_the_deal_as_every_seat_sees_it():
-    match = match_position(5, 21)
-    obs = match.observation(match.turn)
-    assert any(not isinstance(r, Play) for r in obs.history)  # tribute records before the play
-    world, prefix = lookahead.world_deal(obs, match.hands)
-    assert world.hands == match.hands and world.turn == match.turn
-    view = world.observation(world.turn, prefix=prefix, levels=obs.levels, level_side=obs.level_side,
-                             deal_index=obs.deal_index)  # fmt: skip
-    np.testing.assert_array_equal(encode_rows(view), encode_rows(obs))
-    for seat in range(4):
-        seen = match.observation(seat)
-        mine = world.observation(seat, prefix=prefix, levels=obs.levels, level_side=obs.level_side)
-        np.testing.assert_array_equal(encode_state(mine), encode_state(seen))
-
-
-def test_a_sampled_world_keeps_what_the_seat_knows():
-    match = match_position(8, 30)
-    obs = match.observation(match.turn)
-    for seed in range(3):
-        hands = determinize(obs, seed, weighted=True)
-        world, prefix = lookahead.world_deal(obs, hands)
-        assert world.hands == tuple(hands) and world.hand(obs.seat) == obs.hand
-        assert world.card_counts == obs.card_counts and world.turn == obs.turn
-        plays = [(r.seat, r.move) for r in obs.history if isinstance(r, Play)]
-        assert [(p.seat, p.move) for p in world.history] == plays
-        assert world.hands != match.hands  # the hidden cards are drawn, not the true ones
-        view = world.observation(obs.seat, prefix=prefix, levels=obs.levels, level_side=obs.level_side,
-                                 deal_index=obs.deal_index)  # fmt: skip
-        np.testing.assert_array_equal(encode_rows(view), encode_rows(obs))  # the seat's own view, as it was
 
 
 def test_with_one_candidate_kept_it_plays_as_the_network():

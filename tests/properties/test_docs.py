@@ -299,31 +299,6 @@ def test_the_search_page_shows_examples_searchbot_whole():
 
 
 @pytest.mark.slow
-def test_the_sampled_deal_of_the_search_page_is_the_real_deal_with_the_real_hands(monkeypatch):
-    """Rebuilt from any observation of a match (tribute, returns, jiefeng, seats out) with the
-    real hands, it is the match's deal: the same hands, history, turn and play to beat."""
-    monkeypatch.syspath_prepend(str(EXAMPLES_DIR))
-    from searchbot import sampled_deal
-
-    from guandan import Match, Phase, make_agents
-
-    checked = 0
-    for seed in range(3):
-        match = Match(seed)
-        agents = make_agents("greedy,random", seed)
-        while not match.is_over:
-            seat = match.turn
-            if match.phase == Phase.PLAY and match.deal.ply % 7 == 0:
-                world = sampled_deal(match.observation(seat), match.hands)
-                deal = match.deal
-                assert (world.hands, world.turn, world.to_beat) == (deal.hands, deal.turn, deal.to_beat)
-                assert (world.history, world.finish_order) == (deal.history, deal.finish_order)
-                checked += 1
-            match.act(agents[seat].act(match.observation(seat)))
-    assert checked > 100
-
-
-@pytest.mark.slow
 def test_the_search_bot_plays_by_import_path_on_two_workers_as_in_this_process(monkeypatch):
     from guandan.bots.simulate import simulate
 

@@ -45,12 +45,15 @@ from ..core.order import elevated_order
 from ..core.packed import InfoSet, bits_of_cards, cards_of_bits, face_bit, move_bits, word_type
 from ..core.rng import SplitMix64
 from ..core.search import sample_deals
-from ..errors import InvalidCardsError, check_int, describe
-from ..game.history import Phase, Return, Tribute
+from ..errors import ArgumentError, InvalidCardsError, check_int, describe
+from ..game.deal import Deal
+from ..game.history import Phase, Play, Return, Tribute
 from ..game.observation import Observation
 
 __all__ = [
     "determinize",
+    "sampled_deal",
+    "sampled_observation",
     "sample_hands",
     "known_cards",
     "information_set",
@@ -260,3 +263,88 @@ def determinize(
         known_cards(observation),
         rng,
     )
+
+
+def sampled_deal(observation: Observation, hands: Sequence[Cards]) -> Deal:
+    """The deal behind ``observation`` as it would be if the four seats held ``hands`` now (a
+    sample of :func:`determinize`, or the true hands): each seat dealt its hand and every
+    card it has played since, under the observation's level and ruleset, the first play's
+    seat leading (the seat to play when nothing has been played), the seats out before the
+    play (a position set up mid-deal) out again, and every play and pass of the observation
+    made again. A search plays its candidates and rollouts on it. Its history holds the plays
+    only; :func:`sampled_observation` is a seat's view of it with the observation's tribute
+    records and match levels, as a match would show it. Hands that do not fit the
+    observation (a count, the seat's own hand, a card played twice too often) raise
+    :class:`~guandan.errors.InvalidCardsError` naming the seat.
+
+    >>> from guandan import Match
+    >>> from guandan.bots.agents import GreedyAgent
+    >>> match, greedy = Match(seed=3), GreedyAgent()
+    >>> for _ in range(9):
+    ...     _ = match.act(greedy.act(match.observation(match.turn)))
+    >>> world = sampled_deal(match.observation(match.turn), match.hands)
+    >>> world.hands == match.hands, world.history == match.deal.history, world.turn == match.turn
+    (True, True, True)
+    >>> sampled = sampled_deal(match.observation(1), determinize(match.observation(1), seed=4))
+    >>> sampled.hand(1) == match.hands[1], sampled.card_counts == match.card_counts
+    (True, True)
+    >>> sampled.to_beat == match.deal.to_beat, sampled.hands == match.hands  # the hidden cards drawn
+    (True, False)
+    """
+    if not isinstance(observation, Observation):
+        raise ArgumentError(f"a sampled deal is rebuilt from an Observation, got {describe(observation)}")
+    if observation.phase != Phase.PLAY or observation.turn is None:
+        phase = observation.phase.label
+        raise ArgumentError(f"a sampled deal is rebuilt in the play with a seat to play; the observation is in {phase}")
+    if isinstance(hands, (str, bytes)) or not isinstance(hands, Sequence) or len(hands) != 4:
+        raise InvalidCardsError(f"hands are four Cards, one a seat, got {describe(hands)}")
+    if not all(isinstance(h, Cards) for h in hands):
+        raise InvalidCardsError(f"hands are four Cards, one a seat, got {describe(hands)}")
+    for seat, hand in enumerate(hands):
+        if len(hand) != observation.card_counts[seat]:
+            counted = observation.card_counts[seat]
+            raise InvalidCardsError(f"seat {seat} holds {len(hand)} cards in hands, {counted} in the observation")
+    if hands[observation.seat] != observation.hand:
+        raise InvalidCardsError(f"seat {observation.seat}'s hand is not the observation's own hand")
+    plays = [record for record in observation.history if isinstance(record, Play)]
+    dealt = [hand.numpy().astype(np.int64) for hand in hands]
+    for record in plays:
+        dealt[record.seat] += record.move.cards.numpy()
+    start = []
+    for seat, counts in enumerate(dealt):
+        try:
+            start.append(Cards(counts))
+        except InvalidCardsError as error:
+            raise InvalidCardsError(f"seat {seat}'s hand and the cards it played do not fit: {error}") from None
+    out_before = [seat for seat in observation.finish_order if not start[seat]]
+    leader = plays[0].seat if plays else observation.turn
+    deal = Deal(start, level=observation.level, leader=leader, finish_order=out_before, ruleset=observation.ruleset)
+    for record in plays:
+        deal.play(record.move, record.seat)
+    return deal
+
+
+def sampled_observation(deal: Deal, seat: int, observation: Observation) -> Observation:
+    """What ``seat`` sees in ``deal``, a :func:`sampled_deal` of ``observation``: the deal's
+    view with the observation's tribute and return records before the plays and its match
+    levels and deal index, as the match would show it had the hands been ``deal``'s. (With
+    the true hands it is the match's own observation, record for record.)
+
+    >>> from guandan import Match
+    >>> from guandan.bots.agents import GreedyAgent
+    >>> match, greedy = Match(seed=3), GreedyAgent()
+    >>> while match.deal_index == 0 or match.phase != Phase.PLAY:
+    ...     _ = match.act(greedy.act(match.observation(match.turn)))
+    >>> root = match.observation(match.turn)
+    >>> view = sampled_observation(sampled_deal(root, match.hands), 2, root)
+    >>> seen = match.observation(2)
+    >>> [getattr(view, f) == getattr(seen, f) for f in ("hand", "history", "card_counts", "levels", "deal_index")]
+    [True, True, True, True, True]
+    >>> [type(record).__name__ for record in view.history][:2]
+    ['Tribute', 'Return']
+    """
+    if not isinstance(observation, Observation):
+        raise ArgumentError(f"a sampled deal's view takes its Observation, got {describe(observation)}")
+    prefix = tuple(record for record in observation.history if not isinstance(record, Play))
+    return deal.observation(seat, prefix=prefix, levels=observation.levels, level_side=observation.level_side,
+                            deal_index=observation.deal_index)  # fmt: skip

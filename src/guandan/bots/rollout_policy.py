@@ -55,9 +55,9 @@ from ..core.packed import (
 )
 from ..core.rng import SplitMix64
 from ..errors import GuandanError, describe, is_number
-from ..game.deal import Deal
 from ..game.history import Play
 from ..game.observation import Observation
+from .determinize import sampled_deal
 
 __all__ = [
     "FEATURES",
@@ -520,10 +520,10 @@ def reference_belief(observation: Observation, hands: Any, weights: Any, miss: f
     me = observation.seat
     if not (miss < 1.0) or events <= 0 or not plays:
         return 1.0
-    start = [cards_of_bits(int(h)) for h in hands]
-    for r in plays:
-        start[r.seat] = start[r.seat] + r.move.cards
-    replay = Deal(start, observation.level, leader=plays[0].seat)
+    # the deal from the start of play, the game layer's own replay; the plays are made again below
+    replay = sampled_deal(observation, [cards_of_bits(int(h)) for h in hands])
+    while replay.history:
+        replay.undo()
     others = [i for i, r in enumerate(plays) if r.seat != me]
     counted = set(others[-events:])
     belief = 1.0

@@ -30,6 +30,7 @@ from guandan.bots.determinize import BOMB_WEIGHT, PASS_WEIGHT, TRIES, informatio
 from guandan.bots.rollout_policy import load_weights
 from guandan.bots.search import MonteCarloAgent
 from guandan.core import _core
+from guandan.core.moves import Move
 from guandan.core.packed import bits_of_cards, cards_of_bits
 
 STAGES = ((60, 108), (30, 59), (0, 29))
@@ -65,7 +66,7 @@ def main() -> None:
         deal = Deal.new(s, 2 + s % 13)
         bots = [MonteCarloAgent(seed=s * 4 + i, rollouts=args.rollouts) for i in range(4)]
         ply = 0
-        while not deal.is_over:
+        while deal.turn is not None:  # not over
             seat = deal.turn
             observation = deal.observation(seat)
             if ply % args.every == 0 and ply:
@@ -89,7 +90,9 @@ def main() -> None:
                 for stage in STAGES:
                     if stage[0] <= left <= stage[1]:
                         rows[stage].append(row)
-            deal.act(bots[seat].act(observation), seat)
+            move = bots[seat].act(observation)
+            assert isinstance(move, Move)  # in play, a move
+            deal.act(move, seat)
             ply += 1
     positions = sum(len(r) for r in rows.values())
     print(

@@ -33,6 +33,7 @@ import numpy as np
 
 from guandan import Deal
 from guandan.bots.registry import make_agents
+from guandan.core.moves import Move
 from guandan.core.rng import derive_seed
 from guandan.game.history import Play
 
@@ -89,19 +90,22 @@ def collect(deals: int, seed: int, first: int = 0) -> tuple[np.ndarray, np.ndarr
     for i in range(first, first + deals):
         agents = make_agents(["net"] * 4, derive_seed(seed, i))
         deal = Deal.new(seed=derive_seed(seed, i), level=2 + i % 13)
-        while not deal.is_over:
+        while deal.turn is not None:  # not over
             me = deal.turn
             x, y = features(deal, me)
             if y.sum() > 0:
                 xs.append(x)
                 ys.append(y)
-            deal.act(agents[me].act(deal.observation(me)), me)
+            move = agents[me].act(deal.observation(me))
+            assert isinstance(move, Move)  # in play, a move
+            deal.act(move, me)
     return np.stack(xs), np.stack(ys)
 
 
 def true_shares(y: np.ndarray) -> np.ndarray:
     """Each face placed by its true shares among the three seats (the ceiling of a card-by-card belief)."""
-    return y / np.maximum(y.sum(axis=1, keepdims=True), 1e-9)
+    shares: np.ndarray = y / np.maximum(y.sum(axis=1, keepdims=True), 1e-9)
+    return shares
 
 
 def placement(p: np.ndarray, y: np.ndarray) -> float:
@@ -145,7 +149,7 @@ def fit(x: np.ndarray, y: np.ndarray, epochs: int, seed: int, hidden: int = 256)
             logp = torch.log_softmax(net(tx[batch]).view(-1, 3, FACES) + _prior(tx[batch]), dim=1)
             loss = -(ty[batch] * logp).sum() / ty[batch].sum()
             opt.zero_grad()
-            loss.backward()
+            loss.backward()  # type: ignore[no-untyped-call]
             opt.step()
     return net
 

@@ -31,6 +31,7 @@ def main() -> None:
     deals = actions = 0
     start = time.perf_counter()
     seed = 0
+    state: Match | Deal
     while deals < args.deals:
         if args.match:
             state = Match(seed)

@@ -41,20 +41,25 @@ from guandan.bots.agents import GreedyAgent
 from guandan.bots.guided import GuidedSearchAgent, blend
 from guandan.bots.network import SHIPPED_MODEL, NetAgent, search_candidates
 from guandan.bots.search import MonteCarloAgent
+from guandan.core.moves import Move
 from guandan.game.history import Phase
+from guandan.game.observation import Observation
 
 
-def positions(count: int, seed: int, take: float) -> list:
+def positions(count: int, seed: int, take: float) -> list[Observation]:
     """The observations taken from greedy play (see the module's description)."""
+    taken: list[Observation]
     rng, greedy, taken, deal_seed = np.random.default_rng(seed), GreedyAgent(), [], seed
     while len(taken) < count:
         deal = Deal.new(seed=deal_seed, level=2 + deal_seed % 13)
         deal_seed += 1
-        while not deal.is_over and len(taken) < count:
+        while deal.turn is not None and len(taken) < count:  # not over
             obs = deal.observation(deal.turn)
             if obs.phase == Phase.PLAY and len(obs.legal_actions) > 2 and rng.random() < take:
                 taken.append(obs)
-            deal.play(greedy.act(obs))
+            move = greedy.act(obs)
+            assert isinstance(move, Move)  # in play, a move
+            deal.play(move)
     return taken
 
 

@@ -49,15 +49,17 @@ from typing import Any
 
 import guandan.bots.search as search_module
 from guandan import Deal
+from guandan.bots.determinize import information_set
 from guandan.bots.loop import play_out
 from guandan.bots.registry import make_agent
 from guandan.bots.search import MonteCarloAgent
+from guandan.core.moves import Move
 from guandan.core.packed import InfoSet, bits_of_cards
 from guandan.core.rng import SplitMix64, derive_seed
 from guandan.game.observation import Observation
 from guandan.game.rules import get_ruleset
 
-_honest = search_module.information_set
+_honest = information_set  # the seat's own information set (search_module's, until _install routes it here)
 _truth: list[int] | None = None  # the packed hands while an oracle searches
 _reveal: tuple[float, SplitMix64] | None = None  # with a partial oracle: the share and its generator
 _believed: tuple[Any, float] | None = None  # with a belief: its (3, 54) distribution and the threshold
@@ -111,7 +113,7 @@ def _oracle_information_set(observation: Observation) -> InfoSet:
 
 def _install() -> None:
     """Route the search bot's information sets through the oracle (in the process that plays)."""
-    search_module.information_set = _oracle_information_set  # type: ignore[assignment]
+    search_module.information_set = _oracle_information_set  # type: ignore[attr-defined]  # imported there, not exported
 
 
 class Oracle:
@@ -208,7 +210,7 @@ def placement(
     for seed in range(deals):
         deal = Deal.new(seed=seed, level=2)
         ply = 0
-        while not deal.is_over:
+        while deal.turn is not None:  # not over
             if ply % 3 == 0:
                 me = deal.turn
                 observation = deal.observation(me)
@@ -229,7 +231,9 @@ def placement(
                                     true = (truth[s] >> (2 * face)) & 3
                                     right[name][k] += min((hands[s] >> (2 * face)) & 3, true)
                                     total[name][k] += true
-            deal.play(GreedyAgent().act(deal.observation(deal.turn)))
+            move = GreedyAgent().act(deal.observation(deal.turn))
+            assert isinstance(move, Move)  # in play, a move
+            deal.play(move)
             ply += 1
     return {name: [r / t for r, t in zip(right[name], total[name], strict=True)] for name in samplers}
 

@@ -141,8 +141,14 @@ def main() -> int:
     codes = [p.exitcode for p in procs]
     if args.summary:
         print(result.format())
-    if not result.complete or any(codes):
-        print(f"FAILED: complete {result.complete}, client exit codes {sorted(set(codes))}", file=sys.stderr)
+    if not result.complete or any(code != 0 for code in codes):
+        # a client still running a minute after the games ended has no exit code (None): a failure,
+        # killed and listed first, the codes in order
+        for p in procs:
+            if p.exitcode is None:
+                p.kill()
+        shown = sorted(set(codes), key=lambda code: (code is not None, code or 0))
+        print(f"FAILED: complete {result.complete}, client exit codes {shown}", file=sys.stderr)
         return 1
     added, cpu = result.added, result.added_cpu
     p50, p99 = percentile(added, 50) or 0, percentile(added, 99) or 0

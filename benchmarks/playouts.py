@@ -16,6 +16,7 @@ import argparse
 import json
 import sys
 import time
+from typing import Any
 
 import numpy as np
 
@@ -32,7 +33,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     states = [(Deal.new(seed=seed, level=2 + seed % 13)).native_state() for seed in range(args.states)]
-    report: dict = {"states": args.states, "playouts_per_state": args.playouts, "policies": {}}
+    report: dict[str, Any] = {"states": args.states, "playouts_per_state": args.playouts, "policies": {}}
     for policy in ("random", "greedy"):
         best = float("inf")
         for _ in range(args.repeat):

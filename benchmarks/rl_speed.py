@@ -107,6 +107,7 @@ def tables_rows(seconds: float, n: int) -> tuple[float, float]:
     total = 0.0
     decisions = rows = k = 0
     while total < seconds:
+        assert tables.offsets is not None  # observe="rows"
         t0 = time.perf_counter()
         actions = tables.random_actions(k)
         rows += int(tables.offsets[-1])
@@ -118,7 +119,8 @@ def tables_rows(seconds: float, n: int) -> tuple[float, float]:
 
 
 def trainer(frames: int) -> dict[str, float]:
-    from guandan.rl.train import TrainConfig, Trainer
+    from guandan.rl.dmc import TrainConfig
+    from guandan.rl.train import Trainer
 
     with tempfile.TemporaryDirectory() as out:
         t = Trainer(TrainConfig(frames=frames, eval_every=0), out)
@@ -137,8 +139,8 @@ def torch_trainer(frames: int) -> float:
     thread): frames per second."""
     import torch
 
+    from guandan.rl.dmc import TrainConfig
     from guandan.rl.torch_train import TorchTrainer
-    from guandan.rl.train import TrainConfig
 
     torch.set_num_threads(1)
     with tempfile.TemporaryDirectory() as out:

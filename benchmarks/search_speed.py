@@ -51,24 +51,28 @@ import numpy as np
 
 import guandan
 from guandan import Deal
-from guandan.bots.agents import GreedyAgent
+from guandan.bots.agents import Agent, GreedyAgent
 from guandan.bots.determinize import information_set
 from guandan.bots.playout import native_state
 from guandan.bots.registry import parse_spec
 from guandan.bots.rollout_policy import load_weights
-from guandan.bots.search import MonteCarloAgent
+from guandan.bots.search import MonteCarloAgent, SearchPolicy
 from guandan.core import _core
+from guandan.core.cards import Cards, Rank
 from guandan.core.movegen import canonical_move, flush_keeping_move, pack_rank_move, straight_flushes
-from guandan.core.packed import PASS_WORD
+from guandan.core.moves import Move
+from guandan.core.packed import PASS_WORD, DealState
 from guandan.core.rng import derive_seed
 from guandan.core.search import SearchParams
+from guandan.game.observation import Observation
 
 
-def rollout_speed(states: list, per_state: int, files: list[str], cpu: bool) -> None:
+def rollout_speed(states: list[DealState], per_state: int, files: list[str], cpu: bool) -> None:
     clock = time.process_time if cpu else time.perf_counter
     print(f"rollouts: full deals from the first lead, {len(states)} deals x {per_state}, one thread"
           + ("; CPU time" if cpu else ""))
-    rows = [(p, p, load_weights()) for p in ("random", "greedy", "smart", "learned")]
+    policies: tuple[SearchPolicy, ...] = ("random", "greedy", "smart", "learned")
+    rows: list[tuple[str, SearchPolicy, np.ndarray]] = [(p, p, load_weights()) for p in policies]
     rows += [(f"learned ({path})", "learned", load_weights(path)) for path in files]
     for name, policy, weights in rows:
         begin = clock()
@@ -83,6 +87,7 @@ def search_speed(deals: int, budget: int) -> None:
     roots = []
     for i in range(deals):
         deal = Deal.new(seed=derive_seed(7, i), level=2)
+        assert deal.turn is not None  # a new deal: its leader to play
         obs = deal.observation(deal.turn)
         hand = obs.hand
         state = native_state((hand,) * 4, 2, obs.seat, None, (), ())[1:]
@@ -111,7 +116,7 @@ class Timed:
         self.rollouts: list[int] = []
         self.cards_left: list[int] = []
 
-    def act(self, observation):
+    def act(self, observation: Observation) -> Move | int:
         if len(observation.legal_actions) == 1:
             return self.agent.act(observation)
         begin = self.clock()
@@ -149,9 +154,11 @@ def decision_speed(budgets: list[str], deals: int, seed: int, cpu: bool = False,
         timed = [Timed(MonteCarloAgent(seed=s, **options), cpu) for s in (1, 2)]
         for i in range(deals):
             deal = Deal.new(seed=derive_seed(seed, i), level=2)
-            agents = [timed[0], GreedyAgent(), timed[1], GreedyAgent()]
-            while not deal.is_over:
-                deal.act(agents[deal.turn].act(deal.observation(deal.turn)))
+            agents: list[Agent] = [timed[0], GreedyAgent(), timed[1], GreedyAgent()]
+            while deal.turn is not None:  # not over
+                move = agents[deal.turn].act(deal.observation(deal.turn))
+                assert isinstance(move, Move)  # in play, a move
+                deal.act(move)
         times = np.array(timed[0].times + timed[1].times) * 1000
         rolls = timed[0].rollouts + timed[1].rollouts
         print(f"  {budget:<30} {len(times):>9} {times.mean():>8.1f} {np.percentile(times, 50):>8.1f} "
@@ -175,12 +182,13 @@ def agent_speed(specs: list[str], deals: int, seed: int, cpu: bool = False) -> N
         for i in range(deals):
             deal = Deal.new(seed=derive_seed(seed, i), level=2)
             agents = [players[0], GreedyAgent(), players[1], GreedyAgent()]
-            while not deal.is_over:
+            while deal.turn is not None:  # not over
                 observation = deal.observation(deal.turn)
                 begin = clock()
                 action = agents[deal.turn].act(observation)
                 if deal.turn % 2 == 0 and len(observation.legal_actions) > 1:
                     times.append(clock() - begin)
+                assert not isinstance(action, int)  # in play, a move (any spec's agent: a RankMove plays too)
                 deal.act(action)
         ms = np.array(times) * 1000
         print(f"  {spec:<30} {len(ms):>9} {ms.mean():>8.2f} {np.percentile(ms, 50):>8.2f} "
@@ -191,18 +199,20 @@ def spend_speed(deals: int) -> None:
     agent, cases = GreedyAgent(), []
     for seed in range(deals):
         deal = Deal.new(seed=seed, level=2 + seed % 13)
-        while not deal.is_over:
+        while deal.turn is not None:  # not over
             obs = deal.observation(deal.turn)
             beat = PASS_WORD if obs.to_beat is None else pack_rank_move(obs.to_beat.move.to_rank())
             words = [int(w) for w in _core.rank_moves(obs.hand_counts, int(obs.level), beat)][:32]
             cases.append((obs.hand, obs.level, words))
-            deal.act(agent.act(obs))
+            move = agent.act(obs)
+            assert isinstance(move, Move)  # in play, a move
+            deal.act(move)
 
-    def canonical(hand, level, words):
+    def canonical(hand: Cards, level: Rank, words: list[int]) -> None:
         for w in words:
             canonical_move(w, hand, level)
 
-    def as_mc(hand, level, words):
+    def as_mc(hand: Cards, level: Rank, words: list[int]) -> None:
         spend = flush_keeping_move if straight_flushes(hand, level) else canonical_move
         for w in words:
             spend(w, hand, level)
@@ -230,11 +240,13 @@ def infoset_speed(deals: int) -> None:
     positions = []
     for s in range(deals):
         deal, agent = Deal.new(seed=s, level=2), GreedyAgent()
-        while not deal.is_over:
+        while deal.turn is not None:  # not over
             obs = deal.observation(deal.turn)
             if len(obs.history) % 10 == 5:
                 positions.append(obs)
-            deal.act(agent.act(obs))
+            move = agent.act(obs)
+            assert isinstance(move, Move)  # in play, a move
+            deal.act(move)
     begin, calls = time.process_time(), 0
     for obs in positions:
         for _ in range(20):

@@ -24,8 +24,9 @@ import json
 import shlex
 import sys
 import time
+from typing import Any
 
-from guandan.bots.arena import head_to_head
+from guandan.bots.arena import HeadToHead, head_to_head
 from guandan.bots.simulate import wilson_interval
 
 
@@ -34,16 +35,16 @@ def wilson(wins: int, n: int) -> tuple[float, float]:
     return wilson_interval(wins, n)
 
 
-def run(a: str, b: str, n: int, kind: str, seed: int, workers: int | None) -> dict:
+def run(a: str, b: str, n: int, kind: str, seed: int, workers: int | None) -> dict[str, Any]:
     """``n`` pairs of deals (``kind="deal"``) or of matches: the arena's run."""
     return paired(a, b, n, kind, seed, workers, time.perf_counter())
 
 
-def paired(a: str, b: str, n: int, kind: str, seed: int, workers: int | None, begin: float) -> dict:
+def paired(a: str, b: str, n: int, kind: str, seed: int, workers: int | None, begin: float) -> dict[str, Any]:
     """A duplicate run: ``guandan arena A B --pairs N --seed S`` (pairs of matches under the
     default rules for ``kind="match"``); the intervals from the pairs' variance."""
 
-    def progress(run) -> None:
+    def progress(run: HeadToHead) -> None:
         print(f"\r  {a} vs {b}: {run.pairs}/{n} pairs", end="", file=sys.stderr, flush=True)
 
     run = head_to_head(a, b, pairs=n, kind="deals" if kind == "deal" else "games", seed=seed,
@@ -63,7 +64,7 @@ def paired(a: str, b: str, n: int, kind: str, seed: int, workers: int | None, be
     return result
 
 
-def show(r: dict) -> None:
+def show(r: dict[str, Any]) -> None:
     line = (
         f"{r['a']} vs {r['b']}: {r['deals_won']}/{r['deals']} deals won by {r['a']} = {r['win_rate']:.1%} "
         f"[{r['ci95'][0]:.1%}, {r['ci95'][1]:.1%}], {r['levels_per_deal']:+.2f} levels a deal"
@@ -80,7 +81,7 @@ def show(r: dict) -> None:
     print(line + f" ({r['seconds']:.0f} s)", flush=True)
 
 
-def plot(path: str, lines: list[dict]) -> None:
+def plot(path: str, lines: list[dict[str, Any]]) -> None:
     """Strength against budget: the share of deals won (95% interval) against the rollout
     budget, one curve per opponent, from the single-deal runs whose A is ``mc:rollouts=N``;
     runs of the same budget and opponent (other seeds) are pooled."""

@@ -25,6 +25,7 @@ from dataclasses import replace
 from guandan import Deal, GreedyAgent
 from guandan.bots.search import MonteCarloAgent
 from guandan.core import _core
+from guandan.core.moves import Move
 
 BANDS = ((8, 11), (12, 15), (16, 19), (20, 23), (24, 27), (28, 31))
 
@@ -53,7 +54,7 @@ def main() -> None:
     for s in range(args.seed, args.seed + args.deals):
         deal = Deal.new(s, 2 + s % 13)
         pending = list(reversed(BANDS))
-        while not deal.is_over and pending:
+        while deal.turn is not None and pending:  # not over
             left = sum(deal.card_counts)
             while pending and left < pending[0][0]:
                 pending.pop(0)
@@ -62,16 +63,18 @@ def main() -> None:
                 value, nodes = _core.solve(deal.native_state(), deal.turn & 1, budget=args.budget)
                 rows[pending.pop(0)].append((value is not None, nodes, time.perf_counter() - start))
                 continue
-            deal.act(agent.act(deal.observation(deal.turn)))
+            move = agent.act(deal.observation(deal.turn))
+            assert isinstance(move, Move)  # in play, a move
+            deal.act(move)
     print(f"{args.deals} seeded deals from seed {args.seed}, greedy play, a budget of {args.budget:,} states")
     print(f"{'cards left':>10}  {'positions':>9}  {'solved':>7}  {'states (mean, max)':>20}  {'time (mean, max)':>18}")
     for (lo, hi), found in sorted(rows.items()):
         if not found:
             continue
         solved = sum(ok for ok, _, _ in found)
-        nodes = [n for ok, n, _ in found if ok]
+        visited = [n for ok, n, _ in found if ok]
         secs = [t for _, _, t in found]
-        mean_nodes = f"{sum(nodes) / len(nodes):,.0f}, {max(nodes):,}" if nodes else "-"
+        mean_nodes = f"{sum(visited) / len(visited):,.0f}, {max(visited):,}" if visited else "-"
         print(
             f"{f'{lo}-{hi}':>10}  {len(found):>9}  {solved / len(found):>7.0%}  {mean_nodes:>20}  "
             f"{1000 * sum(secs) / len(secs):>8.1f} ms, {1000 * max(secs):.0f} ms"
@@ -84,9 +87,11 @@ def decisions(deals: int, seed: int, cards: int) -> None:
     same = positions = 0
     for s in range(seed, seed + deals):
         deal = Deal.new(s, 2 + s % 13)
-        while not deal.is_over and sum(deal.card_counts) > cards:
-            deal.act(agent.act(deal.observation(deal.turn)))
-        if deal.is_over:
+        while deal.turn is not None and sum(deal.card_counts) > cards:  # not over
+            move = agent.act(deal.observation(deal.turn))
+            assert isinstance(move, Move)  # in play, a move
+            deal.act(move)
+        if deal.turn is None:  # over
             continue
         observation = deal.observation(deal.turn)
         chosen = []

@@ -18,22 +18,25 @@ import sys
 from guandan.bots.agents import GreedyAgent
 from guandan.bots.network import NetAgent
 from guandan.bots.registry import make_agent
-from guandan.core.moves import MoveType
+from guandan.core.moves import Move, MoveType
 from guandan.game.deal import Deal
+from guandan.game.observation import Observation
 
 BOMBS = {MoveType.BOMB, MoveType.STRAIGHT_FLUSH, MoveType.JOKER_BOMB}
 
 
-def positions(n: int, seed: int) -> list:
+def positions(n: int, seed: int) -> list[Observation]:
     """The observations of the seat to act at the positions the module's description gives."""
-    out = []
+    out: list[Observation] = []
     for s in range(n):
         deal = Deal.new(seed=seed + s, level=2 + s % 13, leader=s % 4)
         for _ in range((7 * s) % 40):
-            if deal.is_over:
+            if deal.turn is None:  # over
                 break
-            deal.act(GreedyAgent().act(deal.observation(deal.turn)))
-        if not deal.is_over:
+            move = GreedyAgent().act(deal.observation(deal.turn))
+            assert isinstance(move, Move)  # in play, a move
+            deal.act(move)
+        if deal.turn is not None:  # not over
             obs = deal.observation(deal.turn)
             if len(obs.legal_actions) >= 2:
                 out.append(obs)

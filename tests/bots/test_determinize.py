@@ -9,6 +9,7 @@ compared with a chi-square test at a small significance level.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections import Counter
 
@@ -27,6 +28,7 @@ from guandan import (
     make_agents,
 )
 from guandan.bots.determinize import determinize, sample_hands, sampled_deal, sampled_observation
+from guandan.core.cards import card_name
 from guandan.core.packed import cards_of_bits
 from guandan.core.rng import SplitMix64
 from guandan.game.encoding import encode_rows, encode_state
@@ -200,6 +202,17 @@ def test_every_sampled_deal_of_the_true_hands_is_the_match_deal():
     assert checked > 100
 
 
+def test_a_sampled_deal_before_any_play_leads_with_the_seat_to_play():
+    match = match_position(3, 0)
+    root = match.observation(match.turn)
+    assert not any(isinstance(r, Play) for r in root.history)
+    for seed in range(2):
+        world = sampled_deal(root, determinize(root, seed))
+        assert world.turn == root.turn and world.to_beat is None and not world.history
+        same_view(sampled_observation(world, root.seat, root), root)
+
+
+@functools.cache
 def _sampled_deal_refusals():
     match = match_position(8, 12)
     root = match.observation(match.turn)
@@ -214,28 +227,48 @@ def _sampled_deal_refusals():
     swapped[root.seat] = hands[root.seat] - Cards.from_cards([mine]) + Cards.from_cards([theirs])
     swapped[other] = hands[other] - Cards.from_cards([theirs]) + Cards.from_cards([mine])
     face = next(iter(played.move.cards))
-    twice = hands.copy()  # a face the seat played, twice more in its hand: three in its deal
+    twice = hands.copy()  # a face the seat played, twice more in its hand: three in the deal
     keep = [c for c in hands[other] if c != face][: len(hands[other]) - 2]
     twice[other] = Cards.from_cards(keep + [face, face])
+    card = next(iter(hands[other]))
+    third = next(s for s in range(4) if s not in (root.seat, other) and not hands[s].count(card))
+    across = hands.copy()  # a card of one seat's hand also in another's: three in the deck
+    across[third] = hands[third] - Cards.from_cards([next(iter(hands[third]))]) + Cards.from_cards([card])
     tribute = Match(seed=8)
     while tribute.phase != Phase.TRIBUTE:
         tribute.act(GreedyAgent().act(tribute.observation(tribute.turn)))
-    return [
-        (lambda: sampled_deal(None, hands), ArgumentError, "Observation"),
-        (lambda: sampled_deal(tribute.observation(tribute.turn), tribute.hands), ArgumentError, "tribute"),
-        (lambda: sampled_deal(root, hands[:3]), InvalidCardsError, "four Cards"),
-        (lambda: sampled_deal(root, "S3 S4"), InvalidCardsError, "four Cards"),
-        (lambda: sampled_deal(root, [str(h) for h in hands]), InvalidCardsError, "four Cards"),
-        (lambda: sampled_deal(root, short), InvalidCardsError, f"seat {other} holds"),
-        (lambda: sampled_deal(root, swapped), InvalidCardsError, "own hand"),
-        (lambda: sampled_deal(root, twice), InvalidCardsError, f"seat {other}'s hand and the cards it played"),
-        (lambda: sampled_observation(sampled_deal(root, hands), 0, None), ArgumentError, "Observation"),
-    ]
+    over = Deal(["S3", "S9", "", "D6"], level=2, leader=0, finish_order=(2,))
+    over.play(over.legal_moves()[0])  # seats 2 and 0 out: the deal is over
+    world = sampled_deal(root, hands)
+    elsewhere = Deal.new(seed=1, level=9)
+    return {
+        "not an observation": (lambda: sampled_deal(None, hands), ArgumentError, "Observation"),
+        "tribute": (lambda: sampled_deal(tribute.observation(tribute.turn), tribute.hands), ArgumentError, "tribute"),
+        "over": (lambda: sampled_deal(over.observation(0), over.hands), ArgumentError, "in the play"),
+        "three hands": (lambda: sampled_deal(root, hands[:3]), InvalidCardsError, "four Cards"),
+        "a string": (lambda: sampled_deal(root, "S3 S4"), InvalidCardsError, "four Cards"),
+        "strings": (lambda: sampled_deal(root, [str(h) for h in hands]), InvalidCardsError, "four Cards"),
+        "a count": (lambda: sampled_deal(root, short), InvalidCardsError, f"seat {other} holds"),
+        "own hand": (lambda: sampled_deal(root, swapped), InvalidCardsError, "own hand"),
+        "held and played": (lambda: sampled_deal(root, twice), InvalidCardsError,
+                            rf"{card_name(face)} is held or played \d times \(seats [0-9 and]*{other}"),
+        "two seats": (lambda: sampled_deal(root, across), InvalidCardsError,
+                      rf"{card_name(card)} is held or played 3 times \(seats [0-9 and]*{third}"),
+        "no deal": (lambda: sampled_observation(None, 0, root), ArgumentError, "of a Deal"),
+        "another deal": (lambda: sampled_observation(elsewhere, 0, root), ArgumentError, "level 9"),
+        "no observation": (lambda: sampled_observation(world, 0, None), ArgumentError, "Observation"),
+    }
 
 
-@pytest.mark.parametrize("case", range(9))
-def test_a_sampled_deal_refuses_hands_that_do_not_fit_by_name(case):
-    call, error, match = _sampled_deal_refusals()[case]
+REFUSALS = ["not an observation", "tribute", "over", "three hands", "a string", "strings", "a count", "own hand",
+            "held and played", "two seats", "no deal", "another deal", "no observation"]  # fmt: skip
+
+
+@pytest.mark.parametrize("case", REFUSALS)
+def test_a_sampled_deal_refuses_what_does_not_fit_by_name(case):
+    cases = _sampled_deal_refusals()
+    assert sorted(cases) == sorted(REFUSALS)  # every case is run
+    call, error, match = cases[case]
     check(call, error, match)
 
 

@@ -429,6 +429,23 @@ def test_the_native_belief_is_the_reference_belief_over_many_deals():
     assert len(beliefs) > 3
 
 
+def test_a_position_set_up_with_a_seat_out_is_believed_fully_by_both():
+    """The core replays a deal from its start with every seat holding cards; a position set up
+    mid-deal with a seat already out is not weighed (1.0), by the core and its twin alike."""
+    from guandan.bots.determinize import information_set
+
+    w = load_weights()
+    deal = Deal(["S3 S4 S5 S6 S7 C9 C10 D10 HJ", "", "S9 H9 C8 D7 D6", "D5 D6 C3 C4 HK"], level=2, leader=0,
+                finish_order=(1,))  # fmt: skip
+    for _ in range(6):
+        deal.play_canonical(int(_core.learned_move(deal.native_state(), w)[0]))
+    observation = deal.observation(deal.turn)
+    info = information_set(observation)
+    for hands in [[bits_of_cards(h) for h in deal.hands], *_core.sample_deals(info, 3, 1)]:
+        assert _core.policy_belief(info, hands, w, 0.5, 1000) == 1.0
+        assert reference_belief(observation, hands, w, 0.5, 1000) == 1.0
+
+
 def test_a_deal_played_by_the_policy_is_believed_fully():
     """With the true hands, plays made by the learned policy itself are each the policy's
     choice: a belief of 1 at every step; a sampled deal is believed less often than not."""

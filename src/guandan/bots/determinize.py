@@ -23,6 +23,11 @@ sample and one is kept in proportion to its weight (sampling-importance-resampli
 more tries, the closer to the weighted distribution). The seat's own events say nothing
 it does not know.
 
+**The sampled deal** (:func:`sampled_deal`): the deal behind an observation rebuilt with
+sampled hands (each seat dealt its hand and the cards it has played since, the plays made
+again), for a search to play its candidates and rollouts on; :func:`sampled_observation` is
+a seat's view of it as the match would show it.
+
 >>> from guandan import Deal
 >>> deal = Deal.new(seed=3, level=2, leader=0)
 >>> _ = deal.play(deal.legal_moves()[0])
@@ -40,7 +45,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.cards import NUM_FACES, Cards, card_rank, wild_card
+from ..core.cards import NUM_FACES, Cards, card_name, card_rank, wild_card
 from ..core.order import elevated_order
 from ..core.packed import InfoSet, bits_of_cards, cards_of_bits, face_bit, move_bits, word_type
 from ..core.rng import SplitMix64
@@ -274,8 +279,9 @@ def sampled_deal(observation: Observation, hands: Sequence[Cards]) -> Deal:
     made again. A search plays its candidates and rollouts on it. Its history holds the plays
     only; :func:`sampled_observation` is a seat's view of it with the observation's tribute
     records and match levels, as a match would show it. Hands that do not fit the
-    observation (a count, the seat's own hand, a card played twice too often) raise
-    :class:`~guandan.errors.InvalidCardsError` naming the seat.
+    observation raise :class:`~guandan.errors.InvalidCardsError` naming the problem: a
+    seat's count, the seat's own hand, a face held and played more than twice (with the
+    seats that hold or played it).
 
     >>> from guandan import Match
     >>> from guandan.bots.agents import GreedyAgent
@@ -293,9 +299,10 @@ def sampled_deal(observation: Observation, hands: Sequence[Cards]) -> Deal:
     """
     if not isinstance(observation, Observation):
         raise ArgumentError(f"a sampled deal is rebuilt from an Observation, got {describe(observation)}")
-    if observation.phase != Phase.PLAY or observation.turn is None:
-        phase = observation.phase.label
-        raise ArgumentError(f"a sampled deal is rebuilt in the play with a seat to play; the observation is in {phase}")
+    if observation.phase != Phase.PLAY:
+        raise ArgumentError(f"a sampled deal is rebuilt in the play; the observation is in {observation.phase.label}")
+    if observation.turn is None:
+        raise ArgumentError("a sampled deal is rebuilt with a seat to play; the observation has none")
     if isinstance(hands, (str, bytes)) or not isinstance(hands, Sequence) or len(hands) != 4:
         raise InvalidCardsError(f"hands are four Cards, one a seat, got {describe(hands)}")
     if not all(isinstance(h, Cards) for h in hands):
@@ -310,12 +317,13 @@ def sampled_deal(observation: Observation, hands: Sequence[Cards]) -> Deal:
     dealt = [hand.numpy().astype(np.int64) for hand in hands]
     for record in plays:
         dealt[record.seat] += record.move.cards.numpy()
-    start = []
-    for seat, counts in enumerate(dealt):
-        try:
-            start.append(Cards(counts))
-        except InvalidCardsError as error:
-            raise InvalidCardsError(f"seat {seat}'s hand and the cards it played do not fit: {error}") from None
+    total = np.sum(dealt, axis=0)
+    if total.max() > 2:
+        face = int(total.argmax())
+        holders = " and ".join(str(seat) for seat in range(4) if dealt[seat][face])
+        times = int(total[face])
+        raise InvalidCardsError(f"{card_name(face)} is held or played {times} times (seats {holders}): the deck has 2")
+    start = [Cards(counts) for counts in dealt]
     out_before = [seat for seat in observation.finish_order if not start[seat]]
     leader = plays[0].seat if plays else observation.turn
     deal = Deal(start, level=observation.level, leader=leader, finish_order=out_before, ruleset=observation.ruleset)
@@ -326,9 +334,10 @@ def sampled_deal(observation: Observation, hands: Sequence[Cards]) -> Deal:
 
 def sampled_observation(deal: Deal, seat: int, observation: Observation) -> Observation:
     """What ``seat`` sees in ``deal``, a :func:`sampled_deal` of ``observation``: the deal's
-    view with the observation's tribute and return records before the plays and its match
-    levels and deal index, as the match would show it had the hands been ``deal``'s. (With
-    the true hands it is the match's own observation, record for record.)
+    own observation with the observation's tribute and return records before the plays and
+    its match levels and deal index, as the match would show it had the hands been
+    ``deal``'s. (With the true hands it is the match's own observation, record for record.)
+    A deal of another level or ruleset is refused.
 
     >>> from guandan import Match
     >>> from guandan.bots.agents import GreedyAgent
@@ -345,6 +354,13 @@ def sampled_observation(deal: Deal, seat: int, observation: Observation) -> Obse
     """
     if not isinstance(observation, Observation):
         raise ArgumentError(f"a sampled deal's view takes its Observation, got {describe(observation)}")
+    if not isinstance(deal, Deal):
+        raise ArgumentError(f"a sampled deal's view is of a Deal, got {describe(deal)}")
+    if deal.level != observation.level or deal.ruleset != observation.ruleset:
+        raise ArgumentError(
+            f"the deal (level {deal.level.label}, {deal.ruleset.name}) is not a sampled deal of the observation "
+            f"(level {observation.level.label}, {observation.ruleset.name})"
+        )
     prefix = tuple(record for record in observation.history if not isinstance(record, Play))
     return deal.observation(seat, prefix=prefix, levels=observation.levels, level_side=observation.level_side,
                             deal_index=observation.deal_index)  # fmt: skip

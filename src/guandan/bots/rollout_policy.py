@@ -505,7 +505,8 @@ def reference_belief(observation: Observation, hands: Any, weights: Any, miss: f
     in the game layer from the start of play, each seat holding its hand of now and every
     card it has played since, the first play's seat leading; at each of the other seats'
     latest ``events`` plays and passes the policy chooses; the result is ``miss`` to the
-    power of the choices that differ from what was played.
+    power of the choices that differ from what was played (1.0 for a position set up with
+    seats already out, which the core does not replay either).
 
     >>> from guandan import Deal
     >>> from guandan.core.packed import bits_of_cards
@@ -522,6 +523,8 @@ def reference_belief(observation: Observation, hands: Any, weights: Any, miss: f
         return 1.0
     # the deal from the start of play, the game layer's own replay; the plays are made again below
     replay = sampled_deal(observation, [cards_of_bits(int(h)) for h in hands])
+    if replay.initial_finish_order:  # a position set up with seats out: not a deal the core replays
+        return 1.0
     while replay.history:
         replay.undo()
     others = [i for i, r in enumerate(plays) if r.seat != me]

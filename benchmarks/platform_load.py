@@ -147,6 +147,7 @@ def main() -> int:
         for p in procs:
             if p.exitcode is None:
                 p.kill()
+                p.join(5)
         shown = sorted(set(codes), key=lambda code: (code is not None, code or 0))
         print(f"FAILED: complete {result.complete}, client exit codes {shown}", file=sys.stderr)
         return 1

@@ -76,6 +76,15 @@ def force_match_deal(match: Match, order: tuple[int, ...]) -> None:
         match.play(play_.move, play_.seat)
 
 
+def second_deal_position(seed: int, plays: int = 0, ruleset=None) -> Match:
+    """A match played by ``greedy`` into its second deal (after tribute and return), ``plays``
+    plays and passes into that deal's play."""
+    match, greedy = Match(seed=seed, ruleset=ruleset), GreedyAgent()
+    while not (match.deal_index >= 1 and match.phase.label == "play" and len(match.deal.history) >= plays):
+        match.act(greedy.act(match.observation(match.turn)))
+    return match
+
+
 def played_cards(deal: Deal) -> int:
     return sum(p.move.size for p in deal.history)
 

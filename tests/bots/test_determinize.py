@@ -15,6 +15,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from games import second_deal_position
 from refusals import check
 from stats import chi_square_critical
 
@@ -126,14 +127,6 @@ def test_determinize_an_observation_keeps_what_the_seat_knows():
 # -- the sampled deal behind an observation --------------------------------------------------------
 
 
-def match_position(seed, plays, ruleset=None):
-    """A match in its second deal (after tribute and return), ``plays`` plays and passes into it."""
-    match, greedy = Match(seed=seed, ruleset=ruleset), GreedyAgent()
-    while not (match.deal_index >= 1 and match.phase == Phase.PLAY and len(match.deal.history) >= plays):
-        match.act(greedy.act(match.observation(match.turn)))
-    return match
-
-
 def same_view(a, b):
     """Two observations show the same: every field, the legal moves and the encoded views alike."""
     fields = ("seat", "phase", "level", "turn", "card_counts", "finish_order", "levels", "level_side",
@@ -145,7 +138,7 @@ def same_view(a, b):
 
 @pytest.mark.parametrize("ruleset", ["competitive_2022", "huaian"])
 def test_the_sampled_deal_of_the_true_hands_is_the_deal_every_seat_sees(ruleset):
-    match = match_position(5, 21, ruleset)
+    match = second_deal_position(5, 21, ruleset)
     root = match.observation(match.turn)
     assert any(not isinstance(r, Play) for r in root.history)  # tribute records before the play
     world = sampled_deal(root, match.hands)
@@ -155,10 +148,15 @@ def test_the_sampled_deal_of_the_true_hands_is_the_deal_every_seat_sees(ruleset)
     for seat in range(4):
         same_view(sampled_observation(world, seat, root), match.observation(seat))
     np.testing.assert_array_equal(encode_rows(sampled_observation(world, world.turn, root)), encode_rows(root))
+    start = sampled_deal(root, match.hands, replay=False)  # the start of play: the plays made again by hand
+    assert not start.history and start.turn == deal.history[0].seat
+    for record in deal.history:
+        start.play(record.move, record.seat)
+    assert (start.hands, start.history, start.turn) == (deal.hands, deal.history, deal.turn)
 
 
 def test_a_sampled_deal_keeps_what_the_seat_knows_and_draws_the_rest():
-    match = match_position(8, 30)
+    match = second_deal_position(8, 30)
     root = match.observation(match.turn)
     plays = [(r.seat, r.move) for r in root.history if isinstance(r, Play)]
     for seed in range(3):
@@ -203,7 +201,7 @@ def test_every_sampled_deal_of_the_true_hands_is_the_match_deal():
 
 
 def test_a_sampled_deal_before_any_play_leads_with_the_seat_to_play():
-    match = match_position(3, 0)
+    match = second_deal_position(3, 0)
     root = match.observation(match.turn)
     assert not any(isinstance(r, Play) for r in root.history)
     for seed in range(2):
@@ -214,7 +212,7 @@ def test_a_sampled_deal_before_any_play_leads_with_the_seat_to_play():
 
 @functools.cache
 def _sampled_deal_refusals():
-    match = match_position(8, 12)
+    match = second_deal_position(8, 12)
     root = match.observation(match.turn)
     hands = list(match.hands)
     played = next(r for r in root.history if isinstance(r, Play) and r.seat != root.seat and r.move.cards)
@@ -254,6 +252,7 @@ def _sampled_deal_refusals():
                             rf"{card_name(face)} is held or played \d times \(seats [0-9 and]*{other}"),
         "two seats": (lambda: sampled_deal(root, across), InvalidCardsError,
                       rf"{card_name(card)} is held or played 3 times \(seats [0-9 and]*{third}"),
+        "replay": (lambda: sampled_deal(root, hands, replay="no"), ArgumentError, "replay is true or false"),
         "no deal": (lambda: sampled_observation(None, 0, root), ArgumentError, "of a Deal"),
         "another deal": (lambda: sampled_observation(elsewhere, 0, root), ArgumentError, "level 9"),
         "no observation": (lambda: sampled_observation(world, 0, None), ArgumentError, "Observation"),
@@ -261,7 +260,7 @@ def _sampled_deal_refusals():
 
 
 REFUSALS = ["not an observation", "tribute", "over", "three hands", "a string", "strings", "a count", "own hand",
-            "held and played", "two seats", "no deal", "another deal", "no observation"]  # fmt: skip
+            "held and played", "two seats", "replay", "no deal", "another deal", "no observation"]  # fmt: skip
 
 
 @pytest.mark.parametrize("case", REFUSALS)

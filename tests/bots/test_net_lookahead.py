@@ -6,28 +6,19 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from games import second_deal_position
 from scripts import load_script
 
-from guandan import Match
 from guandan.bots.agents import GreedyAgent
 from guandan.core.packed import cards_of_bits
 from guandan.errors import GuandanError
-from guandan.game.history import Phase, Play
+from guandan.game.history import Phase
 
 lookahead = load_script("net_lookahead")
 
 
-def match_position(seed, plays):
-    """A match in its second deal (after tribute and return), ``plays`` plays into it."""
-    match, greedy = Match(seed=seed), GreedyAgent()
-    while not (match.deal_index >= 1 and match.phase == Phase.PLAY
-               and sum(isinstance(r, Play) for r in match.history) >= plays):  # fmt: skip
-        match.act(greedy.act(match.observation(match.turn)))
-    return match
-
-
 def test_with_one_candidate_kept_it_plays_as_the_network():
-    match, greedy = match_position(11, 3), GreedyAgent()
+    match, greedy = second_deal_position(11), GreedyAgent()
     net, agent = lookahead.NetAgent(), lookahead.LookaheadAgent(seed=1, worlds=2, top=1)
     for _ in range(24):
         obs = match.observation(match.turn)
@@ -40,7 +31,7 @@ def test_the_leaves_decide(monkeypatch):
     """With mc's policy at the leaves made to favour the candidate that spends the most cards
     (a win of 3 levels for the deciding side where the seat then holds fewest, a loss of 3
     elsewhere), that candidate plays, against the network's first choice."""
-    match = match_position(8, 0)  # a lead: the network's first choice spends 5 cards, one of its top 8 spends 6
+    match = second_deal_position(8)  # a lead: the network's first choice spends 5 cards, one of its top 8 spends 6
     obs = match.observation(match.turn)
     me, agent = obs.seat, lookahead.LookaheadAgent(seed=1, worlds=2, top=8, rollout=True)
     ((moves, values),) = agent._score([obs])
@@ -64,7 +55,7 @@ def test_the_leaves_decide(monkeypatch):
 
 def test_the_lookahead_is_seeded_and_overrules_the_network_somewhere():
     def play(seed):
-        match, agent, moves = match_position(13, 2), lookahead.LookaheadAgent(seed=seed, worlds=3, top=3), []
+        match, agent, moves = second_deal_position(13), lookahead.LookaheadAgent(seed=seed, worlds=3, top=3), []
         greedy = GreedyAgent()
         for _ in range(30):
             obs = match.observation(match.turn)
@@ -80,7 +71,7 @@ def test_the_lookahead_is_seeded_and_overrules_the_network_somewhere():
 
 
 def test_played_out_by_the_network_or_by_mcs_policy_every_world_is_valued_by_the_deals_levels():
-    match = match_position(17, 40)
+    match = second_deal_position(17)
     obs = match.observation(match.turn)
     ended = lookahead.LookaheadAgent(seed=2, worlds=2, top=3, to_end=True)
     assert ended.act(obs) in list(obs.legal_actions)

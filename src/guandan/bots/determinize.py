@@ -270,7 +270,7 @@ def determinize(
     )
 
 
-def sampled_deal(observation: Observation, hands: Sequence[Cards]) -> Deal:
+def sampled_deal(observation: Observation, hands: Sequence[Cards], *, replay: bool = True) -> Deal:
     """The deal behind ``observation`` as it would be if the four seats held ``hands`` now (a
     sample of :func:`determinize`, or the true hands): each seat dealt its hand and every
     card it has played since, under the observation's level and ruleset, the first play's
@@ -281,7 +281,8 @@ def sampled_deal(observation: Observation, hands: Sequence[Cards]) -> Deal:
     records and match levels, as a match would show it. Hands that do not fit the
     observation raise :class:`~guandan.errors.InvalidCardsError` naming the problem: a
     seat's count, the seat's own hand, a face held and played more than twice (with the
-    seats that hold or played it).
+    seats that hold or played it). With ``replay`` false the deal is left at the start of
+    play, before any of the plays (for a caller that makes them again itself).
 
     >>> from guandan import Match
     >>> from guandan.bots.agents import GreedyAgent
@@ -303,9 +304,10 @@ def sampled_deal(observation: Observation, hands: Sequence[Cards]) -> Deal:
         raise ArgumentError(f"a sampled deal is rebuilt in the play; the observation is in {observation.phase.label}")
     if observation.turn is None:
         raise ArgumentError("a sampled deal is rebuilt with a seat to play; the observation has none")
-    if isinstance(hands, (str, bytes)) or not isinstance(hands, Sequence) or len(hands) != 4:
-        raise InvalidCardsError(f"hands are four Cards, one a seat, got {describe(hands)}")
-    if not all(isinstance(h, Cards) for h in hands):
+    if not isinstance(replay, bool):
+        raise ArgumentError(f"replay is true or false, got {describe(replay)}")
+    four = isinstance(hands, Sequence) and not isinstance(hands, (str, bytes)) and len(hands) == 4
+    if not four or not all(isinstance(h, Cards) for h in hands):
         raise InvalidCardsError(f"hands are four Cards, one a seat, got {describe(hands)}")
     for seat, hand in enumerate(hands):
         if len(hand) != observation.card_counts[seat]:
@@ -327,8 +329,9 @@ def sampled_deal(observation: Observation, hands: Sequence[Cards]) -> Deal:
     out_before = [seat for seat in observation.finish_order if not start[seat]]
     leader = plays[0].seat if plays else observation.turn
     deal = Deal(start, level=observation.level, leader=leader, finish_order=out_before, ruleset=observation.ruleset)
-    for record in plays:
-        deal.play(record.move, record.seat)
+    if replay:
+        for record in plays:
+            deal.play(record.move, record.seat)
     return deal
 
 
@@ -361,6 +364,5 @@ def sampled_observation(deal: Deal, seat: int, observation: Observation) -> Obse
             f"the deal (level {deal.level.label}, {deal.ruleset.name}) is not a sampled deal of the observation "
             f"(level {observation.level.label}, {observation.ruleset.name})"
         )
-    prefix = tuple(record for record in observation.history if not isinstance(record, Play))
-    return deal.observation(seat, prefix=prefix, levels=observation.levels, level_side=observation.level_side,
-                            deal_index=observation.deal_index)  # fmt: skip
+    return deal.observation(seat, prefix=observation.history.prefix, levels=observation.levels,
+                            level_side=observation.level_side, deal_index=observation.deal_index)  # fmt: skip

@@ -521,12 +521,10 @@ def reference_belief(observation: Observation, hands: Any, weights: Any, miss: f
     me = observation.seat
     if not (miss < 1.0) or events <= 0 or not plays:
         return 1.0
-    # the deal from the start of play, the game layer's own replay; the plays are made again below
-    replay = sampled_deal(observation, [cards_of_bits(int(h)) for h in hands])
+    # the deal at the start of play, in the game layer; the plays are made again below
+    replay = sampled_deal(observation, [cards_of_bits(int(h)) for h in hands], replay=False)
     if replay.initial_finish_order:  # a position set up with seats out: not a deal the core replays
         return 1.0
-    while replay.history:
-        replay.undo()
     others = [i for i, r in enumerate(plays) if r.seat != me]
     counted = set(others[-events:])
     belief = 1.0
